@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../dist/bashguard.js';
+
+main();
