@@ -1,0 +1,99 @@
+/**
+ * The parser layer: one interface over two tree-sitter backends. The native binding is
+ * preferred; the pinned WASM grammar is the fallback when the addon cannot load, or when
+ * forced with BASHGUARD_PARSER=wasm. Callers get a parser-neutral tree (./tree.ts).
+ */
+import { copyTree, type BackendName, type ParseResult, type TreeCursorLike } from './tree.js';
+import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
+import { loadNative, nativeParse } from './native.js';
+import { loadWasm, wasmParse } from './wasm.js';
+
+export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
+export { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
+
+export interface BashParser {
+  readonly backend: BackendName;
+  /** Why the native backend was not used, when it was not (for `doctor` and `--verbose`). */
+  readonly fallbackReason: string | null;
+  parse(source: string, limits?: Partial<ParseLimits>): ParseResult;
+}
+
+function makeParser(
+  backend: BackendName,
+  fallbackReason: string | null,
+  run: (source: string, timeoutMs: number) => TreeCursorLike | null,
+): BashParser {
+  return {
+    backend,
+    fallbackReason,
+    parse(source, partial) {
+      const limits = { ...DEFAULT_LIMITS, ...partial };
+      if (source.length > limits.maxInputChars) {
+        return {
+          ok: false,
+          kind: 'too-large',
+          backend,
+          message: `input is ${source.length} characters, over the limit of ${limits.maxInputChars}`,
+        };
+      }
+      let cursor: TreeCursorLike | null;
+      try {
+        cursor = run(source, limits.timeoutMs);
+      } catch (err) {
+        return { ok: false, kind: 'parser-error', backend, message: `parser failed: ${(err as Error).message}` };
+      }
+      if (!cursor) {
+        return { ok: false, kind: 'timeout', backend, message: `parse took longer than ${limits.timeoutMs} ms` };
+      }
+      const copied = copyTree(cursor, limits.maxDepth);
+      if ('tooDeep' in copied) {
+        return {
+          ok: false,
+          kind: 'too-deep',
+          backend,
+          message: `syntax nests deeper than ${limits.maxDepth} levels`,
+        };
+      }
+      return { ok: true, root: copied.root, source, backend, hasErrors: copied.hasErrors, depth: copied.depth };
+    },
+  };
+}
+
+export type BackendChoice = BackendName | 'auto';
+
+function requestedBackend(): BackendChoice {
+  const env = process.env.BASHGUARD_PARSER;
+  if (env === 'wasm' || env === 'native') return env;
+  return 'auto';
+}
+
+const parsers = new Map<BackendChoice, Promise<BashParser>>();
+
+/**
+ * Returns the parser for `choice` (default: BASHGUARD_PARSER, else auto). `native` fails if the
+ * addon cannot load; `auto` falls back to WASM and records why.
+ */
+export function getParser(choice: BackendChoice = requestedBackend()): Promise<BashParser> {
+  let p = parsers.get(choice);
+  if (!p) {
+    p = createParser(choice);
+    parsers.set(choice, p);
+  }
+  return p;
+}
+
+async function createParser(choice: BackendChoice): Promise<BashParser> {
+  if (choice !== 'wasm') {
+    try {
+      loadNative();
+      return makeParser('native', null, nativeParse);
+    } catch (err) {
+      if (choice === 'native') throw err;
+      const reason = `native tree-sitter binding did not load (${(err as Error).message.split('\n')[0]})`;
+      const wasm = await loadWasm();
+      return makeParser('wasm', reason, (s, t) => wasmParse(wasm, s, t));
+    }
+  }
+  const wasm = await loadWasm();
+  return makeParser('wasm', 'forced by BASHGUARD_PARSER=wasm or --parser wasm', (s, t) => wasmParse(wasm, s, t));
+}

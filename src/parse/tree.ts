@@ -1,0 +1,107 @@
+/**
+ * The parser-neutral syntax tree. Both backends (native tree-sitter and the WASM fallback)
+ * are walked once with a tree cursor and copied into these plain objects, so nothing above
+ * `src/parse` can tell which backend ran, and two parses can be compared structurally.
+ */
+export interface Point {
+  row: number;
+  column: number;
+}
+
+export interface SyntaxNode {
+  type: string;
+  /** Named nodes are grammar rules; anonymous ones are punctuation and keywords. */
+  named: boolean;
+  /** The grammar field this node fills in its parent (`name`, `argument`, `body`, ...). */
+  field: string | null;
+  /** Offsets are UTF-16 code units into the source string, as both backends report them. */
+  start: number;
+  end: number;
+  startPoint: Point;
+  endPoint: Point;
+  /** A node tree-sitter inserted to recover from an error (e.g. a missing `fi`). */
+  missing: boolean;
+  children: SyntaxNode[];
+}
+
+/** Why a parse produced no usable tree. Each one is a defined outcome, never a crash. */
+export type ParseFailureKind = 'too-large' | 'too-deep' | 'timeout' | 'parser-error';
+
+export interface ParseFailure {
+  ok: false;
+  kind: ParseFailureKind;
+  message: string;
+  backend: BackendName;
+}
+
+export interface ParseSuccess {
+  ok: true;
+  root: SyntaxNode;
+  source: string;
+  backend: BackendName;
+  /** True when any ERROR or MISSING node is in the tree. */
+  hasErrors: boolean;
+  /** Deepest nesting seen, counted in tree nodes. */
+  depth: number;
+}
+
+export type ParseResult = ParseSuccess | ParseFailure;
+
+export type BackendName = 'native' | 'wasm';
+
+/** What a backend has to provide: the cursor API shared by both tree-sitter bindings. */
+export interface TreeCursorLike {
+  readonly nodeType: string;
+  readonly nodeIsNamed: boolean;
+  readonly nodeIsMissing: boolean;
+  readonly currentFieldName: string | null | undefined;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly startPosition: Point;
+  readonly endPosition: Point;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+}
+
+/**
+ * Copies a tree-sitter tree into plain nodes with an explicit stack (no recursion, so a
+ * 10,000-level nesting cannot overflow the JS stack). Stops with `too-deep` past `maxDepth`.
+ */
+export function copyTree(
+  cursor: TreeCursorLike,
+  maxDepth: number,
+): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } {
+  const make = (): SyntaxNode => ({
+    type: cursor.nodeType,
+    named: cursor.nodeIsNamed,
+    field: cursor.currentFieldName ?? null,
+    start: cursor.startIndex,
+    end: cursor.endIndex,
+    startPoint: { row: cursor.startPosition.row, column: cursor.startPosition.column },
+    endPoint: { row: cursor.endPosition.row, column: cursor.endPosition.column },
+    missing: cursor.nodeIsMissing,
+    children: [],
+  });
+  const root = make();
+  let hasErrors = root.type === 'ERROR' || root.missing;
+  const stack: SyntaxNode[] = [root];
+  let maxSeen = 1;
+  if (!cursor.gotoFirstChild()) return { root, hasErrors, depth: 1 };
+  for (;;) {
+    const node = make();
+    if (node.type === 'ERROR' || node.missing) hasErrors = true;
+    stack[stack.length - 1]!.children.push(node);
+    if (stack.length + 1 > maxSeen) maxSeen = stack.length + 1;
+    if (maxSeen > maxDepth) return { tooDeep: true, depth: maxSeen };
+    if (cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return { root, hasErrors, depth: maxSeen };
+      stack.pop();
+      if (stack.length === 0) return { root, hasErrors, depth: maxSeen };
+    }
+  }
+}

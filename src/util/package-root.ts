@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | null = null;
+
+/**
+ * The installed package's root (where package.json, grammars/ and rules/ live). Found by
+ * walking up from this module, so it works from src/ under vitest and from the dist/ bundle.
+ */
+export function packageRoot(): string {
+  if (root) return root;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'grammars'))) return (root = dir);
+    const up = dirname(dir);
+    if (up === dir) throw new Error('bashguard: cannot find the package root (package.json with grammars/)');
+    dir = up;
+  }
+}
+
+export function packagePath(...parts: string[]): string {
+  return join(packageRoot(), ...parts);
+}
