@@ -1,0 +1,84 @@
+/**
+ * A small getopt driven by data: which short letters and long names take a value.
+ * GNU tools permute options and operands; POSIX tools and wrappers stop at the first operand.
+ */
+import type { Field } from '../interpret/expand.js';
+
+export interface OptionGrammar {
+  /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
+  short?: string;
+  /** Long option names (without `--`) that take a value (`--output FILE`, `--output=FILE`). */
+  long?: readonly string[];
+  /** Stop at the first operand (everything after it is operands): POSIX utilities and wrappers. */
+  stopAtOperand?: boolean;
+  /** Long options may be written with one dash (`find`, `java`): not used by getopt tools. */
+  singleDashLong?: boolean;
+}
+
+export interface ParsedOption {
+  /** `-o` or `--output`. */
+  name: string;
+  value: Field | null;
+  field: Field;
+}
+
+export interface ParsedArgs {
+  options: ParsedOption[];
+  operands: Field[];
+  /** Index in the original args of each operand (for wrappers that hand the rest on). */
+  operandIndex: number[];
+}
+
+export function parseArgs(args: Field[], g: OptionGrammar): ParsedArgs {
+  const options: ParsedOption[] = [];
+  const operands: Field[] = [];
+  const operandIndex: number[] = [];
+  const short = g.short ?? '';
+  const long = new Set(g.long ?? []);
+  let onlyOperands = false;
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i]!;
+    const a = f.value;
+    if (onlyOperands || a === '-' || !a.startsWith('-') || a.length === 1) {
+      operands.push(f);
+      operandIndex.push(i);
+      if (g.stopAtOperand) onlyOperands = true;
+      continue;
+    }
+    if (a === '--') {
+      onlyOperands = true;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      if (eq >= 0) {
+        options.push({ name: '--' + name, value: { ...f, value: a.slice(eq + 1) }, field: f });
+      } else if (long.has(name) && i + 1 < args.length) {
+        options.push({ name: '--' + name, value: args[++i]!, field: f });
+      } else options.push({ name: '--' + name, value: null, field: f });
+      continue;
+    }
+    // A cluster of short options: `-sSLo file`, `-i.bak`, `-C/dir`.
+    for (let j = 1; j < a.length; j++) {
+      const letter = a[j]!;
+      if (short.includes(letter)) {
+        const rest = a.slice(j + 1);
+        if (rest) options.push({ name: '-' + letter, value: { ...f, value: rest }, field: f });
+        else if (i + 1 < args.length) options.push({ name: '-' + letter, value: args[++i]!, field: f });
+        else options.push({ name: '-' + letter, value: null, field: f });
+        break;
+      }
+      options.push({ name: '-' + letter, value: null, field: f });
+    }
+  }
+  return { options, operands, operandIndex };
+}
+
+export function hasOption(p: ParsedArgs, ...names: string[]): boolean {
+  return p.options.some((o) => names.includes(o.name));
+}
+
+export function optionValues(p: ParsedArgs, ...names: string[]): Field[] {
+  return p.options.filter((o) => names.includes(o.name) && o.value).map((o) => o.value!);
+}

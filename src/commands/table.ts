@@ -1,0 +1,866 @@
+/**
+ * Command knowledge, keyed by command basename (like ShellCheck's command checks): which
+ * arguments a command writes, which wrappers to peel, which commands run shell code or code in
+ * another language. Most entries are declarative (`writes`, `wrapper`); a few irregular syntaxes
+ * (dd, tar, find, sed -i, git ...) have small handlers next to their data.
+ */
+import { HOLE, type WriteOp } from '../effects/types.js';
+import type { Field } from '../interpret/expand.js';
+import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
+import type { CwdValue } from '../interpret/state.js';
+import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
+import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
+import { runGit } from './git.js';
+
+export interface CommandSpec {
+  /** What kind of knowledge this entry holds (shown by `bashguard explain --commands`). */
+  category: 'writes' | 'wrapper' | 'shell' | 'code' | 'builtin' | 'project' | 'git' | 'read';
+  /** Prints nothing (so `$(cmd)` is empty rather than unknown). */
+  silent?: boolean;
+  run(inv: Invocation, interp: Interpreter): void;
+}
+
+// ---------------------------------------------------------------- declarative writers
+
+interface WritesSpec {
+  grammar: OptionGrammar;
+  /** What the operands are: each written; the last is the destination; all but the first. */
+  operands: 'each' | 'dest-last' | 'after-first' | 'none';
+  op: WriteOp;
+  /** For `dest-last`: what happens to the sources (mv deletes them). */
+  sources?: WriteOp;
+  /** Options whose value is a written path, and how. */
+  optionWrites?: Record<string, WriteOp>;
+  /** Options naming the destination directory (`cp -t DIR`). */
+  targetDir?: string[];
+  /** Flags that change the operation (`tee -a`, `install -d`). */
+  flagOps?: Record<string, WriteOp>;
+  /** Flags that make the effect reach a whole tree (`rm -r`, `cp -a`). */
+  subtreeFlags?: string[];
+  /** Flags that make the command write nothing (`gzip -c`, `unzip -l`). */
+  noWriteFlags?: string[];
+}
+
+function writes(spec: WritesSpec): CommandSpec {
+  return {
+    category: 'writes',
+    silent: true,
+    run(inv, interp) {
+      applyWrites(spec, parseArgs(inv.args, spec.grammar), inv, interp);
+    },
+  };
+}
+
+function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: Interpreter, cwd?: CwdValue): void {
+  if (spec.noWriteFlags && hasOption(p, ...spec.noWriteFlags)) return;
+  let op = spec.op;
+  for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
+  const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
+  const w = (o: WriteOp, f: Field, sub = subtree) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd });
+  for (const o of p.options) {
+    const role = spec.optionWrites?.[o.name];
+    if (role && o.value) w(role, o.value, false);
+  }
+  const flagChanged = op !== spec.op;
+  const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
+  switch (operands) {
+    case 'each':
+      for (const f of p.operands) w(op, f);
+      return;
+    case 'after-first':
+      for (const f of p.operands.slice(1)) w(op, f);
+      return;
+    case 'none':
+      return;
+    case 'dest-last': {
+      const targets = spec.targetDir ? optionValues(p, ...spec.targetDir) : [];
+      let sources = p.operands;
+      if (targets.length > 0) {
+        for (const t of targets) w(op, t, true);
+      } else if (p.operands.length >= 2) {
+        sources = p.operands.slice(0, -1);
+        w(op, p.operands[p.operands.length - 1]!, subtree || sources.length > 1);
+      } else if (p.operands.length === 1 && inv.name === 'ln') {
+        // `ln -s TARGET`: the link is created in the cwd, named like the target.
+        const t = p.operands[0]!;
+        w(op, { ...t, value: basenameOf(t.value) });
+        sources = [];
+      } else sources = [];
+      if (spec.sources) for (const s of sources) w(spec.sources, s);
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- wrappers
+
+interface WrapperSpec {
+  grammar: OptionGrammar;
+  /** Operands to skip before the wrapped command (`timeout DURATION cmd`). */
+  skip?: number;
+  /** Options whose value is the cwd of the wrapped command (`env -C`, `sudo -D`). */
+  chdir?: string[];
+  /** Leading `NAME=value` operands set the wrapped command's environment (`env`, `sudo`). */
+  assignments?: boolean;
+  /** Flags after which nothing runs (`command -v`). */
+  noRunFlags?: string[];
+}
+
+function wrapper(spec: WrapperSpec): CommandSpec {
+  return {
+    category: 'wrapper',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, { ...spec.grammar, stopAtOperand: true });
+      if (spec.noRunFlags && hasOption(p, ...spec.noRunFlags)) return;
+      let rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [];
+      const env = new Map(inv.env);
+      if (spec.assignments) {
+        while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!.value)) {
+          const a = rest[0]!;
+          const eq = a.value.indexOf('=');
+          env.set(a.value.slice(0, eq), { ...a, value: a.value.slice(eq + 1) });
+          rest = rest.slice(1);
+        }
+      }
+      rest = rest.slice(spec.skip ?? 0);
+      if (rest.length === 0) return;
+      let cwd: CwdValue | undefined;
+      const dirs = spec.chdir ? optionValues(p, ...spec.chdir) : [];
+      if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false);
+      interp.runWrapped(rest, env, inv.st, inv.range, inv.name, inv.stdin, cwd);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- shells
+
+const SHELL_GRAMMAR: OptionGrammar = { short: 'oO', long: ['rcfile', 'init-file'], stopAtOperand: true };
+
+/** `bash -c STRING`, `bash -s`, `bash < heredoc`, `bash FILE`. */
+const shell: CommandSpec = {
+  category: 'shell',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, SHELL_GRAMMAR);
+    const label = `${inv.name} -c`;
+    const hasC = p.options.some((o) => o.name === '-c');
+    if (hasC) {
+      const code = p.operands[0];
+      if (!code) return;
+      if (code.value.includes(HOLE)) {
+        interp.dynamicProblem(`${inv.name} -c runs a command string that cannot be known statically`, displayPath(code.value), inv.range);
+        return;
+      }
+      interp.runNested(code.value, interp.child(inv.st), inv.range, label);
+      return;
+    }
+    const file = p.operands[0];
+    if (file && !hasOption(p, '-s')) {
+      // `bash script.sh`: a script file we do not analyze here (lint can analyze it on its own).
+      return;
+    }
+    stdinScript(inv, interp, inv.name);
+  },
+};
+
+/** A shell reading its script from stdin: a heredoc, a herestring, `echo ... |`. */
+function stdinScript(inv: Invocation, interp: Interpreter, label: string): void {
+  const s: Stdin = inv.stdin;
+  if (s.kind === 'text' && s.known) {
+    interp.runNested(s.text, interp.child(inv.st), inv.range, `${label} <<<`);
+  } else {
+    interp.dynamicProblem(`${label} reads its script from stdin, which cannot be known statically`, inv.shown, inv.range);
+  }
+}
+
+// ---------------------------------------------------------------- code in other languages
+
+interface CodeSpec {
+  grammar: OptionGrammar;
+  /** Options whose value is inline code (`-c`, `-e`). */
+  codeOptions: string[];
+  /** The first operand is the program when no code option is given (awk, sed). */
+  programOperand?: boolean;
+  /** In-place editing flag (`perl -i`, `ruby -i`): the file operands are modified. */
+  inPlace?: string;
+}
+
+function code(spec: CodeSpec): CommandSpec {
+  return {
+    category: 'code',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, spec.grammar);
+      const snippets = optionValues(p, ...spec.codeOptions).map((f) => f.value);
+      let files = p.operands;
+      if (snippets.length === 0 && spec.programOperand && p.operands[0]) {
+        snippets.push(p.operands[0].value);
+        files = p.operands.slice(1);
+      }
+      for (const s of snippets) interp.maybeWrites(s, inv.range, inv.name, `inline ${inv.name} code`);
+      const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
+      if (inPlace && snippets.length > 0) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- project tools
+
+/**
+ * Build and package tools write somewhere below their project directory (the cwd, or a
+ * `-C`/`--prefix` option): harmless inside the worktree, an escape after `cd <main>`.
+ */
+function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = []): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, grammar);
+      const sub = p.operands[0]?.value;
+      if (sub && readOnly.includes(sub)) return;
+      if (hasOption(p, '--version', '-v', '--help', '-h', '-V')) return;
+      const dirs = optionValues(p, ...dirOptions);
+      const dir = dirs[dirs.length - 1];
+      if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- irregular commands
+
+const dd: CommandSpec = {
+  category: 'writes',
+  silent: true,
+  run(inv, interp) {
+    for (const a of inv.args) {
+      if (a.value.startsWith('of=')) interp.write('write', { ...a, value: a.value.slice(3) }, inv.st, inv.range, 'dd of=');
+    }
+  },
+};
+
+const SED_GRAMMAR: OptionGrammar = { short: 'efl', long: ['expression', 'file', 'line-length', 'in-place'] };
+
+const sed: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    // `-i[SUFFIX]` and `--in-place[=SUFFIX]` take an optional, attached value only.
+    const args = inv.args;
+    let inPlace = false;
+    let scriptGiven = false;
+    const operands: Field[] = [];
+    const scripts: string[] = [];
+    let onlyOperands = false;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!.value;
+      if (onlyOperands || !a.startsWith('-') || a === '-') {
+        operands.push(args[i]!);
+        continue;
+      }
+      if (a === '--') {
+        onlyOperands = true;
+        continue;
+      }
+      if (a.startsWith('--')) {
+        if (a === '--in-place' || a.startsWith('--in-place=')) inPlace = true;
+        else if (a === '--expression' || a === '--file') {
+          scriptGiven = true;
+          if (a === '--expression' && args[i + 1]) scripts.push(args[i + 1]!.value);
+          i++;
+        } else if (a.startsWith('--expression=')) {
+          scriptGiven = true;
+          scripts.push(a.slice(13));
+        } else if (a.startsWith('--file=')) scriptGiven = true;
+        continue;
+      }
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j]!;
+        if (c === 'i') {
+          inPlace = true;
+          break; // the rest is the backup suffix
+        }
+        if (c === 'e' || c === 'f' || c === 'l') {
+          if (c !== 'l') scriptGiven = true;
+          const rest = a.slice(j + 1);
+          const v = rest || args[++i]?.value || '';
+          if (c === 'e') scripts.push(v);
+          break;
+        }
+      }
+    }
+    if (!scriptGiven && operands.length > 0) scripts.push(operands.shift()!.value);
+    // `w FILE` inside a sed script writes FILE.
+    for (const s of scripts) {
+      for (const m of s.matchAll(/(?:^|[;\n}]|\/[gpIi0-9]*)\s*w\s+([^;\n}]+)/g)) {
+        interp.write('write', { value: m[1]!.trim(), confidence: 'likely', evidence: [], glob: false }, inv.st, inv.range, 'sed w');
+      }
+    }
+    if (inPlace) for (const f of operands) interp.write('modify', f, inv.st, inv.range, 'sed -i');
+  },
+};
+
+const TAR_VALUE_SHORT = 'fCbgHKLNTVX';
+const TAR_VALUE_LONG = ['file', 'directory', 'blocking-factor', 'listed-incremental', 'format', 'starting-file', 'newer', 'after-date', 'files-from', 'label', 'exclude-from', 'use-compress-program', 'transform', 'xform', 'owner', 'group', 'mode', 'exclude'];
+
+const tar: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    let args = inv.args;
+    // Old style: `tar xzf file.tgz` (first word is a cluster of letters without a dash).
+    if (args[0] && !args[0].value.startsWith('-') && /^[A-Za-z]+$/.test(args[0].value)) {
+      args = [{ ...args[0], value: '-' + args[0].value }, ...args.slice(1)];
+    }
+    const p = parseArgs(args, { short: TAR_VALUE_SHORT, long: TAR_VALUE_LONG });
+    const extract = hasOption(p, '-x', '--extract', '--get');
+    const create = hasOption(p, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate');
+    const del = hasOption(p, '--delete');
+    const dirs = optionValues(p, '-C', '--directory');
+    let cwd: CwdValue | undefined;
+    if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[0]!, inv.range, false);
+    const files = optionValues(p, '-f', '--file');
+    if (extract) {
+      const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+      interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+    }
+    if (create || del) {
+      // The archive is opened before -C applies only if -C comes after -f; bash users rarely rely on that.
+      for (const f of files) if (f.value !== '-') interp.write('write', f, inv.st, inv.range, 'tar -f');
+    }
+  },
+};
+
+const unzip: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'dxP', stopAtOperand: false });
+    if (hasOption(p, '-l', '-t', '-v', '-p', '-c', '-Z', '-z')) return;
+    const d = optionValues(p, '-d');
+    const target = d[d.length - 1] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+    interp.write('extract', target, inv.st, inv.range, 'unzip', { subtree: true });
+  },
+};
+
+const CURL_SHORT = 'AbcCdDeEFHKmoPQrTuUwxXyYzt';
+const CURL_LONG = ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'libcurl', 'etag-save', 'stderr', 'output-dir', 'header', 'data', 'data-raw', 'data-binary', 'data-urlencode', 'request', 'user', 'user-agent', 'referer', 'form', 'config', 'max-time', 'connect-timeout', 'proxy', 'cookie', 'upload-file', 'write-out', 'range', 'retry', 'cacert', 'cert', 'key', 'resolve', 'url'];
+
+const curl: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: CURL_SHORT, long: CURL_LONG });
+    const outDir = optionValues(p, '--output-dir')[0];
+    const base = outDir ? interp.resolveCd(inv.st, outDir, inv.range, false) : undefined;
+    for (const o of p.options) {
+      if (!o.value) {
+        if (o.name === '-O' || o.name === '--remote-name' || o.name === '--remote-name-all' || o.name === '-J') {
+          interp.write('write', { ...o.field, value: `./${HOLE}` }, inv.st, inv.range, 'curl -O', { cwdOverride: base });
+        }
+        continue;
+      }
+      if (['-o', '--output'].includes(o.name) && o.value.value !== '-') interp.write('write', o.value, inv.st, inv.range, 'curl -o', { cwdOverride: base });
+      if (['-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--stderr'].includes(o.name) && o.value.value !== '-') {
+        interp.write('write', o.value, inv.st, inv.range, `curl ${o.name}`);
+      }
+    }
+  },
+};
+
+const wget: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'OoaPeiBtTwQUlARDIX', long: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'execute', 'input-file', 'base', 'tries', 'timeout', 'wait', 'quota', 'user-agent', 'level', 'accept', 'reject', 'domains', 'include-directories', 'exclude-directories', 'header', 'post-data', 'user', 'password'] });
+    if (hasOption(p, '--spider')) return;
+    const docs = optionValues(p, '-O', '--output-document');
+    for (const d of docs) if (d.value !== '-') interp.write('write', d, inv.st, inv.range, 'wget -O');
+    for (const l of optionValues(p, '-o', '--output-file', '-a', '--append-output')) interp.write('write', l, inv.st, inv.range, 'wget -o');
+    if (docs.length === 0) {
+      const prefix = optionValues(p, '-P', '--directory-prefix')[0];
+      const target = prefix ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+      interp.write('extract', target, inv.st, inv.range, 'wget', { subtree: true });
+    }
+  },
+};
+
+const split: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'abClnt', long: ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'additional-suffix', 'filter'] });
+    const prefix = p.operands[1] ?? { value: 'x', confidence: 'certain' as const, evidence: [], glob: false };
+    interp.write('write', { ...prefix, value: prefix.value + HOLE }, inv.st, inv.range, inv.name);
+  },
+};
+
+const csplit: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'bfn', long: ['suffix-format', 'prefix', 'digits'] });
+    const prefix = optionValues(p, '-f', '--prefix')[0] ?? { value: 'xx', confidence: 'certain' as const, evidence: [], glob: false };
+    interp.write('write', { ...prefix, value: prefix.value + HOLE }, inv.st, inv.range, inv.name);
+  },
+};
+
+const patch: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'dioprBDFVYz', long: ['directory', 'input', 'output', 'strip', 'reject-file', 'prefix', 'suffix', 'backup-if-mismatch'] });
+    if (hasOption(p, '--dry-run')) return;
+    const dirs = optionValues(p, '-d', '--directory');
+    const cwd = dirs.length > 0 ? interp.resolveCd(inv.st, dirs[0]!, inv.range, false) : undefined;
+    const out = optionValues(p, '-o', '--output');
+    for (const o of out) if (o.value !== '-') interp.write('write', o, inv.st, inv.range, 'patch -o', { cwdOverride: cwd });
+    if (out.length > 0) return;
+    if (p.operands[0]) interp.write('modify', p.operands[0], inv.st, inv.range, 'patch', { cwdOverride: cwd });
+    // The files named inside the patch, relative to the (possibly -d) directory.
+    else interp.write('modify', { value: `./${HOLE}`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd, subtree: true });
+  },
+};
+
+const chmodLike = (modeOperand: boolean): CommandSpec => ({
+  category: 'writes',
+  silent: true,
+  run(inv, interp) {
+    // `chmod -x file`: a mode can look like an option; only known flags are options.
+    const flags = new Set(['-R', '-c', '-f', '-v', '-h', '-H', '-L', '-P', '--recursive', '--changes', '--silent', '--quiet', '--verbose', '--no-dereference', '--dereference', '--preserve-root', '--no-preserve-root']);
+    const ops: Field[] = [];
+    let reference = false;
+    let recursive = false;
+    for (const a of inv.args) {
+      if (flags.has(a.value) || /^-[RcfvhHLP]+$/.test(a.value)) {
+        if (a.value === '--recursive' || /^-[a-zA-Z]*R/.test(a.value)) recursive = true;
+        continue;
+      }
+      if (a.value.startsWith('--reference=') || a.value.startsWith('--from=')) {
+        if (a.value.startsWith('--reference=')) reference = true;
+        continue;
+      }
+      ops.push(a);
+    }
+    const targets = modeOperand && !reference ? ops.slice(1) : ops;
+    for (const t of targets) interp.write('chmod', t, inv.st, inv.range, inv.name, { subtree: recursive });
+  },
+});
+
+const FIND_VALUE_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-type', '-xtype', '-size', '-user', '-group', '-perm', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-links', '-inum', '-samefile', '-wholename', '-iwholename', '-lname', '-ilname', '-uid', '-gid', '-printf', '-fstype', '-used', '-context', '-regextype', '-newerXY', '-D', '-O']);
+
+const find: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const args = inv.args;
+    const starts: Field[] = [];
+    let i = 0;
+    while (i < args.length && /^-[HLP]$/.test(args[i]!.value)) i++;
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v.startsWith('-') || v === '(' || v === '!' || v === ',') break;
+      starts.push(args[i]!);
+    }
+    if (starts.length === 0) starts.push({ value: '.', confidence: 'certain', evidence: [], glob: false });
+    const under = (s: Field): Field => ({ ...s, value: s.value.replace(/\/+$/, '') + '/' + HOLE });
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (FIND_VALUE_TESTS.has(v)) {
+        i++;
+        continue;
+      }
+      if (v === '-delete') for (const s of starts) interp.write('delete', under(s), inv.st, inv.range, 'find -delete', { subtree: true });
+      if (v === '-fprint' || v === '-fprint0' || v === '-fls' || v === '-fprintf') {
+        const f = args[i + 1];
+        if (f) interp.write('write', f, inv.st, inv.range, `find ${v}`);
+        i += v === '-fprintf' ? 2 : 1;
+        continue;
+      }
+      if (v === '-exec' || v === '-execdir' || v === '-ok' || v === '-okdir') {
+        const inner: Field[] = [];
+        let j = i + 1;
+        for (; j < args.length; j++) {
+          const t = args[j]!.value;
+          if (t === ';' || (t === '+' && inner.length > 0 && inner[inner.length - 1]!.value === '{}')) break;
+          inner.push(args[j]!);
+        }
+        i = j;
+        if (inner.length === 0) continue;
+        for (const s of starts) {
+          const dir = v.endsWith('dir');
+          const placeholder = dir ? `./${HOLE}` : s.value.replace(/\/+$/, '') + '/' + HOLE;
+          const argv = inner.map((f) => (f.value.includes('{}') ? { ...f, value: f.value.split('{}').join(placeholder) } : f));
+          const cwd = dir ? interp.resolveCd(inv.st, { ...s, value: s.value.replace(/\/+$/, '') + '/' + HOLE }, inv.range, false) : undefined;
+          const known = dir && !s.value.includes(HOLE) ? interp.resolveCd(inv.st, s, inv.range, false) : cwd;
+          interp.runWrapped(argv, inv.env, inv.st, inv.range, `find ${v}`, { kind: 'unknown' }, known);
+        }
+      }
+    }
+  },
+};
+
+const xargs: CommandSpec = {
+  category: 'wrapper',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'adeEIiLlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], stopAtOperand: true });
+    const rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [{ value: 'echo', confidence: 'certain' as const, evidence: [], glob: false }];
+    const s = inv.stdin;
+    const item = s.kind === 'paths' ? s.prefix + HOLE : HOLE;
+    const conf = s.kind === 'paths' ? ('likely' as const) : ('possible' as const);
+    const replace = optionValues(p, '-I', '--replace')[0]?.value ?? (hasOption(p, '-i') ? '{}' : null);
+    const mk = (v: string): Field => ({ value: v, confidence: conf, evidence: [{ range: inv.range, note: s.kind === 'paths' ? `xargs reads paths under ${s.prefix}` : 'xargs reads its arguments from stdin' }], glob: false });
+    const argv = replace ? rest.map((f) => (f.value.includes(replace) ? { ...mk(f.value.split(replace).join(item)) } : f)) : [...rest, mk(item)];
+    interp.runWrapped(argv, inv.env, inv.st, inv.range, 'xargs', { kind: 'unknown' });
+  },
+};
+
+const parallel: CommandSpec = {
+  category: 'wrapper',
+  run(inv, interp) {
+    const idx = inv.args.findIndex((a) => a.value === ':::' || a.value === '::::');
+    const cmd = (idx >= 0 ? inv.args.slice(0, idx) : inv.args).filter((a) => !a.value.startsWith('-'));
+    if (cmd.length === 0) return;
+    const values = idx >= 0 ? inv.args.slice(idx + 1) : [];
+    const items = values.length > 0 && values.length <= 16 ? values : [{ value: HOLE, confidence: 'possible' as const, evidence: [], glob: false }];
+    for (const it of items) {
+      const argv = cmd.some((f) => f.value.includes('{}')) ? cmd.map((f) => ({ ...f, value: f.value.split('{}').join(it.value) })) : [...cmd, it];
+      if (argv.length === 1 && argv[0]!.value.includes(' ')) interp.runNested(argv[0]!.value, interp.child(inv.st), inv.range, 'parallel');
+      else interp.runWrapped(argv, inv.env, inv.st, inv.range, 'parallel', { kind: 'unknown' });
+    }
+  },
+};
+
+/** `watch 'cmd'`, `su -c 'cmd'`, `script -c 'cmd'`, `flock FILE -c 'cmd'`: a command string run by sh. */
+function commandString(grammar: OptionGrammar, codeOption: string | null, joinOperands: boolean): CommandSpec {
+  return {
+    category: 'wrapper',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, { ...grammar, stopAtOperand: true });
+      let src: Field | undefined;
+      if (codeOption) src = optionValues(p, codeOption, ...(codeOption === '-c' ? ['--command'] : []))[0];
+      if (!src && joinOperands && p.operands.length > 0) {
+        const rest = inv.args.slice(p.operandIndex[0]);
+        if (rest.length > 1 && inv.name !== 'watch') {
+          interp.runWrapped(rest, inv.env, inv.st, inv.range, inv.name, inv.stdin);
+          return;
+        }
+        src = { ...rest[0]!, value: rest.map((f) => f.value).join(' ') };
+      }
+      if (!src) return;
+      if (src.value.includes(HOLE)) {
+        interp.dynamicProblem(`${inv.name} runs a command string that cannot be known statically`, displayPath(src.value), inv.range);
+        return;
+      }
+      interp.runNested(src.value, interp.child(inv.st), inv.range, `${inv.name} -c`);
+    },
+  };
+}
+
+const flock: CommandSpec = {
+  category: 'wrapper',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'], stopAtOperand: true });
+    const lock = p.operands[0];
+    if (lock && !/^\d+$/.test(lock.value)) interp.write('create', lock, inv.st, inv.range, 'flock');
+    const c = optionValues(p, '-c', '--command')[0];
+    if (c) {
+      if (c.value.includes(HOLE)) interp.dynamicProblem('flock -c runs a command string that cannot be known statically', displayPath(c.value), inv.range);
+      else interp.runNested(c.value, interp.child(inv.st), inv.range, 'flock -c');
+      return;
+    }
+    const rest = p.operandIndex.length > 1 ? inv.args.slice(p.operandIndex[1]) : [];
+    if (rest.length > 0) interp.runWrapped(rest, inv.env, inv.st, inv.range, 'flock', inv.stdin);
+  },
+};
+
+// ---------------------------------------------------------------- builtins with state
+
+function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean } {
+  let physical = false;
+  let i = 0;
+  for (; i < inv.args.length; i++) {
+    const v = inv.args[i]!.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (/^-[LPe@]+$/.test(v)) {
+      if (v.includes('P')) physical = true;
+      if (v.includes('L')) physical = false;
+      continue;
+    }
+    break;
+  }
+  const t = inv.args[i] ?? null;
+  return { target: t, physical, dash: t?.value === '-' };
+}
+
+const cd: CommandSpec = {
+  category: 'builtin',
+  silent: true,
+  run(inv, interp) {
+    const { target, physical, dash } = cdTarget(inv);
+    let next: CwdValue;
+    if (dash) {
+      next = inv.st.oldpwd ?? { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd -` with no previous directory known' }], changed: true };
+      interp.emitOutput((next.paths?.[0] ?? HOLE) + '\n');
+    } else if (!target) {
+      const home = inv.st.vars.get('HOME');
+      next = home
+        ? interp.resolveCd(inv.st, { value: home.value, confidence: home.confidence, evidence: [], glob: false }, inv.range, physical)
+        : { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd` to an unknown $HOME' }], changed: true };
+    } else {
+      next = interp.resolveCd(inv.st, target, inv.range, physical);
+    }
+    interp.setCwd(inv.st, next, inv.range, `${inv.shown} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`.trim());
+  },
+};
+
+const pushd: CommandSpec = {
+  category: 'builtin',
+  run(inv, interp) {
+    const args = inv.args.filter((a) => a.value !== '-n');
+    const t = args[0];
+    const label = `pushd ${args.map((a) => displayPath(a.value)).join(' ')}`.trim();
+    if (!t) {
+      const top = inv.st.dirStack.pop();
+      if (top) {
+        inv.st.dirStack.push(inv.st.cwd);
+        interp.setCwd(inv.st, top, inv.range, label);
+      }
+      return;
+    }
+    if (/^[+-]\d+$/.test(t.value)) {
+      interp.setCwd(inv.st, { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: `\`${label}\` rotates the directory stack` }], changed: true }, inv.range, label);
+      return;
+    }
+    const next = interp.resolveCd(inv.st, t, inv.range, false);
+    inv.st.dirStack.push(inv.st.cwd);
+    interp.setCwd(inv.st, next, inv.range, label);
+  },
+};
+
+const popd: CommandSpec = {
+  category: 'builtin',
+  run(inv, interp) {
+    const args = inv.args.filter((a) => a.value !== '-n');
+    if (args[0] && /^[+-]\d+$/.test(args[0].value)) {
+      inv.st.dirStack = [];
+      return;
+    }
+    const top = inv.st.dirStack.pop();
+    const next: CwdValue = top ?? { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`popd` with a directory stack not known statically' }], changed: true };
+    interp.setCwd(inv.st, { ...next, evidence: [...next.evidence, { range: inv.range, note: `cwd returned to ${next.paths?.join(', ') ?? 'an unknown directory'} at \`popd\` (${inv.range.line}:${inv.range.column})` }], changed: true }, inv.range, 'popd');
+  },
+};
+
+const evalSpec: CommandSpec = {
+  category: 'shell',
+  run(inv, interp) {
+    const src = inv.args.map((a) => a.value).join(' ');
+    if (src.includes(HOLE)) {
+      interp.dynamicProblem('eval of a string that cannot be known statically', displayPath(src), inv.range);
+      return;
+    }
+    interp.runNested(src, inv.st, inv.range, 'eval');
+  },
+};
+
+const source: CommandSpec = {
+  category: 'shell',
+  run(inv, interp) {
+    const f = inv.args[0];
+    if (f) interp.sourceFile(f, inv.st, inv.range);
+  },
+};
+
+const exit: CommandSpec = { category: 'builtin', silent: true, run(inv) { inv.st.terminated = true; } };
+const ret: CommandSpec = { category: 'builtin', silent: true, run(inv) { inv.st.returned = true; } };
+
+const unset: CommandSpec = {
+  category: 'builtin',
+  silent: true,
+  run(inv) {
+    for (const a of inv.args) if (!a.value.startsWith('-')) inv.st.vars.delete(a.value);
+  },
+};
+
+/** `read X`, `mapfile X`, `printf -v X`: the variable's value becomes unknown. */
+const readVar: CommandSpec = {
+  category: 'builtin',
+  silent: true,
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'adinNptuCcOsv' });
+    const names = inv.name === 'printf' ? optionValues(p, '-v').map((f) => f.value) : p.operands.map((f) => f.value);
+    if (inv.name === 'printf') {
+      if (names.length === 0) return;
+      const rest = p.operands;
+      const value = rest[0]?.value === '%s' && rest[1] ? rest[1].value : HOLE;
+      for (const n of names) interp.setVar(inv.st, n, value, value.includes(HOLE) ? 'possible' : 'likely', [{ range: inv.range, note: `${n} set by printf -v` }]);
+      return;
+    }
+    const list = names.length > 0 ? names : [inv.name === 'read' ? 'REPLY' : 'MAPFILE'];
+    for (const n of list) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) interp.setVar(inv.st, n, HOLE, 'possible', [{ range: inv.range, note: `${n} is read from input` }]);
+  },
+};
+
+const mktemp: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    if (inv.args.some((a) => a.value === '-u' || a.value === '--dry-run')) return;
+    const p = parseArgs(inv.args, { short: 'p', long: ['tmpdir', 'suffix'] });
+    const dir = optionValues(p, '-p', '--tmpdir')[0];
+    const template = p.operands[0];
+    const tmp = inv.st.vars.get('TMPDIR')?.value || '/tmp';
+    let path: string;
+    if (template) {
+      const name = template.value.replace(/X{3,}$/, HOLE);
+      if (name.startsWith('/')) path = name;
+      else if (dir) path = joinPath(dir.value, name);
+      else if (hasOption(p, '-t')) path = joinPath(tmp, name);
+      else path = name;
+    } else path = joinPath(dir?.value ?? tmp, `tmp.${HOLE}`);
+    interp.write(hasOption(p, '-d', '--directory') ? 'mkdir' : 'create', { value: path, confidence: template?.confidence ?? 'certain', evidence: template?.evidence ?? [], glob: false }, inv.st, inv.range, 'mktemp');
+  },
+};
+
+// ---------------------------------------------------------------- the table
+
+const SUDO_GRAMMAR: OptionGrammar = { short: 'CDghpRrTtUu', long: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'command-timeout', 'type', 'other-user', 'user'] };
+
+const vi: CommandSpec = writes({ grammar: { short: 'cSiTuwW', long: [] }, operands: 'each', op: 'modify' });
+
+const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh', 'rbash', 'yash', 'posh'];
+
+const TABLE: Record<string, CommandSpec> = {
+  // files and directories
+  touch: writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
+  mkdir: writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
+  rm: writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
+  rmdir: writes({ grammar: {}, operands: 'each', op: 'delete' }),
+  unlink: writes({ grammar: {}, operands: 'each', op: 'delete' }),
+  shred: writes({ grammar: { short: 'ns', long: ['iterations', 'size', 'random-source'] }, operands: 'each', op: 'modify' }),
+  truncate: writes({ grammar: { short: 'sr', long: ['size', 'reference'] }, operands: 'each', op: 'modify' }),
+  chmod: chmodLike(true),
+  chown: chmodLike(true),
+  chgrp: chmodLike(true),
+  chattr: chmodLike(true),
+  setfacl: writes({ grammar: { short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] }, operands: 'each', op: 'chmod' }),
+  cp: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
+  mv: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }),
+  install: writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
+  ln: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
+  link: writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
+  tee: writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  dd,
+  sort: writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  split,
+  csplit,
+  rsync: writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
+  scp: writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
+  tar,
+  unzip,
+  zip: writes({ grammar: { short: 'bnOtx', long: [] }, operands: 'none', op: 'write' }),
+  gzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  gunzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  bzip2: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
+  bunzip2: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
+  xz: writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  unxz: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  zstd: writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  patch,
+  curl,
+  wget,
+  mktemp,
+  sed,
+  vi, vim: vi, nvim: vi, nano: vi, emacs: vi, ed: vi, ex: vi,
+  // wrappers
+  sudo: wrapper({ grammar: SUDO_GRAMMAR, chdir: ['-D', '--chdir'], assignments: true, noRunFlags: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '-e', '--edit'] }),
+  doas: wrapper({ grammar: { short: 'uC' } }),
+  env: wrapper({ grammar: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] }, chdir: ['-C', '--chdir'], assignments: true }),
+  nice: wrapper({ grammar: { short: 'n', long: ['adjustment'] } }),
+  nohup: wrapper({ grammar: {} }),
+  timeout: wrapper({ grammar: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 }),
+  time: wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
+  stdbuf: wrapper({ grammar: { short: 'ioe', long: ['input', 'output', 'error'] } }),
+  command: wrapper({ grammar: {}, noRunFlags: ['-v', '-V'] }),
+  builtin: wrapper({ grammar: {} }),
+  exec: wrapper({ grammar: { short: 'a' } }),
+  chrt: wrapper({ grammar: {}, skip: 1 }),
+  ionice: wrapper({ grammar: { short: 'cnp', long: ['class', 'classdata', 'pid'] } }),
+  taskset: wrapper({ grammar: {}, skip: 1 }),
+  setsid: wrapper({ grammar: {} }),
+  unbuffer: wrapper({ grammar: {} }),
+  fakeroot: wrapper({ grammar: { short: 'is', long: ['lib', 'faked'] } }),
+  caffeinate: wrapper({ grammar: { short: 'tw' } }),
+  strace: wrapper({ grammar: { short: 'abeEIoOpPsSuU', long: [] } }),
+  ltrace: wrapper({ grammar: { short: 'aeEnopsSuxX' } }),
+  valgrind: wrapper({ grammar: {} }),
+  xvfb_run: wrapper({ grammar: { short: 'nsefpw' } }),
+  'xvfb-run': wrapper({ grammar: { short: 'nsefpw' } }),
+  runuser: commandString({ short: 'ugc', long: ['user', 'group', 'command'] }, '-c', true),
+  su: commandString({ short: 'cgGs', long: ['command', 'group', 'supp-group', 'shell'] }, '-c', false),
+  watch: commandString({ short: 'nqd', long: ['interval', 'differences', 'equexit'] }, null, true),
+  script: commandString({ short: 'cEIOBT', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing'] }, '-c', false),
+  flock,
+  xargs,
+  parallel,
+  find,
+  // shells and shell code
+  eval: evalSpec,
+  source,
+  '.': source,
+  // builtins with state
+  cd,
+  pushd,
+  popd,
+  exit,
+  logout: exit,
+  return: ret,
+  unset,
+  read: readVar,
+  mapfile: readVar,
+  readarray: readVar,
+  printf: { category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) },
+  git: { category: 'git', run: runGit },
+  // inline code in other languages
+  python: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
+  python3: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
+  python2: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
+  node: code({ grammar: { short: 'epr', long: ['eval', 'print', 'require', 'import', 'loader'] }, codeOptions: ['-e', '-p', '--eval', '--print'] }),
+  deno: code({ grammar: {}, codeOptions: [] }),
+  bun: code({ grammar: { short: 'e', long: ['eval'] }, codeOptions: ['-e', '--eval'] }),
+  perl: code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: '-i' }),
+  ruby: code({ grammar: { short: 'eIrECFTx', long: [] }, codeOptions: ['-e'], inPlace: '-i' }),
+  php: code({ grammar: { short: 'rBREFcdz' }, codeOptions: ['-r'] }),
+  lua: code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
+  Rscript: code({ grammar: { short: 'e' }, codeOptions: ['-e'] }),
+  osascript: code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
+  awk: code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
+  gawk: code({ grammar: { short: 'fvFeiIlLE', long: ['file', 'assign', 'field-separator', 'source', 'include', 'load'] }, codeOptions: ['-e', '--source'], programOperand: true, inPlace: '-i' }),
+  mawk: code({ grammar: { short: 'fvFW' }, codeOptions: [], programOperand: true }),
+  nawk: code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
+  // project tools: write below their project directory
+  make: project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, []),
+  gmake: project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, []),
+  npm: project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs']),
+  yarn: project(['--cwd'], { long: ['cwd'] }, ['info', 'list', 'why', 'help', 'config', 'outdated']),
+  pnpm: project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config']),
+  npx: project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, []),
+  cargo: project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project']),
+  go: project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet']),
+  pip: project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
+  pip3: project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
+  cmake: project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, []),
+  ninja: project(['-C'], { short: 'Cfjkl' }, []),
+  mvn: project(['-f', '--file'], { short: 'fsDPplbT' }, []),
+  gradle: project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  gradlew: project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  pytest: project(['--rootdir', '--basetemp'], { short: 'kmpcorx', long: ['rootdir', 'basetemp'] }, []),
+  tsc: project(['--outDir', '-p', '--project'], { short: 'p', long: ['outDir', 'project', 'outFile'] }, []),
+  prettier: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--write' || a.value === '-w')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'prettier --write', { subtree: true }); } },
+  eslint: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } },
+};
+
+for (const s of shells) TABLE[s] = shell;
+
+/** Command knowledge for a basename, or undefined (unknown commands have no write effects). */
+export function lookupCommand(name: string): CommandSpec | undefined {
+  return Object.prototype.hasOwnProperty.call(TABLE, name) ? TABLE[name] : undefined;
+}
+
+/** Every command name bashguard knows, for docs and property tests. */
+export function knownCommands(): string[] {
+  return Object.keys(TABLE).sort();
+}
+
+export { applyWrites };

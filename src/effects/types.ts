@@ -1,0 +1,104 @@
+/**
+ * Effects: what a command does to the file system and to git, as the interpreter predicts it.
+ * Paths are absolute and may contain holes (HOLE) where a value is unknown.
+ */
+import type { Range } from '../syntax/ir.js';
+import type { Confidence } from './confidence.js';
+
+/** Marks an unknown stretch inside a predicted path or value (never appears in real bash words). */
+export const HOLE = '\u0000';
+
+export interface Evidence {
+  range: Range;
+  note: string;
+}
+
+export type WriteOp =
+  | 'write' // create or overwrite a file (>, tee, cp dest, dd of=, sort -o ...)
+  | 'append' // >>, tee -a
+  | 'create' // touch
+  | 'mkdir'
+  | 'delete' // rm, rmdir, unlink, shred, mv source, find -delete
+  | 'move' // mv destination
+  | 'link' // ln destination
+  | 'modify' // sed -i, perl -i, truncate, patch
+  | 'chmod' // chmod, chown, chgrp
+  | 'extract' // tar -x, unzip, git clone, wget -P: writes somewhere under the path
+  | 'maybe-write'; // inline code or an unknown program mentions the path
+
+export interface WriteEffect {
+  kind: 'write';
+  op: WriteOp;
+  /** Absolute path, `..` not yet resolved (the policy resolves it physically); HOLE where unknown. null when nothing is known. */
+  path: string | null;
+  /** The word as written in the command. */
+  text: string;
+  /** True when the effect may touch anything below `path` (extract, rm -r, cp -r into a dir). */
+  subtree: boolean;
+  confidence: Confidence;
+  /** The cwd the path was resolved against (null when absolute or unknown). */
+  cwd: string | null;
+  /** The command that does it (after peeling wrappers), e.g. `tee`, `>`, `sed -i`. */
+  command: string;
+  /** Wrappers peeled on the way, outermost first, e.g. ['sudo', 'bash -c']. */
+  via: string[];
+  range: Range;
+  evidence: Evidence[];
+}
+
+export type GitAccess =
+  /** Reads only: status, log, diff, show ... */
+  | 'read'
+  /** Mutates the working tree, index or HEAD of the checkout it targets: commit, add, reset ... */
+  | 'checkout'
+  /** Writes repository-wide configuration (config without --worktree). */
+  | 'config'
+  /** Writes hooks (core.hooksPath, anything under hooks/). */
+  | 'hooks'
+  /** Writes shared refs: tag, branch -D, update-ref ... */
+  | 'refs'
+  /** Adds, removes or prunes worktrees. */
+  | 'worktrees'
+  /** A subcommand bashguard does not know. */
+  | 'unknown';
+
+export interface GitEffect {
+  kind: 'git';
+  subcommand: string | null;
+  args: string[];
+  access: GitAccess;
+  /** The directory git starts in (cwd after every -C), HOLE where unknown, null when unknown. */
+  dir: string | null;
+  /** From --git-dir or GIT_DIR. */
+  gitDir: string | null;
+  /** From --work-tree or GIT_WORK_TREE. */
+  workTree: string | null;
+  confidence: Confidence;
+  via: string[];
+  range: Range;
+  evidence: Evidence[];
+  /** A one-line description for messages, e.g. `git -C /repo commit`. */
+  text: string;
+}
+
+export interface ProblemEffect {
+  kind: 'problem';
+  /** Why this part could not be analyzed. */
+  reason: string;
+  /** analysis-limit: input/recursion budget hit; syntax: parse error; dynamic: eval of unknown, source, unknown command name. */
+  category: 'syntax' | 'analysis-limit' | 'dynamic';
+  text: string;
+  range: Range;
+  via: string[];
+}
+
+export type Effect = WriteEffect | GitEffect | ProblemEffect;
+
+/** One step of the cwd timeline shown by `explain`. */
+export interface CwdEvent {
+  range: Range;
+  command: string;
+  /** Candidate cwds after the step (more than one after branches that disagree); null if unknown. */
+  cwd: string[] | null;
+  confidence: Confidence;
+}

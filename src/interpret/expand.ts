@@ -1,0 +1,348 @@
+/**
+ * Word expansion, in bash's order: brace expansion, tilde, parameters, command substitution,
+ * arithmetic, word splitting, globbing. Unknown values become HOLE characters so that the
+ * known prefix of a path still counts (`/repo/$X` is under /repo whatever X is).
+ */
+import type { Command, Word, WordPart } from '../syntax/ir.js';
+import { HOLE, type Evidence } from '../effects/types.js';
+import { weakest, type Confidence } from '../effects/confidence.js';
+import type { State } from './state.js';
+
+export interface Field {
+  /** The expanded text, HOLE where unknown. */
+  value: string;
+  /** Confidence of the known parts (holes are judged by position later, see holeConfidence). */
+  confidence: Confidence;
+  evidence: Evidence[];
+  /** Contains an unquoted glob character: the real argument(s) depend on the file system. */
+  glob: boolean;
+}
+
+export interface ExpandHooks {
+  /** Runs a command substitution in a subshell and returns its output (HOLE where unknown). */
+  commandSubstitution(body: Command, st: State, text: string): string;
+  /** Runs a process substitution's body for its effects; returns the path bash passes. */
+  processSubstitution(body: Command, st: State): string;
+  /** Reports a part of a word that could not be read. */
+  problem(reason: string, text: string, word: Word): void;
+  /** The cwd for `$PWD` (first candidate) or null. */
+  pwd(st: State): string | null;
+}
+
+/** Limits brace expansion so `{1..1000000}` or `{a,b}` x 30 cannot blow up. */
+export const MAX_FIELDS = 256;
+
+// Private-use markers for syntax that is active only when unquoted.
+const B_OPEN = '\uE000';
+const B_COMMA = '\uE001';
+const B_CLOSE = '\uE002';
+const SPLIT = '\uE003';
+const G_STAR = '\uE010';
+const G_QUEST = '\uE011';
+const G_BRACKET = '\uE012';
+
+interface Acc {
+  text: string;
+  confidence: Confidence;
+  evidence: Evidence[];
+}
+
+function markUnquoted(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    if (ch === '{') out += B_OPEN;
+    else if (ch === ',') out += B_COMMA;
+    else if (ch === '}') out += B_CLOSE;
+    else if (ch === '*') out += G_STAR;
+    else if (ch === '?') out += G_QUEST;
+    else if (ch === '[') out += G_BRACKET;
+    else out += ch;
+  }
+  return out;
+}
+
+/** Unquoted expansion results are split on IFS whitespace and globbed, but never brace-expanded. */
+function markExpansion(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    if (ch === ' ' || ch === '\t' || ch === '\n') out += SPLIT;
+    else if (ch === '*') out += G_STAR;
+    else if (ch === '?') out += G_QUEST;
+    else if (ch === '[') out += G_BRACKET;
+    else out += ch;
+  }
+  return out;
+}
+
+export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value: string; confidence: Confidence; evidence: Evidence[] } | null {
+  if (name === 'PWD') {
+    const pwd = hooks.pwd(st);
+    if (pwd !== null) return { value: pwd, confidence: st.cwd.confidence, evidence: st.cwd.evidence };
+    return null;
+  }
+  if (name === 'OLDPWD' && st.oldpwd?.paths?.length === 1) {
+    return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
+  }
+  const v = st.vars.get(name);
+  if (!v) return null;
+  return { value: v.value, confidence: v.confidence, evidence: v.evidence };
+}
+
+/** Expands one word into fields. */
+export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
+  const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
+  for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
+  const { words, truncated } = braceExpand(acc.text, MAX_FIELDS);
+  const fields: Field[] = [];
+  for (const w of words) {
+    for (const piece of w.split(SPLIT)) {
+      if (piece === '' && w.includes(SPLIT)) continue;
+      const glob = /[\uE010-\uE012]/.test(piece);
+      fields.push({ value: unmark(piece), confidence: acc.confidence, evidence: acc.evidence, glob });
+    }
+  }
+  // A word that expands to nothing (an empty unquoted variable) gives no field, as in bash.
+  if (fields.length === 0 && word.parts.some((p) => p.kind === 'text' && p.quoting !== 'none')) {
+    fields.push({ value: '', confidence: acc.confidence, evidence: acc.evidence, glob: false });
+  }
+  return { fields, truncated };
+}
+
+/** Expands a word that bash does not split or glob (assignment values, `case` subjects, heredocs). */
+export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
+  const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
+  for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
+  const value = acc.text
+    .replace(/[\uE000-\uE002]/g, (c) => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}'))
+    .replace(new RegExp(SPLIT, 'g'), ' ');
+  return { value: unmark(value), confidence: acc.confidence, evidence: acc.evidence, glob: false };
+}
+
+function unmark(s: string): string {
+  return s.replace(/[\uE000-\uE012]/g, (c) => {
+    switch (c) {
+      case B_OPEN: return '{';
+      case B_COMMA: return ',';
+      case B_CLOSE: return '}';
+      case SPLIT: return ' ';
+      case G_STAR: return '*';
+      case G_QUEST: return '?';
+      case G_BRACKET: return '[';
+      default: return c;
+    }
+  });
+}
+
+function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, word: Word, scalar: boolean): void {
+  switch (part.kind) {
+    case 'text':
+      acc.text += part.quoting === 'none' && !scalar ? markUnquoted(part.value) : part.value;
+      return;
+    case 'tilde': {
+      if (part.user === '') {
+        const home = st.vars.get('HOME');
+        if (home) {
+          acc.text += home.value;
+          acc.confidence = weakest(acc.confidence, home.confidence);
+        } else acc.text += '/' + HOLE;
+      } else {
+        // ~user: an absolute home directory we cannot know statically.
+        acc.text += '/' + HOLE;
+      }
+      return;
+    }
+    case 'param': {
+      const v = paramValue(part, st, hooks, word);
+      acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
+      acc.confidence = weakest(acc.confidence, v.confidence);
+      if (v.evidence.length) acc.evidence = [...acc.evidence, ...v.evidence].slice(-6);
+      return;
+    }
+    case 'command-sub': {
+      const out = hooks.commandSubstitution(part.body, st, part.text);
+      acc.text += part.quoted || scalar ? out : markExpansion(out);
+      if (out.includes(HOLE)) acc.confidence = weakest(acc.confidence, 'possible');
+      else acc.confidence = weakest(acc.confidence, 'likely');
+      return;
+    }
+    case 'process-sub':
+      acc.text += hooks.processSubstitution(part.body, st);
+      return;
+    case 'arith':
+      for (const sub of part.subs) hooks.commandSubstitution(sub, st, part.text);
+      acc.text += HOLE;
+      return;
+    case 'unknown':
+      hooks.problem(part.reason, part.text, word);
+      acc.text += HOLE;
+      acc.confidence = weakest(acc.confidence, 'possible');
+      return;
+  }
+}
+
+function paramValue(
+  part: Extract<WordPart, { kind: 'param' }>,
+  st: State,
+  hooks: ExpandHooks,
+  word: Word,
+): { value: string; confidence: Confidence; evidence: Evidence[] } {
+  const known = lookupVar(st, part.name, hooks);
+  const op = part.op;
+  const note = (n: string): Evidence[] => [{ range: word.range, note: n }];
+  if (op === null) {
+    if (known) return known;
+    return { value: HOLE, confidence: 'possible', evidence: note(`$${part.name} is not set by the command`) };
+  }
+  const isSet = known !== null && !known.value.includes(HOLE);
+  const isUnknown = known === null || known.value.includes(HOLE);
+  switch (op) {
+    case ':-':
+    case '-':
+    case ':=':
+    case '=': {
+      if (isSet && !(op.startsWith(':') && known!.value === '')) return known!;
+      const def = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
+      if (op.endsWith('=') && known === null) {
+        st.vars.set(part.name, {
+          value: def.value,
+          confidence: weakest(def.confidence, 'likely'),
+          evidence: note(`${part.name} defaulted to ${def.value}`),
+          exported: false,
+          fromEnvironment: false,
+        });
+      }
+      // The default applies if the variable is unset; when we cannot tell, it is a guess.
+      return {
+        value: def.value,
+        confidence: weakest(def.confidence, isUnknown && known !== null ? 'possible' : 'likely'),
+        evidence: note(`\${${part.name}${op}...} uses its default ${def.value.split(HOLE).join('…')}`),
+      };
+    }
+    case ':+':
+    case '+': {
+      if (known === null) return { value: '', confidence: 'likely', evidence: [] };
+      if (isSet) return part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain', evidence: [] };
+      return { value: HOLE, confidence: 'possible', evidence: [] };
+    }
+    case ':?':
+    case '?':
+      if (known) return known;
+      return { value: HOLE, confidence: 'possible', evidence: note(`$${part.name} is not set by the command`) };
+    default:
+      // Pattern removal, substitution, case changes, length, indirection: value unknown.
+      return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
+  }
+}
+
+// ---------------------------------------------------------------- brace expansion
+
+/** Bash brace expansion over marked text, bounded to `max` results. */
+export function braceExpand(s: string, max: number): { words: string[]; truncated: boolean } {
+  let truncated = false;
+  const expand = (str: string, budget: number): string[] => {
+    const found = findBrace(str);
+    if (!found) return [str];
+    const { open, close, alternatives } = found;
+    const pre = str.slice(0, open);
+    const post = str.slice(close + 1);
+    const out: string[] = [];
+    const postExpanded = expand(post, budget);
+    for (const alt of alternatives) {
+      for (const a of expand(alt, budget)) {
+        for (const p of postExpanded) {
+          if (out.length >= budget) {
+            truncated = true;
+            return out;
+          }
+          out.push(pre + a + p);
+        }
+      }
+    }
+    return out;
+  };
+  const words = expand(s, max);
+  return { words, truncated };
+}
+
+/** Finds the first expandable `{...}`: one with a top-level comma, or a sequence `{a..b[..n]}`. */
+function findBrace(s: string): { open: number; close: number; alternatives: string[] } | null {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] !== B_OPEN) continue;
+    let depth = 0;
+    const commas: number[] = [];
+    for (let j = i; j < s.length; j++) {
+      const c = s[j];
+      if (c === B_OPEN) depth++;
+      else if (c === B_CLOSE) {
+        depth--;
+        if (depth === 0) {
+          const inner = s.slice(i + 1, j);
+          if (commas.length > 0) {
+            const alts: string[] = [];
+            let last = i + 1;
+            for (const k of commas) {
+              alts.push(s.slice(last, k));
+              last = k + 1;
+            }
+            alts.push(s.slice(last, j));
+            return { open: i, close: j, alternatives: alts };
+          }
+          const seq = sequence(inner);
+          if (seq) return { open: i, close: j, alternatives: seq };
+          break;
+        }
+      } else if (c === B_COMMA && depth === 1) commas.push(j);
+    }
+  }
+  return null;
+}
+
+const SEQ_LIMIT = MAX_FIELDS + 1;
+
+function sequence(inner: string): string[] | null {
+  const num = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(inner);
+  if (num) {
+    const a = Number(num[1]);
+    const b = Number(num[2]);
+    const step = Math.abs(Number(num[3] ?? 1)) || 1;
+    const width = /^-?0\d/.test(num[1]!) || /^-?0\d/.test(num[2]!) ? Math.max(num[1]!.length, num[2]!.length) : 0;
+    const out: string[] = [];
+    const dir = a <= b ? 1 : -1;
+    for (let v = a; dir > 0 ? v <= b : v >= b; v += dir * step) {
+      out.push(width ? String(Math.abs(v)).padStart(width - (v < 0 ? 1 : 0), '0').replace(/^/, v < 0 ? '-' : '') : String(v));
+      if (out.length >= SEQ_LIMIT) break;
+    }
+    return out;
+  }
+  const chr = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(inner);
+  if (chr) {
+    const a = chr[1]!.charCodeAt(0);
+    const b = chr[2]!.charCodeAt(0);
+    const step = Math.abs(Number(chr[3] ?? 1)) || 1;
+    const out: string[] = [];
+    const dir = a <= b ? 1 : -1;
+    for (let v = a; dir > 0 ? v <= b : v >= b; v += dir * step) out.push(String.fromCharCode(v));
+    return out;
+  }
+  return null;
+}
+
+/**
+ * How sure a path with holes or globs is: certain with none; likely when they only affect the
+ * last component (the directory is known); possible when they reach into the directory part.
+ */
+export function holeConfidence(path: string, glob: boolean): Confidence {
+  const firstUnknown = firstUnknownIndex(path, glob);
+  if (firstUnknown < 0) return 'certain';
+  const lastSlash = path.lastIndexOf('/');
+  return firstUnknown > lastSlash && lastSlash >= 0 ? 'likely' : 'possible';
+}
+
+export function firstUnknownIndex(path: string, glob: boolean): number {
+  const h = path.indexOf(HOLE);
+  if (!glob) return h;
+  const g = path.search(/[*?[]/);
+  if (h < 0) return g;
+  if (g < 0) return h;
+  return Math.min(h, g);
+}

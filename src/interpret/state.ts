@@ -1,0 +1,123 @@
+/**
+ * The abstract shell state the interpreter carries: cwd (possibly several candidates after
+ * branches that disagree), the directory stack, variables and functions.
+ */
+import type { Evidence } from '../effects/types.js';
+import { weakest, type Confidence } from '../effects/confidence.js';
+import type { FunctionDef } from '../syntax/ir.js';
+import { HOLE } from '../effects/types.js';
+
+export interface CwdValue {
+  /** Candidate absolute logical paths; null when unknown. */
+  paths: string[] | null;
+  confidence: Confidence;
+  evidence: Evidence[];
+  /** True once any step changed the cwd (used to weaken confidence after joins). */
+  changed: boolean;
+}
+
+export interface Variable {
+  /** The value with HOLE where unknown. */
+  value: string;
+  confidence: Confidence;
+  evidence: Evidence[];
+  exported: boolean;
+  /** True for variables from the hook's environment (HOME, TMPDIR ...): as good as literal. */
+  fromEnvironment: boolean;
+}
+
+export interface State {
+  cwd: CwdValue;
+  oldpwd: CwdValue | null;
+  dirStack: CwdValue[];
+  vars: Map<string, Variable>;
+  funcs: Map<string, FunctionDef>;
+  /** Set by `exit` (ends this shell) and `return` (ends the current function). */
+  terminated: boolean;
+  returned: boolean;
+}
+
+export const MAX_CWD_CANDIDATES = 8;
+
+export function cloneState(s: State): State {
+  return {
+    cwd: s.cwd,
+    oldpwd: s.oldpwd,
+    dirStack: s.dirStack.slice(),
+    vars: new Map(s.vars),
+    funcs: new Map(s.funcs),
+    terminated: false,
+    returned: false,
+  };
+}
+
+/** The state a child process (`bash -c`) starts with: cwd and exported variables only. */
+export function childState(s: State): State {
+  const vars = new Map<string, Variable>();
+  for (const [k, v] of s.vars) if (v.exported) vars.set(k, v);
+  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: new Map(), terminated: false, returned: false };
+}
+
+function sameCwd(a: CwdValue, b: CwdValue): boolean {
+  if (a.paths === null || b.paths === null) return a.paths === b.paths;
+  if (a.paths.length !== b.paths.length) return false;
+  return a.paths.every((p, i) => p === b.paths![i]);
+}
+
+/** Joins cwds after branches: agreeing branches keep the cwd; disagreeing ones give candidates. */
+export function joinCwd(values: CwdValue[]): CwdValue {
+  const first = values[0]!;
+  if (values.every((v) => sameCwd(v, first))) {
+    const changed = values.some((v) => v.changed);
+    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'certain');
+    return { ...first, confidence: changed ? weakest(conf, 'likely') : conf, changed };
+  }
+  if (values.some((v) => v.paths === null)) {
+    return { paths: null, confidence: 'possible', evidence: values.flatMap((v) => v.evidence).slice(-6), changed: true };
+  }
+  const paths = [...new Set(values.flatMap((v) => v.paths!))];
+  if (paths.length > MAX_CWD_CANDIDATES) {
+    return { paths: null, confidence: 'possible', evidence: values.flatMap((v) => v.evidence).slice(-6), changed: true };
+  }
+  return { paths, confidence: 'possible', evidence: dedupeEvidence(values.flatMap((v) => v.evidence)), changed: true };
+}
+
+function dedupeEvidence(ev: Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return ev.filter((e) => {
+    const k = `${e.range.start}:${e.note}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Joins the states at the end of alternative branches; branches that exited are ignored. */
+export function joinStates(states: State[]): State {
+  const live = states.filter((s) => !s.terminated);
+  if (live.length === 0) return { ...states[0]!, terminated: true };
+  if (live.length === 1) return live[0]!;
+  const base = live[0]!;
+  const vars = new Map<string, Variable>();
+  const names = new Set(live.flatMap((s) => [...s.vars.keys()]));
+  for (const name of names) {
+    const vs = live.map((s) => s.vars.get(name));
+    const v0 = vs[0];
+    if (v0 && vs.every((v) => v && v.value === v0.value)) {
+      const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
+      vars.set(name, { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') });
+    } else {
+      const ev = vs.flatMap((v) => v?.evidence ?? []);
+      vars.set(name, { value: HOLE, confidence: 'possible', evidence: ev.slice(-4), exported: vs.some((v) => v?.exported), fromEnvironment: false });
+    }
+  }
+  return {
+    cwd: joinCwd(live.map((s) => s.cwd)),
+    oldpwd: base.oldpwd,
+    dirStack: base.dirStack,
+    vars,
+    funcs: new Map(live.flatMap((s) => [...s.funcs])),
+    terminated: false,
+    returned: live.every((s) => s.returned),
+  };
+}
