@@ -1,0 +1,82 @@
+/**
+ * Physical path resolution, as the kernel does it: symlinks are followed component by
+ * component and `..` after a symlink goes to the parent of its target. Components that do not
+ * exist are appended as written (a new file's parent decides where it lands).
+ */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { HOLE } from '../effects/types.js';
+import { dirnameOf, normalizeLogical } from '../interpret/paths.js';
+
+export interface PhysicalFs {
+  /** The symlink target, or null when the path is not a symlink or does not exist. */
+  readlink(path: string): string | null;
+}
+
+export const nodeFs: PhysicalFs = {
+  readlink(path) {
+    try {
+      if (!lstatSync(path).isSymbolicLink()) return null;
+      return readlinkSync(path);
+    } catch {
+      return null;
+    }
+  },
+};
+
+/** A cached view of a PhysicalFs for one evaluation. */
+export function cachedFs(fs: PhysicalFs): PhysicalFs {
+  const cache = new Map<string, string | null>();
+  return {
+    readlink(p) {
+      let v = cache.get(p);
+      if (v === undefined) {
+        v = fs.readlink(p);
+        cache.set(p, v);
+      }
+      return v;
+    },
+  };
+}
+
+const MAX_LINKS = 40;
+
+/** Resolves an absolute path physically. Components containing HOLE are kept as they are. */
+export function resolvePhysical(path: string, fs: PhysicalFs): string {
+  let links = 0;
+  const resolved: string[] = [];
+  const pending = path.split('/').filter((c) => c !== '' && c !== '.');
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      resolved.pop();
+      continue;
+    }
+    if (part.includes(HOLE)) {
+      resolved.push(part, ...pending);
+      break;
+    }
+    const candidate = '/' + [...resolved, part].join('/');
+    const target = links < MAX_LINKS ? fs.readlink(candidate) : null;
+    if (target === null) {
+      resolved.push(part);
+      continue;
+    }
+    links++;
+    const parts = target.split('/').filter((c) => c !== '' && c !== '.');
+    if (target.startsWith('/')) resolved.length = 0;
+    pending.unshift(...parts);
+  }
+  return '/' + resolved.join('/');
+}
+
+/** realpath for an existing directory, with a logical fallback. */
+export function realDir(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return normalizeLogical(path);
+  }
+}
+
+export { dirnameOf };

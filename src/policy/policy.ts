@@ -1,0 +1,292 @@
+/**
+ * Policy: the worktree layout and its write roots turn effects into findings, and findings into
+ * one decision. Regions are matched by the longest root, so a worktree nested in the main
+ * checkout wins over it, and the main checkout under /tmp stays protected.
+ */
+import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence } from '../effects/types.js';
+import { weakest, type Confidence } from '../effects/confidence.js';
+import type { Range } from '../syntax/ir.js';
+import type { Layout } from '../layout/types.js';
+import { displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
+import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
+import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
+import type { Config, Decision } from './config.js';
+
+export type RegionKind = 'worktree' | 'main' | 'sibling' | 'git-dir' | 'scratch' | 'allowed' | 'device' | 'outside';
+
+export interface Region {
+  kind: RegionKind;
+  root: string;
+  /** For git-dir regions: what part of the common dir this is. */
+  detail?: 'config' | 'hooks' | 'own' | 'shared';
+}
+
+export interface PolicyContext {
+  /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
+  root: string;
+  layout: Layout | null;
+  /** Extra write roots: scratch dirs and configured roots. */
+  writeRoots: string[];
+  config: Config;
+  fs: PhysicalFs;
+}
+
+export interface Finding {
+  rule: RuleId;
+  name: string;
+  severity: Severity;
+  confidence: Confidence;
+  message: string;
+  /** The resolved path or repository the finding is about. */
+  path: string | null;
+  range: Range;
+  evidence: Evidence[];
+  via: string[];
+  decision: Decision;
+}
+
+export interface Verdict {
+  decision: Decision;
+  findings: Finding[];
+}
+
+export const DEVICE_ROOTS = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd', '/proc/self/fd', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/full'];
+
+export function scratchRoots(env: Record<string, string | undefined>): string[] {
+  const roots = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders'];
+  if (env.TMPDIR) roots.push(normalizeLogical(env.TMPDIR));
+  return roots;
+}
+
+/** Builds the regions for a layout: the worktree, protected checkouts, the git dir, write roots. */
+export function regionsFor(ctx: PolicyContext): Region[] {
+  const regions: Region[] = [{ kind: 'worktree', root: ctx.root }];
+  const l = ctx.layout;
+  if (l) {
+    if (l.main?.root && l.main.root !== ctx.root) regions.push({ kind: 'main', root: l.main.root });
+    for (const s of l.siblings) if (s.root && s.root !== ctx.root) regions.push({ kind: 'sibling', root: s.root });
+    const common = l.current.commonDir;
+    regions.push({ kind: 'git-dir', root: common, detail: 'shared' });
+    regions.push({ kind: 'git-dir', root: `${common}/config`, detail: 'config' });
+    regions.push({ kind: 'git-dir', root: `${common}/hooks`, detail: 'hooks' });
+    // Git's own writes for this worktree's commits are legitimate.
+    for (const own of ['objects', 'refs', 'logs', 'packed-refs', 'FETCH_HEAD', 'lfs', 'modules', 'rr-cache']) {
+      regions.push({ kind: 'git-dir', root: `${common}/${own}`, detail: 'own' });
+    }
+    if (l.current.kind === 'linked-worktree') regions.push({ kind: 'git-dir', root: l.current.gitDir, detail: 'own' });
+    else regions.push({ kind: 'git-dir', root: common, detail: 'own' });
+  }
+  for (const r of ctx.writeRoots) regions.push({ kind: 'scratch', root: r });
+  for (const r of ctx.config.writeRoots) regions.push({ kind: 'allowed', root: r });
+  for (const d of DEVICE_ROOTS) regions.push({ kind: 'device', root: d });
+  return regions;
+}
+
+/** The most specific region containing a physical path. */
+export function classify(path: string, regions: Region[]): Region {
+  let best: Region | null = null;
+  for (const r of regions) {
+    if (!isInside(path, r.root)) continue;
+    // Longer root wins; on a tie, a protected region wins over a permissive one.
+    if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
+  }
+  return best ?? { kind: 'outside', root: '/' };
+}
+
+function protects(r: Region): boolean {
+  return r.kind === 'main' || r.kind === 'sibling' || (r.kind === 'git-dir' && r.detail !== 'own');
+}
+
+function allowedRegion(r: Region): boolean {
+  return r.kind === 'worktree' || r.kind === 'scratch' || r.kind === 'allowed' || r.kind === 'device' || (r.kind === 'git-dir' && r.detail === 'own');
+}
+
+export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
+  const fs = cachedFs(ctx.fs);
+  const regions = regionsFor(ctx);
+  const findings: Finding[] = [];
+  const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {
+    const meta = ruleById(rule);
+    const severity = ctx.config.rules[rule] ?? meta.severity;
+    if (severity === 'off') return;
+    findings.push({
+      rule,
+      name: meta.name,
+      severity,
+      confidence,
+      message,
+      path,
+      range: e.range,
+      evidence,
+      via: e.via,
+      decision: decide(rule, severity, confidence, ctx.config),
+    });
+  };
+  for (const e of effects) {
+    if (e.kind === 'write') writeFinding(e, ctx, regions, fs, add);
+    else if (e.kind === 'git') gitFinding(e, ctx, regions, fs, add);
+    else {
+      const rule: RuleId = e.category === 'syntax' ? 'BG0001' : e.category === 'analysis-limit' ? 'BG0002' : e.reason.startsWith('sources ') ? 'BG4003' : 'BG4002';
+      const via = e.via.length ? ` (inside ${e.via.join(' > ')})` : '';
+      add(rule, 'possible', `${e.reason}${via}`, null, e, []);
+    }
+  }
+  return { decision: combine(findings), findings: dedupe(findings) };
+}
+
+type Add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => void;
+
+function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+  if (e.path === null) {
+    // Inline code that mentions no path is fine; an unknown write target is not.
+    if (e.op === 'maybe-write') return;
+    add('BG4001', 'possible', `\`${e.command}\` writes to ${e.text}, which cannot be resolved statically`, null, e, e.evidence);
+    return;
+  }
+  const holeAt = e.path.indexOf(HOLE);
+  const globAt = e.op === 'maybe-write' ? -1 : e.path.search(/[*?[]/);
+  const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
+  // With an unknown stretch, only the directory before it is known.
+  const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
+  const physical = resolvePhysical(knownPart, fs);
+  const region = classify(physical, regions);
+  let confidence = e.confidence;
+  if (unknownAt >= 0) {
+    // Unknown text after a directory that contains the worktree may still land inside it.
+    if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree) confidence = 'possible';
+    if (allowedRegion(region)) return;
+  } else if (allowedRegion(region)) {
+    // A recursive write at an ancestor of the worktree reaches beyond it.
+    if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) return;
+  }
+  const sep = knownPart.endsWith('/') && !physical.endsWith('/') ? '/' : '';
+  const shown = unknownAt >= 0 ? displayPath(physical + sep + e.path.slice(knownPart.length)) : physical;
+  const symlinkNote: Evidence[] =
+    unknownAt < 0 && normalizeLogical(e.path) !== physical ? [{ range: e.range, note: `${displayPath(normalizeLogical(e.path))} resolves to ${physical} through a symlink` }] : [];
+  const evidence = [...e.evidence, ...symlinkNote];
+  const verb = e.op === 'maybe-write' ? 'may write' : 'writes';
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  const where = describeRegion(region, ctx);
+  switch (region.kind) {
+    case 'main':
+      add('BG1002', confidence, `\`${e.command}\`${via} ${verb} ${shown}, inside the main checkout ${region.root}, not the worktree ${ctx.root}`, physical, e, evidence);
+      return;
+    case 'sibling':
+      add('BG1003', confidence, `\`${e.command}\`${via} ${verb} ${shown}, inside another worktree ${region.root}`, physical, e, evidence);
+      return;
+    case 'git-dir':
+      if (region.detail === 'hooks') add('BG3002', confidence, `\`${e.command}\`${via} ${verb} ${shown}, a git hook shared by every checkout`, physical, e, evidence);
+      else if (region.detail === 'config') add('BG3001', confidence, `\`${e.command}\`${via} ${verb} ${shown}, the repository config shared by every checkout`, physical, e, evidence);
+      else add('BG1004', confidence, `\`${e.command}\`${via} ${verb} ${shown}, inside the shared git directory`, physical, e, evidence);
+      return;
+    default:
+      // Includes a recursive write at an ancestor of the worktree, which reaches outside it.
+      add('BG1001', confidence, `\`${e.command}\`${via} ${verb} ${shown}, ${where}`, physical, e, evidence);
+  }
+}
+
+function describeRegion(r: Region, ctx: PolicyContext): string {
+  switch (r.kind) {
+    case 'outside':
+      return `outside the worktree ${ctx.root}`;
+    case 'worktree':
+      return `which reaches outside the worktree ${ctx.root}`;
+    default:
+      return `outside the worktree ${ctx.root}`;
+  }
+}
+
+/** Which checkout a git invocation really acts on. */
+function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs): { kind: RegionKind | 'unknown'; root: string } {
+  const l = ctx.layout;
+  if (e.gitDir !== null) {
+    if (e.gitDir.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.gitDir) };
+    const gd = resolvePhysical(e.gitDir, fs);
+    if (l) {
+      if (l.current.kind === 'linked-worktree' && (gd === l.current.gitDir || gd === `${ctx.root}/.git`)) return { kind: 'worktree', root: ctx.root };
+      if (gd === l.current.commonDir || gd === `${l.main?.root}/.git`) {
+        return l.main?.root && l.main.root !== ctx.root ? { kind: 'main', root: l.main.root } : { kind: 'worktree', root: ctx.root };
+      }
+      for (const s of l.siblings) if (gd === s.gitDir || (s.root && gd === `${s.root}/.git`)) return { kind: 'sibling', root: s.root ?? s.gitDir };
+    }
+    if (e.workTree !== null && !e.workTree.includes(HOLE)) return regionOfDir(resolvePhysical(e.workTree, fs), regions);
+    return regionOfDir(gd, regions);
+  }
+  if (e.workTree !== null) {
+    if (e.workTree.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.workTree) };
+    return regionOfDir(resolvePhysical(e.workTree, fs), regions);
+  }
+  if (e.dir === null || e.dir.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.dir) };
+  return regionOfDir(resolvePhysical(e.dir, fs), regions);
+}
+
+function regionOfDir(dir: string, regions: Region[]): { kind: RegionKind; root: string } {
+  const r = classify(dir, regions);
+  // `git -C <common dir>` acts on the main repository.
+  if (r.kind === 'git-dir') return { kind: 'main', root: r.root };
+  return { kind: r.kind, root: r.root };
+}
+
+function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+  if (e.access === 'read') return;
+  const target = gitTarget(e, ctx, regions, fs);
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  const cmd = `git ${e.subcommand ?? ''}`.trim();
+  const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
+  const evidence = e.evidence;
+  switch (e.access) {
+    case 'config':
+      if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
+      return;
+    case 'hooks':
+      if (inRepo) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
+      return;
+    case 'refs':
+      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites shared refs seen by every checkout`, target.root, e, evidence);
+      return;
+    case 'worktrees':
+      if (inRepo) add('BG3004', e.confidence, `\`${cmd}\`${via} adds, removes or prunes worktrees of the shared repository`, target.root, e, evidence);
+      return;
+  }
+  // checkout / unknown: only a problem when it acts on another checkout.
+  if (target.kind === 'worktree' || target.kind === 'scratch' || target.kind === 'allowed' || target.kind === 'device') return;
+  if (target.kind === 'unknown') {
+    add(e.access === 'unknown' ? 'BG2002' : 'BG2001', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} acts on a repository that cannot be determined statically (${target.root})`, null, e, evidence);
+    return;
+  }
+  const what = target.kind === 'main' ? `the main checkout ${target.root}` : target.kind === 'sibling' ? `another worktree ${target.root}` : `a checkout outside the worktree (${target.root === '/' ? displayPath(e.dir) : target.root})`;
+  if (e.access === 'unknown') {
+    add('BG2002', e.confidence, `\`${cmd}\`${via} is not a git command bashguard knows, and it runs against ${what}`, target.root, e, evidence);
+    return;
+  }
+  add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
+}
+
+const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+export function decide(rule: RuleId, severity: Severity, confidence: Confidence, config: Config): Decision {
+  if (rule === 'BG0001' || rule === 'BG0002') return capBySeverity(config.unanalyzable, severity);
+  return capBySeverity(config.decisions[confidence], severity);
+}
+
+function capBySeverity(d: Decision, severity: Severity): Decision {
+  if (severity === 'info') return 'allow';
+  if (severity === 'warning' && d === 'deny') return 'ask';
+  return d;
+}
+
+function combine(findings: Finding[]): Decision {
+  let d: Decision = 'allow';
+  for (const f of findings) if (DECISION_RANK[f.decision] > DECISION_RANK[d]) d = f.decision;
+  return d;
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const k = `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

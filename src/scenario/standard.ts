@@ -1,0 +1,81 @@
+/**
+ * The standard scenario of docs/conventions.md as data: a layout and an in-memory file system
+ * (for symlinks), so corpus cases and rule examples run without touching the disk. The execution
+ * oracle materialises the same layout for real.
+ */
+import type { Checkout, Layout } from '../layout/types.js';
+import type { PhysicalFs } from '../policy/physical.js';
+import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
+import { scratchRoots, type PolicyContext } from '../policy/policy.js';
+import { isInside, normalizeLogical } from '../interpret/paths.js';
+import type { Host } from '../interpret/interpreter.js';
+
+export const HOME = '/home/dev';
+export const MAIN = '/home/dev/repo';
+export const WORKTREE = '/home/dev/repo/.builders/b1';
+export const SIBLING = '/home/dev/repo/.builders/b2';
+export const CLAUDE_WT = '/home/dev/repo/.claude/worktrees/w3';
+export const OUTSIDE = '/home/dev/other';
+export const COMMON = '/home/dev/repo/.git';
+
+const main: Checkout = { kind: 'main', root: MAIN, gitDir: COMMON, commonDir: COMMON, name: null };
+const linked = (root: string, name: string): Checkout => ({ kind: 'linked-worktree', root, gitDir: `${COMMON}/worktrees/${name}`, commonDir: COMMON, name });
+const ALL = [main, linked(WORKTREE, 'b1'), linked(SIBLING, 'b2'), linked(CLAUDE_WT, 'w3')];
+
+/** The layout as seen from the checkout containing `cwd` (default: the worktree b1). */
+export function standardLayout(cwd: string = WORKTREE): Layout | null {
+  const containing = ALL.filter((c) => c.root && isInside(cwd, c.root)).sort((a, b) => b.root!.length - a.root!.length)[0];
+  if (!containing) return null;
+  return { current: containing, main: containing === main ? main : main, siblings: ALL.filter((c) => c !== containing && c !== main) };
+}
+
+export interface ScenarioFs extends PhysicalFs, Host {
+  symlinks: Map<string, string>;
+  files: Map<string, string>;
+}
+
+/** An in-memory file system holding only the symlinks and files a case declares. */
+export function memoryFs(symlinks: Record<string, string> = {}, files: Record<string, string> = {}): ScenarioFs {
+  const links = new Map(Object.entries(symlinks));
+  const fileMap = new Map(Object.entries(files));
+  const fs: ScenarioFs = {
+    symlinks: links,
+    files: fileMap,
+    readlink: (p) => links.get(p) ?? null,
+    realpath: (p) => resolveMem(p, links),
+    readFile: (p) => fileMap.get(resolveMem(p, links)) ?? null,
+  };
+  return fs;
+}
+
+function resolveMem(p: string, links: Map<string, string>): string {
+  const parts = normalizeLogical(p).split('/').filter(Boolean);
+  let out: string[] = [];
+  let hops = 0;
+  while (parts.length) {
+    const part = parts.shift()!;
+    if (part === '..') {
+      out.pop();
+      continue;
+    }
+    const cand = '/' + [...out, part].join('/');
+    const t = links.get(cand);
+    if (t !== undefined && hops++ < 40) {
+      if (t.startsWith('/')) out = [];
+      parts.unshift(...t.split('/').filter((x) => x && x !== '.'));
+      continue;
+    }
+    out.push(part);
+  }
+  return '/' + out.join('/');
+}
+
+export function standardEnv(cwd: string = WORKTREE): Record<string, string | undefined> {
+  return { HOME, USER: 'dev', PWD: cwd, TMPDIR: undefined };
+}
+
+export function standardPolicy(fs: PhysicalFs, cwd: string = WORKTREE, config: Config = DEFAULT_CONFIG): PolicyContext | null {
+  const layout = standardLayout(cwd);
+  if (!layout || !layout.current.root) return null;
+  return { root: layout.current.root, layout, writeRoots: scratchRoots({}), config, fs };
+}
