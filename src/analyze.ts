@@ -1,0 +1,64 @@
+/**
+ * parse -> syntax -> interpret: the analysis of one command or script from a known cwd.
+ * Pure given its inputs (the host is only asked about symlinks and sourced files).
+ */
+import { getParser, type BashParser, type ParseLimits } from './parse/index.js';
+import { buildScript } from './syntax/build.js';
+import type { Script } from './syntax/ir.js';
+import { Interpreter, type Analysis, type Host } from './interpret/interpreter.js';
+import type { Effect } from './effects/types.js';
+
+export interface AnalyzeOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  host?: Host;
+  limits?: Partial<ParseLimits>;
+  gitToplevel?(dir: string): string | null;
+  maxShellDepth?: number;
+}
+
+export interface AnalysisResult extends Analysis {
+  script: Script | null;
+  backend: 'native' | 'wasm';
+}
+
+const EMPTY_RANGE = { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+export function parseScript(parser: BashParser, source: string, limits?: Partial<ParseLimits>): Script | { error: string; kind: string } {
+  const parsed = parser.parse(source, limits);
+  if (!parsed.ok) return { error: parsed.message, kind: parsed.kind };
+  return buildScript(parsed);
+}
+
+/** Analyzes with an already-loaded parser (synchronous: the hook's hot path). */
+export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOptions): AnalysisResult {
+  const script = parseScript(parser, source, opts.limits);
+  if ('error' in script) {
+    const effect: Effect = {
+      kind: 'problem',
+      category: script.kind === 'parser-error' ? 'syntax' : 'analysis-limit',
+      reason: script.error,
+      text: source.slice(0, 120),
+      range: { ...EMPTY_RANGE, end: Math.min(source.length, 120) },
+      via: [],
+    };
+    return { effects: [effect], timeline: [], commands: [], script: null, backend: parser.backend };
+  }
+  const interp = new Interpreter({
+    cwd: opts.cwd,
+    env: opts.env ?? {},
+    host: opts.host,
+    gitToplevel: opts.gitToplevel,
+    maxShellDepth: opts.maxShellDepth,
+    parse: (src) => {
+      const s = parseScript(parser, src, opts.limits);
+      return 'error' in s ? { error: s.error } : s;
+    },
+  });
+  const analysis = interp.run(script);
+  return { ...analysis, script, backend: parser.backend };
+}
+
+export async function analyze(source: string, opts: AnalyzeOptions, parser?: BashParser): Promise<AnalysisResult> {
+  return analyzeWith(parser ?? (await getParser()), source, opts);
+}

@@ -1,0 +1,230 @@
+/**
+ * `install`, `uninstall` and `doctor`: the Claude Code settings entry for the hook.
+ * The merge keeps every other key, hook and matcher; running install twice changes nothing.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError, type IO } from './io.js';
+import { discoverLayout } from '../layout/discover.js';
+import { getParser } from '../parse/index.js';
+import { analyzeWith } from '../analyze.js';
+import { evaluate } from '../policy/policy.js';
+import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../scenario/standard.js';
+import { packagePath } from '../util/package-root.js';
+
+export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
+
+interface InstallOptions {
+  scope: 'user' | 'project';
+  dryRun: boolean;
+}
+
+/** The absolute command Claude Code runs: this node and this package's bin. */
+export function hookCommand(): string {
+  const bin = packagePath('bin', 'bashguard.js');
+  return `${quote(process.execPath)} ${quote(bin)} hook`;
+}
+
+function quote(p: string): string {
+  return /^[A-Za-z0-9_./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+export function settingsPath(io: IO, scope: 'user' | 'project'): string {
+  if (scope === 'user') {
+    const home = io.env.HOME;
+    if (!home) throw new UsageError('HOME is not set; cannot find ~/.claude/settings.json');
+    return join(home, '.claude', 'settings.json');
+  }
+  const found = discoverLayout(io.cwd);
+  const root = found.ok && found.layout.current.root ? found.layout.current.root : io.cwd;
+  return join(root, '.claude', 'settings.json');
+}
+
+type Json = Record<string, unknown>;
+
+function readSettings(file: string): Json {
+  if (!existsSync(file)) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON (${(err as Error).message}); not changing it`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${file}: the top level is not a JSON object; not changing it`);
+  return parsed as Json;
+}
+
+function isOurs(h: unknown): boolean {
+  return typeof h === 'object' && h !== null && typeof (h as Json).command === 'string' && /bashguard(\.js)?['"]? hook\b/.test((h as Json).command as string);
+}
+
+/** Returns settings with exactly one bashguard hook entry (added or updated). */
+export function mergeHook(settings: Json, command: string): Json {
+  const hooks = (typeof settings.hooks === 'object' && settings.hooks !== null ? { ...(settings.hooks as Json) } : {}) as Json;
+  const pre = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : [];
+  const cleaned = removeOurs(pre);
+  cleaned.push({ matcher: MATCHER, hooks: [{ type: 'command', command, timeout: 30 }] });
+  hooks.PreToolUse = cleaned;
+  return { ...settings, hooks };
+}
+
+function removeOurs(pre: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const entry of pre) {
+    if (typeof entry !== 'object' || entry === null || !Array.isArray((entry as Json).hooks)) {
+      out.push(entry);
+      continue;
+    }
+    const rest = ((entry as Json).hooks as unknown[]).filter((h) => !isOurs(h));
+    if (rest.length > 0) out.push({ ...(entry as Json), hooks: rest });
+  }
+  return out;
+}
+
+export function removeHook(settings: Json): Json {
+  if (typeof settings.hooks !== 'object' || settings.hooks === null) return settings;
+  const hooks = { ...(settings.hooks as Json) };
+  if (Array.isArray(hooks.PreToolUse)) {
+    const left = removeOurs(hooks.PreToolUse as unknown[]);
+    if (left.length > 0) hooks.PreToolUse = left;
+    else delete hooks.PreToolUse;
+  }
+  const out = { ...settings, hooks };
+  if (Object.keys(hooks).length === 0) delete (out as Json).hooks;
+  return out;
+}
+
+function writeSettings(file: string, settings: Json): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.bashguard-${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n');
+  renameSync(tmp, file);
+}
+
+export function runInstall(io: IO, opts: InstallOptions): number {
+  const file = settingsPath(io, opts.scope);
+  const before = readSettings(file);
+  const after = mergeHook(before, hookCommand());
+  if (opts.dryRun) {
+    io.stdout(JSON.stringify(after, null, 2) + '\n');
+    return 0;
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) {
+    io.stdout(`bashguard hook already installed in ${file}\n`);
+    return 0;
+  }
+  writeSettings(file, after);
+  io.stdout(`bashguard hook installed in ${file} (matcher ${MATCHER})\n`);
+  return 0;
+}
+
+export function runUninstall(io: IO, opts: InstallOptions): number {
+  const file = settingsPath(io, opts.scope);
+  if (!existsSync(file)) {
+    io.stdout(`no settings at ${file}; nothing to remove\n`);
+    return 0;
+  }
+  const before = readSettings(file);
+  const after = removeHook(before);
+  if (opts.dryRun) {
+    io.stdout(JSON.stringify(after, null, 2) + '\n');
+    return 0;
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) {
+    io.stdout(`bashguard hook was not installed in ${file}\n`);
+    return 0;
+  }
+  writeSettings(file, after);
+  io.stdout(`bashguard hook removed from ${file}\n`);
+  return 0;
+}
+
+interface Check {
+  ok: boolean;
+  label: string;
+  detail: string;
+}
+
+/** Self-test cases against the standard scenario: each must get its expected decision. */
+const SELF_TEST: [string, string][] = [
+  ['echo x > /home/dev/repo/README.md', 'deny'],
+  ['cd ../.. && git commit -am x', 'deny'],
+  ['echo ok > notes.txt && git commit -am x', 'allow'],
+  ['git -C /home/dev/repo log -1', 'allow'],
+];
+
+export async function runDoctor(io: IO): Promise<number> {
+  const checks: Check[] = [];
+  const major = Number(process.versions.node.split('.')[0]);
+  checks.push({ ok: major >= 20, label: 'node', detail: `${process.version} (needs >= 20)` });
+  for (const backend of ['native', 'wasm'] as const) {
+    try {
+      const p = await getParser(backend);
+      const r = p.parse('echo ok > f');
+      checks.push({ ok: r.ok, label: `parser ${backend}`, detail: r.ok ? 'loads and parses' : r.message });
+    } catch (err) {
+      checks.push({ ok: backend === 'wasm' ? false : true, label: `parser ${backend}`, detail: `${backend === 'native' ? 'not available, the WASM fallback will be used: ' : ''}${(err as Error).message.split('\n')[0]}` });
+    }
+  }
+  try {
+    const wasm = readFileSync(packagePath('grammars', 'tree-sitter-bash.wasm'));
+    const sum = createHash('sha256').update(wasm).digest('hex');
+    const readme = readFileSync(packagePath('grammars', 'README.md'), 'utf8');
+    checks.push({ ok: readme.includes(sum), label: 'grammar checksum', detail: readme.includes(sum) ? sum : `${sum} is not the one recorded in grammars/README.md` });
+  } catch (err) {
+    checks.push({ ok: false, label: 'grammar checksum', detail: (err as Error).message });
+  }
+  try {
+    const parser = await getParser();
+    const fs = memoryFs();
+    const failures = SELF_TEST.filter(([cmd, want]) => {
+      const a = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host: fs });
+      return evaluate(a.effects, standardPolicy(fs)!).decision !== want;
+    });
+    checks.push({ ok: failures.length === 0, label: 'self-test', detail: failures.length === 0 ? `${SELF_TEST.length} reference decisions match` : `wrong decision for: ${failures.map((f) => f[0]).join('; ')}` });
+  } catch (err) {
+    checks.push({ ok: false, label: 'self-test', detail: (err as Error).message });
+  }
+  const bin = fileURLToPath(new URL('../../bin/bashguard.js', import.meta.url));
+  for (const scope of ['project', 'user'] as const) {
+    let file: string;
+    try {
+      file = settingsPath(io, scope);
+    } catch {
+      continue;
+    }
+    if (!existsSync(file)) {
+      checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: not present` });
+      continue;
+    }
+    try {
+      const s = readSettings(file);
+      const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
+      const ours = pre.flatMap((e) => ((e.hooks ?? []) as Json[]).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string })));
+      if (ours.length === 0) checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: bashguard not installed` });
+      else {
+        const problems: string[] = [];
+        if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
+        for (const o of ours) {
+          if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
+          const parts = o.command.match(/'[^']*'|\S+/g) ?? [];
+          const script = parts[1]?.replace(/^'|'$/g, '');
+          if (script && !existsSync(script)) problems.push(`command points at ${script}, which does not exist`);
+        }
+        checks.push({ ok: problems.length === 0, label: `${scope} settings`, detail: `${file}: ${problems.length ? problems.join('; ') : 'installed'}` });
+      }
+    } catch (err) {
+      checks.push({ ok: false, label: `${scope} settings`, detail: (err as Error).message });
+    }
+  }
+  let layout = 'not inside a git checkout: the hook stays out of the way here';
+  const found = discoverLayout(io.cwd);
+  if (found.ok) layout = `${found.layout.current.kind} at ${found.layout.current.root ?? found.layout.current.gitDir}${found.layout.current.kind === 'linked-worktree' ? ` (main checkout ${found.layout.main?.root ?? 'none'}, ${found.layout.siblings.length} sibling worktree(s))` : ''}`;
+  checks.push({ ok: true, label: 'layout here', detail: layout });
+  void bin;
+  void realpathSync;
+  for (const c of checks) io.stdout(`${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(18)} ${c.detail}\n`);
+  return checks.every((c) => c.ok) ? 0 : 1;
+}

@@ -1,0 +1,42 @@
+/** The CLI's only contact with the process: streams, env, cwd. Tests pass their own. */
+export interface IO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Reads all of stdin (rejects only on I/O errors). */
+  readStdin(): Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  isTTY: boolean;
+}
+
+export function processIO(): IO {
+  // `bashguard rules | head`: a closed pipe is not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    readStdin: () =>
+      new Promise((resolve, reject) => {
+        if (process.stdin.isTTY) return resolve('');
+        const chunks: Buffer[] = [];
+        process.stdin.on('data', (c: Buffer) => chunks.push(c));
+        process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        process.stdin.on('error', reject);
+      }),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Errors the CLI reports as one line (`bashguard: ...`) with a defined exit code. */
+export class UsageError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The commander program for everything but the hook's fast path. Each command only formats what
+ * the engine (src/guard.ts, src/analyze.ts) returns.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError, type IO } from './io.js';
+import { getParser, type BackendChoice } from '../parse/index.js';
+import { checkCommand, scopeFor } from '../guard.js';
+import { ConfigError } from '../policy/config.js';
+import { formatExplain, formatVerdict, style } from './format.js';
+import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
+import { runDemo } from './demo.js';
+import { runInstall, runUninstall, runDoctor } from './install.js';
+import { effectsToJson } from './json.js';
+
+async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
+  if (file) {
+    try {
+      return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  if (command === '-') return io.readStdin();
+  if (command === undefined) throw new UsageError('give a command to analyze (or --file FILE, or - for stdin)');
+  return command;
+}
+
+function parserChoice(v: string | undefined): BackendChoice | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'native' && v !== 'wasm' && v !== 'auto') throw new UsageError(`--parser must be native, wasm or auto (got ${v})`);
+  return v;
+}
+
+export async function runProgram(argv: string[], io: IO): Promise<number> {
+  let exitCode = 0;
+  const program = new Command();
+  program
+    .name('bashguard')
+    .description('Keeps AI coding agents\' shell commands and file edits inside their git worktree.')
+    .version(readVersion(), '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(run bashguard --help for usage)');
+
+  program
+    .command('hook')
+    .description('Claude Code PreToolUse hook: reads the event JSON on stdin, answers with a permission decision')
+    .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
+    .action(async (opts: { exitCode?: boolean }) => {
+      const { runHook } = await import('../hook/hook.js');
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser() });
+    });
+
+  program
+    .command('check')
+    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask or deny, 2 error)')
+    .argument('[command]', 'the bash command (or - for stdin)')
+    .option('--cwd <dir>', 'directory the command runs in', io.cwd)
+    .option('-f, --file <file>', 'read the command from a file')
+    .option('--json', 'print JSON')
+    .option('--parser <backend>', 'native, wasm or auto')
+    .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string; demo?: boolean }) => {
+      if (opts.demo) {
+        exitCode = await runDemo(io);
+        return;
+      }
+      const source = await readSource(io, command, opts.file);
+      const parser = await getParser(parserChoice(opts.parser));
+      const cwd = resolve(io.cwd, opts.cwd);
+      const result = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }));
+      const { scope, analysis, verdict } = result;
+      if (opts.json) {
+        io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
+      } else {
+        const s = style(io.isTTY && !io.env.NO_COLOR);
+        if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
+        io.stdout(formatVerdict(verdict, s, source) + '\n');
+        if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
+      }
+      exitCode = verdict.decision === 'allow' ? 0 : 1;
+    });
+
+  program
+    .command('explain')
+    .description('print the syntax IR, the cwd timeline, every effect with its confidence and evidence, and the decision')
+    .argument('[command]', 'the bash command (or - for stdin)')
+    .option('--cwd <dir>', 'directory the command runs in', io.cwd)
+    .option('-f, --file <file>', 'read the command from a file')
+    .option('--json', 'print JSON')
+    .option('--parser <backend>', 'native, wasm or auto')
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string }) => {
+      const source = await readSource(io, command, opts.file);
+      const parser = await getParser(parserChoice(opts.parser));
+      const cwd = resolve(io.cwd, opts.cwd);
+      const { scope, analysis, verdict } = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }, scopeFor(cwd, io.env)));
+      const a = analysis!;
+      if (opts.json) {
+        io.stdout(JSON.stringify({
+          cwd,
+          parser: a.backend,
+          root: scope.root,
+          skipped: scope.skipped,
+          ir: a.script?.body ?? null,
+          commands: a.commands,
+          timeline: a.timeline,
+          effects: effectsToJson(a.effects),
+          decision: verdict.decision,
+          findings: verdict.findings,
+        }, null, 2) + '\n');
+      } else {
+        const s = style(io.isTTY && !io.env.NO_COLOR);
+        const context = `cwd ${cwd}; ${scope.skipped ? `not enforcing (${scope.skipped})` : `worktree root ${scope.root}`}`;
+        io.stdout(formatExplain(a, scope.skipped ? null : verdict, s, context));
+      }
+    });
+
+  program
+    .command('demo')
+    .description('build a scratch repository with a nested worktree and show real escapes being caught')
+    .action(async () => {
+      exitCode = await runDemo(io);
+    });
+
+  program
+    .command('rules')
+    .description('list the rules, or print one rule\'s documentation')
+    .argument('[rule]', 'a rule id (BG1002) or name (write-to-main-checkout)')
+    .option('--json', 'print JSON')
+    .action((rule: string | undefined, opts: { json?: boolean }) => {
+      if (rule) {
+        const id = resolveRuleRef(rule);
+        if (!id) throw new UsageError(`unknown rule ${rule} (run \`bashguard rules\` for the list)`);
+        const r = ruleById(id);
+        io.stdout(opts.json ? JSON.stringify(r, null, 2) + '\n' : `${r.id} ${r.name} (${r.severity})\n${r.summary}\n\n${r.docs}\n`);
+        return;
+      }
+      if (opts.json) io.stdout(JSON.stringify(RULES.map(({ id, name, severity, summary }) => ({ id, name, severity, summary })), null, 2) + '\n');
+      else for (const r of RULES) io.stdout(`${r.id}  ${r.name.padEnd(32)} ${r.severity.padEnd(8)} ${r.summary}\n`);
+    });
+
+  program
+    .command('install')
+    .description('add the hook to Claude Code settings (idempotent; keeps every other setting)')
+    .addOption(new Option('--user', 'install in ~/.claude/settings.json').conflicts('project'))
+    .option('--project', 'install in <project>/.claude/settings.json (default)')
+    .option('--dry-run', 'print the resulting settings instead of writing them')
+    .action((opts: { user?: boolean; project?: boolean; dryRun?: boolean }) => {
+      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+    });
+
+  program
+    .command('uninstall')
+    .description('remove the hook from Claude Code settings')
+    .addOption(new Option('--user', 'from ~/.claude/settings.json').conflicts('project'))
+    .option('--project', 'from <project>/.claude/settings.json (default)')
+    .option('--dry-run', 'print the resulting settings instead of writing them')
+    .action((opts: { user?: boolean; dryRun?: boolean }) => {
+      exitCode = runUninstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+    });
+
+  program
+    .command('doctor')
+    .description('check the installation, both parsers and the hook, with a self-test')
+    .action(async () => {
+      exitCode = await runDoctor(io);
+    });
+
+  const extra = await import('./extra-commands.js');
+  extra.register(program, io, (code) => {
+    exitCode = code;
+  });
+
+  try {
+    await program.parseAsync(['node', 'bashguard', ...argv]);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      return 2;
+    }
+    throw err;
+  }
+  return exitCode;
+}
+
+function withConfig<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
+    throw err;
+  }
+}
+
+function readVersion(): string {
+  return '0.1.0';
+}
