@@ -1,0 +1,29 @@
+/**
+ * Runs commands against the standard scenario (docs/conventions.md) in memory: the same engine
+ * the hook uses, with the layout as data and declared symlinks in a memory file system.
+ */
+import { getParser, type BashParser } from '../../src/parse/index.js';
+import { analyzeWith, type AnalysisResult } from '../../src/analyze.js';
+import { evaluate, type Verdict } from '../../src/policy/policy.js';
+import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../src/scenario/standard.js';
+import { DEFAULT_CONFIG, type Config } from '../../src/policy/config.js';
+
+export interface ScenarioRun {
+  analysis: AnalysisResult;
+  verdict: Verdict;
+}
+
+export function runScenario(
+  parser: BashParser,
+  cmd: string,
+  opts: { cwd?: string; symlinks?: Record<string, string>; files?: Record<string, string>; config?: Config; env?: Record<string, string> } = {},
+): ScenarioRun {
+  const cwd = opts.cwd ?? WORKTREE;
+  const fs = memoryFs(opts.symlinks ?? {}, opts.files ?? {});
+  const analysis = analyzeWith(parser, cmd, { cwd, env: { ...standardEnv(cwd), ...opts.env }, host: fs, gitToplevel: () => null });
+  const policy = standardPolicy(fs, cwd, opts.config ?? DEFAULT_CONFIG);
+  const verdict: Verdict = policy ? evaluate(analysis.effects, policy) : { decision: 'allow', findings: [] };
+  return { analysis, verdict };
+}
+
+export { getParser };
