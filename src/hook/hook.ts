@@ -54,7 +54,16 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     return null;
   }
   if (raw.length > MAX_HOOK_INPUT) {
-    return { decision: 'ask', reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.` };
+    // Not parsed (so the event's cwd is unknown): the config is looked up from the hook's own cwd,
+    // so `"unanalyzable": "deny"` holds here too. Anything unexpected keeps the default, ask.
+    let decision: Decision = 'ask';
+    try {
+      const scope = scopeFor(io.cwd, io.env);
+      if (!scope.skipped && scope.config.unanalyzable === 'deny') decision = 'deny';
+    } catch {
+      // invalid config or unreadable git files: ask
+    }
+    return { decision, reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.` };
   }
   let event: Record<string, unknown>;
   try {

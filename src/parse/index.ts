@@ -7,6 +7,7 @@ import { copyTree, type BackendName, type ParseResult, type TreeCursorLike } fro
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
+import { findJoinedLines } from './sanity.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
@@ -36,6 +37,15 @@ function makeParser(
           message: `input is ${source.length} characters, over the limit of ${limits.maxInputChars}`,
         };
       }
+      // Bash cannot receive a NUL in a command (argv and `-c` strings end at it; a script file
+      // with one is refused as binary), and the analysis uses NUL internally to mark unknown
+      // text (HOLE): a literal one would be read as "unknown" and could hide `..` from the
+      // policy (`echo > x\0/../../../README.md`). Such input is unanalyzable, never guessed at.
+      const nul = source.indexOf('\0');
+      if (nul >= 0) {
+        return { ok: false, kind: 'parser-error', backend, message: `input contains a NUL byte at offset ${nul}` };
+      }
+      const started = performance.now();
       let cursor: TreeCursorLike | null;
       try {
         cursor = run(source, limits.timeoutMs);
@@ -45,13 +55,31 @@ function makeParser(
       if (!cursor) {
         return { ok: false, kind: 'timeout', backend, message: `parse took longer than ${limits.timeoutMs} ms` };
       }
-      const copied = copyTree(cursor, limits.maxDepth);
+      // The budget covers copying the tree too: for a huge input that costs more than parsing.
+      let copied: ReturnType<typeof copyTree>;
+      try {
+        copied = copyTree(cursor, limits.maxDepth, started + limits.timeoutMs, source);
+      } finally {
+        cursor.release?.();
+      }
+      if ('timedOut' in copied) {
+        return { ok: false, kind: 'timeout', backend, message: `parse took longer than ${limits.timeoutMs} ms` };
+      }
       if ('tooDeep' in copied) {
         return {
           ok: false,
           kind: 'too-deep',
           backend,
           message: `syntax nests deeper than ${limits.maxDepth} levels`,
+        };
+      }
+      const joined = findJoinedLines(copied.root, source);
+      if (joined) {
+        return {
+          ok: false,
+          kind: 'parser-error',
+          backend,
+          message: `the parser joined line ${joined.row + 1} with the next into one command (a known tree-sitter-bash misparse); the command cannot be read reliably`,
         };
       }
       return { ok: true, root: copied.root, source, backend, hasErrors: copied.hasErrors, depth: copied.depth };

@@ -62,6 +62,8 @@ export interface TreeCursorLike {
   gotoFirstChild(): boolean;
   gotoNextSibling(): boolean;
   gotoParent(): boolean;
+  /** Frees what the backend holds outside the JS heap (the WASM tree); called once, after the copy. */
+  release?(): void;
 }
 
 /**
@@ -71,24 +73,35 @@ export interface TreeCursorLike {
 export function copyTree(
   cursor: TreeCursorLike,
   maxDepth: number,
-): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } {
-  const make = (): SyntaxNode => ({
-    type: cursor.nodeType,
-    named: cursor.nodeIsNamed,
-    field: cursor.currentFieldName ?? null,
-    start: cursor.startIndex,
-    end: cursor.endIndex,
-    startPoint: { row: cursor.startPosition.row, column: cursor.startPosition.column },
-    endPoint: { row: cursor.endPosition.row, column: cursor.endPosition.column },
-    missing: cursor.nodeIsMissing,
-    children: [],
-  });
+  /** performance.now() past which the copy gives up (a huge tree costs seconds and memory). */
+  deadline = Infinity,
+  /** The parsed source: points are computed from offsets (two fewer binding calls per node). */
+  source?: string,
+): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } | { timedOut: true } {
+  const pointAt = source === undefined ? null : pointFinder(source);
+  const make = (): SyntaxNode => {
+    const start = cursor.startIndex;
+    const end = cursor.endIndex;
+    return {
+      type: cursor.nodeType,
+      named: cursor.nodeIsNamed,
+      field: cursor.currentFieldName ?? null,
+      start,
+      end,
+      startPoint: pointAt ? pointAt(start) : { row: cursor.startPosition.row, column: cursor.startPosition.column },
+      endPoint: pointAt ? pointAt(end) : { row: cursor.endPosition.row, column: cursor.endPosition.column },
+      missing: cursor.nodeIsMissing,
+      children: [],
+    };
+  };
   const root = make();
   let hasErrors = root.type === 'ERROR' || root.missing;
   const stack: SyntaxNode[] = [root];
   let maxSeen = 1;
   if (!cursor.gotoFirstChild()) return { root, hasErrors, depth: 1 };
+  let count = 0;
   for (;;) {
+    if ((++count & 4095) === 0 && performance.now() > deadline) return { timedOut: true };
     const node = make();
     if (node.type === 'ERROR' || node.missing) hasErrors = true;
     stack[stack.length - 1]!.children.push(node);
@@ -104,4 +117,23 @@ export function copyTree(
       if (stack.length === 0) return { root, hasErrors, depth: maxSeen };
     }
   }
+}
+
+/**
+ * Row and column of a UTF-16 offset, as tree-sitter reports them for string input (rows split on
+ * `\n`, columns in code units). Binary search over line starts.
+ */
+export function pointFinder(source: string): (index: number) => Point {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (index) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return { row: lo, column: index - starts[lo]! };
+  };
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
 
@@ -10,6 +11,19 @@ interface WasmParser {
 }
 
 let cached: Promise<WasmParser> | null = null;
+let fastStartup = false;
+
+/**
+ * For short-lived processes (the hook): compile the WASM grammar with V8's baseline compiler
+ * only, lazily. By default V8 also compiles the 1.3 MB grammar with TurboFan in the background,
+ * which on a small machine costs the hook 0.3-0.6 s of CPU before its one parse finishes; with
+ * Liftoff only it answers in a fraction of that (numbers in bench/README.md). The flags are
+ * process-wide, so only the CLI entry point opts in; the library API keeps V8's defaults,
+ * which are faster for a long-lived process parsing many inputs.
+ */
+export function preferFastWasmStartup(): void {
+  fastStartup = true;
+}
 
 /** Path of the pinned grammar; its checksum is recorded in grammars/README.md. */
 export function grammarPath(): string {
@@ -20,6 +34,10 @@ export function grammarPath(): string {
 export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
+      if (fastStartup) {
+        setFlagsFromString('--liftoff-only');
+        setFlagsFromString('--wasm-lazy-compilation');
+      }
       const mod = (await import('web-tree-sitter')) as unknown as {
         Parser: { init(): Promise<void>; new (): WasmParser & { setLanguage(l: unknown): void } };
         Language: { load(bytes: Uint8Array): Promise<unknown> };
@@ -43,5 +61,15 @@ export function wasmParse(parser: WasmParser, source: string, timeoutMs: number)
     // Returning true cancels the parse: the WASM binding's replacement for a timeout.
     progressCallback: () => performance.now() > deadline,
   });
-  return tree ? tree.walk() : null;
+  if (!tree) return null;
+  // WASM trees and cursors live in the module's own heap, outside V8's GC: free them after the
+  // copy, or a long-lived process (the library API, lint, a fuzzer) grows by the size of every
+  // tree it ever parsed.
+  const cursor = tree.walk() as TreeCursorLike & { delete?(): void };
+  return Object.assign(cursor, {
+    release() {
+      cursor.delete?.();
+      tree.delete();
+    },
+  });
 }

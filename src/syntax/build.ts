@@ -33,6 +33,10 @@ const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 
 
 class Builder {
   readonly problems: Script['problems'] = [];
+  /** ERROR nodes that are a known grammar quirk read correctly here (`3<>f`): not problems. */
+  readonly handled = new Set<SyntaxNode>();
+  /** `>&3 0<&3`: the grammar gave `0` to the previous redirect; it is the next one's fd. */
+  pendingFd: { at: number; fd: number } | null = null;
   constructor(readonly source: string) {}
 
   range(n: SyntaxNode): Range {
@@ -44,6 +48,18 @@ class Builder {
       endLine: n.endPoint.row + 1,
       endColumn: n.endPoint.column + 1,
     };
+  }
+
+  /** A range from offsets alone (for text the grammar did not give a node). */
+  offsetRange(start: number, end: number): Range {
+    const point = (at: number) => {
+      const before = this.source.slice(0, at);
+      const nl = before.lastIndexOf('\n');
+      return { line: before.split('\n').length, column: at - nl };
+    };
+    const a = point(start);
+    const b = point(end);
+    return { start, end, line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
   }
 
   rangeOf(first: Range, last: Range): Range {
@@ -143,8 +159,11 @@ class Builder {
     const kids = n.children;
     for (let i = 0; i < kids.length; i++) {
       const c = kids[i]!;
-      if (c.type === 'variable_assignment') assigns.push(this.assignment(c));
-      else if (c.field === 'name') words.push(this.word(c.children.find((x) => x.named) ?? c));
+      if (c.type === 'variable_assignment') {
+        // After the command name, or with a name bash does not accept, `x=y` is a plain word.
+        if (words.length === 0 && this.validAssignment(c)) assigns.push(this.assignment(c));
+        else words.push(this.assignmentAsWord(c));
+      } else if (c.field === 'name') words.push(this.word(c.children.find((x) => x.named) ?? c));
       else if (c.field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(...this.redirect(c));
       else if (c.field === 'argument') {
         // `$"text"`: the grammar splits the locale string into `$` and a string.
@@ -164,7 +183,24 @@ class Builder {
         return this.unknown(n, `unsupported syntax in command (${c.type})`);
       }
     }
-    return { kind: 'simple', assigns, words, declarations: [], redirects, range: this.range(n) };
+    return { kind: 'simple', assigns, words: this.joinContinuations(withSpilled(words, redirects)), declarations: [], redirects, range: this.range(n) };
+  }
+
+  /**
+   * `rm /ho\<newline>me/x`: bash removes a line continuation before splitting words, so this is
+   * one word `/home/x`; the grammar treats the continuation as a separator and yields two.
+   */
+  joinContinuations(words: Word[]): Word[] {
+    const out: Word[] = [];
+    for (const w of words) {
+      const prev = out[out.length - 1];
+      if (prev && w.range.start === prev.range.end + 2 && this.source.slice(prev.range.end, w.range.start) === '\\\n') {
+        // A `~` is only special at the start of the whole word.
+        const parts = w.parts.map((p): WordPart => (p.kind === 'tilde' ? { kind: 'text', value: `~${p.user}`, quoting: 'none' } : p));
+        out[out.length - 1] = { parts: mergeText([...prev.parts, ...parts]), text: this.source.slice(prev.range.start, w.range.end), range: this.rangeOf(prev.range, w.range) };
+      } else out.push(w);
+    }
+    return out;
   }
 
   declarationCommand(n: SyntaxNode): Command {
@@ -178,8 +214,10 @@ class Builder {
         }
         continue;
       }
-      if (c.type === 'variable_assignment') declarations.push(this.assignment(c));
-      else if (c.type === 'variable_name') words.push(this.literalWord(c));
+      if (c.type === 'variable_assignment') {
+        if (this.validAssignment(c)) declarations.push(this.assignment(c));
+        else words.push(this.assignmentAsWord(c));
+      } else if (c.type === 'variable_name') words.push(this.literalWord(c));
       else if (c.type === 'comment') continue;
       else if (c.type === 'ERROR') return this.unknown(n, 'syntax error in declaration');
       else words.push(this.word(c));
@@ -192,14 +230,29 @@ class Builder {
   }
 
   bareAssignments(owner: SyntaxNode, nodes: SyntaxNode[]): Command {
-    return {
-      kind: 'simple',
-      assigns: nodes.map((a) => this.assignment(a)),
-      words: [],
-      declarations: [],
-      redirects: [],
-      range: this.range(owner),
-    };
+    const assigns: Assignment[] = [];
+    const words: Word[] = [];
+    for (const a of nodes) {
+      if (words.length === 0 && this.validAssignment(a)) assigns.push(this.assignment(a));
+      else words.push(this.assignmentAsWord(a));
+    }
+    return { kind: 'simple', assigns, words, declarations: [], redirects: [], range: this.range(owner) };
+  }
+
+  /**
+   * Whether bash reads `name=value` as an assignment: the name must be an ASCII identifier
+   * (optionally subscripted). The WASM grammar build accepts any Unicode letter (`à=b foo`), the
+   * native one does not; bash runs `à=b` as a command, so both are normalised to that here.
+   */
+  validAssignment(n: SyntaxNode): boolean {
+    const nameNode = n.children.find((c) => c.field === 'name');
+    if (!nameNode) return true;
+    return /^[A-Za-z_][A-Za-z0-9_]*(\[[\s\S]*\])?$/.test(this.text(nameNode));
+  }
+
+  /** An assignment-shaped node read as an ordinary word (`à=b`). */
+  assignmentAsWord(n: SyntaxNode): Word {
+    return { parts: this.concatParts(n, true), text: this.text(n), range: this.range(n) };
   }
 
   assignment(n: SyntaxNode): Assignment {
@@ -258,6 +311,8 @@ class Builder {
         ? { parts: [{ kind: 'text', value: this.text(bodyNode), quoting: 'heredoc' }], text: this.text(bodyNode), range: this.range(bodyNode) }
         : this.heredocBody(bodyNode)
       : { parts: [], text: '', range: this.range(n) };
+    // `<<-` strips leading tabs from every body line (and from the delimiter line).
+    if (opNode?.type === '<<-') body.parts = stripHeredocTabs(body.parts);
     const heredoc: Heredoc = { delimiter, quoted, body };
     const redirects: Redirect[] = [
       {
@@ -321,7 +376,9 @@ class Builder {
   redirect(n: SyntaxNode): Redirect[] {
     if (n.type === 'heredoc_redirect') return this.heredocRedirect(n).redirects;
     const fdNode = n.children.find((c) => c.field === 'descriptor');
-    const fd = fdNode ? Number(this.text(fdNode)) : null;
+    let fd = fdNode ? Number(this.text(fdNode)) : null;
+    if (fd === null && this.pendingFd && this.pendingFd.at === n.start) fd = this.pendingFd.fd;
+    this.pendingFd = null;
     if (n.type === 'herestring_redirect') {
       const target = n.children.find((c) => c.named && c.field !== 'descriptor');
       return [{ op: '<<<', fd, target: target ? this.word(target) : null, heredoc: null, range: this.range(n) }];
@@ -330,17 +387,58 @@ class Builder {
       return [{ op: '<', fd, target: { parts: [this.unknownPart(n, `unsupported redirect (${n.type})`)], text: this.text(n), range: this.range(n) }, heredoc: null, range: this.range(n) }];
     }
     let op = n.children.find((c) => !c.named)?.type ?? '>';
+    const opNode = n.children.find((c) => !c.named);
+    const isClose = op === '>&-' || op === '<&-';
     const err = n.children.find((c) => c.type === 'ERROR');
+    // Words the grammar hung on this redirect that bash reads as arguments of the command.
+    const spilled: SyntaxNode[] = [];
     if (err) {
       // `N<>file`: the grammar has no `<>`; it yields `<` then an ERROR holding `>`.
-      if (op === '<' && this.text(err).trim() === '>') op = '<>';
-      else return [{ op: '>', fd, target: { parts: [this.unknownPart(n, 'syntax error in redirect')], text: this.text(n), range: this.range(n) }, heredoc: null, range: this.range(n) }];
+      if (op === '<' && this.text(err).trim() === '>') {
+        op = '<>';
+        this.handled.add(err);
+      } else if (isClose && opNode && /^[\sA-Za-z0-9_./,:=+@%^-]+$/.test(this.source.slice(opNode.end, n.end))) {
+        // `cmd 2>&- /x -f`: the grammar garbles the words after a close (ERROR nodes); in bash
+        // they are plain arguments. Only plain literal words are recovered, by splitting the text.
+        this.handled.add(err);
+        const r: Redirect = { op: op as RedirectOp, fd, target: null, heredoc: null, range: this.rangeOf(this.range(n), this.range(opNode)) };
+        const words: Word[] = [];
+        const re = /\S+/g;
+        const rest = this.source.slice(opNode.end, n.end);
+        for (let m = re.exec(rest); m; m = re.exec(rest)) {
+          const start = opNode.end + m.index;
+          words.push({ parts: [{ kind: 'text', value: m[0], quoting: 'none' }], text: m[0], range: this.offsetRange(start, start + m[0].length) });
+        }
+        SPILLED.set(r, words);
+        return [r];
+      } else return [{ op: '>', fd, target: { parts: [this.unknownPart(n, 'syntax error in redirect')], text: this.text(n), range: this.range(n) }, heredoc: null, range: this.range(n) }];
     }
+    // The grammar accepts several destinations (`> a b`). Only the first is the target; later ones
+    // joined by a line continuation (`> /ho\<newline>me`) are part of it; the rest are arguments of
+    // the command (`rm > /dev/null /x` removes /x). A close (`>&-`) takes no target at all.
     const dest = n.children.filter((c) => c.field === 'destination');
+    const targetNodes: SyntaxNode[] = [];
+    for (const d of dest) {
+      const prev = targetNodes[targetNodes.length - 1];
+      if (isClose || spilled.length > 0) spilled.push(d);
+      else if (!prev || (d.start === prev.end + 2 && this.source.slice(prev.end, d.start) === '\\\n')) targetNodes.push(d);
+      else spilled.push(d);
+    }
+    spilled.sort((a, b) => a.start - b.start);
+    // `>&3 0<&3`: a number written against the next redirect is that redirect's fd, not a word.
+    const lastSpilled = spilled[spilled.length - 1];
+    if (lastSpilled && lastSpilled.type === 'number' && /[<>]/.test(this.source[lastSpilled.end] ?? '')) {
+      spilled.pop();
+      this.pendingFd = { at: lastSpilled.end, fd: Number(this.text(lastSpilled)) };
+    }
     let target: Word | null = null;
-    if (dest.length === 1) target = this.word(dest[0]!);
-    else if (dest.length > 1) target = this.concat(dest);
-    return [{ op: op as RedirectOp, fd, target, heredoc: null, range: this.range(n) }];
+    if (targetNodes.length === 1) target = this.word(targetNodes[0]!);
+    else if (targetNodes.length > 1) target = this.concat(targetNodes);
+    const endNode = targetNodes[targetNodes.length - 1] ?? opNode ?? n;
+    const range = spilled.length === 0 && endNode === targetNodes[targetNodes.length - 1] ? this.range(n) : this.rangeOf(this.range(n), this.range(endNode));
+    const r: Redirect = { op: op as RedirectOp, fd, target, heredoc: null, range };
+    if (spilled.length > 0) SPILLED.set(r, spilled.map((d) => this.word(d)));
+    return [r];
   }
 
   list(n: SyntaxNode): Command {
@@ -360,8 +458,15 @@ class Builder {
   }
 
   pipeline(n: SyntaxNode): Command {
-    const commands = n.children.filter((c) => c.named && c.type !== 'comment').map((c) => this.statement(c));
-    return { kind: 'pipeline', commands, negated: false, range: this.range(n) };
+    const kids = n.children.filter((c) => c.named && c.type !== 'comment');
+    // `! a | b` negates the whole pipeline in bash; the grammar attaches `!` to `a` only.
+    const negFirst = kids[0]?.type === 'negated_command' ? kids[0] : null;
+    const commands = kids.map((c) => {
+      if (c !== negFirst) return this.statement(c);
+      const inner = c.children.find((x) => x.named && x.type !== 'comment');
+      return inner ? this.statement(inner) : this.unknown(c, 'empty negation');
+    });
+    return { kind: 'pipeline', commands, negated: negFirst !== null, range: this.range(n) };
   }
 
   compound(n: SyntaxNode): Command {
@@ -522,7 +627,7 @@ class Builder {
     const last = nodes[nodes.length - 1]!;
     const parts: WordPart[] = [];
     nodes.forEach((c, i) => parts.push(...this.wordParts(c, i === 0)));
-    return { parts, text: this.source.slice(first.start, last.end), range: this.rangeOf(this.range(first), this.range(last)) };
+    return { parts: mergeText(parts), text: this.source.slice(first.start, last.end), range: this.rangeOf(this.range(first), this.range(last)) };
   }
 
   wordParts(n: SyntaxNode, atStart: boolean): WordPart[] {
@@ -572,7 +677,11 @@ class Builder {
     for (const c of n.children) {
       // Text the grammar left between children (rare) is literal, unquoted.
       if (c.start > pos) parts.push(...unquotedParts(this.source.slice(pos, c.start), atStart && pos === n.start));
-      parts.push(...(c.named ? this.wordParts(c, atStart && c.start === n.start) : unquotedParts(this.text(c), atStart && c.start === n.start)));
+      const t = this.text(c);
+      if (!c.named && /^\$[$!#?*@0-9-]$/.test(t)) {
+        // `x.$$`: inside a concatenation the grammar leaves special parameters anonymous.
+        parts.push({ kind: 'param', name: t.slice(1), op: null, arg: null, quoted: false, text: t });
+      } else parts.push(...(c.named ? this.wordParts(c, atStart && c.start === n.start) : unquotedParts(t, atStart && c.start === n.start)));
       pos = c.end;
     }
     if (n.end > pos) parts.push(...unquotedParts(this.source.slice(pos, n.end), false));
@@ -669,6 +778,15 @@ class Builder {
  * Redirects written after a list or pipeline belong to its last command (bash grammar);
  * after a compound command they apply to the whole compound.
  */
+/** Words the grammar put after a `>&-` / `<&-` that are really arguments of the command. */
+const SPILLED = new WeakMap<Redirect, Word[]>();
+
+function withSpilled(words: Word[], redirects: Redirect[]): Word[] {
+  const spilled = redirects.flatMap((r) => SPILLED.get(r) ?? []);
+  if (spilled.length === 0) return words;
+  return [...words, ...spilled].sort((a, b) => a.range.start - b.range.start);
+}
+
 function attachRedirects(cmd: Command, redirects: Redirect[]): Command {
   if (redirects.length === 0) return cmd;
   switch (cmd.kind) {
@@ -680,8 +798,13 @@ function attachRedirects(cmd: Command, redirects: Redirect[]): Command {
     case 'unknown':
     case 'sequence':
       return cmd;
-    default:
-      return { ...cmd, redirects: [...cmd.redirects, ...redirects] };
+    default: {
+      // The command's range grows to cover redirects written after it (`cat > out.txt`).
+      const last = redirects.reduce((a, r) => (r.range.end > a.end ? r.range : a), cmd.range);
+      const range = last === cmd.range ? cmd.range : { ...cmd.range, end: last.end, endLine: last.endLine, endColumn: last.endColumn };
+      if (cmd.kind === 'simple') return { ...cmd, words: withSpilled(cmd.words, redirects), redirects: [...cmd.redirects, ...redirects], range };
+      return { ...cmd, redirects: [...cmd.redirects, ...redirects], range };
+    }
   }
 }
 
@@ -690,7 +813,7 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
   const parts: WordPart[] = [];
   let i = 0;
   if (atStart && raw.startsWith('~')) {
-    const m = /^~([A-Za-z0-9._-]*)(?=\/|$)/.exec(raw);
+    const m = /^~([A-Za-z0-9._-]*|[+-])(?=\/|$)/.exec(raw);
     if (m) {
       parts.push({ kind: 'tilde', user: m[1]! });
       i = m[0].length;
@@ -715,6 +838,20 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
   }
   flush();
   return parts;
+}
+
+function stripHeredocTabs(parts: WordPart[]): WordPart[] {
+  let atLineStart = true;
+  return parts.map((p) => {
+    if (p.kind !== 'text') {
+      atLineStart = false;
+      return p;
+    }
+    let value = p.value.replace(/\n\t+/g, '\n');
+    if (atLineStart) value = value.replace(/^\t+/, '');
+    atLineStart = value === '' ? atLineStart : value.endsWith('\n');
+    return { ...p, value };
+  });
 }
 
 function mergeText(parts: WordPart[]): WordPart[] {
@@ -779,5 +916,24 @@ export function decodeAnsiC(s: string): string {
 export function buildScript(parsed: ParseSuccess): Script {
   const b = new Builder(parsed.source);
   const body = b.program(parsed.root);
+  if (parsed.hasErrors) {
+    // Safety net: an ERROR or MISSING node the builder skipped (e.g. inside a heredoc_redirect,
+    // `cat <<A <<B`) must still make the script unanalyzable, never silently dropped.
+    const covered = (n: SyntaxNode) => b.problems.some((p) => p.range.start <= n.start && n.end <= p.range.end);
+    const stack: SyntaxNode[] = [parsed.root];
+    let added = false;
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.type === 'ERROR' || n.missing) {
+        if (!covered(n) && !b.handled.has(n)) {
+          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.range(n), text: b.text(n) });
+          added = true;
+        }
+        continue;
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+    }
+    if (added) b.problems.sort((x, y) => x.range.start - y.range.start || x.range.end - y.range.end);
+  }
   return { body, source: parsed.source, problems: b.problems };
 }

@@ -174,7 +174,8 @@ export type Command =
 export interface Script {
   body: Sequence;
   source: string;
-  /** Every part that could not be analyzed, in source order (also present inline as Unknown). */
+  /** Every part that could not be analyzed, in source order (usually also present inline as Unknown;
+   * ERROR/MISSING nodes the builder had no place for appear only here). */
   problems: { reason: string; range: Range; text: string }[];
 }
 

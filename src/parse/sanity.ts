@@ -1,0 +1,51 @@
+/**
+ * Checks on a copied tree for known tree-sitter-bash misparses that produce a *valid-looking*
+ * tree (no ERROR node) which does not match what bash runs. A tree that fails is reported as a
+ * parser error (the command is unanalyzable: ask), never analyzed as if it were right.
+ *
+ * Known case: after a pipeline of three or more commands, the grammar's scanner can carry the
+ * last command over an unescaped newline when the next line has a redirect:
+ *
+ *   ls | ls | cp src/app.sh /home/dev/repo/README.md
+ *   echo ok > out.txt
+ *
+ * parses as one `cp` with arguments `src/app.sh /home/dev/repo/README.md echo ok` and the
+ * redirect `> out.txt` on the whole pipeline, so the real destination of `cp` is lost. Bash ends a
+ * simple command at an unescaped newline, so no `command` node may have one between its children.
+ */
+import type { SyntaxNode } from './tree.js';
+
+/** Where a command node runs over an unescaped newline between its children, or null. */
+export function findJoinedLines(root: SyntaxNode, source: string): { offset: number; row: number } | null {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'command' || n.type === 'redirected_statement') {
+      const kids = n.children;
+      for (let i = 1; i < kids.length; i++) {
+        const prev = kids[i - 1]!;
+        const next = kids[i]!;
+        // A heredoc body legitimately follows a newline; it lives inside heredoc_redirect, but
+        // stay clear of anything heredoc-shaped in case a grammar version hoists it.
+        if (next.type.startsWith('heredoc') || prev.type.startsWith('heredoc')) continue;
+        // In a redirected_statement only the gap before a redirect matters (the body is a whole
+        // statement); in a command every gap does.
+        if (n.type === 'redirected_statement' && !next.type.endsWith('_redirect')) continue;
+        const at = unescapedNewline(source, prev.end, next.start);
+        if (at >= 0) return { offset: at, row: prev.endPoint.row };
+      }
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return null;
+}
+
+function unescapedNewline(source: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    if (source.charCodeAt(i) !== 10) continue;
+    // A backslash right before the newline (in the gap) is a line continuation.
+    if (i > from && source.charCodeAt(i - 1) === 92) continue;
+    return i;
+  }
+  return -1;
+}
