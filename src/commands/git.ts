@@ -229,7 +229,8 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     case 'config': {
       const scope = has(t.args, '--global') ? 'global' : has(t.args, '--system') ? 'system' : null;
       const file = optionValue('-f', '--file');
-      if (gitAccess('config', t.args.filter((a) => !['--global', '--system'].includes(a.value))) === 'read') return;
+      const rest = t.args.filter((a, i) => !['--global', '--system', '-f', '--file'].includes(a.value) && !a.value.startsWith('--file=') && !['-f', '--file'].includes(t.args[i - 1]?.value ?? ''));
+      if (gitAccess('config', rest) === 'read') return;
       if (file) w('write', file, 'git config --file');
       else if (scope === 'global') {
         const home = inv.st.vars.get('HOME')?.value ?? HOLE;

@@ -7,6 +7,16 @@ import type { Interpreter, Invocation } from '../interpret/interpreter.js';
 import { basenameOf, dirnameOf, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { parseArgs } from './args.js';
 
+/** dirname of a value that may hold unknown stretches: unknown text may contain more `/`. */
+function dirnameOfValue(v: string): string {
+  const slash = v.lastIndexOf('/');
+  if (!v.includes(HOLE)) return dirnameOf(v);
+  if (slash < 0) return HOLE;
+  const base = v.slice(slash + 1);
+  if (base.includes(HOLE)) return (slash === 0 ? '/' : v.slice(0, slash)) + HOLE;
+  return dirnameOf(v);
+}
+
 function tmpdir(inv: Invocation): string {
   return inv.st.vars.get('TMPDIR')?.value.replace(/\/+$/, '') || '/tmp';
 }
@@ -33,7 +43,7 @@ export function outputOf(inv: Invocation, interp: Interpreter): string | null {
       return HOLE;
     }
     case 'dirname':
-      return vals.filter((v) => !v.startsWith('-')).map((v) => dirnameOf(v)).join('\n') + '\n';
+      return vals.filter((v) => !v.startsWith('-')).map(dirnameOfValue).join('\n') + '\n';
     case 'basename': {
       const ops = vals.filter((v) => !v.startsWith('-'));
       if (ops.length === 0) return null;

@@ -75,15 +75,25 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: I
     case 'dest-last': {
       const targets = spec.targetDir ? optionValues(p, ...spec.targetDir) : [];
       let sources = p.operands;
+      // `ln -s TARGET LINK`: remember the target so later paths through LINK resolve (policy overlay).
+      const symbolic = inv.name === 'ln' && hasOption(p, '-s', '--symbolic');
+      const link = (f: Field, target: Field | undefined) =>
+        symbolic && target && !target.value.includes(HOLE)
+          ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, linkTarget: target.value })
+          : w(op, f);
       if (targets.length > 0) {
-        for (const t of targets) w(op, t, true);
+        for (const t of targets) {
+          if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
+          else w(op, t, true);
+        }
       } else if (p.operands.length >= 2) {
         sources = p.operands.slice(0, -1);
-        w(op, p.operands[p.operands.length - 1]!, subtree || sources.length > 1);
+        if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
+        else w(op, p.operands[p.operands.length - 1]!, subtree || sources.length > 1);
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;
-        w(op, { ...t, value: basenameOf(t.value) });
+        link({ ...t, value: basenameOf(t.value) }, t);
         sources = [];
       } else sources = [];
       if (spec.sources) for (const s of sources) w(spec.sources, s);
@@ -104,6 +114,8 @@ interface WrapperSpec {
   assignments?: boolean;
   /** Flags after which nothing runs (`command -v`). */
   noRunFlags?: string[];
+  /** Options whose value is a command line split on whitespace (`env -S 'cmd args'`). */
+  splitString?: string[];
 }
 
 function wrapper(spec: WrapperSpec): CommandSpec {
@@ -113,6 +125,11 @@ function wrapper(spec: WrapperSpec): CommandSpec {
       const p = parseArgs(inv.args, { ...spec.grammar, stopAtOperand: true });
       if (spec.noRunFlags && hasOption(p, ...spec.noRunFlags)) return;
       let rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [];
+      const split = spec.splitString ? optionValues(p, ...spec.splitString) : [];
+      if (split.length > 0) {
+        const words = split.flatMap((f) => f.value.split(/\s+/).filter(Boolean).map((w) => ({ ...f, value: w })));
+        rest = [...words, ...rest];
+      }
       const env = new Map(inv.env);
       if (spec.assignments) {
         while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!.value)) {
@@ -150,7 +167,11 @@ const shell: CommandSpec = {
         interp.dynamicProblem(`${inv.name} -c runs a command string that cannot be known statically`, displayPath(code.value), inv.range);
         return;
       }
-      interp.runNested(code.value, interp.child(inv.st), inv.range, label);
+      const child = interp.child(inv.st);
+      for (const [k, v] of inv.env) interp.setVar(child, k, v.value, v.confidence, v.evidence, true);
+      // `bash -c CODE NAME ARG1 ...`: the operands after the code are $0, $1 ...
+      p.operands.slice(1).forEach((a, i) => interp.setVar(child, String(i), a.value, a.confidence, a.evidence));
+      interp.runNested(code.value, child, inv.range, label);
       return;
     }
     const file = p.operands[0];
@@ -166,7 +187,9 @@ const shell: CommandSpec = {
 function stdinScript(inv: Invocation, interp: Interpreter, label: string): void {
   const s: Stdin = inv.stdin;
   if (s.kind === 'text' && s.known) {
-    interp.runNested(s.text, interp.child(inv.st), inv.range, `${label} <<<`);
+    const child = interp.child(inv.st);
+    for (const [k, v] of inv.env) interp.setVar(child, k, v.value, v.confidence, v.evidence, true);
+    interp.runNested(s.text, child, inv.range, `${label} <<<`);
   } else {
     interp.dynamicProblem(`${label} reads its script from stdin, which cannot be known statically`, inv.shown, inv.range);
   }
@@ -182,6 +205,8 @@ interface CodeSpec {
   programOperand?: boolean;
   /** In-place editing flag (`perl -i`, `ruby -i`): the file operands are modified. */
   inPlace?: string;
+  /** Operands after inline code are its argv (python, node), not input files (perl -n, awk). */
+  argvOperands?: boolean;
 }
 
 function code(spec: CodeSpec): CommandSpec {
@@ -195,7 +220,13 @@ function code(spec: CodeSpec): CommandSpec {
         snippets.push(p.operands[0].value);
         files = p.operands.slice(1);
       }
+      // `python3 - <<EOF` / `python3 <<EOF`: the program comes from stdin.
+      if (snippets.length === 0 && !spec.programOperand && (p.operands.length === 0 || p.operands[0]!.value === '-') && inv.stdin.kind === 'text' && inv.stdin.known) {
+        snippets.push(inv.stdin.text);
+      }
       for (const s of snippets) interp.maybeWrites(s, inv.range, inv.name, `inline ${inv.name} code`);
+      // `python3 -c CODE ARG...`: arguments handed to inline code may be paths it writes.
+      if (spec.argvOperands && snippets.length > 0) interp.maybeWrites(files.map((f) => f.value).join(' '), inv.range, inv.name, `an argument of inline ${inv.name} code`);
       const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
       if (inPlace && snippets.length > 0) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
     },
@@ -494,6 +525,18 @@ const xargs: CommandSpec = {
     const p = parseArgs(inv.args, { short: 'adeEIiLlnPs', long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'], stopAtOperand: true });
     const rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [{ value: 'echo', confidence: 'certain' as const, evidence: [], glob: false }];
     const s = inv.stdin;
+    if (s.kind === 'text' && s.known && !hasOption(p, '-a', '--arg-file')) {
+      // `echo a b | xargs cmd`: the words are known.
+      const words = s.text.split(/\s+/).filter(Boolean).slice(0, 64);
+      const replaceStr = optionValues(p, '-I', '--replace')[0]?.value ?? (hasOption(p, '-i') ? '{}' : null);
+      const field = (v: string): Field => ({ value: v, confidence: 'likely', evidence: [{ range: inv.range, note: `xargs reads ${v} from stdin` }], glob: false });
+      if (replaceStr) {
+        for (const line of s.text.split('\n').filter((l) => l.trim() !== '').slice(0, 16)) {
+          interp.runWrapped(rest.map((f) => (f.value.includes(replaceStr) ? { ...field(f.value.split(replaceStr).join(line.trim())) } : f)), inv.env, inv.st, inv.range, 'xargs', { kind: 'unknown' });
+        }
+      } else interp.runWrapped([...rest, ...words.map(field)], inv.env, inv.st, inv.range, 'xargs', { kind: 'unknown' });
+      return;
+    }
     const item = s.kind === 'paths' ? s.prefix + HOLE : HOLE;
     const conf = s.kind === 'paths' ? ('likely' as const) : ('possible' as const);
     const replace = optionValues(p, '-I', '--replace')[0]?.value ?? (hasOption(p, '-i') ? '{}' : null);
@@ -551,7 +594,8 @@ const flock: CommandSpec = {
     const p = parseArgs(inv.args, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'], stopAtOperand: true });
     const lock = p.operands[0];
     if (lock && !/^\d+$/.test(lock.value)) interp.write('create', lock, inv.st, inv.range, 'flock');
-    const c = optionValues(p, '-c', '--command')[0];
+    const ci = inv.args.findIndex((a) => a.value === '-c' || a.value === '--command');
+    const c = optionValues(p, '-c', '--command')[0] ?? (ci >= 0 ? inv.args[ci + 1] : undefined);
     if (c) {
       if (c.value.includes(HOLE)) interp.dynamicProblem('flock -c runs a command string that cannot be known statically', displayPath(c.value), inv.range);
       else interp.runNested(c.value, interp.child(inv.st), inv.range, 'flock -c');
@@ -591,7 +635,11 @@ const cd: CommandSpec = {
     const { target, physical, dash } = cdTarget(inv);
     let next: CwdValue;
     if (dash) {
-      next = inv.st.oldpwd ?? { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd -` with no previous directory known' }], changed: true };
+      const oldVar = inv.st.vars.get('OLDPWD');
+      next =
+        oldVar && !oldVar.fromEnvironment && !oldVar.value.includes(HOLE)
+          ? interp.resolveCd(inv.st, { value: oldVar.value, confidence: oldVar.confidence, evidence: oldVar.evidence, glob: false }, inv.range, physical)
+          : inv.st.oldpwd ?? { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd -` with no previous directory known' }], changed: true };
       interp.emitOutput((next.paths?.[0] ?? HOLE) + '\n');
     } else if (!target) {
       const home = inv.st.vars.get('HOME');
@@ -600,6 +648,16 @@ const cd: CommandSpec = {
         : { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd` to an unknown $HOME' }], changed: true };
     } else {
       next = interp.resolveCd(inv.st, target, inv.range, physical);
+      // CDPATH: bash tries each entry before the cwd for a name not starting with /, ./ or ../.
+      const cdpath = inv.env.get('CDPATH')?.value ?? inv.st.vars.get('CDPATH')?.value;
+      if (cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(target.value) && !target.value.includes(HOLE) && next.paths) {
+        const candidates = cdpath.split(':').filter((d) => d !== '' && d !== '.' && !d.includes(HOLE));
+        if (candidates.length > 0) {
+          const alt = candidates.map((d) => interp.resolveCd(inv.st, { ...target, value: joinPath(d, target.value) }, inv.range, physical));
+          const paths = [...new Set([...alt.flatMap((a) => a.paths ?? []), ...next.paths])];
+          next = { paths, confidence: 'likely', evidence: [...next.evidence, { range: inv.range, note: `CDPATH=${cdpath}: \`cd ${target.value}\` may go to ${paths.join(' or ')}` }], changed: true };
+        }
+      }
     }
     interp.setCwd(inv.st, next, inv.range, `${inv.shown} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`.trim());
   },
@@ -609,8 +667,14 @@ const pushd: CommandSpec = {
   category: 'builtin',
   run(inv, interp) {
     const args = inv.args.filter((a) => a.value !== '-n');
+    const noChdir = args.length !== inv.args.length;
     const t = args[0];
     const label = `pushd ${args.map((a) => displayPath(a.value)).join(' ')}`.trim();
+    if (noChdir && t && !/^[+-]\d+$/.test(t.value)) {
+      // `pushd -n DIR`: DIR goes on the stack, the cwd stays.
+      inv.st.dirStack.push(interp.resolveCd(inv.st, t, inv.range, false));
+      return;
+    }
     if (!t) {
       const top = inv.st.dirStack.pop();
       if (top) {
@@ -749,7 +813,7 @@ const TABLE: Record<string, CommandSpec> = {
   scp: writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
   tar,
   unzip,
-  zip: writes({ grammar: { short: 'bnOtx', long: [] }, operands: 'none', op: 'write' }),
+  zip: { category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } },
   gzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   gunzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   bzip2: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
@@ -762,11 +826,12 @@ const TABLE: Record<string, CommandSpec> = {
   wget,
   mktemp,
   sed,
-  vi, vim: vi, nvim: vi, nano: vi, emacs: vi, ed: vi, ex: vi,
+  vi, vim: vi, nvim: vi, nano: vi, emacs: vi, ed: vi, ex: vi, code: vi, subl: vi, gedit: vi, kate: vi, micro: vi, hx: vi, helix: vi, joe: vi, mcedit: vi,
   // wrappers
   sudo: wrapper({ grammar: SUDO_GRAMMAR, chdir: ['-D', '--chdir'], assignments: true, noRunFlags: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '-e', '--edit'] }),
   doas: wrapper({ grammar: { short: 'uC' } }),
-  env: wrapper({ grammar: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] }, chdir: ['-C', '--chdir'], assignments: true }),
+  env: wrapper({ grammar: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] }, chdir: ['-C', '--chdir'], assignments: true, splitString: ['-S', '--split-string'] }),
+  busybox: wrapper({ grammar: {} }),
   nice: wrapper({ grammar: { short: 'n', long: ['adjustment'] } }),
   nohup: wrapper({ grammar: {} }),
   timeout: wrapper({ grammar: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 }),
@@ -813,10 +878,10 @@ const TABLE: Record<string, CommandSpec> = {
   printf: { category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) },
   git: { category: 'git', run: runGit },
   // inline code in other languages
-  python: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
-  python3: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
-  python2: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'] }),
-  node: code({ grammar: { short: 'epr', long: ['eval', 'print', 'require', 'import', 'loader'] }, codeOptions: ['-e', '-p', '--eval', '--print'] }),
+  python: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  python3: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  python2: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  node: code({ grammar: { short: 'epr', long: ['eval', 'print', 'require', 'import', 'loader'] }, codeOptions: ['-e', '-p', '--eval', '--print'] , argvOperands: true }),
   deno: code({ grammar: {}, codeOptions: [] }),
   bun: code({ grammar: { short: 'e', long: ['eval'] }, codeOptions: ['-e', '--eval'] }),
   perl: code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: '-i' }),

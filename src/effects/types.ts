@@ -44,6 +44,8 @@ export interface WriteEffect {
   via: string[];
   range: Range;
   evidence: Evidence[];
+  /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
+  linkTarget?: string;
 }
 
 export type GitAccess =

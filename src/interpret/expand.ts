@@ -145,6 +145,18 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
           acc.text += home.value;
           acc.confidence = weakest(acc.confidence, home.confidence);
         } else acc.text += '/' + HOLE;
+      } else if (part.user === '+' || part.user === '-') {
+        // ~+ is $PWD, ~- is $OLDPWD.
+        const v = lookupVar(st, part.user === '+' ? 'PWD' : 'OLDPWD', hooks);
+        if (v) {
+          acc.text += v.value;
+          acc.confidence = weakest(acc.confidence, v.confidence);
+        } else acc.text += '/' + HOLE;
+      } else if (part.user === 'root') {
+        acc.text += '/root';
+      } else if (st.vars.get('USER')?.value === part.user && st.vars.get('HOME')) {
+        // ~me is $HOME when `me` is the current user.
+        acc.text += st.vars.get('HOME')!.value;
       } else {
         // ~user: an absolute home directory we cannot know statically.
         acc.text += '/' + HOLE;
@@ -191,7 +203,8 @@ function paramValue(
   const note = (n: string): Evidence[] => [{ range: word.range, note: n }];
   if (op === null) {
     if (known) return known;
-    return { value: HOLE, confidence: 'possible', evidence: note(`$${part.name} is not set by the command`) };
+    // The hole itself is judged by its position in a path (holeConfidence).
+    return { value: HOLE, confidence: 'likely', evidence: note(`$${part.name} is not set by the command`) };
   }
   const isSet = known !== null && !known.value.includes(HOLE);
   const isUnknown = known === null || known.value.includes(HOLE);
@@ -228,9 +241,17 @@ function paramValue(
     case '?':
       if (known) return known;
       return { value: HOLE, confidence: 'possible', evidence: note(`$${part.name} is not set by the command`) };
-    default:
-      // Pattern removal, substitution, case changes, length, indirection: value unknown.
+    default: {
+      // Pattern removal, substitution, case changes, length: computed when value and pattern are known.
+      if (isSet && known) {
+        const pat = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
+        if (!pat.value.includes(HOLE)) {
+          const r = patternOp(op, known.value, pat.value);
+          if (r !== null) return { value: r, confidence: weakest(known.confidence, pat.confidence), evidence: known.evidence };
+        }
+      }
       return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
+    }
   }
 }
 
@@ -345,4 +366,77 @@ export function firstUnknownIndex(path: string, glob: boolean): number {
   if (h < 0) return g;
   if (g < 0) return h;
   return Math.min(h, g);
+}
+
+/** A bash glob pattern (`*`, `?`, `[...]`) as an anchored-free regex source. */
+function globSource(pattern: string, greedy: boolean): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) out += escapeRe(pattern[++i]!);
+    else if (c === '*') out += greedy ? '[\\s\\S]*' : '[\\s\\S]*?';
+    else if (c === '?') out += '[\\s\\S]';
+    else if (c === '[') {
+      const j = pattern.indexOf(']', i + 2);
+      if (j < 0) out += '\\[';
+      else {
+        out += '[' + pattern.slice(i + 1, j).replace(/^!/, '^').replace(/\\/g, '\\\\') + ']';
+        i = j;
+      }
+    } else out += escapeRe(c);
+  }
+  return out;
+}
+
+function escapeRe(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** `${X#p}`, `${X%%p}`, `${X/p/r}`, `${#X}`, `${X^^}` ... on a known value; null when not modelled. */
+export function patternOp(op: string, value: string, arg: string): string | null {
+  try {
+    switch (op) {
+      case '#':
+      case '##': {
+        const m = new RegExp('^(?:' + globSource(arg, op === '##') + ')').exec(value);
+        return m ? value.slice(m[0].length) : value;
+      }
+      case '%':
+      case '%%': {
+        // Shortest suffix: try from the end; longest: from the start.
+        const re = new RegExp('^(?:' + globSource(arg, true) + ')$');
+        if (op === '%') {
+          for (let i = value.length; i >= 0; i--) if (re.test(value.slice(i))) return value.slice(0, i);
+        } else {
+          for (let i = 0; i <= value.length; i++) if (re.test(value.slice(i))) return value.slice(0, i);
+        }
+        return value;
+      }
+      case '/':
+      case '//':
+      case '/#':
+      case '/%': {
+        // arg is `pattern/replacement` (the grammar keeps the separator in the argument text).
+        const slash = arg.search(/(?<!\\)\//);
+        const pattern = slash < 0 ? arg : arg.slice(0, slash);
+        const repl = slash < 0 ? '' : arg.slice(slash + 1);
+        if (pattern === '') return value;
+        const src = globSource(pattern, true);
+        const re = op === '/#' ? new RegExp('^(?:' + src + ')') : op === '/%' ? new RegExp('(?:' + src + ')$') : new RegExp(src, op === '//' ? 'g' : '');
+        return value.replace(re, () => repl);
+      }
+      case '^^':
+        return value.toUpperCase();
+      case ',,':
+        return value.toLowerCase();
+      case '^':
+        return value.charAt(0).toUpperCase() + value.slice(1);
+      case ',':
+        return value.charAt(0).toLowerCase() + value.slice(1);
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
 }

@@ -165,8 +165,16 @@ export class Interpreter implements ExpandHooks {
         this.pipeline(cmd.commands, st, stdin);
         return;
       case 'and-or': {
+        // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
+        // `cd x` did not move); the result joins a's success with b's outcome.
+        const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
         this.exec(cmd.left, st, stdin);
         if (st.terminated) return;
+        if (beforeLeft) {
+          this.exec(cmd.right, beforeLeft, stdin);
+          assign(st, joinStates([st, beforeLeft]));
+          return;
+        }
         // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
         // After a test (`[ -d x ] && cd x`) or with `||`, b may not run: join both outcomes.
         if (cmd.op === '&&' && !isTest(cmd.left)) {
@@ -260,7 +268,9 @@ export class Interpreter implements ExpandHooks {
       const iter = cloneState(st);
       const sample = values.find((v) => v.value.includes('/')) ?? values[0];
       const value = sample && values.length === 1 && !sample.value.includes(HOLE) ? sample.value : sampleValue(values);
-      this.setVar(iter, cmd.variable ?? '_', value, 'possible', [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
+      // Values under one known directory (`for f in /dir/*`) keep that directory: the hole is judged by position.
+      const loopConf: Confidence = value.includes('/') && !value.startsWith(HOLE) ? 'likely' : 'possible';
+      this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
       this.exec(cmd.body, iter, stdin);
       assign(st, joinStates([st, iter]));
       return;
@@ -273,6 +283,11 @@ export class Interpreter implements ExpandHooks {
   }
 
   private pipeline(commands: Command[], st: State, stdin: Stdin): void {
+    // `! cmd` is a pipeline of one command: it runs in the current shell (its cd stays).
+    if (commands.length === 1) {
+      this.exec(commands[0]!, st, stdin);
+      return;
+    }
     let input: Stdin = stdin;
     commands.forEach((c, i) => {
       // Every part of a pipeline runs in a subshell: its cd and variables do not leak.
@@ -360,7 +375,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
-  dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin): void {
+  dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin, bypassFunctions = false): void {
     const first = fields[0];
     if (!first) return;
     const shown = first.value;
@@ -370,7 +385,7 @@ export class Interpreter implements ExpandHooks {
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
       return;
     }
-    const fn = st.funcs.get(shown);
+    const fn = bypassFunctions ? undefined : st.funcs.get(shown);
     if (fn && !shown.includes('/')) {
       this.callFunction(fn, args, st, range, stdin);
       return;
@@ -477,7 +492,7 @@ export class Interpreter implements ExpandHooks {
     st: State,
     range: Range,
     command: string,
-    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence } = {},
+    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string } = {},
   ): void {
     const value = field.value;
     const text = displayPath(value);
@@ -495,6 +510,7 @@ export class Interpreter implements ExpandHooks {
       via,
       range,
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
+      ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
     });
     if (value.startsWith('/')) {
       const conf = weakest(field.confidence, holeConfidence(value, field.glob));
@@ -535,11 +551,12 @@ export class Interpreter implements ExpandHooks {
    */
   maybeWrites(code: string, range: Range, command: string, what: string): void {
     const seen = new Set<string>();
-    const re = /(?:^|[\s'"`=(,:[{])(\/(?:[A-Za-z0-9._@+~-][A-Za-z0-9._@+~/-]*)?)/g;
+    const re = /(?:^|[\s'"`=(,:[{>])(\/(?:[A-Za-z0-9._@+~-][A-Za-z0-9._@+~/-]*)?)/g;
     for (const m of code.matchAll(re)) {
       let p = m[1]!;
       p = p.replace(/[.,;:]+$/, '');
-      if (p.length < 2 || seen.has(p)) continue;
+      // `/a/` with nothing after it is a regex literal (sed, perl, ruby, awk), not a path.
+      if (p.length < 2 || seen.has(p) || /^\/[^/]+\/$/.test(p)) continue;
       seen.add(p);
       this.effects.push({
         kind: 'write',
@@ -589,7 +606,7 @@ export class Interpreter implements ExpandHooks {
     const paths = [...new Set(bases.map((b) => {
       const logical = normalizeLogical(joinPath(b, target.value));
       if (!physical) return logical;
-      return this.ctx.host?.realpath?.(logical) ?? logical;
+      return this.physicalPath(b, target.value) ?? logical;
     }))];
     const conf = target.value.startsWith('/') ? target.confidence : weakest(target.confidence, st.cwd.confidence);
     const where = paths.length === 1 ? paths[0]! : `one of ${paths.join(', ')}`;
@@ -603,6 +620,21 @@ export class Interpreter implements ExpandHooks {
       ].slice(-8),
       changed: true,
     };
+  }
+
+  /** `cd -P`: like the kernel, resolve symlinks in what comes before each `..`. */
+  private physicalPath(base: string, rel: string): string | null {
+    const realpath = this.ctx.host?.realpath;
+    if (!realpath) return null;
+    let cur = rel.startsWith('/') ? '/' : base;
+    for (const seg of rel.split('/')) {
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') {
+        const real = realpath(cur) ?? normalizeLogical(cur);
+        cur = dirnameOf(real) || '/';
+      } else cur = joinPath(cur, seg);
+    }
+    return realpath(cur) ?? normalizeLogical(cur);
   }
 
   // ---------------------------------------------------------------- nested shells
@@ -654,13 +686,15 @@ export class Interpreter implements ExpandHooks {
   runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
     const savedVia = this.via;
     this.via = [...this.via, label];
+    // `builtin pwd` / `command rm` skip shell functions of that name; external wrappers never see them.
+    const bypass = true;
     try {
       if (cwd) {
         const child = cloneState(st);
         this.setCwd(child, cwd, range, label);
-        this.dispatch(fields, env, child, range, stdin);
+        this.dispatch(fields, env, child, range, stdin, bypass);
       } else {
-        this.dispatch(fields, env, st, range, stdin);
+        this.dispatch(fields, env, st, range, stdin, bypass);
       }
     } finally {
       this.via = savedVia;

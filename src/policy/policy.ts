@@ -7,7 +7,7 @@ import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence } fr
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import type { Layout } from '../layout/types.js';
-import { displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
+import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
 import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
@@ -102,7 +102,11 @@ function allowedRegion(r: Region): boolean {
 }
 
 export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
-  const fs = cachedFs(ctx.fs);
+  // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
+  // real file system, in execution order, so later paths through them resolve where bash would.
+  const created = new Map<string, string>();
+  const disk = cachedFs(ctx.fs);
+  const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p) };
   const regions = regionsFor(ctx);
   const findings: Finding[] = [];
   const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {
@@ -123,7 +127,14 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
     });
   };
   for (const e of effects) {
-    if (e.kind === 'write') writeFinding(e, ctx, regions, fs, add);
+    if (e.kind === 'write') {
+      writeFinding(e, ctx, regions, fs, add);
+      if (e.linkTarget !== undefined && e.path !== null && !e.path.includes(HOLE)) {
+        const slash = e.path.replace(/\/+$/, '').lastIndexOf('/');
+        const dir = resolvePhysical(e.path.slice(0, slash) || '/', fs);
+        created.set(`${dir === '/' ? '' : dir}/${e.path.replace(/\/+$/, '').slice(slash + 1)}`, e.linkTarget);
+      }
+    }
     else if (e.kind === 'git') gitFinding(e, ctx, regions, fs, add);
     else {
       const rule: RuleId = e.category === 'syntax' ? 'BG0001' : e.category === 'analysis-limit' ? 'BG0002' : e.reason.startsWith('sources ') ? 'BG4003' : 'BG4002';
@@ -148,12 +159,16 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
-  const physical = resolvePhysical(knownPart, fs);
+  // `rm link` removes the link itself: only its directory is resolved through symlinks.
+  const noFollow = e.op === 'delete' && unknownAt < 0 && !e.subtree && !knownPart.endsWith('/');
+  const physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
   const region = classify(physical, regions);
   let confidence = e.confidence;
   if (unknownAt >= 0) {
-    // Unknown text after a directory that contains the worktree may still land inside it.
-    if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree) confidence = 'possible';
+    // Unknown text after a directory that contains the worktree may still land inside it; a glob
+    // confined to the last component (it cannot match `/`) names a direct child of that directory.
+    const globInLastComponent = holeAt < 0 && globAt >= 0 && !e.path.slice(globAt).includes('/');
+    if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
     if (allowedRegion(region)) return;
   } else if (allowedRegion(region)) {
     // A recursive write at an ancestor of the worktree reaches beyond it.
@@ -289,4 +304,8 @@ function dedupe(findings: Finding[]): Finding[] {
     seen.add(k);
     return true;
   });
+}
+
+function joinPhysical(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
 }
