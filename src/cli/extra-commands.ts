@@ -5,6 +5,57 @@
 import type { Command } from 'commander';
 import type { IO } from './io.js';
 
-export function register(_program: Command, _io: IO, _setExit: (code: number) => void): void {
+export function register(program: Command, io: IO, setExit: (code: number) => void): void {
   // lint and corpus register here.
+  registerLint(program, io, setExit);
+  registerCorpus(program, io, setExit);
+}
+
+function registerLint(program: Command, io: IO, setExit: (code: number) => void): void {
+  program
+    .command('lint')
+    .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error)')
+    .argument('<paths...>', 'files, directories (*.sh, *.bash, sh/bash shebangs), or - for stdin')
+    .option('--format <format>', 'text, json, sarif or github', 'text')
+    .option('--fail-on <severity>', 'lowest severity that makes the exit code 1: error, warning, info or none', 'error')
+    .option('--root <dir>', 'the root writes must stay in (default: the git checkout containing each script)')
+    .option('--cwd <dir>', 'the directory scripts start in (default: the root)')
+    .option('--report-unused-directives', 'report `# bashguard disable=` comments that suppress nothing (BG0004)')
+    .option('--stdin-filename <path>', 'the path of the script read from stdin (for its root, $0 and messages)')
+    .option('--color', 'colour the text output even when stdout is not a terminal')
+    .option('--no-color', 'never colour the text output')
+    .option('--progress', 'show progress on stderr even when stdout is not a terminal')
+    .option('--no-progress', 'never show progress')
+    .option('--no-summary', 'omit the summary line')
+    .option('--parser <backend>', 'native, wasm or auto')
+    .action(async (paths: string[], opts: Record<string, unknown>) => {
+      const { runLint } = await import('../lint/command.js');
+      setExit(await runLint(paths, opts, io));
+    });
+}
+
+function registerCorpus(program: Command, io: IO, setExit: (code: number) => void): void {
+  const corpus = program.command('corpus').description('the labelled corpus of commands (corpus/*.yaml): add and check cases');
+  corpus
+    .command('add')
+    .description('append a one-line case with the rules bashguard finds now, for review')
+    .argument('<command>', 'the bash command (or the path, with --tool Edit|Write|...)')
+    .requiredOption('--expect <decision>', 'allow, ask or deny: what the hook should decide')
+    .option('--file <file>', 'the corpus file to append to (default: corpus/added.yaml)')
+    .option('--cwd <dir>', 'the cwd in the standard layout (absolute, or relative to the worktree)')
+    .option('--tool <tool>', 'Bash (default), Edit, Write, MultiEdit or NotebookEdit')
+    .option('--note <text>', 'a note stored with the case')
+    .action(async (command: string, opts: { expect: string; file?: string; cwd?: string; tool?: string; note?: string }) => {
+      const { corpusAdd } = await import('../corpus/cli.js');
+      setExit(await corpusAdd(io, command, opts));
+    });
+  corpus
+    .command('check')
+    .description('run corpus cases and print failures with a diff (exit 1 on any failure)')
+    .argument('[files...]', 'corpus files (default: every corpus/*.yaml)')
+    .option('-v, --verbose', 'also list passing cases')
+    .action(async (files: string[], opts: { verbose?: boolean }) => {
+      const { corpusCheck } = await import('../corpus/cli.js');
+      setExit(await corpusCheck(io, files, opts));
+    });
 }

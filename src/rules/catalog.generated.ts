@@ -35,6 +35,40 @@ export const RULE_DATA = [
     ]
   },
   {
+    "id": "BG0003",
+    "name": "unknown-directive",
+    "severity": "warning",
+    "summary": "A `# bashguard disable=...` comment names a rule that does not exist, so it suppresses nothing.",
+    "docs": "## What it does\n`bashguard lint` reads suppression comments (`# bashguard disable=RULE[,RULE] -- reason` and\n`# bashguard disable-file=RULE`). A directive naming an unknown rule id or name, or a malformed\ndirective, is reported at the comment instead of being silently ignored.\n\n## Why it matters\nA typo in a suppression (`BG1010` for `BG1001`) looks like it silences a finding but does not; or,\nworse, the finding it was meant for was renamed and the comment now hides nothing while the reader\nbelieves a reviewed exception is in place.\n\n## Example\n```bash bad\n# bashguard disable=BG9999 -- typo in the rule id\ntouch /etc/motd\n```\n```bash good\n# bashguard disable=BG1001 -- the installer really writes /etc/motd\ntouch /etc/motd\n```\n\n## How to fix\nUse a rule id or name from `bashguard rules`, or delete the directive.",
+    "examples": [
+      {
+        "kind": "bad",
+        "code": "# bashguard disable=BG9999 -- typo in the rule id\ntouch /etc/motd"
+      },
+      {
+        "kind": "good",
+        "code": "# bashguard disable=BG1001 -- the installer really writes /etc/motd\ntouch /etc/motd"
+      }
+    ]
+  },
+  {
+    "id": "BG0004",
+    "name": "unused-directive",
+    "severity": "warning",
+    "summary": "A `# bashguard disable=...` comment suppresses no finding (reported with `--report-unused-directives`).",
+    "docs": "## What it does\nWith `bashguard lint --report-unused-directives`, every rule named in a suppression comment that\nsuppressed no finding is reported at the comment, as ESLint does for unused `eslint-disable`\ncomments. The rule is silent otherwise.\n\n## Why it matters\nStale suppressions accumulate when code changes; each one can later hide a real finding on that\nline without anyone having reviewed it.\n\n## Example\n```bash bad\n# bashguard disable=BG1001 -- nothing on the next line writes outside the checkout\ntouch notes.txt\n```\n```bash good\ntouch notes.txt\n```\n\n## How to fix\nDelete the directive, or the rule from its list.",
+    "examples": [
+      {
+        "kind": "bad",
+        "code": "# bashguard disable=BG1001 -- nothing on the next line writes outside the checkout\ntouch notes.txt"
+      },
+      {
+        "kind": "good",
+        "code": "touch notes.txt"
+      }
+    ]
+  },
+  {
     "id": "BG1001",
     "name": "write-outside-worktree",
     "severity": "error",

@@ -1,0 +1,125 @@
+/**
+ * Suppression comments for `bashguard lint`:
+ *
+ *   cmd   # bashguard disable=RULE[,RULE] -- reason     (this line)
+ *   # bashguard disable=RULE[,RULE] -- reason           (the next code line, continuation lines included)
+ *   # bashguard disable-file=RULE[,RULE] -- reason      (the whole file, wherever it appears)
+ *
+ * RULE is an id (BG1001, any case), a name (write-outside-worktree) or `all`. Comments are found
+ * textually (a `#` at the start of a line or after whitespace), so a directive-looking line inside
+ * a heredoc also counts: harmless, and unused ones show with --report-unused-directives.
+ */
+import { resolveRuleRef, type RuleId } from '../rules/catalog.js';
+import type { Range } from '../syntax/ir.js';
+
+export interface DirectiveRule {
+  /** As written. */
+  ref: string;
+  /** Resolved id, 'all', or null when unknown. */
+  id: RuleId | 'all' | null;
+  /** Set when it suppressed at least one finding. */
+  used: boolean;
+  range: Range;
+}
+
+export interface Directive {
+  kind: 'line' | 'file';
+  /** Lines (1-based, inclusive) whose findings it covers; empty for file directives. */
+  from: number;
+  to: number;
+  rules: DirectiveRule[];
+  reason: string | null;
+  range: Range;
+}
+
+export interface DirectiveProblem {
+  message: string;
+  range: Range;
+}
+
+const DIRECTIVE = /(^|\s)#\s*bashguard\s+([a-z-]+)(?:(=)(\S*))?(?:\s+--\s*(.*))?\s*$/i;
+// Only comments that look like directives: `# bashguard checks this file` is prose, not a directive.
+const MENTION = /(^|\s)#\s*bashguard\s+(?:disable|enable)/i;
+
+function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+export function parseDirectives(source: string): { directives: Directive[]; problems: DirectiveProblem[] } {
+  const directives: Directive[] = [];
+  const problems: DirectiveProblem[] = [];
+  if (!/bashguard/i.test(source)) return { directives, problems };
+  const starts = lineStarts(source);
+  const lines = source.split('\n');
+  const isCode = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.replace(/\r$/, '');
+    if (!MENTION.test(text)) continue;
+    const lineNo = i + 1;
+    const hashAt = text.search(MENTION) + (MENTION.exec(text)![1]!.length);
+    const mk = (col0: number, len: number): Range => ({
+      start: starts[i]! + col0,
+      end: starts[i]! + col0 + len,
+      line: lineNo,
+      column: col0 + 1,
+      endLine: lineNo,
+      endColumn: col0 + len + 1,
+    });
+    const whole = mk(hashAt, text.length - hashAt);
+    const m = DIRECTIVE.exec(text);
+    if (!m) {
+      problems.push({ message: 'malformed bashguard directive (expected `# bashguard disable=RULE[,RULE] -- reason` or `disable-file=RULE`)', range: whole });
+      continue;
+    }
+    const verb = m[2]!.toLowerCase();
+    if (verb !== 'disable' && verb !== 'disable-file') {
+      problems.push({ message: `unknown bashguard directive \`${m[2]}\` (known: disable, disable-file)`, range: whole });
+      continue;
+    }
+    if (!m[3] || !m[4]) {
+      problems.push({ message: `\`# bashguard ${verb}\` needs a rule list: \`${verb}=RULE[,RULE]\` (or \`${verb}=all\`)`, range: whole });
+      continue;
+    }
+    const listAt = text.indexOf(m[4], hashAt);
+    const rules: DirectiveRule[] = [];
+    let offset = 0;
+    for (const ref of m[4].split(',')) {
+      const at = listAt + offset;
+      offset += ref.length + 1;
+      if (ref === '') continue;
+      const id = ref.toLowerCase() === 'all' ? 'all' : resolveRuleRef(ref);
+      rules.push({ ref, id, used: false, range: mk(at, ref.length) });
+    }
+    const trailing = text.slice(0, hashAt).trim() !== '';
+    let from = lineNo;
+    let to = lineNo;
+    if (verb === 'disable' && !trailing) {
+      // The next code line, skipping blank lines and other comments (e.g. a second directive).
+      let j = i + 1;
+      while (j < lines.length && !isCode(lines[j]!)) j++;
+      from = to = j + 1;
+      while (to - 1 < lines.length && /\\\r?$/.test(lines[to - 1]!)) to++;
+    } else if (verb === 'disable') {
+      while (to - 1 < lines.length && /\\\r?$/.test(lines[to - 1]!)) to++;
+    }
+    directives.push({ kind: verb === 'disable-file' ? 'file' : 'line', from, to, rules, reason: m[5]?.trim() || null, range: whole });
+  }
+  return { directives, problems };
+}
+
+/** Finds the directive rule that suppresses a finding of `rule` starting on `line`, and marks it used. */
+export function suppress(directives: Directive[], rule: RuleId, line: number): DirectiveRule | null {
+  let hit: DirectiveRule | null = null;
+  for (const d of directives) {
+    if (d.kind === 'line' && (line < d.from || line > d.to)) continue;
+    for (const r of d.rules) {
+      if (r.id === rule || r.id === 'all') {
+        r.used = true;
+        hit ??= r;
+      }
+    }
+  }
+  return hit;
+}

@@ -1,0 +1,303 @@
+/**
+ * `bashguard lint`: scripts analyzed by the same engine as the hook, with the checkout containing
+ * each script as the root (see docs/lint.md for how the root and the starting cwd are chosen).
+ * Library code: no process access beyond reading the files it is asked about.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { analyzeWith } from '../analyze.js';
+import { nodeHost } from '../guard.js';
+import type { BashParser } from '../parse/index.js';
+import { discoverLayout } from '../layout/discover.js';
+import type { Layout } from '../layout/types.js';
+import { evaluate, scratchRoots, type Finding } from '../policy/policy.js';
+import { ConfigError, loadConfig, type Config } from '../policy/config.js';
+import { nodeFs, type PhysicalFs } from '../policy/physical.js';
+import { isInside, displayPath } from '../interpret/paths.js';
+import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
+import type { Confidence } from '../effects/confidence.js';
+import type { Range } from '../syntax/ir.js';
+import { parseDirectives, suppress } from './directives.js';
+import { globMatcher } from './files.js';
+
+export interface LintEvidence {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  note: string;
+}
+
+export interface LintFinding {
+  rule: RuleId;
+  name: string;
+  severity: Severity;
+  confidence: Confidence;
+  message: string;
+  /** The file as shown (relative to the cwd when below it), `<stdin>` for stdin. */
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** The resolved path or repository the finding is about, when there is one. */
+  target: string | null;
+  /** Wrappers the effect was found through (`sudo`, `bash -c` ...). */
+  via: string[];
+  evidence: LintEvidence[];
+}
+
+export type RootSource = 'option' | 'linked-worktree' | 'checkout' | 'script-dir';
+
+export interface FileResult {
+  file: string;
+  /** Absolute path, or '-' for stdin. */
+  path: string;
+  /** The policy root and how it was chosen; null when the file could not be read. */
+  root: string | null;
+  rootSource: RootSource | null;
+  /** Where the analysis starts. */
+  cwd: string | null;
+  findings: LintFinding[];
+  /** Findings silenced by directives. */
+  suppressed: number;
+  /** Set when the file could not be read or its configuration is invalid (exit code 2). */
+  error: string | null;
+  /** The source text (for code frames); '' when unreadable. */
+  source: string;
+  timeMs: number;
+}
+
+export interface LintOptions {
+  /** `--root DIR`: overrides the checkout root for every file. Absolute. */
+  root?: string;
+  /** `--cwd DIR`: the starting cwd for every file (default: the root). Absolute. */
+  cwd?: string;
+  env: Record<string, string | undefined>;
+  reportUnusedDirectives?: boolean;
+  fs?: PhysicalFs;
+}
+
+interface Scope {
+  root: string;
+  layout: Layout | null;
+  rootSource: RootSource;
+  config: Config;
+  ignore: (abs: string) => boolean;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+const EMPTY: Range = { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+/** Finds roots and configs, cached per directory: one per run. */
+export class Linter {
+  private scopes = new Map<string, Scope | ConfigError>();
+
+  constructor(
+    private parser: BashParser,
+    private opts: LintOptions,
+    /** For display names. */
+    private displayCwd: string,
+  ) {}
+
+  /** The scope for files in `dir`; throws ConfigError for an invalid `.bashguard.json`. */
+  scopeFor(dir: string): Scope {
+    const key = this.opts.root ?? dir;
+    let s = this.scopes.get(key);
+    if (!s) {
+      try {
+        s = this.computeScope(dir);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        s = err;
+      }
+      this.scopes.set(key, s);
+    }
+    if (s instanceof ConfigError) throw s;
+    return s;
+  }
+
+  private computeScope(dir: string): Scope {
+    let root: string;
+    let layout: Layout | null = null;
+    let rootSource: RootSource;
+    if (this.opts.root) {
+      root = realpathOr(this.opts.root);
+      rootSource = 'option';
+      const found = discoverLayout(root);
+      // The layout only when --root is a checkout root itself; a directory inside one is its own island.
+      if (found.ok && found.layout.current.root === root) layout = found.layout;
+    } else {
+      const found = discoverLayout(dir);
+      if (found.ok && found.layout.current.root) {
+        layout = found.layout;
+        root = found.layout.current.root;
+        rootSource = found.layout.current.kind === 'linked-worktree' ? 'linked-worktree' : 'checkout';
+      } else {
+        root = realpathOr(dir);
+        rootSource = 'script-dir';
+      }
+    }
+    const config = loadConfig(root, this.opts.env);
+    const match = globMatcher(config.ignore);
+    const base = config.source && this.opts.env.BASHGUARD_CONFIG ? dirname(config.source) : root;
+    return {
+      root,
+      layout,
+      rootSource,
+      config,
+      ignore: (abs) => {
+        const rel = relative(base, abs);
+        return config.ignore.length > 0 && !rel.startsWith('..') && rel !== '' && match(rel.split('\\').join('/'));
+      },
+    };
+  }
+
+  /** Whether a path is ignored by the `ignore` globs of the configuration that applies to it. */
+  isIgnored(abs: string, isDir = false): boolean {
+    try {
+      return this.scopeFor(isDir ? abs : dirname(abs)).ignore(abs);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Lints one file (abs path) or stdin ('-' with its text). Never throws. */
+  lintFile(path: string, display: string, stdinText?: string, stdinPath?: string): FileResult {
+    const t0 = performance.now();
+    const base: FileResult = { file: display, path, root: null, rootSource: null, cwd: null, findings: [], suppressed: 0, error: null, source: '', timeMs: 0 };
+    let source: string;
+    if (path === '-') source = stdinText ?? '';
+    else {
+      try {
+        source = readFileSync(path, 'utf8');
+      } catch (err) {
+        return { ...base, error: `cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, timeMs: performance.now() - t0 };
+      }
+    }
+    const scriptPath = path === '-' ? stdinPath ?? null : path;
+    let scope: Scope;
+    try {
+      scope = this.scopeFor(scriptPath ? dirname(scriptPath) : this.displayCwd);
+    } catch (err) {
+      return { ...base, source, error: `invalid configuration: ${(err as Error).message}`, timeMs: performance.now() - t0 };
+    }
+    const cwd = this.opts.cwd ?? scope.root;
+    const result: FileResult = { ...base, source, root: scope.root, rootSource: scope.rootSource, cwd };
+    try {
+      result.findings = this.analyze(source, scriptPath, display, scope, cwd, result);
+    } catch (err) {
+      // An engine failure on one file is that file's finding, never the end of the run.
+      result.findings = [this.ownFinding('BG0002', scope.config, `internal error while analyzing this file: ${(err as Error).message.split('\n')[0]}`, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null);
+    }
+    result.timeMs = performance.now() - t0;
+    return result;
+  }
+
+  private analyze(source: string, scriptPath: string | null, display: string, scope: Scope, cwd: string, result: FileResult): LintFinding[] {
+    const out: LintFinding[] = [];
+    const { directives, problems } = parseDirectives(source);
+    if (source.slice(0, 8000).includes('\0')) {
+      const f = this.ownFinding('BG0001', scope.config, 'binary file (contains NUL bytes), not a shell script: not analyzed', display, EMPTY, 'certain');
+      return f ? [f] : [];
+    }
+    const env: Record<string, string | undefined> = {
+      HOME: this.opts.env.HOME,
+      TMPDIR: this.opts.env.TMPDIR,
+      USER: this.opts.env.USER,
+      PWD: cwd,
+    };
+    // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
+    if (scriptPath) {
+      env['0'] = scriptPath;
+      env.BASH_SOURCE = scriptPath;
+    }
+    const analysis = analyzeWith(this.parser, source, {
+      cwd,
+      env,
+      host: nodeHost,
+      gitToplevel: (dir) => (scope.layout && isInside(dir, scope.root) ? scope.root : null),
+    });
+    const verdict = evaluate(analysis.effects, {
+      root: scope.root,
+      layout: scope.layout,
+      writeRoots: scratchRoots(this.opts.env),
+      config: scope.config,
+      fs: this.opts.fs ?? nodeFs,
+    });
+    for (const f of verdict.findings) {
+      if (suppress(directives, f.rule, f.range.line)) {
+        result.suppressed++;
+        continue;
+      }
+      out.push(toLintFinding(f, display));
+    }
+    for (const p of problems) {
+      const f = this.ownFinding('BG0003', scope.config, p.message, display, p.range, 'certain');
+      if (f) out.push(f);
+    }
+    for (const d of directives) {
+      for (const r of d.rules) {
+        if (r.id === null) {
+          const f = this.ownFinding('BG0003', scope.config, `unknown rule \`${r.ref}\` in a bashguard directive (run \`bashguard rules\` for the list); it suppresses nothing`, display, r.range, 'certain');
+          if (f) out.push(f);
+        } else if (!r.used && this.opts.reportUnusedDirectives) {
+          const what = r.id === 'all' ? 'all rules' : `${r.id}`;
+          const where = d.kind === 'file' ? 'in this file' : d.from === d.to ? `on line ${d.from}` : `on lines ${d.from}-${d.to}`;
+          const f = this.ownFinding('BG0004', scope.config, `unused directive: ${what} reported nothing ${where}`, display, r.range, 'certain');
+          if (f) out.push(f);
+        }
+      }
+    }
+    out.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+    return out;
+  }
+
+  private ownFinding(rule: RuleId, config: Config, message: string, file: string, range: Range, confidence: Confidence): LintFinding | null {
+    const meta = ruleById(rule);
+    const severity = config.rules[rule] ?? meta.severity;
+    if (severity === 'off') return null;
+    return {
+      rule,
+      name: meta.name,
+      severity,
+      confidence,
+      message,
+      file,
+      line: range.line,
+      column: range.column,
+      endLine: range.endLine,
+      endColumn: range.endColumn,
+      target: null,
+      via: [],
+      evidence: [],
+    };
+  }
+}
+
+export function toLintFinding(f: Finding, file: string): LintFinding {
+  return {
+    rule: f.rule,
+    name: f.name,
+    severity: f.severity,
+    confidence: f.confidence,
+    message: displayPath(f.message),
+    file,
+    line: f.range.line,
+    column: f.range.column,
+    endLine: f.range.endLine,
+    endColumn: f.range.endColumn,
+    target: f.path === null ? null : displayPath(f.path),
+    via: f.via,
+    evidence: f.evidence.map((e) => ({ line: e.range.line, column: e.range.column, endLine: e.range.endLine, endColumn: e.range.endColumn, note: displayPath(e.note) })),
+  };
+}
+
+export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

@@ -1,0 +1,420 @@
+/**
+ * `bashguard lint` through run(argv, io): every format on the same fixtures, the SARIF output
+ * checked against the official SARIF 2.1.0 schema (test/fixtures/lint/sarif-schema-2.1.0.json),
+ * exit codes, suppressions, one bad file not stopping the run, stdin, roots and worktrees.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+import type { IO } from '../src/cli/io.js';
+import { parseDirectives } from '../src/lint/directives.js';
+import { globMatcher, isShellShebang } from '../src/lint/files.js';
+import { REPO_ROOT } from './helpers/shared.js';
+
+const FIXTURES = join(REPO_ROOT, 'test/fixtures/lint');
+const PROJECT = join(FIXTURES, 'project');
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function lint(args: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; tty?: boolean } = {}): Promise<Ran> {
+  let out = '';
+  let err = '';
+  const io: IO = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    readStdin: async () => opts.stdin ?? '',
+    env: { HOME: '/home/tester', TMPDIR: '/tmp', ...opts.env },
+    cwd: opts.cwd ?? REPO_ROOT,
+    isTTY: opts.tty ?? false,
+  };
+  const code = await run(['lint', ...args], io);
+  return { code, out, err };
+}
+
+interface JsonFinding {
+  rule: string;
+  name: string;
+  severity: string;
+  confidence: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  evidence: { line: number; column: number; note: string }[];
+}
+interface JsonOut {
+  summary: { files: number; errors: number; warnings: number; infos: number; suppressed: number; failed: number };
+  files: { file: string; root: string | null; rootSource: string | null; cwd: string | null; error: string | null; findings: JsonFinding[] }[];
+}
+
+const rulesAt = (j: JsonOut, file: string) =>
+  j.files.find((f) => f.file.endsWith(file))!.findings.map((f) => `${f.line}:${f.rule}`);
+
+// ---- a minimal JSON Schema draft-04 validator (the keywords the SARIF schema uses) -------------
+
+type Schema = Record<string, unknown>;
+
+function validate(root: Schema, value: unknown): string[] {
+  const errors: string[] = [];
+  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
+  const check = (s: Schema, v: unknown, at: string): void => {
+    if (typeof s.$ref === 'string') {
+      const path = s.$ref.replace(/^#\//, '').split('/');
+      let target: unknown = root;
+      for (const p of path) target = (target as Schema)[p];
+      if (!target) errors.push(`${at}: unresolved $ref ${s.$ref}`);
+      else check(target as Schema, v, at);
+    }
+    if (s.type !== undefined) {
+      const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+      const t = typeOf(v);
+      if (!types.some((x) => x === t || (x === 'number' && t === 'integer'))) errors.push(`${at}: expected ${types.join('|')}, got ${t}`);
+    }
+    if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) errors.push(`${at}: ${JSON.stringify(v)} not in enum`);
+    if (typeof v === 'number') {
+      if (typeof s.minimum === 'number' && v < s.minimum) errors.push(`${at}: below minimum ${s.minimum}`);
+      if (typeof s.maximum === 'number' && v > s.maximum) errors.push(`${at}: above maximum ${s.maximum}`);
+    }
+    if (typeof v === 'string') {
+      if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(v)) errors.push(`${at}: does not match ${s.pattern}`);
+      if (s.format === 'uri' && !/^[a-z][a-z0-9+.-]*:/i.test(v)) errors.push(`${at}: not an absolute URI: ${v}`);
+      if ((s.format === 'uri' || s.format === 'uri-reference') && /[\s<>"{}|\\^`]/.test(v)) errors.push(`${at}: not a URI: ${v}`);
+    }
+    if (Array.isArray(v)) {
+      if (typeof s.minItems === 'number' && v.length < s.minItems) errors.push(`${at}: fewer than ${s.minItems} items`);
+      if (s.uniqueItems === true && new Set(v.map((x) => JSON.stringify(x))).size !== v.length) errors.push(`${at}: items not unique`);
+      if (s.items && typeof s.items === 'object') v.forEach((x, i) => check(s.items as Schema, x, `${at}[${i}]`));
+    }
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const obj = v as Record<string, unknown>;
+      for (const r of (s.required as string[] | undefined) ?? []) if (!(r in obj)) errors.push(`${at}: missing ${r}`);
+      const props = (s.properties as Record<string, Schema> | undefined) ?? {};
+      for (const [k, x] of Object.entries(obj)) {
+        if (props[k]) check(props[k]!, x, `${at}.${k}`);
+        else if (s.additionalProperties === false) errors.push(`${at}: unexpected property ${k}`);
+        else if (s.additionalProperties && typeof s.additionalProperties === 'object') check(s.additionalProperties as Schema, x, `${at}.${k}`);
+      }
+    }
+    for (const sub of (s.allOf as Schema[] | undefined) ?? []) check(sub, v, at);
+    const count = (subs: Schema[]) =>
+      subs.filter((sub) => {
+        const before = errors.length;
+        check(sub, v, at);
+        const ok = errors.length === before;
+        errors.length = before;
+        return ok;
+      }).length;
+    if (Array.isArray(s.anyOf) && count(s.anyOf as Schema[]) === 0) errors.push(`${at}: matches no anyOf branch`);
+    if (Array.isArray(s.oneOf) && count(s.oneOf as Schema[]) !== 1) errors.push(`${at}: does not match exactly one oneOf branch`);
+  };
+  check(root, value, '$');
+  return errors;
+}
+
+const SARIF_SCHEMA = JSON.parse(readFileSync(join(FIXTURES, 'sarif-schema-2.1.0.json'), 'utf8')) as Schema;
+
+// ---- tests ------------------------------------------------------------------------------------
+
+describe('lint: the fixture project in every format', () => {
+  const args = ['--root', PROJECT, '--report-unused-directives', PROJECT];
+
+  it('json: findings with rule, severity, confidence, positions and evidence', async () => {
+    const r = await lint([...args, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as JsonOut;
+    // Directory walk: *.sh and the shebang script, not the .txt file nor the ignored directory.
+    expect(j.files.map((f) => f.file).sort()).toEqual(['broken.sh', 'clean.sh', 'escapes.sh', 'filewide.sh', 'tools/deploy'].map((f) => `test/fixtures/lint/project/${f}`));
+    expect(rulesAt(j, 'clean.sh')).toEqual([]);
+    expect(rulesAt(j, 'filewide.sh')).toEqual([]);
+    expect(rulesAt(j, 'escapes.sh')).toEqual(['3:BG1001', '5:BG1001', '6:BG2001', '10:BG0003', '11:BG1001', '12:BG0004']);
+    expect(rulesAt(j, 'tools/deploy')).toEqual(['3:BG1001']);
+    const escapes = j.files.find((f) => f.file.endsWith('escapes.sh'))!;
+    expect(escapes.root).toBe(realpathSync(PROJECT));
+    expect(escapes.rootSource).toBe('option');
+    const climb = escapes.findings.find((f) => f.line === 5)!;
+    expect(climb).toMatchObject({ rule: 'BG1001', name: 'write-outside-worktree', severity: 'error', confidence: 'certain', column: 8, endLine: 5, endColumn: 21 });
+    expect(climb.message).toContain(join(realpathSync(FIXTURES), '..', 'climbed.txt').replace('/lint/..', ''));
+    expect(climb.evidence.map((e) => e.note).join('\n')).toMatch(/cwd became .* at `cd \.\.\/\.\.`/);
+    expect(j.summary).toMatchObject({ files: 5, suppressed: 4, failed: 0 });
+    expect(r.err).toMatch(/5 files linted, 12 findings \(10 errors, 2 warnings, 0 info\), 4 suppressed/);
+  });
+
+  it('text: file:line:col: severity: message [rule], a code frame, no colour off a TTY', async () => {
+    const r = await lint(args);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('test/fixtures/lint/project/escapes.sh:3:1: error: `touch` writes /etc/bashguard-lint-fixture, outside the worktree');
+    expect(r.out).toContain('[BG1001 write-outside-worktree]');
+    expect(r.out).toMatch(/ {2}> 3 \| touch \/etc\/bashguard-lint-fixture\n +\| \^{33}\n/);
+    expect(r.out).toContain('    = confidence: certain');
+    expect(r.out).not.toContain('\x1b[');
+    expect(r.out.trimEnd().split('\n').pop()).toMatch(/^5 files linted, 12 findings \(10 errors, 2 warnings, 0 info\), 4 suppressed, [\d.]+ s$/);
+    const tty = await lint([...args, '--no-progress'], { tty: true });
+    expect(tty.out).toContain('\x1b[31m');
+    expect(tty.err).toBe('');
+  });
+
+  it('text on a TTY shows progress on stderr', async () => {
+    const r = await lint(args, { tty: true });
+    expect(r.err).toContain('[5/5] ');
+  });
+
+  it('github: workflow annotations', async () => {
+    const r = await lint([...args, '--format', 'github']);
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines).toContain(
+      '::error file=test/fixtures/lint/project/tools/deploy,line=3,col=1,endLine=3,endColumn=21,title=BG1001 write-outside-worktree::`rm` writes /var/www/site, outside the worktree ' +
+        realpathSync(PROJECT) + ' (certain)%0A3:1: `rm` deletes /var/www/site',
+    );
+    expect(lines.filter((l) => l.startsWith('::warning '))).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(/^::(error|warning|notice) file=[^,:]+,line=\d+,col=\d+,[^\n]*::[^\n]+$/);
+  });
+
+  it('sarif: valid against the SARIF 2.1.0 schema, with rules, levels, regions and related locations', async () => {
+    const r = await lint([...args, '--format', 'sarif']);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.out);
+    expect(validate(SARIF_SCHEMA, log)).toEqual([]);
+    const run0 = log.runs[0];
+    expect(run0.tool.driver.name).toBe('bashguard');
+    expect(run0.results).toHaveLength(12);
+    const deploy = run0.results.find((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0]!.physicalLocation.artifactLocation.uri.endsWith('tools/deploy'));
+    expect(deploy).toMatchObject({ ruleId: 'BG1001', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'test/fixtures/lint/project/tools/deploy', uriBaseId: '%SRCROOT%' }, region: { startLine: 3, startColumn: 1, endLine: 3, endColumn: 21 } } }] });
+    expect(run0.tool.driver.rules[deploy.ruleIndex].id).toBe('BG1001');
+    expect(deploy.relatedLocations[0].message.text).toContain('deletes /var/www/site');
+    expect(run0.originalUriBaseIds['%SRCROOT%'].uri).toBe(`file://${REPO_ROOT}/`);
+    // The validator itself rejects broken logs.
+    expect(validate(SARIF_SCHEMA, { version: '2.1.0', runs: [{ tool: { driver: {} }, results: [{ level: 'fatal', message: {} }] }] }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('lint: exit codes and --fail-on', () => {
+  it('0 for a clean file, 1 for findings, 2 for usage errors', async () => {
+    expect((await lint([join(PROJECT, 'clean.sh')])).code).toBe(0);
+    expect((await lint(['--root', PROJECT, join(PROJECT, 'tools/deploy')])).code).toBe(1);
+    const usage = await lint(['--format', 'xml', join(PROJECT, 'clean.sh')]);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain('--format must be one of text, json, sarif, github');
+    expect((await lint(['--fail-on', 'fatal', join(PROJECT, 'clean.sh')])).code).toBe(2);
+    expect((await lint([])).code).toBe(2);
+  });
+
+  it('--fail-on decides which severities fail', async () => {
+    const warnOnly = ['--root', PROJECT, '-'];
+    const stdin = '# bashguard disable=nonsense-rule -- typo\ntouch notes.txt\n';
+    expect((await lint(warnOnly, { stdin })).code).toBe(0);
+    expect((await lint(['--fail-on', 'warning', ...warnOnly], { stdin })).code).toBe(1);
+    expect((await lint(['--fail-on', 'info', ...warnOnly], { stdin })).code).toBe(1);
+    expect((await lint(['--fail-on', 'none', '--root', PROJECT, join(PROJECT, 'tools/deploy')])).code).toBe(0);
+  });
+});
+
+describe('lint: one bad file never stops the run', () => {
+  it('parse errors are BG0001 findings, and the rest of the file and the run go on', async () => {
+    const r = await lint(['--root', PROJECT, '--format', 'json', join(PROJECT, 'broken.sh'), join(PROJECT, 'does-not-exist.sh'), join(PROJECT, 'tools/deploy')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('does-not-exist.sh: no such file or directory');
+    const j = JSON.parse(r.out) as JsonOut;
+    expect(j.files).toHaveLength(2);
+    const broken = rulesAt(j, 'broken.sh');
+    expect(broken).toContain('2:BG1001');
+    expect(broken).toContain('4:BG1001');
+    expect(broken.filter((x) => x.endsWith('BG0001')).length).toBeGreaterThan(0);
+    expect(rulesAt(j, 'tools/deploy')).toEqual(['3:BG1001']);
+  });
+
+  it('binary files, empty files and huge inputs get a result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bg-lint-'));
+    try {
+      writeFileSync(join(dir, 'bin.sh'), Buffer.from([0x23, 0x21, 0, 1, 2, 3]));
+      writeFileSync(join(dir, 'empty.sh'), '');
+      writeFileSync(join(dir, 'huge.sh'), 'echo x\n'.repeat(200_000));
+      const r = await lint(['--format', 'json', dir]);
+      const j = JSON.parse(r.out) as JsonOut;
+      expect(j.files).toHaveLength(3);
+      expect(rulesAt(j, 'bin.sh')).toEqual(['1:BG0001']);
+      expect(rulesAt(j, 'empty.sh')).toEqual([]);
+      expect(rulesAt(j, 'huge.sh')).toEqual(['1:BG0002']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an invalid .bashguard.json is an error for its files only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bg-lint-'));
+    try {
+      mkdirSync(join(dir, 'bad'));
+      writeFileSync(join(dir, 'bad/.bashguard.json'), '{"nope": 1}');
+      writeFileSync(join(dir, 'bad/a.sh'), 'touch x\n');
+      mkdirSync(join(dir, 'good'));
+      writeFileSync(join(dir, 'good/b.sh'), 'touch /etc/x\n');
+      const r = await lint(['--format', 'json', join(dir, 'bad/a.sh'), join(dir, 'good/b.sh')]);
+      expect(r.code).toBe(2);
+      const j = JSON.parse(r.out) as JsonOut;
+      expect(j.files[0]!.error).toMatch(/invalid configuration: .*nope: unknown field/);
+      expect(j.files[1]!.findings.map((f) => f.rule)).toEqual(['BG1001']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lint: stdin', () => {
+  it('reads - from stdin, with the root from --root or the cwd', async () => {
+    const r = await lint(['--root', PROJECT, '--format', 'json', '-'], { stdin: 'cd /\ntouch etc/passwd\n' });
+    const j = JSON.parse(r.out) as JsonOut;
+    expect(j.files[0]!.file).toBe('<stdin>');
+    expect(rulesAt(j, '<stdin>')).toEqual(['2:BG1001']);
+    expect(r.code).toBe(1);
+  });
+
+  it('--stdin-filename names the file, picks its root and sets $0', async () => {
+    const r = await lint(['--format', 'json', '--stdin-filename', join(PROJECT, 'tools/piped.sh'), '-'], { stdin: 'cd "$(dirname "$0")"/..\necho ok > built.txt\necho no > ../../escape.txt\n', cwd: PROJECT });
+    const j = JSON.parse(r.out) as JsonOut;
+    expect(j.files[0]!.file).toBe('tools/piped.sh');
+    expect(j.files[0]!.root).toBe(REPO_ROOT);
+    // built.txt lands in the project; ../../escape.txt in test/fixtures, still inside the checkout.
+    expect(rulesAt(j, 'tools/piped.sh')).toEqual([]);
+  });
+});
+
+describe('lint: suppressions', () => {
+  const lintStdin = async (src: string, extra: string[] = []) => {
+    const r = await lint(['--root', PROJECT, '--format', 'json', ...extra, '-'], { stdin: src });
+    return JSON.parse(r.out) as JsonOut;
+  };
+
+  it('line and line-before directives, by id or name, with continuation lines', async () => {
+    const j = await lintStdin(
+      [
+        'touch /etc/a # bashguard disable=BG1001',
+        '# bashguard disable=write-outside-worktree -- reviewed',
+        'touch /etc/b \\',
+        '  /etc/c',
+        'touch /etc/d',
+        '# bashguard disable=all',
+        'touch /etc/e',
+      ].join('\n'),
+    );
+    expect(rulesAt(j, '<stdin>')).toEqual(['5:BG1001']);
+    expect(j.summary.suppressed).toBe(4);
+  });
+
+  it('disable-file, unknown rules and malformed directives', async () => {
+    const j = await lintStdin(['touch /etc/a', '# bashguard disable-file=BG1001,BG4242 -- installer', '# bashguard enable=BG1001', '# bashguard disable', 'touch /etc/b'].join('\n'));
+    expect(rulesAt(j, '<stdin>')).toEqual(['2:BG0003', '3:BG0003', '4:BG0003']);
+    const f = j.files[0]!.findings;
+    expect(f[0]!.message).toContain('unknown rule `BG4242`');
+    expect(f[0]).toMatchObject({ column: 33, endColumn: 39, severity: 'warning' });
+    expect(f[1]!.message).toContain('unknown bashguard directive `enable`');
+    expect(f[2]!.message).toContain('needs a rule list');
+  });
+
+  it('--report-unused-directives reports each unused rule of a directive', async () => {
+    const src = '# bashguard disable=BG1001,BG2001 -- both?\ntouch /etc/a\nls # bashguard disable=BG4002\n';
+    expect(rulesAt(await lintStdin(src), '<stdin>')).toEqual([]);
+    const j = await lintStdin(src, ['--report-unused-directives']);
+    expect(rulesAt(j, '<stdin>')).toEqual(['1:BG0004', '3:BG0004']);
+    expect(j.files[0]!.findings[0]!.message).toBe('unused directive: BG2001 reported nothing on line 2');
+  });
+
+  it('prose mentioning bashguard is not a directive', () => {
+    expect(parseDirectives('# bashguard checks this file\necho "# bashguard disable=BG1001"\n').directives).toHaveLength(0);
+  });
+});
+
+describe('lint: configuration', () => {
+  it('writeRoots, rule severities and ignore globs from .bashguard.json', async () => {
+    const r = await lint(['--format', 'json', '--root', PROJECT, '-', join(PROJECT, 'ignored/skip.sh')], { stdin: 'touch /opt/allowed/x\nsource "$VENV/bin/activate"\n' });
+    const j = JSON.parse(r.out) as JsonOut;
+    // The ignored file named explicitly is skipped too; BG4003 is raised from info to warning.
+    expect(j.files.map((f) => f.file)).toEqual(['<stdin>']);
+    expect(j.files[0]!.findings.map((f) => `${f.rule}:${f.severity}`)).toEqual(['BG4003:warning']);
+  });
+
+  it('glob matching', () => {
+    const m = globMatcher(['vendor/', '*.gen.sh', 'scripts/**/old-*.sh']);
+    expect(m('vendor/x.sh')).toBe(true);
+    expect(m('a/b/c.gen.sh')).toBe(true);
+    expect(m('scripts/a/b/old-x.sh')).toBe(true);
+    expect(m('scripts/old-x.sh')).toBe(true);
+    expect(m('src/x.sh')).toBe(false);
+  });
+
+  it('shebangs', () => {
+    for (const s of ['#!/bin/sh', '#!/bin/bash -e', '#! /usr/bin/env bash', '#!/usr/bin/env -S bash -eu', '#!/bin/dash']) expect(isShellShebang(s)).toBe(true);
+    for (const s of ['#!/usr/bin/python3', '#!/bin/zsh', '#!/usr/bin/env node', '# not a shebang']) expect(isShellShebang(s)).toBe(false);
+  });
+});
+
+describe('lint: roots from git layouts', () => {
+  let dir = '';
+  const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  beforeAll(() => {
+    // Not under /tmp: that is a scratch root, where every write is allowed.
+    const base = [process.env.BASHGUARD_TEST_DIR, '/dev/shm', homedir()].find((d) => d && existsSync(d) && !/^\/(private\/)?(var\/)?tmp(\/|$)/.test(realpathSync(d)))!;
+    dir = realpathSync(mkdtempSync(join(base, 'bg-lint-git-')));
+    mkdirSync(join(dir, 'repo'));
+    git(join(dir, 'repo'), 'init', '-q', '-b', 'main');
+    writeFileSync(join(dir, 'repo/README'), 'x\n');
+    git(join(dir, 'repo'), 'add', '.');
+    git(join(dir, 'repo'), 'commit', '-q', '-m', 'init');
+    git(join(dir, 'repo'), 'worktree', 'add', '-q', join(dir, 'repo/.builders/b1'));
+    git(join(dir, 'repo'), 'worktree', 'add', '-q', join(dir, 'repo/.builders/b2'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a script in a linked worktree: main and siblings are protected', async () => {
+    const wt = join(dir, 'repo/.builders/b1');
+    writeFileSync(join(wt, 'build.sh'), ['#!/bin/bash', 'cd "$(dirname "$0")"', 'echo ok > out.txt', 'echo bad >> ../../README', 'cp out.txt ../b2/', 'git -C ../.. commit -am x', 'git config user.name x', `echo t > ${dir}/elsewhere`].join('\n'));
+    const j = JSON.parse((await lint(['--format', 'json', join(wt, 'build.sh')])).out) as JsonOut;
+    expect(j.files[0]!.root).toBe(wt);
+    expect(j.files[0]!.rootSource).toBe('linked-worktree');
+    expect(rulesAt(j, 'build.sh')).toEqual(['4:BG1002', '5:BG1003', '6:BG2001', '7:BG3001', '8:BG1001']);
+  });
+
+  it('a script in a plain checkout: the checkout root; outside any checkout: the script directory', async () => {
+    writeFileSync(join(dir, 'repo/setup.sh'), 'mkdir -p build && touch .git/hooks/pre-commit && touch ../x\n');
+    const j = JSON.parse((await lint(['--format', 'json', join(dir, 'repo/setup.sh')])).out) as JsonOut;
+    expect(j.files[0]).toMatchObject({ root: join(dir, 'repo'), rootSource: 'checkout', cwd: join(dir, 'repo') });
+    expect(rulesAt(j, 'setup.sh')).toEqual(['1:BG3002', '1:BG1001']);
+    mkdirSync(join(dir, 'loose'));
+    writeFileSync(join(dir, 'loose/x.sh'), 'touch here.txt ../there.txt\n');
+    const k = JSON.parse((await lint(['--format', 'json', join(dir, 'loose/x.sh')])).out) as JsonOut;
+    expect(k.files[0]).toMatchObject({ root: join(dir, 'loose'), rootSource: 'script-dir' });
+    expect(k.files[0]!.findings.map((f) => f.message)).toEqual([expect.stringContaining(`${dir}/there.txt`)]);
+  });
+
+  it('--cwd sets where the analysis starts', async () => {
+    writeFileSync(join(dir, 'repo/rel.sh'), 'touch notes.txt\n');
+    const j = JSON.parse((await lint(['--format', 'json', '--cwd', dir, join(dir, 'repo/rel.sh')])).out) as JsonOut;
+    expect(j.files[0]!.cwd).toBe(dir);
+    expect(rulesAt(j, 'rel.sh')).toEqual(['1:BG1001']);
+  });
+});
+
+describe('lint: the built CLI', () => {
+  it('bin/bashguard.js lint runs (smoke test; needs `npm run build`)', () => {
+    let out = '';
+    let code = 0;
+    try {
+      out = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'github', '--root', PROJECT, join(PROJECT, 'tools/deploy')], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      const e = err as { status: number; stdout: string };
+      code = e.status;
+      out = e.stdout;
+    }
+    expect(code).toBe(1);
+    expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
+  });
+});
