@@ -2,8 +2,11 @@
  * Entry point. `run(argv, io)` returns an exit code and never calls process.exit. The hook
  * path skips commander and everything else it does not need: it runs on every tool call.
  */
+import { fstatSync, readSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { processIO, UsageError, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
+import { preferFastWasmStartup } from '../parse/wasm.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {
@@ -36,9 +39,77 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
+/**
+ * processIO() for the hook, without Node's stream machinery: touching process.stdin/stdout
+ * builds net/fs streams (several ms of module loading per hook call). Same observable
+ * behaviour: stdin read to EOF ('' on a TTY), writes in order, a closed pipe ends quietly.
+ * Falls back to the streams when the descriptor is non-blocking (EAGAIN).
+ */
+export function hookIO(): IO {
+  const io = processIO;
+  let streams: IO | null = null;
+  const fallback = (): IO => (streams ??= io());
+  const write = (fd: number, text: string): void => {
+    if (streams) return void (fd === 1 ? streams.stdout(text) : streams.stderr(text));
+    const buf = Buffer.from(text, 'utf8');
+    let off = 0;
+    try {
+      while (off < buf.length) off += writeSync(fd, buf, off);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (code !== 'EAGAIN') throw err;
+      const rest = buf.subarray(off).toString('utf8');
+      if (fd === 1) fallback().stdout(rest);
+      else fallback().stderr(rest);
+    }
+  };
+  return {
+    stdout: (t) => write(1, t),
+    stderr: (t) => write(2, t),
+    readStdin: () => {
+      // node:tty pulls in node:net; only a character device can be a terminal, so ask only then.
+      if (fstatSync(0).isCharacterDevice() && isatty(0)) return Promise.resolve('');
+      const chunks: Buffer[] = [];
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      for (;;) {
+        let n: number;
+        try {
+          n = readSync(0, buf, 0, buf.length, null);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EOF') break;
+          if (code === 'EAGAIN') {
+            return fallback()
+              .readStdin()
+              .then((rest) => Buffer.concat(chunks).toString('utf8') + rest);
+          }
+          return Promise.reject(err);
+        }
+        if (n === 0) break;
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+      }
+      return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    get isTTY() {
+      return isatty(1);
+    },
+  };
+}
+
+function isatty(fd: number): boolean {
+  const { isatty: check } = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  return check(fd);
+}
+
 export async function main(): Promise<void> {
-  const io = processIO();
   const argv = process.argv.slice(2);
+  const isHook = argv[0] === 'hook';
+  // A hook process lives for one parse: tune V8 for start-up, not throughput (see wasm.ts).
+  if (isHook) preferFastWasmStartup();
+  const io = isHook ? hookIO() : processIO();
   const code = await run(argv, io).catch(() => 2);
   process.exitCode = code;
 }

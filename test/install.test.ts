@@ -1,0 +1,210 @@
+/**
+ * `install` / `uninstall` / `doctor` (src/cli/install.ts) through `run(argv, io)`, on temporary
+ * HOME and project directories: merge into existing settings keeping every other key, hook and
+ * matcher; idempotent; uninstall removes only ours; invalid settings give one line and exit 2
+ * without touching the file; doctor is healthy after install and reports both parsers.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
+import type { IO } from '../src/cli/io.js';
+import { MATCHER, hookCommand } from '../src/cli/install.js';
+
+const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-install-')));
+let home: string;
+let project: string;
+let n = 0;
+
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+beforeEach(() => {
+  n++;
+  home = join(T, `home${n}`);
+  project = join(T, `project${n}`);
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  execFileSync('git', ['init', '-q', project], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home } });
+});
+
+async function cli(argv: string[], cwd = project): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME: home, PATH: process.env.PATH }, cwd, isTTY: false };
+  const code = await run(argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+const projectSettings = () => join(project, '.claude', 'settings.json');
+const userSettings = () => join(home, '.claude', 'settings.json');
+const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, any>;
+const write = (f: string, v: unknown) => {
+  mkdirSync(join(f, '..'), { recursive: true });
+  writeFileSync(f, typeof v === 'string' ? v : JSON.stringify(v, null, 2));
+};
+
+const EXISTING = {
+  model: 'opus',
+  permissions: { allow: ['Bash(ls:*)'] },
+  hooks: {
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ type: 'command', command: '/usr/local/bin/other-guard' }] },
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'audit-read' }] },
+    ],
+    PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'fmt' }] }],
+  },
+};
+
+function ours(settings: Record<string, any>): { matcher: string; command: string }[] {
+  return (settings.hooks?.PreToolUse ?? []).flatMap((e: any) => (e.hooks ?? []).filter((h: any) => / hook$/.test(h.command) && /bashguard/.test(h.command)).map((h: any) => ({ matcher: e.matcher, command: h.command })));
+}
+
+describe('install', () => {
+  it('--project creates <project>/.claude/settings.json with one entry', async () => {
+    const r = await cli(['install', '--project']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = read(projectSettings());
+    expect(ours(s)).toEqual([{ matcher: MATCHER, command: hookCommand() }]);
+    expect(s.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'command', timeout: 30 });
+    expect(MATCHER.split('|').sort()).toEqual(['Bash', 'Edit', 'MultiEdit', 'NotebookEdit', 'Write']);
+  });
+
+  it('the default scope is the project; from a subdirectory it finds the checkout root', async () => {
+    mkdirSync(join(project, 'a', 'b'), { recursive: true });
+    expect((await cli(['install'], join(project, 'a', 'b'))).code).toBe(0);
+    expect(existsSync(projectSettings())).toBe(true);
+    expect(existsSync(join(project, 'a', 'b', '.claude'))).toBe(false);
+  });
+
+  it('--user writes $HOME/.claude/settings.json', async () => {
+    expect((await cli(['install', '--user'])).code).toBe(0);
+    expect(ours(read(userSettings()))).toHaveLength(1);
+    expect(existsSync(projectSettings())).toBe(false);
+  });
+
+  it('merges into existing settings keeping other keys, hooks and matchers', async () => {
+    write(projectSettings(), EXISTING);
+    expect((await cli(['install', '--project'])).code).toBe(0);
+    const s = read(projectSettings());
+    expect(s.model).toBe('opus');
+    expect(s.permissions).toEqual(EXISTING.permissions);
+    expect(s.hooks.PostToolUse).toEqual(EXISTING.hooks.PostToolUse);
+    expect(s.hooks.PreToolUse.slice(0, 2)).toEqual(EXISTING.hooks.PreToolUse);
+    expect(ours(s)).toHaveLength(1);
+  });
+
+  it('is idempotent: a second run changes nothing, byte for byte', async () => {
+    write(projectSettings(), EXISTING);
+    await cli(['install', '--project']);
+    const before = readFileSync(projectSettings(), 'utf8');
+    const r = await cli(['install', '--project']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/already installed/);
+    expect(readFileSync(projectSettings(), 'utf8')).toBe(before);
+  });
+
+  it('replaces a stale bashguard entry (old path) instead of adding a second one', async () => {
+    write(projectSettings(), { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/old/node /old/bashguard/bin/bashguard.js hook' }, { type: 'command', command: 'keep-me' }] }] } });
+    await cli(['install', '--project']);
+    const s = read(projectSettings());
+    expect(ours(s)).toEqual([{ matcher: MATCHER, command: hookCommand() }]);
+    expect(JSON.stringify(s)).toContain('keep-me');
+    expect(JSON.stringify(s)).not.toContain('/old/bashguard');
+  });
+
+  it('--dry-run prints the merged settings and writes nothing', async () => {
+    write(projectSettings(), EXISTING);
+    const before = readFileSync(projectSettings(), 'utf8');
+    const r = await cli(['install', '--project', '--dry-run']);
+    expect(r.code).toBe(0);
+    const printed = JSON.parse(r.stdout) as Record<string, any>;
+    expect(ours(printed)).toHaveLength(1);
+    expect(printed.model).toBe('opus');
+    expect(readFileSync(projectSettings(), 'utf8')).toBe(before);
+    const fresh = await cli(['install', '--user', '--dry-run']);
+    expect(ours(JSON.parse(fresh.stdout) as Record<string, any>)).toHaveLength(1);
+    expect(existsSync(userSettings())).toBe(false);
+  });
+
+  it.each([
+    ['{ not json', /not valid JSON/],
+    ['[1, 2]', /top level is not a JSON object/],
+  ])('invalid settings %j: one-line error, exit 2, file untouched', async (text, re) => {
+    write(projectSettings(), text);
+    const r = await cli(['install', '--project']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(re);
+    expect(r.stderr).toContain(projectSettings());
+    expect(readFileSync(projectSettings(), 'utf8')).toBe(text);
+    const u = await cli(['uninstall', '--project']);
+    expect(u.code).toBe(2);
+    expect(readFileSync(projectSettings(), 'utf8')).toBe(text);
+  });
+
+  it('--user and --project together is a usage error', async () => {
+    const r = await cli(['install', '--user', '--project']);
+    expect(r.code).toBe(2);
+    expect(existsSync(projectSettings())).toBe(false);
+    expect(existsSync(userSettings())).toBe(false);
+  });
+});
+
+describe('uninstall', () => {
+  it('removes only our entry and keeps everything else', async () => {
+    write(projectSettings(), EXISTING);
+    await cli(['install', '--project']);
+    const r = await cli(['uninstall', '--project']);
+    expect(r.code).toBe(0);
+    expect(read(projectSettings())).toEqual(EXISTING);
+  });
+
+  it('removes the hooks key when ours was the only hook; other keys stay', async () => {
+    write(projectSettings(), { model: 'x' });
+    await cli(['install', '--project']);
+    await cli(['uninstall', '--project']);
+    expect(read(projectSettings())).toEqual({ model: 'x' });
+  });
+
+  it('is idempotent and harmless when not installed or no file', async () => {
+    const none = await cli(['uninstall', '--user']);
+    expect(none.code).toBe(0);
+    expect(existsSync(userSettings())).toBe(false);
+    write(projectSettings(), EXISTING);
+    const before = readFileSync(projectSettings(), 'utf8');
+    const r = await cli(['uninstall', '--project']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/was not installed/);
+    expect(readFileSync(projectSettings(), 'utf8')).toBe(before);
+  });
+});
+
+describe('doctor', () => {
+  it('exit 0 on a healthy install, reporting both parsers, the grammar, the self-test and the settings', async () => {
+    await cli(['install', '--project']);
+    const r = await cli(['doctor']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^ok\s+parser native\s+loads and parses/m);
+    expect(r.stdout).toMatch(/^ok\s+parser wasm\s+loads and parses/m);
+    expect(r.stdout).toMatch(/^ok\s+grammar checksum\s+[0-9a-f]{64}/m);
+    expect(r.stdout).toMatch(/^ok\s+self-test/m);
+    expect(r.stdout).toMatch(new RegExp(`^ok\\s+project settings\\s+${projectSettings().replace(/[.]/g, '\\.')}: installed`, 'm'));
+    expect(r.stdout).not.toMatch(/^FAIL/m);
+  });
+
+  it('exit 1 when the installed command points at a missing script', async () => {
+    write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', command: `/usr/bin/node ${T}/gone/bin/bashguard.js hook` }] }] } });
+    const r = await cli(['doctor']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL\s+project settings.*does not exist/m);
+  });
+
+  it('exit 1 when the settings file is not valid JSON', async () => {
+    write(projectSettings(), '{');
+    const r = await cli(['doctor']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL\s+project settings.*not valid JSON/m);
+  });
+});
