@@ -1,0 +1,37 @@
+/**
+ * The hook's decision for one Bash command, through `decideHook` (the same path as
+ * `bashguard hook`): no answer means allow.
+ */
+import { decideHook } from '../../src/hook/hook.js';
+import type { IO } from '../../src/cli/io.js';
+import type { BashParser } from '../../src/parse/index.js';
+import type { Decision } from '../../src/policy/config.js';
+
+export interface HookRun {
+  decision: Decision;
+  reason: string;
+  ms: number;
+}
+
+export async function hookDecision(
+  parser: BashParser,
+  command: string,
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  raw?: string,
+): Promise<HookRun> {
+  const stderr: string[] = [];
+  const io: IO = {
+    stdout: () => undefined,
+    stderr: (t) => void stderr.push(t),
+    readStdin: async () => '',
+    env: { HOME: process.env.HOME, ...env },
+    cwd,
+    isTTY: false,
+  };
+  const input = raw ?? JSON.stringify({ tool_name: 'Bash', tool_input: { command }, cwd, hook_event_name: 'PreToolUse' });
+  const t0 = performance.now();
+  const answer = await decideHook(input, io, { getParser: async () => parser });
+  const ms = performance.now() - t0;
+  return { decision: answer?.decision ?? 'allow', reason: answer?.reason ?? stderr.join(''), ms };
+}
