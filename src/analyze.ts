@@ -2,7 +2,7 @@
  * parse -> syntax -> interpret: the analysis of one command or script from a known cwd.
  * Pure given its inputs (the host is only asked about symlinks and sourced files).
  */
-import { getParser, type BashParser, type ParseLimits } from './parse/index.js';
+import { DEFAULT_LIMITS, getParser, type BashParser, type ParseLimits } from './parse/index.js';
 import { buildScript } from './syntax/build.js';
 import type { Script } from './syntax/ir.js';
 import { Interpreter, type Analysis, type Host } from './interpret/interpreter.js';
@@ -15,7 +15,15 @@ export interface AnalyzeOptions {
   limits?: Partial<ParseLimits>;
   gitToplevel?(dir: string): string | null;
   maxShellDepth?: number;
+  /**
+   * Wall-clock budget for the whole analysis, nested `eval`/`bash -c` parses included. Past it
+   * the rest is an analysis limit (ask), so no input can keep the hook busy past its timeout.
+   */
+  budgetMs?: number;
 }
+
+/** The default analysis budget: well under Claude Code's hook timeout (the install sets 30 s). */
+export const DEFAULT_BUDGET_MS = 2000;
 
 export interface AnalysisResult extends Analysis {
   script: Script | null;
@@ -32,7 +40,13 @@ export function parseScript(parser: BashParser, source: string, limits?: Partial
 
 /** Analyzes with an already-loaded parser (synchronous: the hook's hot path). */
 export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOptions): AnalysisResult {
-  const script = parseScript(parser, source, opts.limits);
+  const deadline = performance.now() + (opts.budgetMs ?? DEFAULT_BUDGET_MS);
+  // Each parse gets what is left of the budget (and never more than its own parse limit).
+  const limitsNow = (): Partial<ParseLimits> => ({
+    ...opts.limits,
+    timeoutMs: Math.max(1, Math.min(opts.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, deadline - performance.now())),
+  });
+  const script = parseScript(parser, source, limitsNow());
   if ('error' in script) {
     const effect: Effect = {
       kind: 'problem',
@@ -50,9 +64,11 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     host: opts.host,
     gitToplevel: opts.gitToplevel,
     maxShellDepth: opts.maxShellDepth,
+    deadline,
     parse: (src) => {
-      const s = parseScript(parser, src, opts.limits);
-      return 'error' in s ? { error: s.error } : s;
+      if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };
+      const s = parseScript(parser, src, limitsNow());
+      return 'error' in s ? { error: s.error, limit: s.kind !== 'parser-error' } : s;
     },
   });
   const analysis = interp.run(script);

@@ -258,10 +258,18 @@ function paramValue(
 // ---------------------------------------------------------------- brace expansion
 
 /** Bash brace expansion over marked text, bounded to `max` results. */
+/** Characters brace expansion may scan for one word; nested unexpandable braces cost O(n²). */
+export const MAX_BRACE_WORK = 2_000_000;
+
 export function braceExpand(s: string, max: number): { words: string[]; truncated: boolean } {
   let truncated = false;
+  const work = { left: MAX_BRACE_WORK };
   const expand = (str: string, budget: number): string[] => {
-    const found = findBrace(str);
+    const found = findBrace(str, work);
+    if (found === 'exhausted') {
+      truncated = true;
+      return [str];
+    }
     if (!found) return [str];
     const { open, close, alternatives } = found;
     const pre = str.slice(0, open);
@@ -286,12 +294,13 @@ export function braceExpand(s: string, max: number): { words: string[]; truncate
 }
 
 /** Finds the first expandable `{...}`: one with a top-level comma, or a sequence `{a..b[..n]}`. */
-function findBrace(s: string): { open: number; close: number; alternatives: string[] } | null {
+function findBrace(s: string, work: { left: number }): { open: number; close: number; alternatives: string[] } | null | 'exhausted' {
   for (let i = 0; i < s.length; i++) {
     if (s[i] !== B_OPEN) continue;
     let depth = 0;
     const commas: number[] = [];
     for (let j = i; j < s.length; j++) {
+      if (--work.left < 0) return 'exhausted';
       const c = s[j];
       if (c === B_OPEN) depth++;
       else if (c === B_CLOSE) {

@@ -27,7 +27,9 @@ export interface AnalyzeContext {
   env: Record<string, string | undefined>;
   host?: Host;
   /** Re-parses nested shell code (`bash -c`, `eval`, heredocs piped to a shell). */
-  parse(source: string): Script | { error: string };
+  parse(source: string): Script | { error: string; limit?: boolean };
+  /** performance.now() after which the analysis stops (reported as an analysis limit). */
+  deadline?: number;
   /** How deep `bash -c` / `eval` / `source` may nest before the rest is "cannot analyze". */
   maxShellDepth?: number;
   /** Budget of interpreter steps (simple commands + function calls). */
@@ -304,13 +306,14 @@ export class Interpreter implements ExpandHooks {
 
   private tick(range: Range): boolean {
     this.steps++;
-    if (this.steps > (this.ctx.maxSteps ?? DEFAULT_STEPS)) {
+    const outOfTime = this.ctx.deadline !== undefined && (this.steps & 31) === 0 && performance.now() > this.ctx.deadline;
+    if (outOfTime || this.stepLimitReported || this.steps > (this.ctx.maxSteps ?? DEFAULT_STEPS)) {
       if (!this.stepLimitReported) {
         this.stepLimitReported = true;
         this.effects.push({
           kind: 'problem',
           category: 'analysis-limit',
-          reason: `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
+          reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
           text: '',
           range,
           via: [...this.via],
@@ -647,7 +650,7 @@ export class Interpreter implements ExpandHooks {
     }
     const parsed = this.ctx.parse(source);
     if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: [...this.via] });
       return;
     }
     this.shellDepth++;
