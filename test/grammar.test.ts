@@ -143,26 +143,24 @@ describe('backend selection in a real process', () => {
     expect((JSON.parse(r.stdout) as ExplainJson).parser).toBe('native');
   });
 
-  it('BASHGUARD_PARSER=wasm forces the fallback, with the same IR, effects and decision', () => {
+  /** `explain --json` under `env` must run on WASM and answer exactly as the native parser does. */
+  function expectWasmSameAsNative(env: NodeJS.ProcessEnv): void {
     const native = JSON.parse(cli(['explain', '--json', CMD], baseEnv()).stdout) as ExplainJson;
-    const r = cli(['explain', '--json', CMD], baseEnv({ BASHGUARD_PARSER: 'wasm' }));
+    const r = cli(['explain', '--json', CMD], env);
     expect(r.code, r.stderr).toBe(0);
     const wasm = JSON.parse(r.stdout) as ExplainJson;
     expect(wasm.parser).toBe('wasm');
     expect(wasm.ir).toEqual(native.ir);
     expect(wasm.effects).toEqual(native.effects);
     expect(wasm.decision).toBe(native.decision);
+  }
+
+  it('BASHGUARD_PARSER=wasm forces the fallback, with the same IR, effects and decision', () => {
+    expectWasmSameAsNative(baseEnv({ BASHGUARD_PARSER: 'wasm' }));
   });
 
   it('when require("tree-sitter") fails, explain uses WASM and gives the same answer', () => {
-    const native = JSON.parse(cli(['explain', '--json', CMD], baseEnv()).stdout) as ExplainJson;
-    const r = cli(['explain', '--json', CMD], baseEnv({ NODE_OPTIONS: `--require ${PRELOAD}` }));
-    expect(r.code, r.stderr).toBe(0);
-    const fallback = JSON.parse(r.stdout) as ExplainJson;
-    expect(fallback.parser).toBe('wasm');
-    expect(fallback.ir).toEqual(native.ir);
-    expect(fallback.effects).toEqual(native.effects);
-    expect(fallback.decision).toBe(native.decision);
+    expectWasmSameAsNative(baseEnv({ NODE_OPTIONS: `--require ${PRELOAD}` }));
   });
 
   it('when require("tree-sitter") fails, doctor reports native unavailable and WASM working, exit 0', () => {
