@@ -418,3 +418,22 @@ describe('lint: the built CLI', () => {
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
   });
 });
+
+describe('lint: --cwd script', () => {
+  it('starts each script in its own directory instead of the root', async () => {
+    const { layoutBase } = await import('./helpers/git-layout.js');
+    const dir = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-cwd-')));
+    try {
+      execFileSync('git', ['init', '-q', dir]);
+      mkdirSync(join(dir, 'tests', 'unit'), { recursive: true });
+      writeFileSync(join(dir, 'tests', 'unit', 't.sh'), '#!/bin/sh\necho x > ../fixtures/out\n');
+      const fromRoot = JSON.parse((await lint(['--format', 'json', join(dir, 'tests')])).out) as JsonOut;
+      expect(fromRoot.files[0]!.findings.map((f) => f.rule)).toEqual(['BG1001']);
+      const fromScript = JSON.parse((await lint(['--format', 'json', '--cwd', 'script', join(dir, 'tests')])).out) as JsonOut;
+      expect(fromScript.files[0]!.cwd).toBe(join(dir, 'tests', 'unit'));
+      expect(fromScript.files[0]!.findings).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -402,12 +402,38 @@ export class Interpreter implements ExpandHooks {
     if (spec) spec.run(inv, this);
   }
 
+  /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
+  private readonly activeFunctions = new Map<string, number>();
+  private readonly summarizing = new Set<string>();
+
   private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function ${fn.name} recurses deeper than ${MAX_FUNCTION_DEPTH} calls`, text: fn.name, range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: [...this.via] });
+      // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
+      this.emitOutput(HOLE);
       return;
     }
+    // Recursion: the body is analyzed once more with unknown arguments (covering every deeper
+    // call), and calls made while doing so are summarized by that analysis.
+    if (this.activeFunctions.has(fn.name)) {
+      if (this.summarizing.has(fn.name)) {
+        this.emitOutput(HOLE);
+        return;
+      }
+      this.summarizing.add(fn.name);
+      try {
+        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin);
+      } finally {
+        this.summarizing.delete(fn.name);
+      }
+      return;
+    }
+    this.runFunctionBody(fn, args, st, stdin);
+  }
+
+  private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
     this.functionDepth++;
+    this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
     const saved = new Map<string, Variable | undefined>();
     args.forEach((a, i) => {
       const k = String(i + 1);
@@ -423,6 +449,9 @@ export class Interpreter implements ExpandHooks {
         if (v) st.vars.set(k, v);
         else st.vars.delete(k);
       }
+      const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
+      if (n > 0) this.activeFunctions.set(fn.name, n);
+      else this.activeFunctions.delete(fn.name);
       this.functionDepth--;
     }
   }

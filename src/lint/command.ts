@@ -45,7 +45,8 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   if (paths.length === 0) throw new UsageError('lint: give at least one PATH (a file, a directory, or - for stdin)');
 
   const root = opts.root ? resolve(io.cwd, opts.root) : undefined;
-  const cwd = opts.cwd ? resolve(io.cwd, opts.cwd) : undefined;
+  // `--cwd script` starts each script in its own directory (test and helper scripts often assume it).
+  const cwd = opts.cwd === 'script' ? 'script' : opts.cwd ? resolve(io.cwd, opts.cwd) : undefined;
   const parser = await getParser(parserChoice as BackendChoice | undefined);
   const linter = new Linter(parser, { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives) }, io.cwd);
 

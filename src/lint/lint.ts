@@ -71,7 +71,7 @@ export interface FileResult {
 export interface LintOptions {
   /** `--root DIR`: overrides the checkout root for every file. Absolute. */
   root?: string;
-  /** `--cwd DIR`: the starting cwd for every file (default: the root). Absolute. */
+  /** `--cwd DIR`: the starting cwd for every file (default: the root). Absolute, or `script` for each script's own directory. */
   cwd?: string;
   env: Record<string, string | undefined>;
   reportUnusedDirectives?: boolean;
@@ -189,7 +189,7 @@ export class Linter {
     } catch (err) {
       return { ...base, source, error: `invalid configuration: ${(err as Error).message}`, timeMs: performance.now() - t0 };
     }
-    const cwd = this.opts.cwd ?? scope.root;
+    const cwd = this.opts.cwd === 'script' ? (scriptPath ? dirname(scriptPath) : scope.root) : this.opts.cwd ?? scope.root;
     const result: FileResult = { ...base, source, root: scope.root, rootSource: scope.rootSource, cwd };
     try {
       result.findings = this.analyze(source, scriptPath, display, scope, cwd, result);
