@@ -119,4 +119,3 @@ export function checkPath(path: string, cwd: string, tool: string, genv: GuardEn
   return { scope, verdict: evaluate([effect], policyContext(scope, genv.env, genv.fs)), resolved };
 }
 
-export { resolvePhysical };

@@ -2,10 +2,9 @@
  * `install`, `uninstall` and `doctor`: the Claude Code settings entry for the hook.
  * The merge keeps every other key, hook and matcher; running install twice changes nothing.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
@@ -187,7 +186,6 @@ export async function runDoctor(io: IO): Promise<number> {
   } catch (err) {
     checks.push({ ok: false, label: 'self-test', detail: (err as Error).message });
   }
-  const bin = fileURLToPath(new URL('../../bin/bashguard.js', import.meta.url));
   for (const scope of ['project', 'user'] as const) {
     let file: string;
     try {
@@ -223,8 +221,6 @@ export async function runDoctor(io: IO): Promise<number> {
   const found = discoverLayout(io.cwd);
   if (found.ok) layout = `${found.layout.current.kind} at ${found.layout.current.root ?? found.layout.current.gitDir}${found.layout.current.kind === 'linked-worktree' ? ` (main checkout ${found.layout.main?.root ?? 'none'}, ${found.layout.siblings.length} sibling worktree(s))` : ''}`;
   checks.push({ ok: true, label: 'layout here', detail: layout });
-  void bin;
-  void realpathSync;
   for (const c of checks) io.stdout(`${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(18)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
 }

@@ -5,4 +5,3 @@ export function effectsToJson(effects: Effect[]): unknown[] {
   return JSON.parse(JSON.stringify(effects).split('\\u0000').join('…')) as unknown[];
 }
 
-export { HOLE };

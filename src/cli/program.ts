@@ -14,6 +14,7 @@ import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
+import { packageVersion } from '../util/package-root.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
@@ -40,7 +41,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   program
     .name('bashguard')
     .description('Keeps AI coding agents\' shell commands and file edits inside their git worktree.')
-    .version(readVersion(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run bashguard --help for usage)');
@@ -193,8 +194,4 @@ function withConfig<T>(f: () => T): T {
     if (err instanceof ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
     throw err;
   }
-}
-
-function readVersion(): string {
-  return '0.1.0';
 }

@@ -928,4 +928,3 @@ export function knownCommands(): string[] {
   return Object.keys(TABLE).sort();
 }
 
-export { applyWrites };

@@ -19,6 +19,3 @@ export function weakest(a: Confidence, b: Confidence): Confidence {
   return rank[a] <= rank[b] ? a : b;
 }
 
-export function atLeast(c: Confidence, floor: Confidence): boolean {
-  return rank[c] >= rank[floor];
-}

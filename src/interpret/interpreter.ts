@@ -10,7 +10,7 @@ import { childState, cloneState, joinStates, type CwdValue, type State, type Var
 import { expandScalar, expandWord, holeConfidence, type ExpandHooks, type Field } from './expand.js';
 import { basenameOf, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
 import { lookupCommand } from '../commands/table.js';
-import { outputOf } from '../commands/output.js';
+import { outputOf, pathListPrefix } from '../commands/output.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
 export interface Host {
@@ -798,22 +798,9 @@ function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
   if (cmd.kind === 'simple' && out.length > 0 && out.every((o) => !o.includes(HOLE))) {
     return { kind: 'text', text: out.join(''), known: true };
   }
-  // `find DIR ...`, `ls`, `git ls-files`: paths under a directory we know.
-  if (cmd.kind === 'simple' && cmd.words.length > 0) {
-    const name = cmd.words[0]!.text;
-    if (name === 'find' && st.cwd.paths?.length === 1) {
-      const start = cmd.words[1]?.text;
-      if (start && !start.startsWith('-') && !/[$`*?]/.test(start)) {
-        const base = start.startsWith('/') ? start : joinPath(st.cwd.paths[0]!, start);
-        return { kind: 'paths', prefix: base.replace(/\/$/, '') + '/' };
-      }
-    }
-    if ((name === 'ls' || name === 'git') && st.cwd.paths?.length === 1) {
-      const sub = cmd.words[1]?.text;
-      if (name === 'ls' || sub === 'ls-files' || sub === 'diff' || sub === 'grep') {
-        return { kind: 'paths', prefix: st.cwd.paths[0]!.replace(/\/$/, '') + '/' };
-      }
-    }
+  if (cmd.kind === 'simple' && cmd.words.length > 0 && st.cwd.paths?.length === 1) {
+    const prefix = pathListPrefix(cmd.words.map((w) => w.text), st.cwd.paths[0]!);
+    if (prefix !== null) return { kind: 'paths', prefix };
   }
   return { kind: 'unknown' };
 }

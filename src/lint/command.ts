@@ -3,11 +3,10 @@
  * src/cli/extra-commands.ts. Returns the exit code: 0 no finding at or above --fail-on,
  * 1 findings, 2 usage or I/O error (a file that could not be read, an invalid configuration).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from '../cli/io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
-import { packagePath } from '../util/package-root.js';
+import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
@@ -26,13 +25,6 @@ export interface LintCliOptions {
   parser?: string;
 }
 
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
   const t0 = performance.now();
@@ -71,10 +63,10 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
       io.stdout(formatText(results, { color, frames: true }));
       break;
     case 'json':
-      io.stdout(formatJson(results, summary, version()));
+      io.stdout(formatJson(results, summary, packageVersion()));
       break;
     case 'sarif':
-      io.stdout(formatSarif(results, { cwd: io.cwd, version: version(), notifications: errors }));
+      io.stdout(formatSarif(results, { cwd: io.cwd, version: packageVersion(), notifications: errors }));
       break;
     case 'github':
       io.stdout(formatGithub(results));

@@ -3,9 +3,8 @@
  * component and `..` after a symlink goes to the parent of its target. Components that do not
  * exist are appended as written (a new file's parent decides where it lands).
  */
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { HOLE } from '../effects/types.js';
-import { dirnameOf, normalizeLogical } from '../interpret/paths.js';
 
 export interface PhysicalFs {
   /** The symlink target, or null when the path is not a symlink or does not exist. */
@@ -70,13 +69,4 @@ export function resolvePhysical(path: string, fs: PhysicalFs): string {
   return '/' + resolved.join('/');
 }
 
-/** realpath for an existing directory, with a logical fallback. */
-export function realDir(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return normalizeLogical(path);
-  }
-}
 
-export { dirnameOf };

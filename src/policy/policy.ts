@@ -201,14 +201,8 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
 }
 
 function describeRegion(r: Region, ctx: PolicyContext): string {
-  switch (r.kind) {
-    case 'outside':
-      return `outside the worktree ${ctx.root}`;
-    case 'worktree':
-      return `which reaches outside the worktree ${ctx.root}`;
-    default:
-      return `outside the worktree ${ctx.root}`;
-  }
+  // A write classified in the worktree is reported only when it is recursive at an ancestor.
+  return r.kind === 'worktree' ? `which reaches outside the worktree ${ctx.root}` : `outside the worktree ${ctx.root}`;
 }
 
 /** Which checkout a git invocation really acts on. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,4 +21,13 @@ export function packageRoot(): string {
 
 export function packagePath(...parts: string[]): string {
   return join(packageRoot(), ...parts);
+}
+
+/** The installed package's version, from its package.json (one source for `--version`, SARIF ...). */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
 }
