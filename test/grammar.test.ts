@@ -1,6 +1,6 @@
 /**
  * The pinned WASM grammar and backend selection: the checksum recorded in grammars/README.md, the
- * same tree-sitter-bash version on both backends, `BASHGUARD_PARSER=wasm` forcing the fallback,
+ * same tree-sitter-bash version on both backends, the .wasm rebuilt from source byte for byte, `BASHGUARD_PARSER=wasm` forcing the fallback,
  * and the fallback taking over when the native binding cannot load (simulated in a subprocess
  * with a `--require` preload that makes `require('tree-sitter')` throw).
  *
@@ -40,11 +40,23 @@ describe('pinned grammar', () => {
     expect(pkg.dependencies['tree-sitter-bash']).toBe(row![1]);
   });
 
-  it('the native grammar and the WASM grammar come from the same tree-sitter-bash release', () => {
-    // The pinned .wasm is byte-identical to the one the installed native package ships.
-    expect(sha256(grammarPath())).toBe(sha256(join(REPO_ROOT, 'node_modules', 'tree-sitter-bash', 'tree-sitter-bash.wasm')));
+  it('the pinned .wasm is what scripts/build-grammar.mjs builds from the installed tree-sitter-bash sources', () => {
+    // Needs the Debian packages clang-14, lld-14 and wasi-libc (.ci/run installs them).
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-grammar.mjs'), '--check'], { encoding: 'utf8', timeout: 180_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(sha256(grammarPath()));
     const meta = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'tree-sitter-bash', 'tree-sitter.json'), 'utf8')) as { metadata: { version: string } };
     expect(meta.metadata.version).toBe(pkgVersion('tree-sitter-bash'));
+  }, 180_000);
+
+  it('the WASM grammar takes no character class from the runtime (web-tree-sitter\'s libc is Unicode-aware)', () => {
+    const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(grammarPath())));
+    const functions = imports.filter((i) => i.kind === 'function').map((i) => i.name);
+    expect(functions).toContain('malloc'); // the list is real
+    expect(functions.filter((n) => /^(isw|tow)/.test(n))).toEqual([]);
+    // npm's prebuilt tree-sitter-bash.wasm imports them: that is the build this replaced.
+    const shipped = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(REPO_ROOT, 'node_modules', 'tree-sitter-bash', 'tree-sitter-bash.wasm'))));
+    expect(shipped.map((i) => i.name)).toContain('iswalpha');
   });
 
   it('every named node type of the native grammar exists in the WASM grammar', async () => {

@@ -241,8 +241,10 @@ class Builder {
 
   /**
    * Whether bash reads `name=value` as an assignment: the name must be an ASCII identifier
-   * (optionally subscripted). The WASM grammar build accepts any Unicode letter (`à=b foo`), the
-   * native one does not; bash runs `à=b` as a command, so both are normalised to that here.
+   * (optionally subscripted); bash runs `à=b` as a command. Both pinned grammar builds already
+   * lex ASCII-only names (grammars/README.md), but the native scanner asks the C library, so in a
+   * host process that switched LC_CTYPE to a UTF-8 locale it would accept `à`: this keeps the IR
+   * bash's either way.
    */
   validAssignment(n: SyntaxNode): boolean {
     const nameNode = n.children.find((c) => c.field === 'name');
