@@ -7,6 +7,7 @@ import type { Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import { childState, cloneState, joinStates, type CwdValue, type State, type Variable } from './state.js';
+import { CowMap } from './cow-map.js';
 import { expandScalar, expandWord, holeConfidence, type ExpandHooks, type Field } from './expand.js';
 import { basenameOf, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
 import { lookupCommand } from '../commands/table.js';
@@ -89,13 +90,13 @@ export class Interpreter implements ExpandHooks {
   constructor(readonly ctx: AnalyzeContext) {}
 
   initialState(): State {
-    const vars = new Map<string, Variable>();
+    const vars = CowMap.of<string, Variable>();
     for (const [k, v] of Object.entries(this.ctx.env)) {
       if (v === undefined) continue;
       vars.set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
     }
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, funcs: new Map(), terminated: false, returned: false };
+    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {

@@ -6,6 +6,7 @@ import type { Evidence } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { FunctionDef } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
+import { CowMap } from './cow-map.js';
 
 export interface CwdValue {
   /** Candidate absolute logical paths; null when unknown. */
@@ -30,8 +31,8 @@ export interface State {
   cwd: CwdValue;
   oldpwd: CwdValue | null;
   dirStack: CwdValue[];
-  vars: Map<string, Variable>;
-  funcs: Map<string, FunctionDef>;
+  vars: CowMap<string, Variable>;
+  funcs: CowMap<string, FunctionDef>;
   /** Set by `exit` (ends this shell) and `return` (ends the current function). */
   terminated: boolean;
   returned: boolean;
@@ -44,8 +45,8 @@ export function cloneState(s: State): State {
     cwd: s.cwd,
     oldpwd: s.oldpwd,
     dirStack: s.dirStack.slice(),
-    vars: new Map(s.vars),
-    funcs: new Map(s.funcs),
+    vars: s.vars.fork(),
+    funcs: s.funcs.fork(),
     terminated: false,
     returned: false,
   };
@@ -53,9 +54,9 @@ export function cloneState(s: State): State {
 
 /** The state a child process (`bash -c`) starts with: cwd and exported variables only. */
 export function childState(s: State): State {
-  const vars = new Map<string, Variable>();
+  const vars = CowMap.of<string, Variable>();
   for (const [k, v] of s.vars) if (v.exported) vars.set(k, v);
-  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: new Map(), terminated: false, returned: false };
+  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false };
 }
 
 function sameCwd(a: CwdValue, b: CwdValue): boolean {
@@ -98,11 +99,32 @@ export function joinStates(states: State[]): State {
   if (live.length === 0) return { ...states[0]!, terminated: true };
   if (live.length === 1) return live[0]!;
   const base = live[0]!;
-  const vars = new Map<string, Variable>();
-  const names = new Set(live.flatMap((s) => [...s.vars.keys()]));
+  return {
+    cwd: joinCwd(live.map((s) => s.cwd)),
+    oldpwd: base.oldpwd,
+    dirStack: base.dirStack,
+    vars: joinVars(live),
+    funcs: live.every((s) => s.funcs.sameAs(base.funcs)) ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
+    terminated: false,
+    returned: live.every((s) => s.returned),
+  };
+}
+
+function joinVars(live: State[]): CowMap<string, Variable> {
+  const base = live[0]!;
+  if (live.every((s) => s.vars.sameAs(base.vars))) return base.vars.fork();
+  const vars = CowMap.of<string, Variable>();
+  const names = new Set<string>(base.vars.keys());
+  for (let i = 1; i < live.length; i++) for (const name of live[i]!.vars.keys()) names.add(name);
   for (const name of names) {
+    const v0 = base.vars.get(name);
+    // Branches share variables until they assign one: the same object in every branch means no
+    // branch assigned it, so it keeps its value and its confidence.
+    if (v0 && live.every((s) => s.vars.get(name) === v0)) {
+      vars.set(name, v0);
+      continue;
+    }
     const vs = live.map((s) => s.vars.get(name));
-    const v0 = vs[0];
     if (v0 && vs.every((v) => v && v.value === v0.value)) {
       const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
       vars.set(name, { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') });
@@ -111,13 +133,5 @@ export function joinStates(states: State[]): State {
       vars.set(name, { value: HOLE, confidence: 'possible', evidence: ev.slice(-4), exported: vs.some((v) => v?.exported), fromEnvironment: false });
     }
   }
-  return {
-    cwd: joinCwd(live.map((s) => s.cwd)),
-    oldpwd: base.oldpwd,
-    dirStack: base.dirStack,
-    vars,
-    funcs: new Map(live.flatMap((s) => [...s.funcs])),
-    terminated: false,
-    returned: live.every((s) => s.returned),
-  };
+  return vars;
 }
