@@ -47,7 +47,7 @@ const COMMANDS: Input[] = [
 
 /** A compact canonical form of a tree, for a readable first difference. */
 function describeNode(n: SyntaxNode): string {
-  return `${n.field ? n.field + ':' : ''}${n.named ? n.type : JSON.stringify(n.type)}${n.missing ? '(MISSING)' : ''}[${n.start},${n.end} ${n.startPoint.row}:${n.startPoint.column}-${n.endPoint.row}:${n.endPoint.column}]`;
+  return `${n.field ? n.field + ':' : ''}${n.named ? n.type : JSON.stringify(n.type)}${n.missing ? '(MISSING)' : ''}[${n.start},${n.end}]`;
 }
 
 function firstDifference(a: SyntaxNode, b: SyntaxNode, path = 'root'): string | null {

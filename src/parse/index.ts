@@ -3,7 +3,7 @@
  * preferred; the pinned WASM grammar is the fallback when the addon cannot load, or when
  * forced with BASHGUARD_PARSER=wasm. Callers get a parser-neutral tree (./tree.ts).
  */
-import { copyTree, type BackendName, type ParseResult, type TreeCursorLike } from './tree.js';
+import { copyTree, symbolNames, type BackendName, type ParseResult, type TreeCursorLike } from './tree.js';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
@@ -24,6 +24,7 @@ function makeParser(
   fallbackReason: string | null,
   run: (source: string, timeoutMs: number) => TreeCursorLike | null,
 ): BashParser {
+  const names = symbolNames();
   return {
     backend,
     fallbackReason,
@@ -58,7 +59,7 @@ function makeParser(
       // The budget covers copying the tree too: for a huge input that costs more than parsing.
       let copied: ReturnType<typeof copyTree>;
       try {
-        copied = copyTree(cursor, limits.maxDepth, started + limits.timeoutMs, source);
+        copied = copyTree(cursor, limits.maxDepth, started + limits.timeoutMs, names);
       } finally {
         cursor.release?.();
       }

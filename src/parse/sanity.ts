@@ -13,7 +13,7 @@
  * redirect `> out.txt` on the whole pipeline, so the real destination of `cp` is lost. Bash ends a
  * simple command at an unescaped newline, so no `command` node may have one between its children.
  */
-import type { SyntaxNode } from './tree.js';
+import { pointFinder, type SyntaxNode } from './tree.js';
 
 /** Where a command node runs over an unescaped newline between its children, or null. */
 export function findJoinedLines(root: SyntaxNode, source: string): { offset: number; row: number } | null {
@@ -32,7 +32,7 @@ export function findJoinedLines(root: SyntaxNode, source: string): { offset: num
         // statement); in a command every gap does.
         if (n.type === 'redirected_statement' && !next.type.endsWith('_redirect')) continue;
         const at = unescapedNewline(source, prev.end, next.start);
-        if (at >= 0) return { offset: at, row: prev.endPoint.row };
+        if (at >= 0) return { offset: at, row: pointFinder(source)(prev.end).row };
       }
     }
     for (const c of n.children) stack.push(c);

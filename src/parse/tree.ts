@@ -2,6 +2,10 @@
  * The parser-neutral syntax tree. Both backends (native tree-sitter and the WASM fallback)
  * are walked once with a tree cursor and copied into these plain objects, so nothing above
  * `src/parse` can tell which backend ran, and two parses can be compared structurally.
+ *
+ * Nodes carry offsets only: rows and columns come from `pointFinder(source)` where a range is
+ * reported (src/syntax/build.ts), which is cheaper than computing them for every punctuation
+ * token and exactly what tree-sitter reports (test/points.test.ts).
  */
 export interface Point {
   row: number;
@@ -17,8 +21,6 @@ export interface SyntaxNode {
   /** Offsets are UTF-16 code units into the source string, as both backends report them. */
   start: number;
   end: number;
-  startPoint: Point;
-  endPoint: Point;
   /** A node tree-sitter inserted to recover from an error (e.g. a missing `fi`). */
   missing: boolean;
   children: SyntaxNode[];
@@ -52,18 +54,35 @@ export type BackendName = 'native' | 'wasm';
 /** What a backend has to provide: the cursor API shared by both tree-sitter bindings. */
 export interface TreeCursorLike {
   readonly nodeType: string;
+  /** The grammar symbol (the alias's, for an aliased node): its type and named-ness are fixed. */
+  readonly nodeTypeId: number;
   readonly nodeIsNamed: boolean;
   readonly nodeIsMissing: boolean;
   readonly currentFieldName: string | null | undefined;
+  /** 0 when the node fills no field. */
+  readonly currentFieldId: number;
   readonly startIndex: number;
   readonly endIndex: number;
-  readonly startPosition: Point;
-  readonly endPosition: Point;
   gotoFirstChild(): boolean;
   gotoNextSibling(): boolean;
   gotoParent(): boolean;
   /** Frees what the backend holds outside the JS heap (the WASM tree); called once, after the copy. */
   release?(): void;
+}
+
+/**
+ * What is fixed per grammar symbol and field id, learned once per backend: each binding call
+ * costs about as much as a small JS function, and type names cost a string each, so the copy
+ * reads two numbers per node instead.
+ */
+export interface SymbolNames {
+  types: string[];
+  named: boolean[];
+  fields: (string | null)[];
+}
+
+export function symbolNames(): SymbolNames {
+  return { types: [], named: [], fields: [null] };
 }
 
 /**
@@ -75,22 +94,29 @@ export function copyTree(
   maxDepth: number,
   /** performance.now() past which the copy gives up (a huge tree costs seconds and memory). */
   deadline = Infinity,
-  /** The parsed source: points are computed from offsets (two fewer binding calls per node). */
-  source?: string,
+  names: SymbolNames = symbolNames(),
 ): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } | { timedOut: true } {
-  const pointAt = source === undefined ? null : pointFinder(source);
+  const { types, named, fields } = names;
   const make = (): SyntaxNode => {
+    const symbol = cursor.nodeTypeId;
+    let type = types[symbol];
+    if (type === undefined) {
+      type = types[symbol] = cursor.nodeType;
+      named[symbol] = cursor.nodeIsNamed;
+    }
+    const fieldId = cursor.currentFieldId;
+    let field = fields[fieldId];
+    if (field === undefined) field = fields[fieldId] = cursor.currentFieldName ?? null;
     const start = cursor.startIndex;
     const end = cursor.endIndex;
     return {
-      type: cursor.nodeType,
-      named: cursor.nodeIsNamed,
-      field: cursor.currentFieldName ?? null,
+      type,
+      named: named[symbol]!,
+      field,
       start,
       end,
-      startPoint: pointAt ? pointAt(start) : { row: cursor.startPosition.row, column: cursor.startPosition.column },
-      endPoint: pointAt ? pointAt(end) : { row: cursor.endPosition.row, column: cursor.endPosition.column },
-      missing: cursor.nodeIsMissing,
+      // Only a zero-width node can be one tree-sitter inserted.
+      missing: start === end && cursor.nodeIsMissing,
       children: [],
     };
   };

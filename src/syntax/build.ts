@@ -13,7 +13,8 @@
  * - `(( expr ))` is a compound_statement, like `{ ...; }`.
  * - comments are named nodes anywhere a statement can be.
  */
-import type { SyntaxNode, ParseSuccess } from '../parse/index.js';
+import type { SyntaxNode, ParseSuccess, Point } from '../parse/index.js';
+import { pointFinder } from '../parse/tree.js';
 import type {
   Assignment,
   Command,
@@ -37,29 +38,20 @@ class Builder {
   readonly handled = new Set<SyntaxNode>();
   /** `>&3 0<&3`: the grammar gave `0` to the previous redirect; it is the next one's fd. */
   pendingFd: { at: number; fd: number } | null = null;
-  constructor(readonly source: string) {}
-
-  range(n: SyntaxNode): Range {
-    return {
-      start: n.start,
-      end: n.end,
-      line: n.startPoint.row + 1,
-      column: n.startPoint.column + 1,
-      endLine: n.endPoint.row + 1,
-      endColumn: n.endPoint.column + 1,
-    };
+  private readonly pointAt: (offset: number) => Point;
+  constructor(readonly source: string) {
+    this.pointAt = pointFinder(source);
   }
 
-  /** A range from offsets alone (for text the grammar did not give a node). */
+  range(n: SyntaxNode): Range {
+    return this.offsetRange(n.start, n.end);
+  }
+
+  /** A range from offsets (also for text the grammar did not give a node). */
   offsetRange(start: number, end: number): Range {
-    const point = (at: number) => {
-      const before = this.source.slice(0, at);
-      const nl = before.lastIndexOf('\n');
-      return { line: before.split('\n').length, column: at - nl };
-    };
-    const a = point(start);
-    const b = point(end);
-    return { start, end, line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+    const a = this.pointAt(start);
+    const b = this.pointAt(end);
+    return { start, end, line: a.row + 1, column: a.column + 1, endLine: b.row + 1, endColumn: b.column + 1 };
   }
 
   rangeOf(first: Range, last: Range): Range {
