@@ -64,8 +64,9 @@ describe('pinned grammar', () => {
     // Supertypes (`_statement`, ...) are not concrete node kinds, so they are not in the parse table.
     const named = bash.nodeTypeInfo.filter((t) => t.named && !t.type.startsWith('_')).map((t) => t.type);
     expect(named.length).toBeGreaterThan(50);
-    const { Language } = (await import('web-tree-sitter')) as unknown as { Language: { load(b: Uint8Array): Promise<{ types: string[] }> } };
-    await loadWasm(); // initialises the runtime
+    // The same (CommonJS) instance of web-tree-sitter that src/parse/wasm.ts loads and initialises.
+    const { Language } = require('web-tree-sitter') as { Language: { load(b: Uint8Array): Promise<{ types: string[] }> } };
+    await loadWasm();
     const lang = await Language.load(readFileSync(grammarPath()));
     const wasmTypes = new Set(lang.types);
     expect(named.filter((t) => !wasmTypes.has(t))).toEqual([]);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
@@ -38,7 +39,9 @@ export function loadWasm(): Promise<WasmParser> {
         setFlagsFromString('--liftoff-only');
         setFlagsFromString('--wasm-lazy-compilation');
       }
-      const mod = (await import('web-tree-sitter')) as unknown as {
+      // The CommonJS build of web-tree-sitter: the ESM one costs a fresh process (the hook) the
+      // ESM loader's start-up and a module compile, several ms (bench/README.md).
+      const mod = createRequire(import.meta.url)('web-tree-sitter') as {
         Parser: { init(): Promise<void>; new (): WasmParser & { setLanguage(l: unknown): void } };
         Language: { load(bytes: Uint8Array): Promise<unknown> };
       };
