@@ -55,6 +55,20 @@ describe.each(Object.keys(parsers))('%s backend', (backend) => {
     if (!r.ok) expect(r.message).toMatch(/over the limit of 1048576/);
   });
 
+  it('after a parse stopped by its timeout, the next parse reads its own input (no resumed parse)', () => {
+    // tree-sitter keeps a timed-out parse for resuming; the next call would continue it, giving
+    // the tree of the old text (found by the fuzzer: `serverless info` came back as `echo a; ...`).
+    const stopped = parser.parse('echo a; '.repeat(200_000), { timeoutMs: 1, maxInputChars: 4 * 1024 * 1024 });
+    expect(stopped.ok).toBe(false);
+    if (!stopped.ok) expect(stopped.kind).toBe('timeout');
+    const next = parser.parse('serverless info');
+    expect(next.ok).toBe(true);
+    if (next.ok) {
+      expect(next.root.end).toBe('serverless info'.length);
+      expect(next.root.children.map((c) => c.type)).toEqual(['command']);
+    }
+  });
+
   it('~1 MB of 80,000 statements: parsed, or timeout within the budget; never allow', () => {
     check(`echo x > ${MAIN_README}; ` + 'echo a > x; '.repeat(80_000), ['ok', 'timeout', 'too-large'], 'not-allow');
   });

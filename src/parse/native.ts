@@ -6,6 +6,7 @@ import type { TreeCursorLike } from './tree.js';
 interface NativeParser {
   setLanguage(lang: unknown): void;
   setTimeoutMicros(us: number): void;
+  reset(): void;
   parse(input: string, old?: null, options?: { bufferSize?: number }): { walk(): TreeCursorLike } | null;
 }
 
@@ -54,5 +55,11 @@ export function nativeParse(source: string, timeoutMs: number): TreeCursorLike |
   parser.setTimeoutMicros(timeoutMs * 1000);
   // The binding copies the string through a fixed buffer; size it so long inputs parse whole.
   const tree = parser.parse(source, null, { bufferSize: Math.max(64 * 1024, source.length * 2 + 16) });
-  return tree ? tree.walk() : null;
+  if (!tree) {
+    // A parse stopped by the timeout is kept for resuming: without a reset, the next parse (of a
+    // different input!) continues the old one and returns a tree of the wrong text.
+    parser.reset();
+    return null;
+  }
+  return tree.walk();
 }

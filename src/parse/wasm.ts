@@ -5,6 +5,7 @@ import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
 
 interface WasmParser {
+  reset(): void;
   parse(input: string, old?: null, options?: { progressCallback?: (state: unknown) => boolean }): {
     walk(): TreeCursorLike;
     delete(): void;
@@ -64,7 +65,11 @@ export function wasmParse(parser: WasmParser, source: string, timeoutMs: number)
     // Returning true cancels the parse: the WASM binding's replacement for a timeout.
     progressCallback: () => performance.now() > deadline,
   });
-  if (!tree) return null;
+  if (!tree) {
+    // As in native.ts: a cancelled parse would otherwise be resumed by the next call.
+    parser.reset();
+    return null;
+  }
   // WASM trees and cursors live in the module's own heap, outside V8's GC: free them after the
   // copy, or a long-lived process (the library API, lint, a fuzzer) grows by the size of every
   // tree it ever parsed.
