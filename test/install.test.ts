@@ -58,7 +58,7 @@ const EXISTING = {
 };
 
 function ours(settings: Record<string, any>): { matcher: string; command: string }[] {
-  return (settings.hooks?.PreToolUse ?? []).flatMap((e: any) => (e.hooks ?? []).filter((h: any) => / hook$/.test(h.command) && /bashguard/.test(h.command)).map((h: any) => ({ matcher: e.matcher, command: h.command })));
+  return (settings.hooks?.PreToolUse ?? []).flatMap((e: any) => (e.hooks ?? []).filter((h: any) => /( hook|bashguard-hook)$/.test(h.command) && /bashguard/.test(h.command)).map((h: any) => ({ matcher: e.matcher, command: h.command })));
 }
 
 describe('install', () => {

@@ -20,10 +20,12 @@ interface InstallOptions {
   dryRun: boolean;
 }
 
-/** The absolute command Claude Code runs: this node and this package's bin. */
+/**
+ * The absolute command Claude Code runs: this package's supervised hook entry (a hard time limit
+ * from outside Node, see bin/bashguard-hook) with this node.
+ */
 export function hookCommand(): string {
-  const bin = packagePath('bin', 'bashguard.js');
-  return `${quote(process.execPath)} ${quote(bin)} hook`;
+  return `BASHGUARD_NODE=${quote(process.execPath)} ${quote(packagePath('bin', 'bashguard-hook'))}`;
 }
 
 function quote(p: string): string {
@@ -56,7 +58,7 @@ function readSettings(file: string): Json {
 }
 
 function isOurs(h: unknown): boolean {
-  return typeof h === 'object' && h !== null && typeof (h as Json).command === 'string' && /bashguard(\.js)?['"]? hook\b/.test((h as Json).command as string);
+  return typeof h === 'object' && h !== null && typeof (h as Json).command === 'string' && /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test((h as Json).command as string);
 }
 
 /** Returns settings with exactly one bashguard hook entry (added or updated). */
@@ -207,9 +209,11 @@ export async function runDoctor(io: IO): Promise<number> {
         if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
         for (const o of ours) {
           if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
-          const parts = o.command.match(/'[^']*'|\S+/g) ?? [];
-          const script = parts[1]?.replace(/^'|'$/g, '');
+          const parts = (o.command.match(/(?:[^\s']+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
+          const script = parts.find((p) => /bashguard(-hook|\.js)$/.test(p));
           if (script && !existsSync(script)) problems.push(`command points at ${script}, which does not exist`);
+          const node = parts.find((p) => p.startsWith('BASHGUARD_NODE='))?.slice('BASHGUARD_NODE='.length);
+          if (node && !existsSync(node)) problems.push(`BASHGUARD_NODE=${node} does not exist`);
         }
         checks.push({ ok: problems.length === 0, label: `${scope} settings`, detail: `${file}: ${problems.length ? problems.join('; ') : 'installed'}` });
       }
@@ -217,6 +221,14 @@ export async function runDoctor(io: IO): Promise<number> {
       checks.push({ ok: false, label: `${scope} settings`, detail: (err as Error).message });
     }
   }
+  // bin/bashguard-hook enforces the hook's time limit with coreutils' timeout (a run-away parse
+  // would otherwise outlast Claude Code's hook timeout, which then runs the tool).
+  const timeoutBin = (io.env.PATH ?? '').split(':').map((d) => join(d || '.', 'timeout')).find((f) => existsSync(f));
+  checks.push({
+    ok: true,
+    label: 'hook time limit',
+    detail: timeoutBin ? `${timeoutBin} stops an analysis after BASHGUARD_HOOK_TIMEOUT s (default 10)` : 'warning: no `timeout` on PATH (coreutils): the hook runs without an outer time limit',
+  });
   let layout = 'not inside a git checkout: the hook stays out of the way here';
   const found = discoverLayout(io.cwd);
   if (found.ok) layout = `${found.layout.current.kind} at ${found.layout.current.root ?? found.layout.current.gitDir}${found.layout.current.kind === 'linked-worktree' ? ` (main checkout ${found.layout.main?.root ?? 'none'}, ${found.layout.siblings.length} sibling worktree(s))` : ''}`;

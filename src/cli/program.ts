@@ -50,9 +50,12 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .command('hook')
     .description('Claude Code PreToolUse hook: reads the event JSON on stdin, answers with a permission decision')
     .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
-    .action(async (opts: { exitCode?: boolean }) => {
+    .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
+    .action(async (opts: { exitCode?: boolean; unfinished?: string }) => {
+      const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
+      if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
-      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser() });
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished });
     });
 
   program

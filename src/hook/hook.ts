@@ -19,6 +19,11 @@ import { displayPath } from '../interpret/paths.js';
 export interface HookOptions {
   exitCode: boolean;
   getParser: () => Promise<BashParser>;
+  /**
+   * Set by bin/bashguard-hook when it stopped an analysis that ran past its limit (seconds):
+   * answer as for any unanalyzable call, from the event and the config alone, without parsing.
+   */
+  unfinished?: number;
 }
 
 const PATH_FIELD: Record<string, string> = {
@@ -48,7 +53,7 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   return emit(answer, io, opts.exitCode);
 }
 
-export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser'>): Promise<HookAnswer | null> {
+export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished'>): Promise<HookAnswer | null> {
   if (raw.trim() === '') {
     io.stderr('bashguard: empty hook input on stdin; allowing\n');
     return null;
@@ -95,6 +100,12 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     throw err;
   }
   if (scope.skipped) return null;
+  if (opts.unfinished !== undefined) {
+    return {
+      decision: scope.config.unanalyzable === 'deny' ? 'deny' : 'ask',
+      reason: `bashguard could not analyze this call: its analysis did not finish within ${opts.unfinished} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
+    };
+  }
   const genv = { env: io.env };
   if (tool === 'Bash') {
     const parser = await opts.getParser();

@@ -1,0 +1,113 @@
+/**
+ * bin/bashguard-hook, the command `bashguard install` writes: `bashguard hook` under a hard time
+ * limit enforced from outside Node. tree-sitter can spend unbounded time inside one native parse
+ * step on some malformed input (test/fixtures/parser-hang.sh.txt, found by the fuzzer: tree-sitter
+ * 0.25 in stack_node_add_link, its own timeout never checked), and Claude Code runs the tool when
+ * a hook overruns its timeout. These tests run the real script and the built CLI (`npm test` builds
+ * dist/ first) against a real git layout.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
+import { REPO_ROOT } from './helpers/shared.js';
+import { hookCommand } from '../src/cli/install.js';
+
+const SUPERVISOR = join(REPO_ROOT, 'bin', 'bashguard-hook');
+const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
+const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
+const LIMIT_S = 2;
+
+let layout: GitLayout;
+beforeAll(() => {
+  layout = makeGitLayout('bashguard-supervisor-');
+});
+afterAll(() => layout.cleanup());
+
+const event = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: layout.worktree });
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: layout.root, BASHGUARD_NODE: process.execPath, BASHGUARD_HOOK_TIMEOUT: String(LIMIT_S), ...extra };
+}
+
+function run(file: string, args: string[], stdin: string, extra: Record<string, string> = {}) {
+  const t0 = performance.now();
+  const r = spawnSync(file, args, { input: stdin, env: env(extra), encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
+}
+
+const decisionOf = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+
+describe('bin/bashguard-hook', () => {
+  it('the fixture really makes the parser run away (so the tests below test the limit)', () => {
+    const r = spawnSync(process.execPath, ['-e', "const P=require('tree-sitter');const p=new P();p.setLanguage(require('tree-sitter-bash'));p.setTimeoutMicros(100000);p.parse(require('fs').readFileSync(0,'utf8'))"], {
+      input: HANG,
+      cwd: REPO_ROOT,
+      timeout: 5_000,
+    });
+    // tree-sitter's own 100 ms timeout does not stop it: killed by our 5 s bound.
+    expect(r.signal).toBe('SIGTERM');
+  });
+
+  it(`a parse that never ends: ask after ${LIMIT_S} s, exit 0, one JSON answer`, () => {
+    const r = run(SUPERVISOR, [], event(HANG));
+    expect(r.code, r.stderr).toBe(0);
+    const a = decisionOf(r.stdout);
+    expect(a.permissionDecision).toBe('ask');
+    expect(a.permissionDecisionReason).toMatch(/did not finish within 2 s/);
+    expect(r.ms).toBeGreaterThan(LIMIT_S * 1000);
+    expect(r.ms).toBeLessThan(LIMIT_S * 1000 + 15_000);
+  });
+
+  it('with "unanalyzable": "deny" in the worktree config: deny', () => {
+    const cfg = join(layout.worktree, '.bashguard.json');
+    writeFileSync(cfg, '{"unanalyzable": "deny"}');
+    try {
+      const r = run(SUPERVISOR, [], event(HANG));
+      expect(r.code, r.stderr).toBe(0);
+      expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
+    } finally {
+      rmSync(cfg);
+    }
+  });
+
+  it('--exit-code: exit 2 with the reason on stderr, nothing on stdout', () => {
+    const r = run(SUPERVISOR, ['--exit-code'], event(HANG));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/did not finish within 2 s/);
+  });
+
+  it.each([
+    ['deny', `echo x > ${'MAIN'}/README.md`],
+    ['allow', 'ls && echo ok > notes.txt'],
+  ])('an ordinary %s: the same answer and exit code as `bashguard hook`', (_label, template) => {
+    const stdin = event(template.replace('MAIN', layout.main));
+    for (const args of [[], ['--exit-code']]) {
+      const supervised = run(SUPERVISOR, args, stdin);
+      const direct = run(process.execPath, [CLI, 'hook', ...args], stdin);
+      expect(supervised.code).toBe(direct.code);
+      expect(supervised.stdout.trim()).toBe(direct.stdout.trim());
+      expect(supervised.stderr).toBe(direct.stderr);
+    }
+  });
+
+  it('the command `bashguard install` writes, run through sh as Claude Code runs it, is the supervised hook', () => {
+    const command = hookCommand();
+    expect(command).toContain(`BASHGUARD_NODE=${process.execPath}`);
+    expect(command).toMatch(/bin\/bashguard-hook$/);
+    const r = run('/bin/sh', ['-c', command], event(`echo x > ${layout.main}/README.md`));
+    expect(r.code, r.stderr).toBe(0);
+    expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
+    const hung = run('/bin/sh', ['-c', command], event(HANG));
+    expect(decisionOf(hung.stdout).permissionDecision).toBe('ask');
+  });
+
+  it('bashguard hook --unfinished rejects a bad value with one line, exit 2', () => {
+    const r = run(process.execPath, [CLI, 'hook', '--unfinished', 'soon'], event('ls'));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--unfinished takes a number of seconds/);
+  });
+});
