@@ -9,8 +9,8 @@
 // a new worker continues with the next seed. Unique findings (shortest input per signature) are
 // printed and written to --out; turn each into a case in test/fuzz/regressions.json.
 import { build } from 'esbuild';
-import { fork } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -141,13 +141,49 @@ while (Date.now() - started < seconds * 1000) {
   seed++;
 }
 
+// Run-aways (hangs, crashes, budget overruns) are checked against the product's guarantee: the
+// hook Claude Code runs (bin/bashguard-hook, which stops `bashguard hook` after
+// BASHGUARD_HOOK_TIMEOUT s) must still answer, in a real linked worktree. tree-sitter can run
+// away inside one native parse step, which no in-process budget can stop (docs/limits.md).
+const HOOK_LIMIT_S = 3;
+function containedByHook(findings) {
+  const runaways = findings.filter((f) => ['hang', 'crash', 'budget'].includes(f.kind));
+  if (runaways.length === 0) return;
+  const base = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : root, 'bashguard-fuzz-hook-'));
+  try {
+    const main = join(base, 'repo');
+    const git = (...a) => execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=f', '-c', 'user.email=f@f', ...a], { cwd: base, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    git('init', '-q', main);
+    git('-C', main, 'commit', '-q', '--allow-empty', '-m', 'init');
+    git('-C', main, 'worktree', 'add', '-q', '-b', 'b1', join(main, '.builders', 'b1'));
+    for (const f of runaways) {
+      const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: join(main, '.builders', 'b1'), tool_input: { command: f.input } });
+      const t0 = Date.now();
+      const r = spawnSync(join(root, 'bin', 'bashguard-hook'), [], { input: event, encoding: 'utf8', timeout: (HOOK_LIMIT_S + 30) * 1000, env: { PATH: process.env.PATH, HOME: base, BASHGUARD_NODE: process.execPath, BASHGUARD_HOOK_TIMEOUT: String(HOOK_LIMIT_S) } });
+      const ms = Date.now() - t0;
+      let decision = r.status === 0 && r.stdout === '' ? 'allow' : null;
+      try {
+        decision ??= JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+      } catch {}
+      const answered = r.status === 0 && decision !== null && ms < (HOOK_LIMIT_S + 10) * 1000;
+      f.hook = { ms, decision, answered, stoppedByLimit: /did not finish within/.test(r.stdout) };
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+containedByHook(Object.values(unique));
+
 const report = {
   when: new Date(started).toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
   ...total,
   uniqueFindings: Object.keys(unique).length,
+  /** Findings the supervised hook did not answer in time: what would reach a user. */
+  uncontained: Object.values(unique).filter((f) => !f.hook?.answered).length,
   findings: Object.values(unique),
 };
 writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
 process.stderr.write(`[fuzz] done: ${report.seconds}s, ${report.execs} execs, ${report.workers} worker(s), ${report.uniqueFindings} unique finding(s) -> ${out}\n`);
-for (const f of report.findings) process.stderr.write(`  - ${f.signature} (x${f.count}): ${JSON.stringify(f.input.slice(0, 200))}\n`);
+for (const f of report.findings) process.stderr.write(`  - ${f.signature} (x${f.count})${f.hook ? ` [hook: ${f.hook.decision ?? 'no answer'} in ${f.hook.ms} ms${f.hook.stoppedByLimit ? ', stopped by its limit' : ''}]` : ''}: ${JSON.stringify(f.input.slice(0, 200))}\n`);
+process.stderr.write(`[fuzz] findings the supervised hook did not answer in time: ${report.uncontained}\n`);
