@@ -233,6 +233,40 @@ describe('lint: one bad file never stops the run', () => {
     expect(rulesAt(j, 'tools/deploy')).toEqual(['3:BG1001']);
   });
 
+  it('a file tree-sitter never finishes: BG0002 after --timeout, and the files after it are still linted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-runaway-'));
+    try {
+      writeFileSync(join(dir, 'a-runaway.sh'), readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8'));
+      writeFileSync(join(dir, 'b.sh'), '#!/bin/sh\necho hi > /etc/motd\n');
+      const t0 = performance.now();
+      const r = await lint(['--root', dir, '--format', 'json', '--timeout', '2', join(dir, 'a-runaway.sh'), join(dir, 'b.sh')]);
+      expect(performance.now() - t0).toBeLessThan(30_000);
+      expect(r.code, r.err).toBe(1);
+      const j = JSON.parse(r.out) as JsonOut;
+      const runaway = j.files.find((f) => f.file.endsWith('a-runaway.sh'))!;
+      expect(runaway.findings.map((f) => f.rule)).toEqual(['BG0002']);
+      expect(runaway.findings[0]!.message).toMatch(/did not finish within 2 s/);
+      expect(rulesAt(j, 'b.sh')).toEqual(['2:BG1001']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--timeout 0 (in this process) and the default (a child process) give the same findings', async () => {
+    const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy')];
+    const isolated = JSON.parse((await lint(['--root', PROJECT, '--format', 'json', ...files])).out) as JsonOut;
+    const inProcess = JSON.parse((await lint(['--root', PROJECT, '--format', 'json', '--timeout', '0', ...files])).out) as JsonOut;
+    expect(isolated.files.map((f) => f.findings)).toEqual(inProcess.files.map((f) => f.findings));
+    expect(isolated.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
+  });
+
+  it('--timeout rejects a bad value with one line, exit 2', async () => {
+    const r = await lint(['--timeout', 'soon', join(PROJECT, 'broken.sh')]);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/--timeout takes a number of seconds/);
+  });
+
   it('binary files, empty files and huge inputs get a result', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bg-lint-'));
     try {

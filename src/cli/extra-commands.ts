@@ -28,9 +28,19 @@ function registerLint(program: Command, io: IO, setExit: (code: number) => void)
     .option('--no-progress', 'never show progress')
     .option('--no-summary', 'omit the summary line')
     .option('--parser <backend>', 'native, wasm or auto')
+    .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
       const { runLint } = await import('../lint/command.js');
       setExit(await runLint(paths, opts, io));
+    });
+
+  // The child process of `lint --timeout` (src/lint/isolated.ts): analyzes the files its parent
+  // sends over IPC, one at a time, and sends each result back.
+  program
+    .command('__lint-worker', { hidden: true })
+    .action(async () => {
+      const { runLintWorker } = await import('../lint/worker.js');
+      await runLintWorker();
     });
 }
 

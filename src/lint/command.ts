@@ -10,6 +10,7 @@ import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
+import { lintIsolated } from './isolated.js';
 import { FORMATS, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
 
 export interface LintCliOptions {
@@ -23,6 +24,7 @@ export interface LintCliOptions {
   progress?: boolean;
   summary?: boolean;
   parser?: string;
+  timeout?: string;
 }
 
 
@@ -35,12 +37,15 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const parserChoice = opts.parser;
   if (parserChoice !== undefined && !['native', 'wasm', 'auto'].includes(parserChoice)) throw new UsageError(`--parser must be native, wasm or auto (got ${parserChoice})`);
   if (paths.length === 0) throw new UsageError('lint: give at least one PATH (a file, a directory, or - for stdin)');
+  const limit = Number(opts.timeout ?? '0');
+  if (!Number.isFinite(limit) || limit < 0) throw new UsageError(`--timeout takes a number of seconds, 0 for no limit (got ${opts.timeout})`);
 
   const root = opts.root ? resolve(io.cwd, opts.root) : undefined;
   // `--cwd script` starts each script in its own directory (test and helper scripts often assume it).
   const cwd = opts.cwd === 'script' ? 'script' : opts.cwd ? resolve(io.cwd, opts.cwd) : undefined;
   const parser = await getParser(parserChoice as BackendChoice | undefined);
-  const linter = new Linter(parser, { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives) }, io.cwd);
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives) };
+  const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
   for (const e of errors) io.stderr(`bashguard: ${e}\n`);
@@ -48,12 +53,19 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const stdinPath = opts.stdinFilename ? resolve(io.cwd, opts.stdinFilename) : undefined;
   const stdinText = targets.some((t) => t.path === '-') ? await io.readStdin() : undefined;
   const progress = (opts.progress ?? io.isTTY) && targets.length > 1;
-  const results: FileResult[] = [];
-  targets.forEach((t, i) => {
-    if (progress) io.stderr(`\r\x1b[K[${i + 1}/${targets.length}] ${t.display.length > 70 ? '...' + t.display.slice(-67) : t.display}`);
-    const display = t.path === '-' && stdinPath ? displayName(stdinPath, io.cwd) : t.display;
-    results.push(linter.lintFile(t.path, display, stdinText, stdinPath));
-  });
+  const jobs = targets.map((t) => ({ path: t.path, display: t.path === '-' && stdinPath ? displayName(stdinPath, io.cwd) : t.display, stdinText: t.path === '-' ? stdinText : undefined, stdinPath }));
+  const onStart = (i: number) => {
+    if (progress) io.stderr(`\r\x1b[K[${i + 1}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
+  };
+  let results: FileResult[];
+  if (limit > 0 && jobs.length > 0) {
+    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart);
+  } else {
+    results = jobs.map((j, i) => {
+      onStart(i);
+      return linter.lintFile(j.path, j.display, j.stdinText, j.stdinPath);
+    });
+  }
   if (progress) io.stderr('\r\x1b[K');
 
   const summary = summarize(results, performance.now() - t0);

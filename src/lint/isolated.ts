@@ -1,0 +1,103 @@
+/**
+ * Lint with a time limit per file. tree-sitter can spend unbounded time inside one native parse
+ * step on some malformed input (docs/limits.md); nothing in the process running it can stop it,
+ * and a Node worker stuck in native code even blocks process exit. So the files are analyzed in a
+ * child process (one for the whole run, not one per file), which reports each result back; when
+ * a file runs past the limit the child is killed, that file gets a BG0002 finding, and a new
+ * child carries on with the next file.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { BackendChoice } from '../parse/index.js';
+import { packagePath } from '../util/package-root.js';
+import type { FileResult, Linter, LintOptions } from './lint.js';
+
+export interface LintJob {
+  path: string;
+  display: string;
+  stdinText?: string;
+  stdinPath?: string;
+}
+
+export interface WorkerInit {
+  type: 'init';
+  parser: BackendChoice | undefined;
+  opts: Omit<LintOptions, 'fs'>;
+  displayCwd: string;
+}
+
+export type WorkerRequest = WorkerInit | ({ type: 'file'; index: number } & LintJob);
+export type WorkerReply = { type: 'result'; index: number; result: FileResult };
+
+/** The command the child runs (hidden from --help): see registerLintWorker in src/cli. */
+export const LINT_WORKER_COMMAND = '__lint-worker';
+
+export async function lintIsolated(
+  jobs: LintJob[],
+  init: Omit<WorkerInit, 'type'>,
+  /** Builds the result for a file whose analysis was stopped (no parsing). */
+  parent: Linter,
+  limitSeconds: number,
+  env: Record<string, string | undefined>,
+  onStart: (index: number) => void,
+): Promise<FileResult[]> {
+  const results: FileResult[] = new Array(jobs.length);
+  let next = 0;
+  while (next < jobs.length) {
+    next = await runChild(jobs, next, init, limitSeconds, env, results, onStart);
+    if (next < jobs.length && results[next] === undefined) {
+      // The child was stopped (or died) on this file.
+      const j = jobs[next]!;
+      results[next] = parent.lintFile(j.path, j.display, j.stdinText, j.stdinPath, limitSeconds);
+      next++;
+    }
+  }
+  return results;
+}
+
+/** Runs one child from `start`; resolves with the index of the first file it did not finish. */
+function runChild(
+  jobs: LintJob[],
+  start: number,
+  init: Omit<WorkerInit, 'type'>,
+  limitSeconds: number,
+  env: Record<string, string | undefined>,
+  results: FileResult[],
+  onStart: (index: number) => void,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = fork(packagePath('bin', 'bashguard.js'), [LINT_WORKER_COMMAND], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: env as NodeJS.ProcessEnv,
+    });
+    let current = start;
+    let timer: NodeJS.Timeout | null = null;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      child.kill('SIGKILL');
+      resolve(current);
+    };
+    const send = (msg: WorkerRequest) => child.send(msg, (err) => err && finish());
+    // The child works through the files in order, so the one in progress is always `current`;
+    // each file gets the full limit from the moment the previous one was answered.
+    const arm = () => {
+      if (timer) clearTimeout(timer);
+      if (current >= jobs.length) return finish();
+      onStart(current);
+      timer = setTimeout(finish, limitSeconds * 1000);
+    };
+    child.on('message', (m: WorkerReply) => {
+      if (m.type !== 'result' || m.index !== current) return;
+      results[current] = m.result;
+      current++;
+      arm();
+    });
+    child.on('exit', finish);
+    child.on('error', finish);
+    send({ type: 'init', ...init });
+    for (let i = start; i < jobs.length; i++) send({ type: 'file', index: i, ...jobs[i]! });
+    arm();
+  });
+}
