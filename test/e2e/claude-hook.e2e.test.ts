@@ -48,6 +48,11 @@ import { git, makeLayout, snapshotMain, type Layout, type MainSnapshot } from '.
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
+// The fuzzer's input without its CR: Claude Code refuses commands with control characters before
+// any hook runs; tree-sitter runs away on this one just the same.
+const RUNAWAY = readFileSync(join(REPO, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8').replace(/\r/g, '');
+/** The installed hook's outer limit in these runs (bin/bashguard-hook), short to keep the test quick. */
+const HOOK_LIMIT_S = '3';
 
 type HookKind = 'stub' | 'real';
 // The real hook (`bin/bashguard.js install --project`) is what CI runs. BASHGUARD_E2E_HOOK=stub
@@ -115,7 +120,7 @@ function installHook(kind: HookKind | 'none', layout: Layout, home: string): voi
 
 interface Step extends ScriptStep {
   label: string;
-  kind: 'escape' | 'legit';
+  kind: 'escape' | 'legit' | 'runaway';
   /** the stub hook cannot get this one right. */
   needsRealHook?: boolean;
   /** For legit steps: the tool result must contain this. */
@@ -155,6 +160,17 @@ function buildScript(layout: Layout, tmpFile: string): Step[] {
       tool: 'Write',
       input: { file_path: `${main}/written.txt`, content: 'escaped\n' },
       needsRealHook: true, // the stub only looks at Bash
+    },
+    {
+      // tree-sitter never finishes parsing this (test/fixtures/parser-hang.sh.txt). The installed
+      // hook stops its analysis after BASHGUARD_HOOK_TIMEOUT s and answers as for any
+      // unanalyzable command (ask), instead of hanging until the client's own hook timeout, after
+      // which the client would run the tool. (Unguarded, the client's shell rejects this text
+      // as a syntax error, so the control run cannot show it executing.)
+      kind: 'runaway',
+      label: 'a command the parser runs away on',
+      tool: 'Bash',
+      input: { command: `echo leak > ${main}/runaway.txt\n${RUNAWAY}`, description: 'parser run-away' },
     },
     { kind: 'legit', label: 'echo ok > notes.txt', tool: 'Bash', input: { command: 'echo ok > notes.txt', description: 'note' } },
     {
@@ -242,6 +258,7 @@ async function runScenario(hook: HookKind | 'none', permissionMode: PermissionMo
       home,
       allowedTools: ALLOWED_TOOLS,
       permissionMode,
+      env: { BASHGUARD_HOOK_TIMEOUT: HOOK_LIMIT_S },
       timeoutMs: 90_000,
     });
     const after = snapshotMain(layout.main, layout.branch);
@@ -365,6 +382,15 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e with the ${HOOK_KI
           expect(denials.map((d) => d.tool_use_id)).toContain(s.byStep[stepIndex(s, st.label)]?.id);
         });
       }
+    });
+
+    it('a command the parser runs away on is answered after the hook\'s limit (ask), and not run', () => {
+      const i = stepIndex(s, 'a command the parser runs away on');
+      const r = s.byStep[i]?.result;
+      expect(r, s.digest).toBeDefined();
+      expect(r?.isError, s.digest).toBe(true);
+      expect(r?.text, s.digest).toMatch(new RegExp(`did not finish within ${HOOK_LIMIT_S} s`));
+      expect(existsSync(join(s.layout.main, 'runaway.txt'))).toBe(false);
     });
 
     describe('legitimate work is allowed', () => {
