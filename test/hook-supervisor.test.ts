@@ -17,6 +17,8 @@ import { hookCommand } from '../src/cli/install.js';
 const SUPERVISOR = join(REPO_ROOT, 'bin', 'bashguard-hook');
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
 const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
+/** Another family (fuzz seed 500): a long pipeline in an unclosed `(`, then an unterminated quote. */
+const PIPELINE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-runaway-pipeline.sh.txt'), 'utf8');
 const LIMIT_S = 2;
 
 let layout: GitLayout;
@@ -50,8 +52,11 @@ describe('bin/bashguard-hook', () => {
     expect(r.signal).toBe('SIGTERM');
   });
 
-  it(`a parse that never ends: ask after ${LIMIT_S} s, exit 0, one JSON answer`, () => {
-    const r = run(SUPERVISOR, [], event(HANG));
+  it.each([
+    ['parser-hang.sh.txt', HANG],
+    ['parser-runaway-pipeline.sh.txt', PIPELINE],
+  ])(`a parse that runs away (%s): ask after ${LIMIT_S} s, exit 0, one JSON answer`, (_name, input) => {
+    const r = run(SUPERVISOR, [], event(input));
     expect(r.code, r.stderr).toBe(0);
     const a = decisionOf(r.stdout);
     expect(a.permissionDecision).toBe('ask');
