@@ -9,8 +9,8 @@
 // a new worker continues with the next seed. Unique findings (shortest input per signature) are
 // printed and written to --out; turn each into a case in test/fuzz/regressions.json.
 import { build } from 'esbuild';
-import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { fork, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,7 +71,7 @@ mkdirSync(cache, { recursive: true });
 const bundle = join(cache, 'engine.mjs');
 await build({
   stdin: {
-    contents: "export * from './test/fuzz/engine.ts'; export { getParser } from './src/parse/index.ts';",
+    contents: "export * from './test/fuzz/engine.ts'; export { getParser } from './src/parse/index.ts'; export { makeGitLayout } from './test/helpers/git-layout.ts';",
     resolveDir: root,
     loader: 'ts',
   },
@@ -146,20 +146,16 @@ while (Date.now() - started < seconds * 1000) {
 // BASHGUARD_HOOK_TIMEOUT s) must still answer, in a real linked worktree. tree-sitter can run
 // away inside one native parse step, which no in-process budget can stop (docs/limits.md).
 const HOOK_LIMIT_S = 3;
-function containedByHook(findings) {
+async function containedByHook(findings) {
   const runaways = findings.filter((f) => ['hang', 'crash', 'budget'].includes(f.kind));
   if (runaways.length === 0) return;
-  const base = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : root, 'bashguard-fuzz-hook-'));
+  const { makeGitLayout } = await import(bundle);
+  const layout = makeGitLayout('bashguard-fuzz-hook-');
   try {
-    const main = join(base, 'repo');
-    const git = (...a) => execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=f', '-c', 'user.email=f@f', ...a], { cwd: base, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
-    git('init', '-q', main);
-    git('-C', main, 'commit', '-q', '--allow-empty', '-m', 'init');
-    git('-C', main, 'worktree', 'add', '-q', '-b', 'b1', join(main, '.builders', 'b1'));
     for (const f of runaways) {
-      const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: join(main, '.builders', 'b1'), tool_input: { command: f.input } });
+      const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: layout.worktree, tool_input: { command: f.input } });
       const t0 = Date.now();
-      const r = spawnSync(join(root, 'bin', 'bashguard-hook'), [], { input: event, encoding: 'utf8', timeout: (HOOK_LIMIT_S + 30) * 1000, env: { PATH: process.env.PATH, HOME: base, BASHGUARD_NODE: process.execPath, BASHGUARD_HOOK_TIMEOUT: String(HOOK_LIMIT_S) } });
+      const r = spawnSync(join(root, 'bin', 'bashguard-hook'), [], { input: event, encoding: 'utf8', timeout: (HOOK_LIMIT_S + 30) * 1000, env: { PATH: process.env.PATH, HOME: layout.root, BASHGUARD_NODE: process.execPath, BASHGUARD_HOOK_TIMEOUT: String(HOOK_LIMIT_S) } });
       const ms = Date.now() - t0;
       let decision = r.status === 0 && r.stdout === '' ? 'allow' : null;
       try {
@@ -169,10 +165,10 @@ function containedByHook(findings) {
       f.hook = { ms, decision, answered, stoppedByLimit: /did not finish within/.test(r.stdout) };
     }
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    layout.cleanup();
   }
 }
-containedByHook(Object.values(unique));
+await containedByHook(Object.values(unique));
 
 const report = {
   when: new Date(started).toISOString(),
