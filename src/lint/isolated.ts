@@ -34,7 +34,7 @@ export const LINT_WORKER_COMMAND = '__lint-worker';
 export async function lintIsolated(
   jobs: LintJob[],
   init: Omit<WorkerInit, 'type'>,
-  /** Builds the result for a file whose analysis was stopped (no parsing). */
+  /** Builds the result for a file whose analysis was stopped or crashed (no parsing). */
   parent: Linter,
   limitSeconds: number,
   env: Record<string, string | undefined>,
@@ -43,18 +43,22 @@ export async function lintIsolated(
   const results: FileResult[] = new Array(jobs.length);
   let next = 0;
   while (next < jobs.length) {
-    next = await runChild(jobs, next, init, limitSeconds, env, results, onStart);
+    const stopped = await runChild(jobs, next, init, limitSeconds, env, results, onStart);
+    next = stopped.next;
     if (next < jobs.length && results[next] === undefined) {
-      // The child was stopped (or died) on this file.
+      // The child was stopped, or died, on this file.
       const j = jobs[next]!;
-      results[next] = parent.lintFile(j.path, j.display, j.stdinText, j.stdinPath, limitSeconds);
+      results[next] = parent.lintFile(j.path, j.display, j.stdinText, j.stdinPath, stopped.why);
       next++;
     }
   }
   return results;
 }
 
-/** Runs one child from `start`; resolves with the index of the first file it did not finish. */
+/**
+ * Runs one child from `start`; resolves with the index of the first file it did not finish and,
+ * when that is a file of the run, why.
+ */
 function runChild(
   jobs: LintJob[],
   start: number,
@@ -63,7 +67,7 @@ function runChild(
   env: Record<string, string | undefined>,
   results: FileResult[],
   onStart: (index: number) => void,
-): Promise<number> {
+): Promise<{ next: number; why: string }> {
   return new Promise((resolve) => {
     const child: ChildProcess = fork(packagePath('bin', 'bashguard.js'), [LINT_WORKER_COMMAND], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -72,21 +76,22 @@ function runChild(
     let current = start;
     let timer: NodeJS.Timeout | null = null;
     let done = false;
-    const finish = () => {
+    const finish = (why: string) => {
       if (done) return;
       done = true;
       if (timer) clearTimeout(timer);
       child.kill('SIGKILL');
-      resolve(current);
+      resolve({ next: current, why });
     };
-    const send = (msg: WorkerRequest) => child.send(msg, (err) => err && finish());
+    const send = (msg: WorkerRequest) => child.send(msg, (err) => err && finish(`the analysis process could not be reached (${err.message})`));
+    const timedOut = `analysis did not finish within ${limitSeconds} s and was stopped (tree-sitter can run away on some malformed input; docs/limits.md)`;
     // The child works through the files in order, so the one in progress is always `current`;
     // each file gets the full limit from the moment the previous one was answered.
     const arm = () => {
       if (timer) clearTimeout(timer);
-      if (current >= jobs.length) return finish();
+      if (current >= jobs.length) return finish('done');
       onStart(current);
-      timer = setTimeout(finish, limitSeconds * 1000);
+      timer = setTimeout(() => finish(timedOut), limitSeconds * 1000);
     };
     child.on('message', (m: WorkerReply) => {
       if (m.type !== 'result' || m.index !== current) return;
@@ -94,8 +99,8 @@ function runChild(
       current++;
       arm();
     });
-    child.on('exit', finish);
-    child.on('error', finish);
+    child.on('exit', (code, signal) => finish(`the analysis process ended (${signal ?? `exit ${code}`}) on this file`));
+    child.on('error', (err) => finish(`the analysis process failed (${err.message})`));
     send({ type: 'init', ...init });
     for (let i = start; i < jobs.length; i++) send({ type: 'file', index: i, ...jobs[i]! });
     arm();

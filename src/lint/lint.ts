@@ -170,11 +170,11 @@ export class Linter {
   }
 
   /**
-   * Lints one file (abs path) or stdin ('-' with its text). Never throws. With `stoppedAfter`
-   * (seconds), the file's analysis was stopped from outside (./isolated.ts) and is not run again:
-   * the result is a BG0002 finding saying so.
+   * Lints one file (abs path) or stdin ('-' with its text). Never throws. With `stopped` (why),
+   * the file's analysis was stopped or crashed in ./isolated.ts's child process and is not run
+   * again: the result is a BG0002 finding saying so.
    */
-  lintFile(path: string, display: string, stdinText?: string, stdinPath?: string, stoppedAfter?: number): FileResult {
+  lintFile(path: string, display: string, stdinText?: string, stdinPath?: string, stopped?: string): FileResult {
     const t0 = performance.now();
     const base: FileResult = { file: display, path, root: null, rootSource: null, cwd: null, findings: [], suppressed: 0, error: null, source: '', timeMs: 0 };
     let source: string;
@@ -195,8 +195,8 @@ export class Linter {
     }
     const cwd = this.opts.cwd === 'script' ? (scriptPath ? dirname(scriptPath) : scope.root) : this.opts.cwd ?? scope.root;
     const result: FileResult = { ...base, source, root: scope.root, rootSource: scope.rootSource, cwd };
-    if (stoppedAfter !== undefined) {
-      const message = `analysis did not finish within ${stoppedAfter} s and was stopped (tree-sitter can run away on some malformed input; docs/limits.md): not analyzed`;
+    if (stopped !== undefined) {
+      const message = `${stopped}: not analyzed`;
       result.findings = [this.ownFinding('BG0002', scope.config, message, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null);
       result.timeMs = performance.now() - t0;
       return result;

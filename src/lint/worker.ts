@@ -11,7 +11,13 @@ export function runLintWorker(): Promise<void> {
     process.on('message', (m: WorkerRequest) => {
       ready = ready.then(async () => {
         if (m.type === 'init') {
-          linter = new Linter(await getParser(m.parser), m.opts, m.displayCwd);
+          try {
+            linter = new Linter(await getParser(m.parser), m.opts, m.displayCwd);
+          } catch (err) {
+            // Never idle without a parser: the parent reports the exit for the file it was on.
+            process.stderr.write(`bashguard: lint worker: ${(err as Error).message.split('\n')[0]}\n`);
+            process.exit(2);
+          }
           return;
         }
         if (!linter) return;
