@@ -3,13 +3,14 @@
  * directory stack, variables, functions) and emits effects. It runs nothing; command knowledge
  * comes from the table in src/commands, the file system only through the injected Host.
  */
-import type { Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
+import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { childState, cloneState, joinStates, type CwdValue, type State, type Variable } from './state.js';
+import { childState, cloneState, joinStates, type ArrayValue, type CwdValue, type State, type Variable } from './state.js';
 import { CowMap } from './cow-map.js';
-import { expandScalar, expandWord, holeConfidence, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
+import { emptyExtras, type FdTarget } from './extras.js';
+import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
+import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
 
@@ -72,6 +73,70 @@ export interface Invocation {
   stdin: Stdin;
 }
 
+const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+
+export interface DeclareFlags {
+  exported?: boolean;
+  assoc?: boolean;
+  indexed?: boolean;
+  nameref?: boolean;
+}
+
+/** The options of `declare -Anx ...` / `local -n` / `export`. */
+function declareFlags(fields: Field[]): DeclareFlags & { assoc: boolean; indexed: boolean } {
+  const flags = { exported: fields[0]?.value === 'export', assoc: false, indexed: false, nameref: false };
+  for (const f of fields.slice(1)) {
+    if (!/^-[A-Za-z]+$/.test(f.value)) continue;
+    if (f.value.includes('x')) flags.exported = true;
+    if (f.value.includes('A')) flags.assoc = true;
+    if (f.value.includes('a')) flags.indexed = true;
+    if (f.value.includes('n')) flags.nameref = true;
+  }
+  return flags;
+}
+
+/** `[key]=value` inside `( ... )`: the key as written and the value as a word. */
+function keyedElement(w: Word): { key: string; value: Word } | null {
+  const first = w.parts[0];
+  if (!first || first.kind !== 'text' || first.quoting !== 'none') return null;
+  // The key may be split over several unquoted text parts (`[`, `k`, `]=v`).
+  let raw = '';
+  let i = 0;
+  for (; i < w.parts.length; i++) {
+    const p = w.parts[i]!;
+    if (p.kind !== 'text' || p.quoting !== 'none') break;
+    raw += p.value;
+    if (raw.includes(']=')) break;
+  }
+  const m = /^\[([^\]]*)\]=([\s\S]*)$/.exec(raw);
+  if (!m) return null;
+  const parts: WordPart[] = [...(m[2] ? [{ kind: 'text' as const, value: m[2], quoting: 'none' as const }] : []), ...w.parts.slice(i + 1)];
+  return { key: m[1]!, value: { ...w, parts } };
+}
+
+/** What a command's redirects changed, to undo when it ends. */
+export interface RedirectLayer {
+  stdin: Stdin | null;
+  /** Descriptors changed, with what they pointed at before (undefined: inherited). */
+  saved: Map<number, FdTarget | null | undefined>;
+}
+
+/** Devices that are not descriptors of the command: writing them changes no file. */
+const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom']);
+
+/** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
+function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
+  const out: { variable: string; redirect: Redirect; field: Field }[] = [];
+  cmd.words.forEach((w, i) => {
+    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
+    if (!m || i === 0) return;
+    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
+    const f = fields.find((x) => x.value === w.text);
+    if (r && f) out.push({ variable: m[1]!, redirect: r, field: f });
+  });
+  return out;
+}
+
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 const MAX_FUNCTION_DEPTH = 16;
@@ -86,6 +151,7 @@ export class Interpreter implements ExpandHooks {
   private functionDepth = 0;
   private via: string[] = [];
   private stepLimitReported = false;
+  private nextNamedFd = 10;
 
   constructor(readonly ctx: AnalyzeContext) {}
 
@@ -96,7 +162,7 @@ export class Interpreter implements ExpandHooks {
       vars.set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
     }
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false };
+    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
@@ -153,6 +219,20 @@ export class Interpreter implements ExpandHooks {
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
+    if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
+      // Redirects on a compound command apply to its whole body, then end.
+      const layer = this.openRedirects(cmd.redirects, st);
+      try {
+        this.execCommand(cmd, st, layer.stdin ?? stdin);
+      } finally {
+        this.closeRedirects(st, layer);
+      }
+      return;
+    }
+    this.execCommand(cmd, st, stdin);
+  }
+
+  private execCommand(cmd: Command, st: State, stdin: Stdin): void {
     switch (cmd.kind) {
       case 'sequence':
         for (const item of cmd.items) {
@@ -190,16 +270,13 @@ export class Interpreter implements ExpandHooks {
         return;
       }
       case 'subshell': {
-        this.redirects(cmd.redirects, st);
         this.exec(cmd.body, cloneState(st), stdin);
         return;
       }
       case 'group':
-        this.redirects(cmd.redirects, st);
         this.exec(cmd.body, st, stdin);
         return;
       case 'if': {
-        this.redirects(cmd.redirects, st);
         const ends: State[] = [];
         const cur = st;
         for (const branch of cmd.branches) {
@@ -215,7 +292,6 @@ export class Interpreter implements ExpandHooks {
         return;
       }
       case 'case': {
-        this.redirects(cmd.redirects, st);
         expandScalar(cmd.subject, st, this);
         const ends: State[] = [];
         let hasDefault = false;
@@ -236,7 +312,6 @@ export class Interpreter implements ExpandHooks {
         st.funcs.set(cmd.name, cmd);
         return;
       case 'test':
-        this.redirects(cmd.redirects, st);
         for (const w of cmd.words) expandWord(w, st, this);
         return;
       case 'unknown':
@@ -246,7 +321,6 @@ export class Interpreter implements ExpandHooks {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.redirects(cmd.redirects, st);
     if (cmd.loop === 'for' || cmd.loop === 'select') {
       const values: Field[] = [];
       let exact = cmd.values !== null;
@@ -346,36 +420,149 @@ export class Interpreter implements ExpandHooks {
     const env = new Map<string, Field>();
     for (const a of cmd.assigns) {
       const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
-      if (fields.length === 0) {
-        const prev = a.append ? st.vars.get(a.name)?.value ?? '' : '';
-        this.setVar(st, a.name, prev + value.value, weakest(value.confidence, 'likely'), [
-          ...value.evidence,
-          { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${a.range.line}:${a.range.column}` },
-        ]);
-      } else env.set(a.name, value);
+      if (fields.length === 0) this.assignVariable(st, a, value, {});
+      else env.set(a.name, value);
     }
-    const heredocStdin = this.redirects(cmd.redirects, st);
-    const input = heredocStdin ?? stdin;
+    // `exec {fd}>file`: bash picks a free descriptor (10 and up) and stores its number in fd.
+    const named = namedDescriptors(cmd, fields);
+    for (const n of named) {
+      const fd = this.nextNamedFd++;
+      this.setVar(st, n.variable, String(fd), 'certain', [{ range: n.redirect.range, note: `{${n.variable}} opened descriptor ${fd}` }]);
+    }
+    if (named.length > 0) fields.splice(0, fields.length, ...fields.filter((f) => !named.some((n) => n.field === f)));
+    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(st.vars.get(named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
+    const layer = this.openRedirects(redirects, st);
+    // `exec` without a command applies its redirects to the shell itself.
+    const permanent = fields.length === 1 && fields[0]!.value === 'exec';
+    try {
+      this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
+    } finally {
+      if (!permanent) this.closeRedirects(st, layer);
+    }
+  }
+
+  private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
     const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: [...this.via] };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
     }
     this.commands.push(trace);
-    for (const d of cmd.declarations) {
-      const value = d.value ? expandScalar(d.value, st, this) : null;
-      const name0 = fields[0]!.value;
-      if (value) {
-        const prev = d.append ? st.vars.get(d.name)?.value ?? '' : '';
-        this.setVar(st, d.name, prev + value.value, weakest(value.confidence, 'likely'), [
-          ...value.evidence,
-          { range: d.range, note: `${d.name}=${displayPath(prev + value.value)} set at ${d.range.line}:${d.range.column}` },
-        ], name0 === 'export' || fields.some((f) => f.value === '-x'));
-      } else if (d.unknownValue) {
-        this.setVar(st, d.name, HOLE, 'possible', [], name0 === 'export');
+    if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
+      const flags = declareFlags(fields);
+      for (const d of cmd.declarations) {
+        const value = d.value ? expandScalar(d.value, st, this) : null;
+        this.assignVariable(st, d, value, flags);
+      }
+      // `declare -A m`, `local -a list`: a name without a value declares an empty array.
+      if (flags.assoc || flags.indexed) {
+        for (const f of fields.slice(1)) {
+          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !st.vars.get(f.value)?.array) {
+            st.vars.set(f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
+          }
+        }
       }
     }
     this.dispatch(fields, env, st, cmd.range, input);
+  }
+
+  /**
+   * One assignment: `X=v`, `X+=v`, `a=(x y)`, `a+=(z)`, `a[k]=v`, and the declaration forms
+   * (`declare -n r=X`, `declare -A m=([k]=v)`, `export X=v`).
+   */
+  assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
+    const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/.exec(a.name);
+    const at = `${a.range.line}:${a.range.column}`;
+    if (flags.nameref && value && !sub) {
+      const target = value.value;
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
+        st.vars.set(a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
+      } else this.setVar(st, a.name, HOLE, 'possible', [{ range: a.range, note: `${a.name} refers to a variable not known statically` }]);
+      return;
+    }
+    if (sub) {
+      // `a[k]=v`: one element.
+      const base = resolveNameref(st, sub[1]!);
+      const prev = st.vars.get(base);
+      const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
+      const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, this);
+      const v = value?.value ?? '';
+      if (key === null) arr.partial = true;
+      else {
+        const i = arr.entries.findIndex(([k]) => k === key);
+        const next = a.append && i >= 0 ? arr.entries[i]![1] + v : v;
+        if (i >= 0) arr.entries[i] = [key, next];
+        else arr.entries.push([key, next]);
+        if (!arr.assoc) arr.entries.sort((x, y) => Number(x[0]) - Number(y[0]));
+      }
+      this.setArray(st, base, arr, weakest(value?.confidence ?? 'certain', 'likely'), [...(value?.evidence ?? []), { range: a.range, note: `${a.name}=${displayPath(v)} set at ${at}` }], flags.exported);
+      return;
+    }
+    if (a.elements) {
+      const name = resolveNameref(st, a.name);
+      const prev = st.vars.get(name);
+      const assoc = flags.assoc || (a.append && !!prev?.array?.assoc) || (!flags.indexed && !!prev?.array?.assoc);
+      const arr: ArrayValue = a.append && prev ? (prev.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc, entries: [['0', prev.value]], partial: false }) : { assoc, entries: [], partial: false };
+      let conf: Confidence = 'likely';
+      const ev: Evidence[] = [];
+      let next = arr.entries.reduce((n, [k]) => (/^\d+$/.test(k) ? Math.max(n, Number(k) + 1) : n), 0);
+      for (const w of a.elements) {
+        const keyed = keyedElement(w);
+        if (keyed) {
+          const key = subscriptKey(st, keyed.key, assoc, arr.entries.length, this);
+          const f = expandScalar(keyed.value, st, this);
+          conf = weakest(conf, f.confidence);
+          if (key === null) {
+            arr.partial = true;
+            continue;
+          }
+          const i = arr.entries.findIndex(([k]) => k === key);
+          if (i >= 0) arr.entries[i] = [key, f.value];
+          else arr.entries.push([key, f.value]);
+          if (/^\d+$/.test(key)) next = Math.max(next, Number(key) + 1);
+          continue;
+        }
+        const { fields } = expandWord(w, st, this);
+        for (const f of fields) {
+          conf = weakest(conf, f.confidence);
+          ev.push(...f.evidence);
+          // A glob element becomes as many elements as files match: not known statically.
+          if (f.glob) {
+            arr.partial = true;
+            continue;
+          }
+          arr.entries.push([String(next++), f.value]);
+        }
+      }
+      this.setArray(st, name, arr, conf, [...ev.slice(-4), { range: a.range, note: `${a.name}=(${arr.entries.map(([, v]) => displayPath(v)).join(' ')}) set at ${at}` }], flags.exported);
+      return;
+    }
+    if (value === null) {
+      if (a.unknownValue) this.setVar(st, a.name, HOLE, 'possible', [], flags.exported);
+      else if (flags.exported && st.vars.get(a.name)) this.setVar(st, a.name, st.vars.get(a.name)!.value, st.vars.get(a.name)!.confidence, st.vars.get(a.name)!.evidence, true);
+      return;
+    }
+    const target = resolveNameref(st, a.name);
+    const prevVar = st.vars.get(target);
+    const prev = a.append ? prevVar?.value ?? '' : '';
+    if (prevVar?.array && !prevVar.array.assoc) {
+      // `a=x` on an array sets element 0.
+      const entries = prevVar.array.entries.filter(([k]) => k !== '0');
+      entries.unshift(['0', prev + value.value]);
+      this.setArray(st, target, { ...prevVar.array, entries }, weakest(value.confidence, 'likely'), value.evidence, flags.exported);
+      return;
+    }
+    this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
+      ...value.evidence,
+      { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
+    ], flags.exported);
+  }
+
+  /** Sets an array variable (element 0 is also its scalar value). */
+  setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+    const prev = st.vars.get(name);
+    const zero = arr.entries.find(([k]) => k === '0')?.[1] ?? (arr.partial ? HOLE : '');
+    st.vars.set(name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
   }
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
@@ -441,10 +628,11 @@ export class Interpreter implements ExpandHooks {
       saved.set(k, st.vars.get(k));
       st.vars.set(k, { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
     });
+    const layer = this.openRedirects(fn.redirects, st);
     try {
-      this.redirects(fn.redirects, st);
-      this.exec(fn.body, st, stdin);
+      this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
+      this.closeRedirects(st, layer);
       st.returned = false;
       for (const [k, v] of saved) {
         if (v) st.vars.set(k, v);
@@ -458,6 +646,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+    name = resolveNameref(st, name);
     const prev = st.vars.get(name);
     st.vars.set(name, {
       value,
@@ -470,9 +659,18 @@ export class Interpreter implements ExpandHooks {
 
   // ---------------------------------------------------------------- redirects
 
-  /** Emits write effects for redirects; returns the stdin a heredoc or herestring provides. */
-  redirects(list: Redirect[], st: State): Stdin | null {
-    let stdin: Stdin | null = null;
+  /**
+   * Applies redirects in order: emits their writes, points descriptors at the files they open
+   * (so `/dev/fd/3` or `>&3` later lands there), and returns the stdin a heredoc or herestring
+   * provides. `closeRedirects` restores the descriptors when the command ends.
+   */
+  openRedirects(list: Redirect[], st: State): RedirectLayer {
+    const layer: RedirectLayer = { stdin: null, saved: new Map() };
+    if (list.length === 0) return layer;
+    const point = (fd: number, target: FdTarget | null) => {
+      if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
+      st.extras.fds.set(fd, target);
+    };
     for (const r of list) {
       if (r.heredoc) {
         const body = r.heredoc.quoted
@@ -480,13 +678,16 @@ export class Interpreter implements ExpandHooks {
           : expandScalar(r.heredoc.body, st, this);
         let text = body.value;
         if (r.op === '<<-') text = text.replace(/^\t+/gm, '');
-        stdin = { kind: 'text', text, known: !text.includes(HOLE) };
+        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text, known: !text.includes(HOLE) };
         continue;
       }
-      if (!r.target) continue;
+      if (!r.target) {
+        if (r.op === '>&-' || r.op === '<&-') point(r.fd ?? (r.op === '>&-' ? 1 : 0), null);
+        continue;
+      }
       if (r.op === '<<<') {
         const f = expandScalar(r.target, st, this);
-        stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
+        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
         continue;
       }
       const f = expandScalar(r.target, st, this);
@@ -505,15 +706,58 @@ export class Interpreter implements ExpandHooks {
           op = 'create';
           break;
         case '>&':
-          // `>&word` with a word that is not a number or `-` is `&>word`.
-          if (!/^\d+$/.test(f.value) && f.value !== '-') op = 'write';
+        case '<&': {
+          // `N>&M` duplicates M; `>&word` with a word that is not a number or `-` is `&>word`.
+          if (/^\d+-?$/.test(f.value)) {
+            const from = Number(f.value.replace(/-$/, ''));
+            const target = this.descriptor(st, from);
+            const fd = r.fd ?? (r.op === '>&' ? 1 : 0);
+            if (target && r.op === '>&') this.write('append', { ...f, value: target.path }, st, r.range, `>&${from}`, { redirect: true, viaDescriptor: { fd: from, text: target.text } });
+            point(fd, target ?? null);
+            if (f.value.endsWith('-')) point(from, null);
+            continue;
+          }
+          if (f.value === '-') {
+            point(r.fd ?? (r.op === '>&' ? 1 : 0), null);
+            continue;
+          }
+          if (r.op === '>&') op = 'write';
           break;
+        }
         default:
           op = null;
       }
-      if (op) this.write(op, f, st, r.range, r.op, { redirect: true });
+      const fd = r.fd ?? (r.op.startsWith('<') ? 0 : 1);
+      const target = this.fdTargetOf(f, st);
+      if (op) {
+        this.write(op, f, st, r.range, r.op, { redirect: true });
+        point(fd, target);
+        if (r.op === '&>' || r.op === '&>>' || (r.op === '>&' && r.fd === null)) point(2, target);
+      } else if (r.op === '<') point(fd, target);
     }
-    return stdin;
+    return layer;
+  }
+
+  closeRedirects(st: State, layer: RedirectLayer): void {
+    for (const [fd, prev] of layer.saved) {
+      if (prev === undefined) st.extras.fds.delete(fd);
+      else st.extras.fds.set(fd, prev);
+    }
+  }
+
+  /** What descriptor `fd` points at: a file the command opened, or undefined for the descriptors the shell inherited. */
+  descriptor(st: State, fd: number): FdTarget | undefined {
+    return st.extras.fds.get(fd) ?? undefined;
+  }
+
+  /** The file a redirect opens, as one absolute path (a device path is followed to its descriptor). */
+  private fdTargetOf(f: Field, st: State): FdTarget | null {
+    const abs = f.value.startsWith('/') ? f.value : st.cwd.paths?.length === 1 && !f.value.startsWith(HOLE) ? joinPath(st.cwd.paths[0]!, f.value) : null;
+    if (abs === null) return { path: HOLE, text: displayPath(f.value) };
+    const dev = descriptorOfPath(abs);
+    if (dev !== null) return this.descriptor(st, dev) ?? null;
+    if (DEVICE_FILES.has(normalizeLogical(abs))) return null;
+    return { path: collapseHoleDots(normalizeLogical(abs)), text: displayPath(f.value) };
   }
 
   // ---------------------------------------------------------------- effects
@@ -525,7 +769,7 @@ export class Interpreter implements ExpandHooks {
     st: State,
     range: Range,
     command: string,
-    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string } = {},
+    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string; viaDescriptor?: { fd: number; text: string } } = {},
   ): void {
     const value = field.value;
     const text = displayPath(value);
@@ -545,9 +789,23 @@ export class Interpreter implements ExpandHooks {
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
     });
+    const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];
+    const emit = (abs: string, cwdPath: string | null, conf: Confidence, ev: Evidence[]) => {
+      // `/dev/stderr`, `/dev/fd/N`: the command's own descriptors, unless it pointed one at a file.
+      const fd = abs.includes(HOLE) ? null : descriptorOfPath(abs);
+      if (fd !== null) {
+        const target = this.descriptor(st, fd);
+        if (!target) return;
+        const e = base(target.path, null, weakest(conf, holeConfidence(target.path, false)), [...ev, { range, note: `${displayPath(abs)} is descriptor ${fd}, opened on ${target.text}` }]);
+        this.effects.push(e);
+        return;
+      }
+      const p = collapseHoleDots(abs);
+      this.effects.push(base(p, cwdPath, p === abs ? conf : 'possible', [...descriptorNote, ...ev]));
+    };
     if (value.startsWith('/')) {
       const conf = weakest(field.confidence, holeConfidence(value, field.glob));
-      this.effects.push(base(value, null, conf, field.evidence));
+      emit(value, null, conf, field.evidence);
       return;
     }
     if (value.startsWith(HOLE) || value === '') {
@@ -561,8 +819,8 @@ export class Interpreter implements ExpandHooks {
     for (const c of cwd.paths) {
       const abs = joinPath(c, value);
       const conf = weakest(weakest(field.confidence, cwd.confidence), holeConfidence(abs, field.glob));
-      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.join(', ')} here` }] : [];
-      this.effects.push(base(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]));
+      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.map(displayPath).join(', ')} here` }] : [];
+      emit(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]);
     }
   }
 
@@ -623,6 +881,18 @@ export class Interpreter implements ExpandHooks {
   resolveCd(st: State, target: Field, range: Range, physical: boolean): CwdValue {
     const text = displayPath(target.value);
     const note = (n: string): Evidence => ({ range, note: n });
+    if (target.value.includes(HOLE) && !target.glob && !target.value.startsWith(HOLE) && (target.value.startsWith('/') || st.cwd.paths?.length === 1)) {
+      // `cd "$(mktemp -d)"`, `cd /repo/$X`: the directory is unknown but lies under a known one;
+      // keep the known part so later relative paths still resolve below it.
+      const joined = collapseHoleDots(normalizeLogical(joinPath(target.value.startsWith('/') ? '/' : st.cwd.paths![0]!, target.value)));
+      const under = joined.slice(0, joined.indexOf(HOLE));
+      return {
+        paths: [joined],
+        confidence: weakest(target.confidence, 'possible'),
+        evidence: [...target.evidence, note(`cwd became a directory not known statically, under ${under || '/'}, at \`cd ${text}\` (${range.line}:${range.column})`)].slice(-8),
+        changed: true,
+      };
+    }
     if (target.value.includes(HOLE) || target.glob) {
       const known = target.value.startsWith('/') ? target.value.slice(0, target.value.indexOf(HOLE) >= 0 ? target.value.indexOf(HOLE) : undefined) : null;
       return {
@@ -776,6 +1046,7 @@ function assign(target: State, source: State): void {
   target.funcs = source.funcs;
   target.terminated = source.terminated;
   target.returned = source.returned;
+  target.extras = source.extras;
 }
 
 function relocate(e: Effect, range: Range): void {

@@ -159,8 +159,9 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
-  // `rm link` removes the link itself: only its directory is resolved through symlinks.
-  const noFollow = e.op === 'delete' && unknownAt < 0 && !e.subtree && !knownPart.endsWith('/');
+  // `rm link` and `rm -r link` remove the link itself (`rm -r link/` goes through it): only its
+  // directory is resolved through symlinks.
+  const noFollow = e.op === 'delete' && unknownAt < 0 && !knownPart.endsWith('/');
   const physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
   const region = classify(physical, regions);
   let confidence = e.confidence;
