@@ -37,6 +37,15 @@ export const nodeHost: Host = {
       return null;
     }
   },
+  stat(p) {
+    try {
+      const s = statSync(p);
+      return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : null;
+    }
+  },
   readFile(p) {
     try {
       if (statSync(p).size > MAX_SOURCE_BYTES) return null;

@@ -4,6 +4,7 @@
  * Kept apart from state.ts so the hot clone/join paths there only fork one more object.
  */
 import { CowMap } from './cow-map.js';
+import type { Range } from '../syntax/ir.js';
 
 /** Where a descriptor points: a file the command opened (absolute, HOLE where unknown). */
 export interface FdTarget {
@@ -23,6 +24,11 @@ export interface Alias extends SourceLine {
   text: string;
 }
 
+export interface TrapHandler {
+  code: string;
+  range: Range;
+}
+
 export interface Extras {
   /** Descriptors redirected to files by `exec N>file` / `exec {v}>file`; null: closed. */
   fds: CowMap<number, FdTarget | null>;
@@ -31,8 +37,8 @@ export interface Extras {
   expandAliases: SourceLine | null;
   /** `hash -p PATH NAME`: NAME runs PATH. */
   hashed: CowMap<string, string>;
-  /** Trap handlers by signal name (EXIT, ERR, INT ...): the code of every branch that set one. */
-  traps: CowMap<string, string[]>;
+  /** EXIT handlers (`trap CODE EXIT`): the code of every branch that set one, with where it was set. */
+  traps: CowMap<string, TrapHandler[]>;
 }
 
 export function emptyExtras(): Extras {
@@ -71,8 +77,8 @@ export function joinExtras(all: Extras[]): Extras {
     expandAliases: all.find((e) => e.expandAliases)?.expandAliases ?? null,
     hashed: merge(all.map((e) => e.hashed), first),
     traps: merge(all.map((e) => e.traps), (vs) => {
-      const codes = [...new Set(vs.flatMap((v) => v ?? []))];
-      return codes.length ? codes : undefined;
+      const handlers = vs.flatMap((v) => v ?? []).filter((h, i, a) => a.findIndex((x) => x.code === h.code) === i);
+      return handlers.length ? handlers : undefined;
     }),
   };
 }

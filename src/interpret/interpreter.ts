@@ -8,9 +8,11 @@ import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type W
 import { weakest, type Confidence } from '../effects/confidence.js';
 import { childState, cloneState, joinStates, type ArrayValue, type CwdValue, type State, type Variable } from './state.js';
 import { CowMap } from './cow-map.js';
-import { emptyExtras, type FdTarget } from './extras.js';
+import { emptyExtras, type FdTarget, type SourceLine } from './extras.js';
 import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
+import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from './paths.js';
+import { BUILTINS } from './builtins.js';
+import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
 
@@ -20,6 +22,11 @@ export interface Host {
   realpath?(path: string): string | null;
   /** Contents of a small file (for `source FILE`); null if unreadable. */
   readFile?(path: string): string | null;
+  /**
+   * What is at a path now, following symlinks ('missing' when nothing is), for `[ -d X ]` and
+   * friends; null when it cannot tell. Without it, file tests are undecided.
+   */
+  stat?(path: string): FileKind | null;
 }
 
 export interface AnalyzeContext {
@@ -119,6 +126,37 @@ export interface RedirectLayer {
   stdin: Stdin | null;
   /** Descriptors changed, with what they pointed at before (undefined: inherited). */
   saved: Map<number, FdTarget | null | undefined>;
+  /** Descriptors opened for appending (`>>`). */
+  appending: Set<number>;
+}
+
+/** Shells that run a script file given as their first operand. */
+const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'yash', 'posh']);
+
+/** Builtins whose output is known (printf prints its own) or empty. */
+const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
+
+/** The index of the script operand of `bash [options] FILE args`, or null (`-c`, `-s`, none). */
+function scriptOperand(args: Field[]): number | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!.value;
+    if (a === '--') return i + 1 < args.length ? i + 1 : null;
+    if (/^-[a-zA-Z]*[cs]/.test(a)) return null;
+    if (a === '-o' || a === '+o' || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-') || a.startsWith('+')) continue;
+    return i;
+  }
+  return null;
+}
+
+/** A `while` condition that reads one line of the loop's input (`read -r line`). */
+function readsLines(cond: Command | null): boolean {
+  if (!cond) return false;
+  if (cond.kind === 'sequence') return cond.items.length === 1 && readsLines(cond.items[0]!.command);
+  return cond.kind === 'simple' && cond.words[0]?.text === 'read' && cond.redirects.length === 0;
 }
 
 /** Devices that are not descriptors of the command: writing them changes no file. */
@@ -169,8 +207,146 @@ export class Interpreter implements ExpandHooks {
     for (const p of script.problems) {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: [...this.via] });
     }
+    this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
+    this.runExitTraps(st);
     return { effects: this.effects, timeline: this.timeline, commands: this.commands };
+  }
+
+  // ---------------------------------------------------------------- shell state the builtins use
+
+  /** The exit status of the last command when it is known (tests on known values, `true`, `false`). */
+  status: Truth = null;
+  /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
+  readsUnknown = false;
+  /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
+  private source: { id: number; text: string } = { id: 0, text: '' };
+  private nextSourceId = 1;
+  private readonly expandingAliases = new Set<string>();
+  /**
+   * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
+   * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
+   */
+  readonly writtenFiles = new Map<string, { text: string; known: boolean }>();
+
+  sourceLine(range: Range): SourceLine {
+    return { source: this.source.id, line: range.line };
+  }
+
+  /** Decides file tests against the disk as it is now, unless this command changed the path before. */
+  testContext(st: State, doubleBracket: boolean): TestContext {
+    return {
+      doubleBracket,
+      fileKind: (p) => {
+        const cwd = p.startsWith('/') ? '/' : st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
+        if (cwd === null || cwd.includes(HOLE)) return null;
+        const abs = joinPath(cwd, p);
+        const norm = normalizeLogical(abs);
+        const written = this.writtenFiles.get(norm);
+        if (written) return 'file';
+        if (this.touched(norm)) return null;
+        return this.ctx.host?.stat?.(abs) ?? null;
+      },
+    };
+  }
+
+  /** Whether an effect recorded so far may have created, changed or removed `path`. */
+  private touched(path: string): boolean {
+    const related = (p: string | null) => {
+      if (p === null) return true;
+      const h = p.indexOf(HOLE);
+      const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
+      return isInside(path, known) || isInside(known, path);
+    };
+    for (const e of this.effects) {
+      if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
+      if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
+    }
+    return false;
+  }
+
+  /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
+  setPositional(st: State, values: Field[] | null): void {
+    for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k)) st.vars.delete(k);
+    if (values === null) {
+      this.setArray(st, '@', { assoc: false, entries: [], partial: true }, 'possible', []);
+      st.vars.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
+      return;
+    }
+    values.forEach((a, i) => st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false }));
+    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'likely');
+    this.setArray(st, '@', { assoc: false, entries: values.map((v, i) => [String(i), v.value]), partial: false }, conf, values.flatMap((v) => v.evidence).slice(-4));
+    st.vars.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
+  }
+
+  /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
+  runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void {
+    this.runNested(code, inPlace ? st : cloneState(st), range, label);
+  }
+
+  private runExitTraps(st: State): void {
+    const handlers = st.extras.traps.get('EXIT');
+    if (!handlers) return;
+    st.extras.traps.delete('EXIT');
+    for (const h of handlers) {
+      const end = cloneState(st);
+      this.runTrap(h.code, end, h.range, 'trap EXIT', true);
+    }
+  }
+
+  /** `coproc cmd`, `cmd &`: runs in a background subshell. */
+  runBackground(fields: Field[], inv: Invocation): void {
+    const savedVia = this.via;
+    this.via = [...this.via, inv.name];
+    try {
+      this.dispatch(fields, inv.env, cloneState(inv.st), inv.range, { kind: 'unknown' });
+    } finally {
+      this.via = savedVia;
+    }
+  }
+
+  /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
+  recordFile(path: string, text: string | null, append: boolean): void {
+    const prev = this.writtenFiles.get(path);
+    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false });
+    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known } : { text, known: false });
+    else this.writtenFiles.set(path, { text, known: true });
+  }
+
+  /**
+   * Runs a script this command wrote (`bash x.sh`, `./x.sh`, `source x.sh`): its content is
+   * analyzed as a nested shell (a child shell unless sourced); unknown content is dynamic.
+   */
+  runWrittenScript(path: string, shown: string, args: Field[], st: State, range: Range, how: 'child' | 'source'): void {
+    const entry = this.writtenFiles.get(path)!;
+    const label = how === 'source' ? `source ${shown}` : shown;
+    if (!entry.known) {
+      this.dynamicProblem(`runs ${shown}, which this command writes with content not known statically`, label, range);
+      return;
+    }
+    const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(entry.text);
+    const prog = shebang ? basenameOf(shebang[1]!) === 'env' && shebang[2] ? basenameOf(shebang[2]) : basenameOf(shebang[1]!) : null;
+    if (how === 'child' && prog !== null && !SHELL_NAMES.has(prog)) {
+      const spec = lookupCommand(prog);
+      if (spec?.category === 'code') this.maybeWrites(entry.text, range, prog, `the ${prog} script ${shown} this command writes`);
+      else this.dynamicProblem(`runs ${shown}, a ${prog} script this command writes`, label, range);
+      return;
+    }
+    if (how === 'source') {
+      this.runNested(entry.text, st, range, label);
+      return;
+    }
+    const child = childState(st);
+    this.setPositional(child, args);
+    this.runNested(entry.text, child, range, label);
+  }
+
+  /** The absolute normalized path a command word names, when it is known and single. */
+  private pathOf(value: string, st: State): string | null {
+    if (value.includes(HOLE)) return null;
+    if (value.startsWith('/')) return normalizeLogical(value);
+    const cwd = st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
+    return cwd && !cwd.includes(HOLE) ? normalizeLogical(joinPath(cwd, value)) : null;
   }
 
   // ---------------------------------------------------------------- ExpandHooks
@@ -233,6 +409,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   private execCommand(cmd: Command, st: State, stdin: Stdin): void {
+    this.status = null;
     switch (cmd.kind) {
       case 'sequence':
         for (const item of cmd.items) {
@@ -246,6 +423,7 @@ export class Interpreter implements ExpandHooks {
         return;
       case 'pipeline':
         this.pipeline(cmd.commands, st, stdin);
+        if (cmd.negated) this.status = this.status === null ? null : !this.status;
         return;
       case 'and-or': {
         // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
@@ -253,6 +431,14 @@ export class Interpreter implements ExpandHooks {
         const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
         this.exec(cmd.left, st, stdin);
         if (st.terminated) return;
+        const known = this.status;
+        if (known !== null) {
+          // The left side's outcome is decided (a test on known values or on the disk): the right
+          // side runs, in sequence, or not at all.
+          if (known === (cmd.op === '&&')) this.exec(cmd.right, st, stdin);
+          else this.status = known;
+          return;
+        }
         if (beforeLeft) {
           this.exec(cmd.right, beforeLeft, stdin);
           assign(st, joinStates([st, beforeLeft]));
@@ -267,10 +453,15 @@ export class Interpreter implements ExpandHooks {
         const right = cloneState(st);
         this.exec(cmd.right, right, stdin);
         assign(st, joinStates([st, right]));
+        this.status = null;
         return;
       }
       case 'subshell': {
-        this.exec(cmd.body, cloneState(st), stdin);
+        // A subshell does not inherit EXIT traps; its own run when it ends.
+        const sub = cloneState(st);
+        sub.extras.traps = CowMap.of();
+        this.exec(cmd.body, sub, stdin);
+        this.runExitTraps(sub);
         return;
       }
       case 'group':
@@ -279,16 +470,27 @@ export class Interpreter implements ExpandHooks {
       case 'if': {
         const ends: State[] = [];
         const cur = st;
+        let decided = false;
         for (const branch of cmd.branches) {
           this.exec(branch.condition, cur, { kind: 'unknown' });
+          // A condition decided now (`[ -d /known ]`) takes or skips its branch for certain.
+          const known = this.status;
+          if (known === false) continue;
           const b = cloneState(cur);
           this.exec(branch.body, b, stdin);
           ends.push(b);
+          if (known === true) {
+            decided = true;
+            break;
+          }
         }
-        const rest = cloneState(cur);
-        if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
-        ends.push(rest);
+        if (!decided) {
+          const rest = cloneState(cur);
+          if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
+          ends.push(rest);
+        }
         assign(st, joinStates(ends));
+        this.status = null;
         return;
       }
       case 'case': {
@@ -307,13 +509,28 @@ export class Interpreter implements ExpandHooks {
       }
       case 'loop':
         this.loop(cmd, st, stdin);
+        this.status = null;
         return;
       case 'function':
         st.funcs.set(cmd.name, cmd);
         return;
-      case 'test':
-        for (const w of cmd.words) expandWord(w, st, this);
+      case 'test': {
+        if (!cmd.args) {
+          for (const w of cmd.words) expandWord(w, st, this);
+          return;
+        }
+        // `[[ ... ]]`: no splitting or globbing; an unquoted glob on the right of `==` is a pattern.
+        // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
+        const args = cmd.single
+          ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
+          : cmd.args.map((w) => ({ ...expandScalar(w, st, this), glob: w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value)) }));
+        if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
+          this.status = null;
+          return;
+        }
+        this.status = evaluateTest(args, this.testContext(st, !cmd.single));
         return;
+      }
       case 'unknown':
         // Already reported as a problem by the builder.
         return;
@@ -352,11 +569,30 @@ export class Interpreter implements ExpandHooks {
       assign(st, joinStates([st, iter]));
       return;
     }
-    if (cmd.condition) this.exec(cmd.condition, st, { kind: 'unknown' });
-    const iter = cloneState(st);
-    this.exec(cmd.body, iter, stdin);
-    if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, { kind: 'unknown' });
-    assign(st, joinStates([st, iter]));
+    // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
+    const lines = stdin.kind === 'text' && stdin.known && cmd.loop === 'while' && readsLines(cmd.condition) ? stdin.text.split('\n') : null;
+    if (lines && lines[lines.length - 1] === '') lines.pop();
+    if (lines && lines.length <= MAX_UNROLL) {
+      for (const line of lines) {
+        if (st.terminated) break;
+        this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
+        this.exec(cmd.body, st, { kind: 'unknown' });
+      }
+      return;
+    }
+    const savedReads = this.readsUnknown;
+    this.readsUnknown = true;
+    try {
+      if (cmd.condition) this.exec(cmd.condition, st, stdin);
+      // A condition known to fail before the first iteration: the body never runs.
+      if (this.status === (cmd.loop === 'until')) return;
+      const iter = cloneState(st);
+      this.exec(cmd.body, iter, stdin);
+      if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
+      assign(st, joinStates([st, iter]));
+    } finally {
+      this.readsUnknown = savedReads;
+    }
   }
 
   private pipeline(commands: Command[], st: State, stdin: Stdin): void {
@@ -401,6 +637,7 @@ export class Interpreter implements ExpandHooks {
 
   private simple(cmd: SimpleCommand, st: State, stdin: Stdin): void {
     if (!this.tick(cmd.range)) return;
+    if (this.expandAlias(cmd, st, stdin)) return;
     const fields: Field[] = [];
     for (const w of cmd.words) {
       const { fields: fs, truncated } = expandWord(w, st, this);
@@ -434,11 +671,45 @@ export class Interpreter implements ExpandHooks {
     const layer = this.openRedirects(redirects, st);
     // `exec` without a command applies its redirects to the shell itself.
     const permanent = fields.length === 1 && fields[0]!.value === 'exec';
+    // `cat > x.sh <<EOF`, `printf ... > do.sh`: what the command prints is the file's content.
+    const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
+    const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
+    const savedCapture = this.capture;
+    const printed: string[] = [];
+    // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
+    if (!permanent && layer.saved.has(1)) this.capture = printed;
     try {
       this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
     } finally {
+      this.capture = savedCapture;
       if (!permanent) this.closeRedirects(st, layer);
     }
+    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed.join('') : '', layer.appending.has(1));
+  }
+
+  /**
+   * Aliases, as a non-interactive bash expands them: only after `shopt -s expand_aliases`, and
+   * only on lines read after both that and the alias definition (bash reads a line before it runs it).
+   */
+  private expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
+    const on = st.extras.expandAliases;
+    const w = cmd.words[0];
+    if (!on || !w || !w.parts.every((p) => p.kind === 'text' && p.quoting === 'none')) return false;
+    const a = st.extras.aliases.get(w.text);
+    if (!a || this.expandingAliases.has(w.text)) return false;
+    const here = this.sourceLine(cmd.range);
+    const before = (d: { source: number; line: number }) => d.source !== here.source || d.line < here.line;
+    if (!before(a) || !before(on)) return false;
+    const src = this.source.text;
+    if (cmd.range.end > src.length || src.slice(w.range.start, w.range.end) !== w.text) return false;
+    const text = src.slice(cmd.range.start, w.range.start) + a.text + src.slice(w.range.end, cmd.range.end);
+    this.expandingAliases.add(w.text);
+    try {
+      this.runNested(text, st, cmd.range, `alias ${w.text}`, stdin);
+    } finally {
+      this.expandingAliases.delete(w.text);
+    }
+    return true;
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
@@ -567,11 +838,13 @@ export class Interpreter implements ExpandHooks {
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
   dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin, bypassFunctions = false): void {
-    const first = fields[0];
+    this.status = null;
+    let first = fields[0];
     if (!first) return;
-    const shown = first.value;
+    let shown = first.value;
     const args = fields.slice(1);
-    if (shown.includes(HOLE) || first.glob) {
+    // A lone `[` is no pattern (nothing closes it): it is the test builtin.
+    if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
       // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
       return;
@@ -581,13 +854,59 @@ export class Interpreter implements ExpandHooks {
       this.callFunction(fn, args, st, range, stdin);
       return;
     }
+    // Builtins: the interpreter's own, before the hash table and PATH.
+    if (!shown.includes('/') && Object.prototype.hasOwnProperty.call(BUILTINS, shown)) {
+      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.via, stdin };
+      const mark = this.capture?.length ?? 0;
+      if (BUILTINS[shown]!(inv, this)) {
+        if (!SILENT_BUILTINS.has(shown) && (this.capture?.length ?? 0) === mark) this.emitOutput(HOLE);
+        return;
+      }
+    }
+    // `hash -p PATH NAME`: NAME runs PATH.
+    const hashed = shown.includes('/') ? undefined : st.extras.hashed.get(shown);
+    if (hashed !== undefined) {
+      first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
+      shown = hashed;
+      if (hashed.includes(HOLE)) {
+        this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
+        return;
+      }
+    }
     const name = shown.includes('/') ? basenameOf(shown) : shown;
+    // A script this command wrote, run by path (`./do.sh`) or by a shell (`bash x.sh`).
+    if (shown.includes('/')) {
+      const path = this.pathOf(shown, st);
+      if (path !== null && this.writtenFiles.has(path)) {
+        this.emitOutput(HOLE);
+        this.runWrittenScript(path, shown, args, st, range, 'child');
+        return;
+      }
+    }
+    if (SHELL_NAMES.has(name)) {
+      const i = scriptOperand(args);
+      const path = i === null ? null : this.pathOf(args[i]!.value, st);
+      if (path !== null && this.writtenFiles.has(path)) {
+        this.emitOutput(HOLE);
+        this.runWrittenScript(path, displayPath(args[i!]!.value), args.slice(i! + 1), st, range, 'child');
+        return;
+      }
+    }
     const inv: Invocation = { name, shown, args, st, env, range, via: this.via, stdin };
     const spec = lookupCommand(name);
     const out = outputOf(inv, this);
     if (out !== null) this.emitOutput(out);
     else if (!spec?.silent) this.emitOutput(HOLE);
     if (spec) spec.run(inv, this);
+    // `tee FILE <<EOF`: the files get what tee reads.
+    if (name === 'tee') {
+      const append = args.some((a) => a.value === '-a' || a.value === '--append');
+      for (const a of args) {
+        if (a.value.startsWith('-')) continue;
+        const path = this.pathOf(a.value, st);
+        if (path !== null) this.recordFile(path, stdin.kind === 'text' && stdin.known ? stdin.text : null, append);
+      }
+    }
   }
 
   /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
@@ -623,17 +942,16 @@ export class Interpreter implements ExpandHooks {
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
     const saved = new Map<string, Variable | undefined>();
-    args.forEach((a, i) => {
-      const k = String(i + 1);
-      saved.set(k, st.vars.get(k));
-      st.vars.set(k, { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
-    });
+    for (const k of st.vars.keys()) if (/^([1-9]\d*|@|#)$/.test(k)) saved.set(k, st.vars.get(k));
+    for (const k of ['@', '#', ...args.map((_, i) => String(i + 1))]) if (!saved.has(k)) saved.set(k, undefined);
+    this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
       this.closeRedirects(st, layer);
       st.returned = false;
+      for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k) && !saved.has(k)) st.vars.delete(k);
       for (const [k, v] of saved) {
         if (v) st.vars.set(k, v);
         else st.vars.delete(k);
@@ -665,7 +983,7 @@ export class Interpreter implements ExpandHooks {
    * provides. `closeRedirects` restores the descriptors when the command ends.
    */
   openRedirects(list: Redirect[], st: State): RedirectLayer {
-    const layer: RedirectLayer = { stdin: null, saved: new Map() };
+    const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
     if (list.length === 0) return layer;
     const point = (fd: number, target: FdTarget | null) => {
       if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
@@ -732,6 +1050,8 @@ export class Interpreter implements ExpandHooks {
       if (op) {
         this.write(op, f, st, r.range, r.op, { redirect: true });
         point(fd, target);
+        if (op === 'append') layer.appending.add(fd);
+        else layer.appending.delete(fd);
         if (r.op === '&>' || r.op === '&>>' || (r.op === '>&' && r.fd === null)) point(2, target);
       } else if (r.op === '<') point(fd, target);
     }
@@ -802,6 +1122,13 @@ export class Interpreter implements ExpandHooks {
       }
       const p = collapseHoleDots(abs);
       this.effects.push(base(p, cwdPath, p === abs ? conf : 'possible', [...descriptorNote, ...ev]));
+      // A file written some other way no longer holds the text recorded for it.
+      if (!p.includes(HOLE) && op !== 'chmod' && op !== 'maybe-write') {
+        const n = normalizeLogical(p);
+        if (op === 'delete' || op === 'move') {
+          for (const k of [...this.writtenFiles.keys()]) if (isInside(k, n)) this.writtenFiles.delete(k);
+        } else if (!(op === 'create' && this.writtenFiles.has(n))) this.writtenFiles.set(n, { text: '', known: false });
+      }
     };
     if (value.startsWith('/')) {
       const conf = weakest(field.confidence, holeConfidence(value, field.glob));
@@ -955,6 +1282,8 @@ export class Interpreter implements ExpandHooks {
     }
     this.shellDepth++;
     const savedVia = this.via;
+    const savedSource = this.source;
+    this.source = { id: this.nextSourceId++, text: source };
     this.via = [...this.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
@@ -970,12 +1299,18 @@ export class Interpreter implements ExpandHooks {
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.via = savedVia;
+      this.source = savedSource;
       this.shellDepth--;
     }
   }
 
   /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
   sourceFile(path: Field, st: State, range: Range): void {
+    const written = this.pathOf(path.value, st);
+    if (written !== null && this.writtenFiles.has(written)) {
+      this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
+      return;
+    }
     const abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
     const text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
     if (text === null) {

@@ -137,7 +137,8 @@ class Builder {
         return this.functionDefinition(n);
       case 'test_command': {
         const args = this.testArgs(n);
-        return { kind: 'test', words: this.expansionsIn(n), ...(args ? { args } : {}), redirects: [], range: this.range(n) };
+        const single = n.children[0]?.type === '[';
+        return { kind: 'test', words: this.expansionsIn(n), ...(args ? { args, ...(single ? { single } : {}) } : {}), redirects: [], range: this.range(n) };
       }
       case 'ERROR':
         return this.unknown(n, 'syntax error');
@@ -738,7 +739,7 @@ class Builder {
     const out: Word[] = [];
     const walk = (x: SyntaxNode): boolean => {
       for (const c of x.children) {
-        if (c.type === '[[' || c.type === ']]' || c.type === 'comment') continue;
+        if (c.type === '[[' || c.type === ']]' || c.type === '[' || c.type === ']' || c.type === 'comment') continue;
         if (c.type === 'unary_expression' || c.type === 'binary_expression' || c.type === 'parenthesized_expression') {
           if (!walk(c)) return false;
         } else if (c.type === 'ERROR' || c.type === 'regex' || c.type === 'extglob_pattern' || c.type === '=~' || c.missing) return false;

@@ -151,6 +151,8 @@ export interface Test extends Base {
   words: Word[];
   /** `[[ ... ]]`: every operand and operator in order (`-d`, `$x`, `&&` ...), for deciding it; absent for `(( ))`. */
   args?: Word[];
+  /** `[ ... ]` (the test builtin, which the grammar parses like `[[`): its words split and glob. */
+  single?: boolean;
   redirects: Redirect[];
 }
 
