@@ -1125,7 +1125,7 @@ export class Interpreter implements ExpandHooks {
       // A file written some other way no longer holds the text recorded for it.
       if (!p.includes(HOLE) && op !== 'chmod' && op !== 'maybe-write') {
         const n = normalizeLogical(p);
-        if (op === 'delete' || op === 'move') {
+        if (op === 'delete' || op === 'mkdir' || op === 'extract') {
           for (const k of [...this.writtenFiles.keys()]) if (isInside(k, n)) this.writtenFiles.delete(k);
         } else if (!(op === 'create' && this.writtenFiles.has(n))) this.writtenFiles.set(n, { text: '', known: false });
       }

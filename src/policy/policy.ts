@@ -226,6 +226,15 @@ function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phys
     if (e.workTree.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.workTree) };
     return regionOfDir(resolvePhysical(e.workTree, fs), regions);
   }
+  if (e.dir !== null && e.dir.includes(HOLE)) {
+    // `cd "$(mktemp -d)"; git init; git add`: somewhere under a scratch directory that holds no
+    // checkout, git can only find a repository inside the scratch directory itself.
+    const h = e.dir.indexOf(HOLE);
+    const known = resolvePhysical(e.dir.slice(0, e.dir.lastIndexOf('/', h) + 1) || '/', fs);
+    const region = classify(known, regions);
+    const holdsCheckout = regions.some((r) => (r.kind === 'worktree' || protects(r)) && isInside(r.root, known));
+    if (region.kind === 'scratch' && !holdsCheckout) return { kind: 'scratch', root: region.root };
+  }
   if (e.dir === null || e.dir.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.dir) };
   return regionOfDir(resolvePhysical(e.dir, fs), regions);
 }
