@@ -57,7 +57,10 @@ export function formatPrintf(format: string, args: string[]): string {
         default:
           v = HOLE;
       }
-      if (width && !v.includes(HOLE) && v.length < width) v = (m[1]?.includes('-') ? v.padEnd(width) : v.padStart(width));
+      if (width && !v.includes(HOLE) && v.length < width) {
+        const zero = m[1]?.includes('0') && !m[1]?.includes('-') && /^[diu]$/.test(conv);
+        v = m[1]?.includes('-') ? v.padEnd(width) : v.padStart(width, zero ? '0' : ' ');
+      }
       out += v;
     }
     if (!consumed || ai >= args.length) break;
