@@ -27,12 +27,12 @@ const S = (name: string) => `(?:'(?<${name}>[^'\\\\\\n]*)'|"(?<${name}2>[^"\\\\\
 const LANGS: Record<Language, LanguageSinks> = {
   python: {
     sinks: [
-      /\bopen\s*\([^)]*['"][^'"]*[wax+][^'"]*['"]/,
+      /\bopen\s*\([^()]*?,\s*(?:mode\s*=\s*)?['"][rbtU]*[wax+][rbt+]*['"]/,
       /\.(?:write_text|write_bytes|touch|mkdir|unlink|rmdir|rename|replace|symlink_to|hardlink_to|chmod)\s*\(/,
       /\bos\.(?:remove|unlink|rmdir|removedirs|mkdir|makedirs|rename|renames|replace|symlink|link|chmod|chown|truncate|utime|open|system|popen|exec\w*|spawn\w*|mkfifo)\s*\(/,
       /\bshutil\.\w+\s*\(/,
       /\bsubprocess\.\w+\s*\(/,
-      /\b(?:zipfile\.ZipFile|tarfile\.open)\s*\([^)]*['"][wax]/,
+      /\b(?:zipfile\.ZipFile|tarfile\.open)\s*\([^)]*,\s*(?:mode\s*=\s*)?['"][wax]/,
       /\.(?:extractall|extract|to_csv|to_json|to_parquet|to_excel|savefig|save)\s*\(/,
       /\bsqlite3\.connect\s*\(/,
       /\b(?:np|numpy)\.save\w*\s*\(/,
@@ -91,12 +91,12 @@ const LANGS: Record<Language, LanguageSinks> = {
     shell: [new RegExp(`\\b(?:system|exec|shell_exec|passthru)\\s*\\(\\s*${S('c')}\\s*[,)]`)],
   },
   lua: {
-    sinks: [/\bio\.open\s*\([^)]*['"][wa+]/, /\bos\.(?:remove|rename|execute|tmpname)\s*\(/, /\bio\.popen\s*\(/, /\bload(?:string)?\s*\(/],
+    sinks: [/\bio\.open\s*\([^)]*,\s*['"][rb]*[wa+]/, /\bos\.(?:remove|rename|execute|tmpname)\s*\(/, /\bio\.popen\s*\(/, /\bload(?:string)?\s*\(/],
     direct: [new RegExp(`\\bio\\.open\\s*\\(\\s*${S('p')}\\s*,\\s*['"][wa]`), new RegExp(`\\bos\\.remove\\s*\\(\\s*${S('p')}`)],
     shell: [new RegExp(`\\bos\\.execute\\s*\\(\\s*${S('c')}\\s*\\)`)],
   },
   r: {
-    sinks: [/\b(?:write\w*|saveRDS|save|sink|file\.(?:create|remove|rename|copy|append)|unlink|dir\.create|system2?|ggsave|pdf|png)\s*\(/, /\bfile\s*\([^)]*['"][wa]/],
+    sinks: [/\b(?:write\w*|saveRDS|save|sink|file\.(?:create|remove|rename|copy|append)|unlink|dir\.create|system2?|ggsave|pdf|png)\s*\(/, /\bfile\s*\([^)]*,\s*(?:open\s*=\s*)?['"][rb]*[wa]/],
     direct: [],
     shell: [new RegExp(`\\bsystem\\s*\\(\\s*${S('c')}\\s*\\)`)],
   },
