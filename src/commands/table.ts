@@ -180,7 +180,9 @@ const shell: CommandSpec = {
     }
     const file = p.operands[0];
     if (file && !hasOption(p, '-s')) {
-      // `bash script.sh`: a script file we do not analyze here (lint can analyze it on its own).
+      // `bash script.sh ARGS`: a script file not analyzed here (lint can analyze it on its own);
+      // closed world: the paths it is given may be written.
+      unknownCommand(inv, interp, p.operands.slice(1));
       return;
     }
     stdinScript(inv, interp, inv.name);
@@ -1085,7 +1087,7 @@ const sqlite3: CommandSpec = {
     const stdin = inv.stdin.kind === 'text' ? inv.stdin : null;
     if (given.length === 0 && stdin) given.push(stdin.text);
     const sql = given.join('\n');
-    const known = !sql.includes(HOLE) && (given.length > 0 || false);
+    const known = !sql.includes(HOLE) && given.length > 0;
     const field = (value: string, conf: Confidence): Field => ({ value, confidence: conf, evidence: [{ range: inv.range, note: `sqlite3 writes ${displayPath(value)}` }], glob: false });
     for (const m of sql.matchAll(/^\s*\.(?:output|once|backup|save|excel)\s+(?:main\s+)?("[^"]+"|'[^']+'|\S+)/gm)) {
       const f = m[1]!.replace(/^['"]|['"]$/g, '');
@@ -1099,7 +1101,9 @@ const sqlite3: CommandSpec = {
       interp.write('modify', { ...db, confidence: 'possible' }, inv.st, inv.range, 'sqlite3');
       return;
     }
-    if (/\b(?:create|insert|update|delete|drop|alter|replace|vacuum|reindex|analyze)\b|^\s*\.(?:import|restore|load|recover)\b/im.test(sql)) interp.write('modify', db, inv.st, inv.range, 'sqlite3');
+    // Opening a database file creates it (even to read); statements that change it modify it.
+    const changes = /\b(?:create|insert|update|delete|drop|alter|replace|vacuum|reindex|analyze)\b|^\s*\.(?:import|restore|load|recover)\b/im.test(sql);
+    if (given.length > 0) interp.write(changes ? 'modify' : 'create', db, inv.st, inv.range, 'sqlite3');
   },
 };
 
