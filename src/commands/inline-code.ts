@@ -132,7 +132,11 @@ export function inlineCodeWrites(code: string, lang: Language | null, inv: Invoc
   for (const r of spec.shell) {
     for (const m of code.matchAll(global(r))) {
       const c = pick(m, 'c');
-      if (c && c.trim()) interp.runNested(c, interp.child(inv.st), inv.range, `${inv.name} ${what.includes('code') ? 'code' : what} runs a shell command`);
+      if (!c || !c.trim()) continue;
+      // A string that is not shell code on its own (a fragment joined with variables at run
+      // time) is treated like the rest of the code: its absolute paths may be written.
+      if ('error' in interp.ctx.parse(c)) interp.maybeWrites(c, inv.range, inv.name, what);
+      else interp.runNested(c, interp.child(inv.st), inv.range, `${inv.name} code runs a shell command`);
     }
   }
   const direct = new Set<string>();
