@@ -5,15 +5,12 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { analyzeWith } from '../analyze.js';
-import { nodeHost } from '../guard.js';
 import type { BashParser } from '../parse/index.js';
-import { discoverLayout } from '../layout/discover.js';
-import type { Layout } from '../layout/types.js';
-import { evaluate, scratchRoots, type Finding } from '../policy/policy.js';
-import { ConfigError, loadConfig, type Config } from '../policy/config.js';
-import { nodeFs, type PhysicalFs } from '../policy/physical.js';
-import { isInside, displayPath } from '../interpret/paths.js';
+import type { Finding } from '../policy/policy.js';
+import { ConfigError, type Config } from '../policy/config.js';
+import type { PhysicalFs } from '../policy/physical.js';
+import { displayPath } from '../interpret/paths.js';
+import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
@@ -79,19 +76,11 @@ export interface LintOptions {
 }
 
 interface Scope {
+  ws: Workspace;
   root: string;
-  layout: Layout | null;
   rootSource: RootSource;
   config: Config;
   ignore: (abs: string) => boolean;
-}
-
-function realpathOr(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }
 
 const EMPTY: Range = { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
@@ -125,33 +114,15 @@ export class Linter {
   }
 
   private computeScope(dir: string): Scope {
-    let root: string;
-    let layout: Layout | null = null;
-    let rootSource: RootSource;
-    if (this.opts.root) {
-      root = realpathOr(this.opts.root);
-      rootSource = 'option';
-      const found = discoverLayout(root);
-      // The layout only when --root is a checkout root itself; a directory inside one is its own island.
-      if (found.ok && found.layout.current.root === root) layout = found.layout;
-    } else {
-      const found = discoverLayout(dir);
-      if (found.ok && found.layout.current.root) {
-        layout = found.layout;
-        root = found.layout.current.root;
-        rootSource = found.layout.current.kind === 'linked-worktree' ? 'linked-worktree' : 'checkout';
-      } else {
-        root = realpathOr(dir);
-        rootSource = 'script-dir';
-      }
-    }
-    const config = loadConfig(root, this.opts.env);
+    const ws = openWorkspace(dir, { env: this.opts.env, fs: this.opts.fs, root: this.opts.root, enforceEverywhere: true });
+    const root = ws.root!;
+    const config = ws.config;
     const match = globMatcher(config.ignore);
     const base = config.source && this.opts.env.BASHGUARD_CONFIG ? dirname(config.source) : root;
     return {
+      ws,
       root,
-      layout,
-      rootSource,
+      rootSource: ws.rootSource as RootSource,
       config,
       ignore: (abs) => {
         const rel = relative(base, abs);
@@ -218,30 +189,9 @@ export class Linter {
       const f = this.ownFinding('BG0001', scope.config, 'binary file (contains NUL bytes), not a shell script: not analyzed', display, EMPTY, 'certain');
       return f ? [f] : [];
     }
-    const env: Record<string, string | undefined> = {
-      HOME: this.opts.env.HOME,
-      TMPDIR: this.opts.env.TMPDIR,
-      USER: this.opts.env.USER,
-      PWD: cwd,
-    };
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
-    if (scriptPath) {
-      env['0'] = scriptPath;
-      env.BASH_SOURCE = scriptPath;
-    }
-    const analysis = analyzeWith(this.parser, source, {
-      cwd,
-      env,
-      host: nodeHost,
-      gitToplevel: (dir) => (scope.layout && isInside(dir, scope.root) ? scope.root : null),
-    });
-    const verdict = evaluate(analysis.effects, {
-      root: scope.root,
-      layout: scope.layout,
-      writeRoots: scratchRoots(this.opts.env),
-      config: scope.config,
-      fs: this.opts.fs ?? nodeFs,
-    });
+    const env: Record<string, string | undefined> = scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {};
+    const { verdict } = scope.ws.check(this.parser, source, { cwd, env });
     for (const f of verdict.findings) {
       if (suppress(directives, f.rule, f.range.line)) {
         result.suppressed++;
