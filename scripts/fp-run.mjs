@@ -62,6 +62,8 @@ const cwd = join(main, '.builders/b1');
 
 const parser = await api.getParser();
 const env = { HOME: home, TMPDIR: '/tmp', USER: 'dev', PATH: process.env.PATH };
+// The engine's front door: a Workspace (older builds: checkCommand).
+const workspace = api.openWorkspace ? api.openWorkspace(cwd, { env }) : null;
 const rows = [];
 const listed = [];
 for (const [name, load] of corpora) {
@@ -72,7 +74,7 @@ for (const [name, load] of corpora) {
     let decision;
     let first = '';
     try {
-      const r = api.checkCommand(parser, cmd, cwd, { env });
+      const r = workspace ? workspace.check(parser, cmd) : api.checkCommand(parser, cmd, cwd, { env });
       decision = r.verdict.decision;
       const f = r.verdict.findings.find((x) => x.decision === decision);
       if (f) first = `${f.rule} ${f.confidence}: ${f.message}`;

@@ -11,7 +11,7 @@ import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '
 import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
-import { allowedRegion, classify, type Region, type RegionKind } from '../workspace/regions.js';
+import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
 
 export interface PolicyContext {
   /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
