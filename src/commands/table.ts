@@ -236,8 +236,9 @@ function code(spec: CodeSpec): CommandSpec {
         snippets.push(inv.stdin.text);
       }
       if (snippets.length === 0) {
-        // `python3 script.py ARGS`, `node app.js`: a program we do not analyze (closed world).
-        unknownCommand(inv, interp, p.operands);
+        // `node app.js ARGS`: a program we do not analyze (closed world): its arguments may be
+        // written; the script itself is only read.
+        unknownCommand(inv, interp, p.operands.slice(1));
         return;
       }
       const lang = languageOf(inv.name);
@@ -1291,7 +1292,8 @@ const python: CommandSpec = {
       if (sink) interp.maybeWrites(a.slice(i + 1).map((f) => f.value).join(' '), inv.range, inv.name, `an argument of ${inv.name} code from stdin`);
       return;
     }
-    unknownCommand(inv, interp, a.slice(i));
+    // `python3 tool.py ARGS`: the script is read, its arguments may be written (closed world).
+    unknownCommand(inv, interp, a.slice(i + 1));
   },
 };
 
@@ -1529,6 +1531,27 @@ const MORE: Record<string, CommandSpec> = {
   cc, gcc: cc, 'g++': cc, 'c++': cc, clang: cc, 'clang++': cc, gfortran: cc, nvcc: cc, tcc: cc, 'x86_64-linux-gnu-gcc': cc,
   ld: singleDashOutputs({ '-o': 'write', '--output': 'write' }),
   openssl: singleDashOutputs({ '-out': 'write', '-keyout': 'write', '-sigout': 'write', '-certout': 'write', '-CAserial': 'write', '-signature': 'write' }),
+  // output options from the tldr pages (`-o FILE`, `--output FILE`, `--outfile=FILE` ...)
+  shuf: writes({ grammar: { short: 'inoe', long: ['input-range', 'head-count', 'output', 'random-source'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  xmllint: writes({ grammar: { long: ['output', 'path', 'dtdvalid', 'relaxng', 'schema', 'xpath', 'encode', 'pretty', 'maxmem'] }, operands: 'none', op: 'write', optionWrites: { '--output': 'write' } }),
+  pygmentize: writes({ grammar: { short: 'lfFoOPaS' }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  cwebp: singleDashOutputs({ '-o': 'write' }),
+  dwebp: singleDashOutputs({ '-o': 'write' }),
+  img2pdf: writes({ grammar: { short: 'oSC', long: ['output', 'pagesize', 'imgsize', 'border', 'title', 'author'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  qrencode: writes({ grammar: { short: 'osltvdrm', long: ['output', 'size', 'level', 'type'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  dot: singleDashOutputs({ '-o': 'write' }),
+  mkisofs: singleDashOutputs({ '-o': 'write' }),
+  genisoimage: singleDashOutputs({ '-o': 'write' }),
+  xorriso: singleDashOutputs({ '-outdev': 'write' }),
+  esbuild: singleDashOutputs({ '--outfile': 'write', '--outdir': 'extract', '--metafile': 'write' }),
+  gs: { category: 'writes', run(inv, interp) { for (let i = 0; i < inv.args.length; i++) { const v = inv.args[i]!.value; const f = v.startsWith('-sOutputFile=') ? { ...inv.args[i]!, value: v.slice(13) } : v === '-o' ? inv.args[++i] : undefined; if (f && f.value !== '-' && !f.value.startsWith('%')) interp.write('write', f, inv.st, inv.range, 'gs -sOutputFile'); } } },
+  yq: { category: 'writes', run(inv, interp) { if (!inv.args.some((a) => a.value === '-i' || a.value === '--inplace' || a.value === '--in-place')) return; const ops = inv.args.filter((a) => !a.value.startsWith('-')); for (const f of ops.slice(1)) interp.write('modify', f, inv.st, inv.range, 'yq -i'); } },
+  rename: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '-n' || a.value === '--no-act' || a.value === '--nono')) return; for (const f of ops.slice(1)) interp.write('move', f, inv.st, inv.range, 'rename'); } },
+  magick: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  wkhtmltopdf: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  sox: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
+  pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
   sqlite3,
   'ssh-keygen': sshKeygen,
   cpio,
