@@ -245,11 +245,19 @@ function code(spec: CodeSpec): CommandSpec {
       let sink = false;
       for (const s of snippets) if (inlineCodeWrites(s, lang, inv, interp, `inline ${inv.name} code`)) sink = true;
       // `python3 -c CODE ARG...`: arguments handed to code that writes may be the paths it writes.
-      if (spec.argvOperands && sink) interp.maybeWrites(files.map((f) => f.value).join(' '), inv.range, inv.name, `an argument of inline ${inv.name} code`);
+      if (spec.argvOperands && sink) codeArguments(files, inv, interp);
       const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
       if (inPlace) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
     },
   };
+}
+
+/** `python3 -c CODE ARG...` where CODE writes: each argument (resolved against the cwd) may be what it writes. */
+function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): void {
+  for (const f of args) {
+    if (f.value.startsWith('-') || f.value === '' || f.value.startsWith(HOLE)) continue;
+    interp.write('maybe-write', { ...f, evidence: [...f.evidence, { range: inv.range, note: `an argument of inline ${inv.name} code that writes files` }] }, inv.st, inv.range, inv.name, { confidenceCap: 'possible' });
+  }
 }
 
 // ---------------------------------------------------------------- project tools
@@ -1272,7 +1280,7 @@ const python: CommandSpec = {
       const rest = a.slice(attached !== null ? i + 1 : i + 2);
       if (!codeField) return;
       const sink = inlineCodeWrites(codeField.value, 'python', inv, interp, `inline ${inv.name} code`);
-      if (sink) interp.maybeWrites(rest.map((f) => f.value).join(' '), inv.range, inv.name, `an argument of inline ${inv.name} code`);
+      if (sink) codeArguments(rest, inv, interp);
       return;
     }
     if (mode === 'm') {
@@ -1289,7 +1297,7 @@ const python: CommandSpec = {
     const script = a[i];
     if ((!script || script.value === '-') && inv.stdin.kind === 'text' && inv.stdin.known) {
       const sink = inlineCodeWrites(inv.stdin.text, 'python', inv, interp, `${inv.name} code from stdin`);
-      if (sink) interp.maybeWrites(a.slice(i + 1).map((f) => f.value).join(' '), inv.range, inv.name, `an argument of ${inv.name} code from stdin`);
+      if (sink) codeArguments(a.slice(i + 1), inv, interp);
       return;
     }
     // `python3 tool.py ARGS`: the script is read, its arguments may be written (closed world).
