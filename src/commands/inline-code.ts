@@ -135,7 +135,8 @@ export function inlineCodeWrites(code: string, lang: Language | null, inv: Invoc
       if (!c || !c.trim()) continue;
       // A string that is not shell code on its own (a fragment joined with variables at run
       // time) is treated like the rest of the code: its absolute paths may be written.
-      if ('error' in interp.ctx.parse(c)) interp.maybeWrites(c, inv.range, inv.name, what);
+      const parsed = interp.ctx.parse(c);
+      if ('error' in parsed || parsed.problems.length > 0) interp.maybeWrites(c, inv.range, inv.name, what);
       else interp.runNested(c, interp.child(inv.st), inv.range, `${inv.name} code runs a shell command`);
     }
   }
