@@ -1,10 +1,10 @@
 /**
  * Interpreter mechanisms that the corpus cannot show on its own: the Host's `stat` is what
  * decides file tests (injectable, and without it nothing is decided), descriptor paths never go
- * through the analyzing process (a hook whose stderr is a pipe), the builtin list matches bash,
+ * through the analyzing process (a hook whose stderr is a pipe), every interpreter handler has one
+ * owner,
  * and the pieces of the interpreter (printf, conditions, `..` after unknown text) on small inputs.
  */
-import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../src/parse/index.js';
 import { analyzeWith } from '../src/analyze.js';
@@ -12,7 +12,8 @@ import { evaluate } from '../src/policy/policy.js';
 import { memoryFs, standardEnv, standardPolicy, WORKTREE, MAIN } from '../src/scenario/standard.js';
 import type { Host } from '../src/interpret/interpreter.js';
 import type { PhysicalFs } from '../src/policy/physical.js';
-import { INTERPRETER_BUILTINS } from '../src/interpret/builtins.js';
+import { BUILTINS, INTERPRETER_BUILTINS, INTERPRETER_REFINES, SHELL_KEYWORDS } from '../src/interpret/builtins.js';
+import { lookupCommand } from '../src/commands/table.js';
 import { formatPrintf } from '../src/interpret/printf.js';
 import { evaluateTest, type FileKind } from '../src/interpret/conditions.js';
 import { collapseHoleDots, descriptorOfPath } from '../src/interpret/paths.js';
@@ -23,8 +24,10 @@ beforeAll(async () => {
   parser = await getParser('native');
 });
 
-function decide(cmd: string, host: Host = {}, fs: PhysicalFs = memoryFs()): string {
+function decide(cmd: string, host: Host = {}, links?: PhysicalFs): string {
   const analysis = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host });
+  const fs = memoryFs();
+  if (links) fs.readlink = links.readlink;
   return evaluate(analysis.effects, standardPolicy(fs)!).decision;
 }
 
@@ -86,16 +89,10 @@ describe('descriptor paths are the command own, not the analyzing process', () =
 });
 
 describe('builtins', () => {
-  it('INTERPRETER_BUILTINS is what bash lists with compgen -b -k', (ctx) => {
-    let listed: string;
-    try {
-      listed = execFileSync('bash', ['-c', 'compgen -b -k'], { encoding: 'utf8' });
-    } catch {
-      return ctx.skip();
-    }
-    const names = listed.split('\n').filter(Boolean);
-    // A newer bash may add names; every name this bash lists must be known.
-    expect(names.filter((n) => !INTERPRETER_BUILTINS.includes(n))).toEqual([]);
+  it('every interpreter handler is an owned builtin, a refinement of a table builtin, or a keyword', () => {
+    const known = new Set([...INTERPRETER_BUILTINS, ...INTERPRETER_REFINES, ...SHELL_KEYWORDS]);
+    expect(Object.keys(BUILTINS).filter((n) => !known.has(n))).toEqual([]);
+    expect(INTERPRETER_REFINES.filter((n) => lookupCommand(n) === undefined)).toEqual([]);
   });
 });
 

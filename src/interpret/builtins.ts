@@ -1,10 +1,3 @@
-/**
- * Bash's builtins and reserved words, owned by the interpreter (they change the shell itself:
- * variables, descriptors, traps, aliases, the directory stack). Every name `compgen -b -k` lists
- * is here; a builtin whose behaviour lives in the command table (cd, source, eval, exec ...)
- * is marked so and handed on. Builtins that can only be asked about (`type`, `jobs`, `help`)
- * have no effect on files.
- */
 import { HOLE } from '../effects/types.js';
 import type { Field } from './expand.js';
 import type { Interpreter, Invocation } from './interpreter.js';
@@ -13,28 +6,29 @@ import { displayPath } from './paths.js';
 import { formatPrintf } from './printf.js';
 import type { CwdValue } from './state.js';
 
-/** `bash -c 'compgen -b'` (bash 5.2). */
-export const BASH_BUILTINS = [
-  '.', ':', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete', 'compopt',
-  'continue', 'declare', 'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg',
-  'getopts', 'hash', 'help', 'history', 'jobs', 'kill', 'let', 'local', 'logout', 'mapfile', 'popd', 'printf', 'pushd',
-  'pwd', 'read', 'readarray', 'readonly', 'return', 'set', 'shift', 'shopt', 'source', 'suspend', 'test', 'times', 'trap',
-  'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait',
-] as const;
+/**
+ * Which bash names are not command-table entries: keywords (syntax: the parser and the IR
+ * builder handle them) and builtins whose behaviour belongs to the interpreter because they
+ * change how later commands are read or run (aliases, the command hash, traps, shell options).
+ * Every other builtin has an entry in src/commands/table.ts; test/closed-world.test.ts checks
+ * the three sets cover `bash -c 'compgen -b -k'`.
+ *
+ * `BUILTINS` below holds the interpreter's handlers: the builtins it owns, plus refinements of
+ * table builtins whose effect is on the shell state the interpreter tracks (exit status for
+ * `test`/`[`/`true`/`false`, values for `read`/`mapfile`/`printf -v`/`set --`/`shift`, the
+ * directory stack for `pushd +N`/`popd +N`). A refinement that returns false leaves the command
+ * to its table entry.
+ */
+export const SHELL_KEYWORDS: readonly string[] = ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc'];
 
-/** `bash -c 'compgen -k'` (bash 5.2). */
-export const BASH_KEYWORDS = [
-  'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function',
-  'time', '{', '}', '!', '[[', ']]', 'coproc',
-] as const;
+export const INTERPRETER_BUILTINS: readonly string[] = ['alias', 'unalias', 'hash', 'trap', 'shopt'];
 
-/** Every builtin and keyword the interpreter knows (compared with `compgen -b -k` by a test). */
-export const INTERPRETER_BUILTINS: readonly string[] = [...BASH_BUILTINS, ...BASH_KEYWORDS];
+/** Table builtins whose handler here runs first (see above). */
+export const INTERPRETER_REFINES: readonly string[] = [':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'pushd', 'popd', 'set', 'shift', 'let', 'getopts'];
 
 /** Handles the builtin; false hands it to the command table (whose entry models it). */
 type Builtin = (inv: Invocation, interp: Interpreter) => boolean;
 
-const table: Builtin = () => false;
 /** Changes nothing on disk and nothing the analysis tracks. */
 const inert: Builtin = () => true;
 
@@ -328,27 +322,8 @@ const unknownVars = (names: (inv: Invocation) => string[]): Builtin => (inv, int
   return true;
 };
 
-/** `history -w FILE`, `history -a FILE`: writes the history file. */
-const history: Builtin = (inv, interp) => {
-  const writes = inv.args.some((a) => /^-[a-zA-Z]*[wa]/.test(a.value));
-  const file = inv.args.find((a) => !a.value.startsWith('-'));
-  if (writes) {
-    const target = file ?? { value: inv.st.vars.get('HISTFILE')?.value ?? HOLE, confidence: 'likely' as const, evidence: [], glob: false };
-    interp.write('append', target, inv.st, inv.range, 'history');
-  }
-  return true;
-};
 
-const dynamic = (why: string): Builtin => (inv, interp) => {
-  interp.dynamicProblem(why, `${inv.name} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`.trim(), inv.range);
-  return true;
-};
 
-/** `enable -f lib.so name` loads code into the shell. */
-const enable: Builtin = (inv, interp) => {
-  if (inv.args.some((a) => /^-[a-zA-Z]*f/.test(a.value))) return dynamic('enable -f loads a shared object into the shell; what it does is not known statically')(inv, interp);
-  return true;
-};
 
 /** `coproc cmd args`: runs cmd asynchronously in a subshell. */
 const coproc: Builtin = (inv, interp) => {
@@ -368,72 +343,32 @@ const coproc: Builtin = (inv, interp) => {
 };
 
 export const BUILTINS: Record<string, Builtin> = {
-  '.': table,
-  source: table,
+  // Owned by the interpreter (INTERPRETER_BUILTINS).
+  alias,
+  unalias,
+  hash,
+  trap,
+  shopt,
+  // Refinements of table builtins (INTERPRETER_REFINES).
   ':': status(true),
   true: status(true),
   false: status(false),
   '[': test,
   test,
-  alias,
-  unalias,
-  bg: inert,
-  fg: inert,
-  jobs: inert,
-  disown: inert,
-  wait: inert,
-  kill: inert,
-  suspend: inert,
-  times: inert,
-  caller: inert,
-  help: inert,
-  type: inert,
-  ulimit: inert,
-  umask: inert,
-  compgen: inert,
-  complete: inert,
-  compopt: inert,
-  bind: inert,
-  dirs: inert,
-  break: inert,
-  continue: inert,
-  builtin: table,
-  command: table,
-  exec: table,
-  eval: table,
-  cd: table,
-  exit: table,
-  logout: table,
-  return: table,
-  echo: table,
-  pwd: table,
-  unset: table,
-  declare: inert,
-  typeset: inert,
-  local: inert,
-  export: inert,
-  readonly: inert,
-  enable,
-  fc: dynamic('fc runs commands from the history, which is not known statically'),
-  getopts: unknownVars((inv) => inv.args.slice(1, 2).map((a) => a.value)),
-  let: unknownVars((inv) => inv.args.map((a) => a.value)),
-  hash,
-  history,
+  read,
   mapfile,
   readarray: mapfile,
-  read,
   printf,
-  pushd: (inv, interp) => pushd(inv, interp),
-  popd: (inv, interp) => popd(inv, interp),
+  pushd,
+  popd,
   set,
   shift,
-  shopt,
-  trap,
+  let: unknownVars((inv) => inv.args.map((a) => a.value)),
+  getopts: unknownVars((inv) => inv.args.slice(1, 2).map((a) => a.value)),
   // Reserved words reach the interpreter as commands only when the parser split a construct it
   // does not build (`coproc NAME { ...; }`): the closing word itself does nothing.
   if: inert, then: inert, else: inert, elif: inert, fi: inert, case: inert, esac: inert, for: inert, select: inert,
   while: inert, until: inert, do: inert, done: inert, in: inert, function: inert, '{': inert, '}': inert, '!': inert,
   '[[': inert, ']]': inert,
-  time: table,
   coproc,
 };

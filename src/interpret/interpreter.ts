@@ -15,6 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
+import { unknownCommand } from '../commands/unknown.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
 export interface Host {
@@ -898,6 +899,7 @@ export class Interpreter implements ExpandHooks {
     if (out !== null) this.emitOutput(out);
     else if (!spec?.silent) this.emitOutput(HOLE);
     if (spec) spec.run(inv, this);
+    else unknownCommand(inv, this);
     // `tee FILE <<EOF`: the files get what tee reads.
     if (name === 'tee') {
       const append = args.some((a) => a.value === '-a' || a.value === '--append');
@@ -1358,6 +1360,7 @@ function describeOp(op: WriteOp): string {
     case 'chmod': return 'changes permissions of';
     case 'extract': return 'writes files under';
     case 'maybe-write': return 'may write';
+    case 'unknown-command': return 'is given';
   }
 }
 
