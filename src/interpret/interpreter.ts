@@ -228,7 +228,7 @@ export class Interpreter implements ExpandHooks {
    * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
    * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
    */
-  readonly writtenFiles = new Map<string, { text: string; known: boolean }>();
+  readonly writtenFiles = new Map<string, { text: string; known: boolean; printed?: boolean }>();
 
   sourceLine(range: Range): SourceLine {
     return { source: this.source.id, line: range.line };
@@ -309,9 +309,9 @@ export class Interpreter implements ExpandHooks {
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
     const prev = this.writtenFiles.get(path);
-    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false });
-    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known } : { text, known: false });
-    else this.writtenFiles.set(path, { text, known: true });
+    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false, printed: true });
+    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known, printed: true } : { text, known: false, printed: true });
+    else this.writtenFiles.set(path, { text, known: true, printed: true });
   }
 
   /**
@@ -876,9 +876,10 @@ export class Interpreter implements ExpandHooks {
     }
     const name = shown.includes('/') ? basenameOf(shown) : shown;
     // A script this command wrote, run by path (`./do.sh`) or by a shell (`bash x.sh`).
+    // A program written some other way (`gcc -o x`, `cp`) runs like any program the table does not know.
     if (shown.includes('/')) {
       const path = this.pathOf(shown, st);
-      if (path !== null && this.writtenFiles.has(path)) {
+      if (path !== null && this.writtenFiles.get(path)?.printed) {
         this.emitOutput(HOLE);
         this.runWrittenScript(path, shown, args, st, range, 'child');
         return;
