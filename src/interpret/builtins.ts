@@ -76,7 +76,8 @@ const read: Builtin = (inv, interp) => {
           const v = a.slice(j + 1) || args[++i]?.value || '';
           if (c === 'a') arrayName = v;
           if (c === 'd') delim = v.charAt(0);
-          if (c === 'u' || c === 'n' || c === 'N') delim = c === 'u' ? delim : '\0unknown';
+          // Another descriptor, or a count of characters: not modelled.
+          if (c === 'u' || c === 'n' || c === 'N') delim = '\0unknown';
           break;
         }
       }
