@@ -337,7 +337,7 @@ export class Interpreter implements ExpandHooks {
       this.runNested(entry.text, st, range, label);
       return;
     }
-    const child = childState(st);
+    const child = this.child(st);
     this.setPositional(child, args);
     this.runNested(entry.text, child, range, label);
   }
@@ -1297,6 +1297,7 @@ export class Interpreter implements ExpandHooks {
       const tl = this.timeline.length;
       const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
+      if (this.childShells.has(st)) this.runExitTraps(st);
       for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
@@ -1344,8 +1345,13 @@ export class Interpreter implements ExpandHooks {
 
   /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
   child(st: State): State {
-    return childState(st);
+    const c = childState(st);
+    this.childShells.add(c);
+    return c;
   }
+
+  /** States of child shells: their EXIT traps run when the nested code they run ends. */
+  private readonly childShells = new WeakSet<State>();
 }
 
 function describeOp(op: WriteOp): string {
