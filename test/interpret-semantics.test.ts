@@ -57,6 +57,13 @@ describe('file tests are decided through Host.stat', () => {
     expect(decide(`mkdir -p ${MAIN}/d; [ -d ${MAIN}/d ] || cd ${MAIN}; touch x`, { stat })).toBe('deny');
     expect(calls).toEqual([]);
   });
+
+  it('after a program the table does not know, or code not known statically, the disk is not read', () => {
+    const stat = (): FileKind => 'directory';
+    expect(decide(`[ -d ${MAIN} ] && cd ${MAIN}; touch x`, { stat })).toBe('deny');
+    expect(decide(`no-such-tool; [ -d ${MAIN} ] || cd ${MAIN}; touch x`, { stat })).toBe('ask');
+    expect(decide(`eval "$X"; [ -d ${MAIN} ] || cd ${MAIN}; touch x`, { stat })).toBe('ask');
+  });
 });
 
 describe('descriptor paths are the command own, not the analyzing process', () => {

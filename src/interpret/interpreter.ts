@@ -228,6 +228,8 @@ export class Interpreter implements ExpandHooks {
    * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
    * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
    */
+  /** Set once a program the table does not know ran: file tests no longer read the disk. */
+  private unknownProgramRan = false;
   readonly writtenFiles = new Map<string, { text: string; known: boolean; printed?: boolean }>();
 
   sourceLine(range: Range): SourceLine {
@@ -259,7 +261,10 @@ export class Interpreter implements ExpandHooks {
       const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
       return isInside(path, known) || isInside(known, path);
     };
+    // A program the table does not know, or code not known statically, may have changed anything.
+    if (this.unknownProgramRan) return true;
     for (const e of this.effects) {
+      if (e.kind === 'problem' && e.category !== 'syntax') return true;
       if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
       if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
     }
@@ -847,6 +852,7 @@ export class Interpreter implements ExpandHooks {
     // A lone `[` is no pattern (nothing closes it): it is the test builtin.
     if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
       // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
+      this.unknownProgramRan = true;
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
       return;
     }
@@ -870,7 +876,8 @@ export class Interpreter implements ExpandHooks {
       first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
       shown = hashed;
       if (hashed.includes(HOLE)) {
-        this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
+        this.unknownProgramRan = true;
+      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
         return;
       }
     }
@@ -900,7 +907,10 @@ export class Interpreter implements ExpandHooks {
     if (out !== null) this.emitOutput(out);
     else if (!spec?.silent) this.emitOutput(HOLE);
     if (spec) spec.run(inv, this);
-    else unknownCommand(inv, this);
+    else {
+      this.unknownProgramRan = true;
+      unknownCommand(inv, this);
+    }
     // `tee FILE <<EOF`: the files get what tee reads.
     if (name === 'tee') {
       const append = args.some((a) => a.value === '-a' || a.value === '--append');
