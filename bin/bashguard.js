@@ -6,7 +6,8 @@
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'hook' && argv.every((a) => a === 'hook' || a === '--exit-code')) {
-  require('../dist/hook.cjs').main();
+  // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
+  require('../dist/hook-start.cjs').startHook();
 } else {
   import('../dist/bashguard.js').then((m) => m.main());
 }

@@ -1,0 +1,18 @@
+/**
+ * The hook's start-up entry (dist/hook-start.cjs, loaded by bin/bashguard.js for `bashguard hook`):
+ * loads the hook bundle dist/hook.cjs through the V8 code cache (./code-cache.ts) and runs it.
+ * Kept tiny and free of imports beyond node builtins that every Node process has loaded anyway.
+ */
+import { join } from 'node:path';
+import { cacheDir, cacheFileName, loadWithCodeCache } from './code-cache.js';
+
+/** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
+declare const __BG_HOOK_KEY__: string;
+
+export function startHook(): Promise<void> {
+  const bundle = join(__dirname, 'hook.cjs');
+  const dir = cacheDir(process.env);
+  const loaded = loadWithCodeCache(bundle, dir ? join(dir, cacheFileName(__BG_HOOK_KEY__)) : null);
+  if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+  return (loaded.exports as { main(): Promise<void> }).main();
+}
