@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,11 +54,21 @@ await build({
   // process). The bundle only takes differences of performance.now() (deadlines), so a
   // module-level stand-in on the monotonic process.hrtime serves.
   banner: {
-    js: "const __bgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;\nconst performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };",
+    // import.meta.url without node:url's URL machinery on POSIX (~0.5 ms per process).
+    js: "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');\nconst performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };",
   },
   plugins: [programShim],
   minifySyntax: true,
 });
+
+// ASCII only (esbuild escapes strings, not the comments it keeps): the loader can then decode it
+// as latin1 into a one-byte string, ~0.7 ms less per hook process than UTF-8 decoding.
+{
+  const file = join(root, 'dist', 'hook.cjs');
+  const text = readFileSync(file, 'utf8');
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
+  if (ascii !== text) writeFileSync(file, ascii);
+}
 
 // The hook's start-up entry: loads dist/hook.cjs through a V8 code cache keyed by the bundle's
 // content hash (src/startup/code-cache.ts). Built after hook.cjs so the hash is of the final file.

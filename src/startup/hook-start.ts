@@ -12,7 +12,8 @@ declare const __BG_HOOK_KEY__: string;
 export function startHook(): Promise<void> {
   const bundle = join(__dirname, 'hook.cjs');
   const dir = cacheDir(process.env);
-  const loaded = loadWithCodeCache(bundle, dir ? join(dir, cacheFileName(__BG_HOOK_KEY__)) : null);
+  // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
+  const loaded = loadWithCodeCache(bundle, dir ? join(dir, cacheFileName(__BG_HOOK_KEY__)) : null, require);
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return (loaded.exports as { main(): Promise<void> }).main();
 }
