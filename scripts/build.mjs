@@ -83,4 +83,15 @@ await build({
   define: { __BG_HOOK_KEY__: JSON.stringify(hookKey) },
   minifySyntax: true,
 });
-console.log('build: dist/bashguard.js, dist/api.js, dist/hook.cjs, dist/hook-start.cjs');
+// The lint child process (src/lint/isolated.ts): one CommonJS file with only the analysis.
+await build({
+  ...common,
+  entryPoints: { 'lint-worker': 'src/lint/worker-main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { 'import.meta.url': '__bgImportMetaUrl' },
+  banner: { js: "const __bgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  minifySyntax: true,
+});
+console.log('build: dist/bashguard.js, dist/api.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs');

@@ -8,7 +8,7 @@ import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import type { Layout } from '../layout/types.js';
 import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
-import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
+import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
 
@@ -105,7 +105,10 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
-  const disk = cachedFs(ctx.fs);
+  // The layout's realpath'd directories hold no symlink: no lstat for them or their parents
+  // (only on the real file system, which is where discovery realpath'd them).
+  const current = ctx.layout?.current;
+  const disk = cachedFs(ctx.fs, ctx.fs === nodeFs ? [ctx.root, current?.root, current?.gitDir, current?.commonDir, ctx.layout?.main?.root] : []);
   const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p) };
   const regions = regionsFor(ctx);
   const findings: Finding[] = [];
