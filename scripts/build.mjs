@@ -42,6 +42,22 @@ const programShim = {
     }));
   },
 };
+// Builtins the hook path rarely calls, loaded on first call instead of at the top (node:module
+// costs a fresh process ~0.5 ms; createRequire is only used by fallbacks: WASM, the packages'
+// own loaders, a terminal on stdin).
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const shims = {
+      'node:module': "export function createRequire(p) { return require('node:module').createRequire(p); }",
+      'node:url': "export function fileURLToPath(u) { return require('node:url').fileURLToPath(u); }\nexport function pathToFileURL(p) { return require('node:url').pathToFileURL(p); }",
+    };
+    b.onResolve({ filter: /^node:(module|url)$/ }, (args) =>
+      args.namespace === 'bg-lazy-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'bg-lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'bg-lazy-builtin' }, (args) => ({ contents: shims[args.path], loader: 'js' }));
+  },
+};
 await build({
   ...common,
   entryPoints: { hook: 'src/cli/main.ts' },
@@ -57,7 +73,7 @@ await build({
     // import.meta.url without node:url's URL machinery on POSIX (~0.5 ms per process).
     js: "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');\nconst performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };",
   },
-  plugins: [programShim],
+  plugins: [programShim, lazyBuiltins],
   minifySyntax: true,
 });
 
@@ -81,6 +97,7 @@ await build({
   format: 'cjs',
   banner: {},
   define: { __BG_HOOK_KEY__: JSON.stringify(hookKey) },
+  plugins: [lazyBuiltins],
   minifySyntax: true,
 });
 // The lint child process (src/lint/isolated.ts): one CommonJS file with only the analysis.

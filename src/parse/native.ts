@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
@@ -99,6 +100,8 @@ function loadAddon(require: () => NodeRequire, name: string, files: (dir: string
   let last: unknown = new Error(`${name}: no native build found`);
   const fromDir = (dir: string): Record<string, unknown> | null => {
     for (const file of files(dir)) {
+      // A failed dlopen builds an error with a stack: ask the file system first (cheaper).
+      if (!existsSync(file)) continue;
       const mod = { exports: {} as Record<string, unknown> };
       try {
         process.dlopen(mod, file);

@@ -17,3 +17,12 @@ export function startHook(): Promise<void> {
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return (loaded.exports as { main(): Promise<void> }).main();
 }
+
+// Run directly (`node dist/hook-start.cjs hook [--exit-code]`, what bin/bashguard-hook does):
+// one module load less than through bin/bashguard.js.
+if (typeof require !== 'undefined' && require.main === module) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'hook' && argv.every((a) => a === 'hook' || a === '--exit-code')) void startHook();
+  // Anything else is the CLI's: bin/bashguard.js reads the same argv.
+  else require(join(__dirname, '..', 'bin', 'bashguard.js'));
+}
