@@ -126,24 +126,36 @@ export function readCache(file: string, source: Buffer): Buffer | null {
   }
 }
 
-/** Writes a cache file for `source` (atomically, mode 0600, in a 0700 directory). Never throws. */
-export function writeCache(file: string, source: Buffer, data: Buffer): boolean {
-  const dir = dirname(file);
+/** Creates the cache directory (0700) or makes sure it is ours and private. Never throws. */
+export function prepareDir(dir: string): boolean {
   const me = uid();
-  if (me === null || data.length === 0) return false;
-  let tmp: string | null = null;
+  if (me === null) return false;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     if (!st.isDirectory() || st.uid !== me) return false;
     if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-    if (!dirIsPrivate(dir)) return false;
+    return dirIsPrivate(dir);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a cache file for `source` (atomically, mode 0600, in a 0700 directory). Never throws. */
+export function writeCache(file: string, source: Buffer, data: Buffer | (() => Buffer)): boolean {
+  const dir = dirname(file);
+  if (!prepareDir(dir)) return false;
+  let tmp: string | null = null;
+  try {
+    // Made only once the directory is known to be usable: it costs a few ms.
+    const bytes = typeof data === 'function' ? data() : data;
+    if (bytes.length === 0) return false;
     const header = Buffer.alloc(HEADER);
     MAGIC.copy(header);
     header.writeUInt32LE(source.length, MAGIC.length);
-    header.writeUInt32LE(data.length, MAGIC.length + 4);
+    header.writeUInt32LE(bytes.length, MAGIC.length + 4);
     tmp = join(dir, `.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    writeFileSync(tmp, Buffer.concat([header, source, data, data]), { mode: 0o600, flag: 'wx' });
+    writeFileSync(tmp, Buffer.concat([header, source, bytes, bytes]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
     tmp = null;
     prune(dir, file);
@@ -214,7 +226,7 @@ export function loadWithCodeCache(
     process.once('exit', () => {
       try {
         if (!flagsBefore && v8Loaded()) return;
-        writeCache(file, source, script.createCachedData());
+        writeCache(file, source, () => script.createCachedData());
       } catch {
         // a cache is an optimisation only
       }
