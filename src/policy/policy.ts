@@ -293,7 +293,9 @@ function combine(findings: Finding[]): Decision {
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const k = `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
+    // A parse problem is reported once per line: one broken construct yields several ERROR
+    // nodes, and the interpreter meets the same broken word again in every call of a function.
+    const k = f.rule === 'BG0001' ? `BG0001|${f.range.line}` : `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

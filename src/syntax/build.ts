@@ -627,10 +627,18 @@ class Builder {
   wordParts(n: SyntaxNode, atStart: boolean): WordPart[] {
     if (n.missing) return [this.unknownPart(n, `missing ${n.type}`)];
     switch (n.type) {
+      case 'regex':
+        // `${v/'p'/r}`: a pattern's quotes are quote removal, not text (the grammar leaves the
+        // pattern one node).
+        if (!n.children.some((c) => c.named) && /['"\\]/.test(this.text(n))) {
+          const parts = patternParts(this.text(n));
+          if (parts) return parts;
+        }
+        if (n.children.some((c) => c.named)) return this.concatParts(n, atStart);
+        return unquotedParts(this.text(n), atStart);
       case 'word':
       case 'number':
       case 'variable_name':
-      case 'regex':
       case 'extglob_pattern':
       case 'special_variable_name':
       case 'test_operator':
@@ -829,6 +837,42 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
       continue;
     }
     buf += ch;
+  }
+  flush();
+  return parts;
+}
+
+/**
+ * A pattern word with quotes and backslashes: single quotes, double quotes without expansions
+ * inside, and backslash escapes give literal parts. Null when a double-quoted part expands.
+ */
+function patternParts(raw: string): WordPart[] | null {
+  const parts: WordPart[] = [];
+  let buf = '';
+  const flush = () => {
+    if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
+    buf = '';
+  };
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === "'") {
+      const j = raw.indexOf("'", i + 1);
+      if (j < 0) return null;
+      flush();
+      parts.push({ kind: 'text', value: raw.slice(i + 1, j), quoting: 'single' });
+      i = j;
+    } else if (ch === '"') {
+      const j = raw.indexOf('"', i + 1);
+      if (j < 0) return null;
+      const inner = raw.slice(i + 1, j);
+      if (/[$`\\]/.test(inner)) return null;
+      flush();
+      parts.push({ kind: 'text', value: inner, quoting: 'double' });
+      i = j;
+    } else if (ch === '\\' && i + 1 < raw.length) {
+      flush();
+      parts.push({ kind: 'text', value: raw[++i]!, quoting: 'escape' });
+    } else buf += ch;
   }
   flush();
   return parts;
