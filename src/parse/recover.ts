@@ -277,7 +277,8 @@ function expansionEdits(source: string, start: number): Edit[] | null {
     } else if (c === '$') {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, i + 200));
       if (m) {
-        edits.push({ start: i, end: i + 1 + m[0].length, text: `\${${m[0]}}` });
+        // Two insertions, so the name keeps its own range.
+        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
         i += 1 + m[0].length;
       } else {
         // `${...}`, `$(...)` and friends nested here: their own text, skipped whole.
