@@ -34,6 +34,8 @@ const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 
 
 class Builder {
   readonly problems: Script['problems'] = [];
+  /** The node span each problem stands for (a problem's range may start inside it). */
+  readonly reported: [number, number][] = [];
   /** ERROR nodes that are a known grammar quirk read correctly here (`3<>f`): not problems. */
   readonly handled = new Set<SyntaxNode>();
   /** `>&3 0<&3`: the grammar gave `0` to the previous redirect; it is the next one's fd. */
@@ -65,13 +67,26 @@ class Builder {
   unknown(n: SyntaxNode, reason: string): Command {
     const range = this.range(n);
     const text = this.text(n);
-    this.problems.push({ reason, range, text });
+    this.problems.push({ reason, range: this.problemRange(n), text });
+    this.reported.push([n.start, n.end]);
     return { kind: 'unknown', reason, text, range };
+  }
+
+  /**
+   * Where a problem is reported: for an ERROR node, from its first child the grammar could not
+   * place (a stray token, a nested ERROR, a missing node). Tree-sitter often starts an ERROR at
+   * the top of the file and keeps the valid statements before the real error inside it.
+   */
+  problemRange(n: SyntaxNode): Range {
+    if (n.type !== 'ERROR') return this.range(n);
+    const bad = n.children.find((c) => !c.named || c.type === 'ERROR' || c.missing);
+    return bad ? this.offsetRange(bad.start, n.end) : this.range(n);
   }
 
   unknownPart(n: SyntaxNode, reason: string): WordPart {
     const text = this.text(n);
     this.problems.push({ reason, range: this.range(n), text });
+    this.reported.push([n.start, n.end]);
     return { kind: 'unknown', text, reason };
   }
 
@@ -957,14 +972,14 @@ export function buildScript(parsed: ParseSuccess): Script {
   if (parsed.hasErrors) {
     // Safety net: an ERROR or MISSING node the builder skipped (e.g. inside a heredoc_redirect,
     // `cat <<A <<B`) must still make the script unanalyzable, never silently dropped.
-    const covered = (n: SyntaxNode) => b.problems.some((p) => p.range.start <= n.start && n.end <= p.range.end);
+    const covered = (n: SyntaxNode) => b.reported.some(([start, end]) => start <= n.start && n.end <= end);
     const stack: SyntaxNode[] = [parsed.root];
     let added = false;
     while (stack.length) {
       const n = stack.pop()!;
       if (n.type === 'ERROR' || n.missing) {
         if (!covered(n) && !b.handled.has(n)) {
-          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.range(n), text: b.text(n) });
+          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.problemRange(n), text: b.text(n) });
           added = true;
         }
         continue;
