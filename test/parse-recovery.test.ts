@@ -68,6 +68,11 @@ const ACCEPTED = [
   'cat <<EOF>out\nhi\nEOF\necho z',
   'cat <<EOF',
   'x=$(cat <<EOF\nhi\nEOF\n)\necho "$x"',
+  // empty command substitutions
+  'echo `` x',
+  '```bash ls```',
+  'a=``; echo "$a"x',
+  'echo "``" a``b',
 ];
 
 describe('the inputs are valid bash', () => {
@@ -128,6 +133,16 @@ describe.each(Object.keys(parsers))('recovered parses (%s)', (backend) => {
     const r = runScenario(parser, `ls | ls | cp src/app.sh ${MAIN_README}\necho ok > out.txt`);
     expect(r.verdict.decision).toBe('deny');
     expect(r.analysis.effects.some((e) => e.kind === 'write' && e.path === MAIN_README)).toBe(true);
+  });
+
+  it('`` is an empty command substitution: the words around it stay separate words', () => {
+    if (hasBash) expect(bashRun('printf "<%s>" a `` b')).toBe('<a><b>');
+    const c = simple(first(parse(parser, 'touch `` /tmp/x')));
+    expect(c.words.map((w) => w.text)).toEqual(['touch', '``', '/tmp/x']);
+    expect(c.words[1]!.parts).toMatchObject([{ kind: 'command-sub', body: { kind: 'sequence', items: [] } }]);
+    // Before, the grammar read one command named "touch `` /home/..." and this was allowed.
+    expect(runScenario(parser, `touch \`\` ${MAIN_README}`).verdict.decision).toBe('deny');
+    expect(runScenario(parser, "echo '``' > notes.txt").verdict.decision).toBe('allow');
   });
 
   describe('heredocs as bash reads them', () => {

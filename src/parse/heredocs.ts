@@ -12,6 +12,9 @@
  *   leading TABs are stripped first (TABs only); in an unquoted heredoc a backslash-newline joins
  *   lines before the comparison; with no such line the body runs to the end of the input.
  *
+ * The same lexer reports each empty command substitution `` `` ``, which the grammar lexes as
+ * one token that glues the words around it together.
+ *
  * Anything the lexer is not sure about makes it give up (null): the caller then keeps the
  * grammar's own reading, which is never worse than today.
  */
@@ -42,9 +45,21 @@ const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
 /** Every heredoc of `src` as bash reads it, in source order; null when the lexer cannot tell. */
 export function scanHeredocs(src: string): BashHeredoc[] | null {
-  if (!src.includes('<<')) return [];
+  return scanSource(src)?.heredocs ?? null;
+}
+
+export interface SourceScan {
+  heredocs: BashHeredoc[];
+  /** Offsets of each `` `` `` (an empty command substitution) in code or double quotes. */
+  emptyBackquotes: number[];
+}
+
+/** Heredocs and empty backquote pairs as bash lexes them; null when the lexer cannot tell. */
+export function scanSource(src: string): SourceScan | null {
+  if (!src.includes('<<') && !src.includes('``')) return { heredocs: [], emptyBackquotes: [] };
   try {
-    return new Lexer(src).run();
+    const lexer = new Lexer(src);
+    return { heredocs: lexer.run(), emptyBackquotes: lexer.emptyBackquotes };
   } catch (e) {
     if (e instanceof GiveUp) return null;
     throw e;
@@ -57,6 +72,7 @@ interface Pending extends Omit<BashHeredoc, 'bodyStart' | 'bodyEnd' | 'lineEnd' 
 
 class Lexer {
   readonly out: BashHeredoc[] = [];
+  readonly emptyBackquotes: number[] = [];
   pending: Pending[] = [];
   constructor(readonly s: string) {}
 
@@ -191,6 +207,7 @@ class Lexer {
       if (s[i] === '\\') i += 2;
       else if (s[i] === '`') {
         const inner = s.slice(start, i);
+        if (inner === '') this.emptyBackquotes.push(start - 1);
         // Heredocs inside backquotes, or a newline while heredocs wait: bash's rules get odd.
         if (/<<(?!<)/.test(inner) || (inner.includes('\n') && this.pending.length > 0)) throw new GiveUp();
         return i + 1;

@@ -12,6 +12,8 @@
  *   bash reads, each ending where bash ends it.
  * - a newline the grammar carried a command over (./sanity.ts) becomes `;`: bash ends a simple
  *   command at an unescaped newline (`A=1 B=2` then a command on the next line).
+ * - `` `` `` (empty command substitution, one token to the grammar, which glues the words around
+ *   it into one) is written `$(:)`, the `:` dropped from the tree.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
  * - `${...}` the grammar lost the closing brace of: inside the expansion (outside quotes and
  *   nested expansions) `;&|<>` and blanks are literal to bash, so they get a backslash,
@@ -24,7 +26,7 @@
  * tree was known wrong). Everything else keeps the grammar's tree: an ERROR stays "cannot
  * analyze", never "safe".
  */
-import { scanHeredocs, type BashHeredoc } from './heredocs.js';
+import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import type { SyntaxNode } from './tree.js';
@@ -50,14 +52,26 @@ export type Recovered =
 const MAX_ROUNDS = 4;
 
 export function recover(source: string, first: Tree, reparse: Reparse): Recovered {
-  const heredocs = scanHeredocs(source);
+  const scan = scanSource(source);
+  const heredocs = scan?.heredocs ?? null;
   // The grammar never reads an unterminated body the way bash does (ERROR or a missing end).
   const heredocWrong = heredocs !== null && heredocs.length > 0 && (heredocs.some((h) => !h.terminated) || !heredocsAgree(first.root, source, heredocs));
+  // `` `` `` (an empty command substitution) is one token to the grammar, which then glues the
+  // words around it into one (`touch `` /x` became a command named "touch `` /x").
+  const emptyBackquotes = scan?.emptyBackquotes ?? [];
   const firstJoined = findJoinedLines(first.root, source);
   const original: Recovered = { kind: 'original', joined: firstJoined };
-  if (!first.hasErrors && !heredocWrong && !firstJoined) return original;
+  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0) return original;
 
   const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
+  for (const at of emptyBackquotes) {
+    // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
+    // its node is dropped and the substitution stays empty.
+    if (!overlaps(edits, at, at + 2)) {
+      edits.push({ start: at, end: at + 1, text: '$(' }, { start: at + 1, end: at + 1, text: ':' }, { start: at + 1, end: at + 2, text: ')' });
+    }
+  }
+  const knownWrong = heredocWrong || emptyBackquotes.length > 0;
   let tree = first;
   let joined = firstJoined;
   let tried = false;
@@ -77,14 +91,36 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     if (!tree.hasErrors && !joined) break;
   }
   // A grammar tree with errors is reported as such (on its lines); one without is known wrong.
-  const fallback = first.hasErrors || !heredocWrong ? original : wrong(heredocs!);
+  const fallback = first.hasErrors || !knownWrong ? original : wrong(heredocWrong ? heredocs![0]!.op : emptyBackquotes[0]!, heredocWrong ? heredocs![0]!.delimiter : null);
   if (!tried) return fallback;
   if (heredocWrong && !heredocsAgree(tree.root, source, heredocs!)) return fallback;
+  if (emptyBackquotes.length > 0 && (tokensOf(tree.root, '``').length > 0 || !emptyBackquotes.every((at) => hasSubstitutionAt(tree.root, at)))) return fallback;
   if (!tree.hasErrors && !joined) return { kind: 'recovered', tree, joined };
   // Still broken (a real error elsewhere): the repaired tree is closer to bash when the grammar's
   // own tree was known wrong, or when the repairs removed errors (fewer spurious reports).
-  if (heredocWrong || errorCount(tree.root) < errorCount(first.root)) return { kind: 'recovered', tree, joined };
+  if (knownWrong || errorCount(tree.root) < errorCount(first.root)) return { kind: 'recovered', tree, joined };
   return original;
+}
+
+function hasSubstitutionAt(root: SyntaxNode, at: number): boolean {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'command_substitution' && n.start === at && n.end === at + 2) return true;
+    for (const c of n.children) if (c.start <= at && at < c.end) stack.push(c);
+  }
+  return false;
+}
+
+function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!n.named && n.type === type) out.push(n);
+    for (const c of n.children) stack.push(c);
+  }
+  return out;
 }
 
 function errorCount(root: SyntaxNode): number {
@@ -98,9 +134,9 @@ function errorCount(root: SyntaxNode): number {
   return n;
 }
 
-function wrong(heredocs: BashHeredoc[]): Recovered {
-  const h = heredocs[0]!;
-  return { kind: 'wrong', at: h.op, message: `the parser reads this here-document differently from bash (delimiter ${JSON.stringify(h.delimiter)}); the command cannot be read reliably` };
+function wrong(at: number, delimiter: string | null): Recovered {
+  const what = delimiter !== null ? `this here-document (delimiter ${JSON.stringify(delimiter)})` : 'an empty command substitution ``';
+  return { kind: 'wrong', at, message: `the parser reads ${what} differently from bash; the command cannot be read reliably` };
 }
 
 // ---------------------------------------------------------------- heredocs
