@@ -68,6 +68,7 @@ const ACCEPTED = [
   'cat <<EOF>out\nhi\nEOF\necho z',
   'cat <<EOF',
   'x=$(cat <<EOF\nhi\nEOF\n)\necho "$x"',
+  'if [ -x /usr/bin/vim; then x=1; fi',
   // empty command substitutions
   'echo `` x',
   '```bash ls```',

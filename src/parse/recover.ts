@@ -14,6 +14,8 @@
  *   command at an unescaped newline (`A=1 B=2` then a command on the next line).
  * - `` `` `` (empty command substitution, one token to the grammar, which glues the words around
  *   it into one) is written `$(:)`, the `:` dropped from the tree.
+ * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time): the
+ *   `[` is shown to the grammar as a command name.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
  * - `${...}` the grammar lost the closing brace of: inside the expansion (outside quotes and
  *   nested expansions) `;&|<>` and blanks are literal to bash, so they get a backslash,
@@ -253,6 +255,11 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     if (n.type === 'ERROR') {
       const e = forDo(source, n);
       if (e) add([e]);
+    }
+    // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
+    // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
+    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
+      add([{ start: n.children[0].start, end: n.children[0].start + 1, text: '_' }]);
     }
     // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.
     const broken = n.type === 'ERROR' || (n.type === 'expansion' && n.children.some((c) => c.type === 'ERROR' || (c.missing && c.type === '}')));
