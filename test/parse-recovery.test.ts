@@ -69,6 +69,9 @@ const ACCEPTED = [
   'cat <<EOF',
   'x=$(cat <<EOF\nhi\nEOF\n)\necho "$x"',
   'if [ -x /usr/bin/vim; then x=1; fi',
+  'x=1\nfor i do\n  echo $i\ndone',
+  'n=$(($1 + 0)) 2>/dev/null && test "$n" = "$1"',
+  'n=1 >x; echo $n > y',
   // empty command substitutions
   'echo `` x',
   '```bash ls```',
@@ -144,6 +147,15 @@ describe.each(Object.keys(parsers))('recovered parses (%s)', (backend) => {
     // Before, the grammar read one command named "touch `` /home/..." and this was allowed.
     expect(runScenario(parser, `touch \`\` ${MAIN_README}`).verdict.decision).toBe('deny');
     expect(runScenario(parser, "echo '``' > notes.txt").verdict.decision).toBe('allow');
+  });
+
+  it('assignments with a redirect and no command: the assignment and the write are both there', () => {
+    const c = simple(first(parse(parser, 'n=1 >x; echo $n > y')));
+    expect(c.words).toEqual([]);
+    expect(c.assigns.map((a) => a.name)).toEqual(['n']);
+    expect(c.redirects).toMatchObject([{ op: '>', target: { text: 'x' } }]);
+    expect(runScenario(parser, `n=1 > ${MAIN_README}`).verdict.decision).toBe('deny');
+    expect(runScenario(parser, 'n=1 >x; echo $n > y').verdict.decision).toBe('allow');
   });
 
   describe('heredocs as bash reads them', () => {

@@ -14,6 +14,8 @@
  *   command at an unescaped newline (`A=1 B=2` then a command on the next line).
  * - `` `` `` (empty command substitution, one token to the grammar, which glues the words around
  *   it into one) is written `$(:)`, the `:` dropped from the tree.
+ * - assignments with redirects and no command (`n=$((x+0)) 2>/dev/null`): a `:` is inserted for
+ *   the grammar and dropped from the tree again.
  * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time): the
  *   `[` is shown to the grammar as a command name.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
@@ -256,6 +258,19 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       const e = forDo(source, n);
       if (e) add([e]);
     }
+    // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
+    // the redirects are made). The grammar wants a command name: a `:` is inserted before the
+    // first redirect, and being inserted text its node is dropped again.
+    const err = n.type === 'command' ? n.children.findIndex((c) => c.type === 'ERROR') : -1;
+    const cutAtOperator = err > 0 && /^[;&|]+$/.test(source.slice(n.children[err]!.start, n.children[err]!.end));
+    if (n.type === 'command' && (cutAtOperator || n.children.some((c) => c.type === 'command_name' && (c.missing || c.children.some((w) => w.missing))))) {
+      // The command's own part: up to the operator the grammar could not place (`n=1 >x; next`).
+      const parts = (cutAtOperator ? n.children.slice(0, err) : n.children).filter((c) => c.type !== 'command_name');
+      const firstRedirect = parts.find((c) => c.field === 'redirect' || c.type.endsWith('_redirect'));
+      if (firstRedirect && parts.every((c) => c.type === 'variable_assignment' || c.field === 'redirect' || c.type.endsWith('_redirect'))) {
+        add([{ start: firstRedirect.start, end: firstRedirect.start, text: ': ' }]);
+      }
+    }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
     if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
@@ -285,12 +300,12 @@ function canEndCommandAt(source: string, from: number, nl: number): boolean {
 
 /** `for NAME do` / `select NAME do` in an ERROR: the blank before `do` becomes `;`. */
 function forDo(source: string, n: SyntaxNode): Edit | null {
-  const [k, v, d] = n.children;
-  if (!k || !v || !d) return null;
+  const [k, v] = n.children;
+  if (!k || !v) return null;
   if (k.named || (k.type !== 'for' && k.type !== 'select')) return null;
-  if (v.type !== 'variable_name' || d.named || d.type !== 'do') return null;
-  const gap = source.slice(v.end, d.start);
-  if (!/^[ \t]+$/.test(gap)) return null;
+  if (v.type !== 'variable_name') return null;
+  // The grammar may or may not have kept the `do` in the ERROR: read the text.
+  if (!/^[ \t]+do(?=[\s;&|()<>]|$)/.test(source.slice(v.end, v.end + 64))) return null;
   return { start: v.end, end: v.end + 1, text: ';' };
 }
 
