@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IO } from './io.js';
 import { getParser } from '../parse/index.js';
-import { checkCommand, checkPath } from '../guard.js';
+import { openWorkspace } from '../workspace/index.js';
 import { formatDecision, style } from './format.js';
 import { displayPath } from '../interpret/paths.js';
 import { UsageError } from './io.js';
@@ -45,12 +45,12 @@ export async function runDemo(io: IO): Promise<number> {
     ];
     let caught = 0;
     for (const cmd of commands) {
-      const { verdict } = checkCommand(parser, cmd, wt, { env: io.env });
+      const { verdict } = openWorkspace(wt, { env: io.env }).check(parser, cmd);
       if (verdict.decision !== 'allow') caught++;
       io.stdout(`${formatDecision(verdict.decision, s).padEnd(io.isTTY ? 14 : 5)}  $ ${cmd}\n`);
       for (const f of verdict.findings) io.stdout(s.dim(`         ${f.rule} ${f.name}: ${displayPath(f.message)}\n`));
     }
-    const edit = checkPath(join(main, 'README.md'), wt, 'Write', { env: io.env });
+    const edit = openWorkspace(wt, { env: io.env }).judgeWrite(join(main, 'README.md'), { tool: 'Write' });
     io.stdout(`${formatDecision(edit.verdict.decision, s).padEnd(io.isTTY ? 14 : 5)}  Write ${join(main, 'README.md')}\n`);
     if (edit.verdict.decision !== 'allow') caught++;
     io.stdout(`\n${caught} of ${commands.length + 1} calls stopped; the last three commands are legitimate and pass.\n`);

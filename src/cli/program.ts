@@ -1,13 +1,13 @@
 /**
  * The commander program for everything but the hook's fast path. Each command only formats what
- * the engine (src/guard.ts, src/analyze.ts) returns.
+ * the engine (src/workspace, src/analyze.ts) returns.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
-import { checkCommand, scopeFor } from '../guard.js';
+import { openWorkspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';
 import { formatExplain, formatVerdict, style } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
@@ -75,8 +75,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
       const cwd = resolve(io.cwd, opts.cwd);
-      const result = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }));
-      const { scope, analysis, verdict } = result;
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       if (opts.json) {
         io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
       } else {
@@ -100,7 +99,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
       const cwd = resolve(io.cwd, opts.cwd);
-      const { scope, analysis, verdict } = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }, scopeFor(cwd, io.env)));
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       const a = analysis!;
       if (opts.json) {
         io.stdout(JSON.stringify({

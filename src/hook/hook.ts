@@ -11,7 +11,7 @@
  */
 import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
-import { checkCommand, checkPath, scopeFor, type Scope } from '../guard.js';
+import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import type { Finding } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
@@ -63,8 +63,8 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     // so `"unanalyzable": "deny"` holds here too. Anything unexpected keeps the default, ask.
     let decision: Decision = 'ask';
     try {
-      const scope = scopeFor(io.cwd, io.env);
-      if (!scope.skipped && scope.config.unanalyzable === 'deny') decision = 'deny';
+      const ws = openWorkspace(io.cwd, { env: io.env });
+      if (!ws.skipped && ws.config.unanalyzable === 'deny') decision = 'deny';
     } catch {
       // invalid config or unreadable git files: ask
     }
@@ -92,33 +92,36 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     return { decision: 'deny', reason: `bashguard: the ${tool} tool call has no string tool_input.${field}; the hook protocol may have changed, so the call is blocked (update bashguard).` };
   }
   const cwd = typeof event.cwd === 'string' && event.cwd.startsWith('/') ? event.cwd : io.cwd;
-  let scope: Scope;
+  let ws: Workspace;
   try {
-    scope = scopeFor(cwd, io.env);
+    ws = openWorkspace(cwd, { env: io.env });
   } catch (err) {
     if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}` };
     throw err;
   }
-  if (scope.skipped) return null;
+  for (const n of ws.notices) io.stderr(`bashguard: ${n}\n`);
+  if (ws.skipped) return null;
   if (opts.unfinished !== undefined) {
     return {
-      decision: scope.config.unanalyzable === 'deny' ? 'deny' : 'ask',
+      decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
       reason: `bashguard could not analyze this call: its analysis did not finish within ${opts.unfinished} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
     };
   }
-  const genv = { env: io.env };
   if (tool === 'Bash') {
     const parser = await opts.getParser();
-    const { verdict } = checkCommand(parser, value, cwd, genv, scope);
+    const { verdict } = ws.check(parser, value, { cwd });
     if (verdict.decision === 'allow') return null;
-    return { decision: verdict.decision, reason: explainForAgent(verdict.findings.filter((f) => f.decision !== 'allow'), scope.root!) };
+    return { decision: verdict.decision, reason: explainForAgent(verdict.findings.filter((f) => f.decision !== 'allow'), ws.root!) };
   }
-  const { verdict, resolved } = checkPath(value, cwd, tool, genv, scope);
+  const { verdict, resolved } = ws.judgeWrite(value, { tool, cwd });
   if (verdict.decision === 'allow') return null;
+  const protectedFile = verdict.findings.find((f) => f.rule === 'BG1005');
   return {
     decision: verdict.decision,
-    reason: `bashguard blocked ${tool}: ${value} resolves to ${resolved}, outside the worktree ${scope.root}. ` +
-      `Use a path under the worktree root ${scope.root} (the main checkout has byte-identical files, so a path anchored at the repository root silently edits the wrong copy).`,
+    reason: protectedFile
+      ? `bashguard blocked ${tool} [BG1005 write-to-protected-file]: ${protectedFile.message}. Leave it to a person.`
+      : `bashguard blocked ${tool}: ${value} resolves to ${resolved}, outside the worktree ${ws.root}. ` +
+        `Use a path under the worktree root ${ws.root} (the main checkout has byte-identical files, so a path anchored at the repository root silently edits the wrong copy).`,
   };
 }
 
