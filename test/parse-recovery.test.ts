@@ -72,6 +72,8 @@ const ACCEPTED = [
   'x=1\nfor i do\n  echo $i\ndone',
   'n=$(($1 + 0)) 2>/dev/null && test "$n" = "$1"',
   'n=1 >x; echo $n > y',
+  "case $v in\nless' '45[1-9]* | \\\nless' '4[6-9][0-9]*) c=1;;\n*) c=2;;\nesac",
+  "case $r in\n?*' '?*)\n\t;;\n*)\n\texit 2 ;;\nesac",
   // empty command substitutions
   'echo `` x',
   '```bash ls```',

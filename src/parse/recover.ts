@@ -16,6 +16,8 @@
  *   it into one) is written `$(:)`, the `:` dropped from the tree.
  * - assignments with redirects and no command (`n=$((x+0)) 2>/dev/null`): a `:` is inserted for
  *   the grammar and dropped from the tree again.
+ * - a single-quoted blank in a `case` pattern (`less' '45*)`): the quoted text, literal to bash,
+ *   is shown to the grammar as letters.
  * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time): the
  *   `[` is shown to the grammar as a command name.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
@@ -270,6 +272,13 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       if (firstRedirect && parts.every((c) => c.type === 'variable_assignment' || c.field === 'redirect' || c.type.endsWith('_redirect'))) {
         add([{ start: firstRedirect.start, end: firstRedirect.start, text: ': ' }]);
       }
+    }
+    // `less' '45*)` in a case pattern: the grammar's extglob pattern swallows the opening quote and
+    // stops at the blank inside. Single-quoted text is literal to bash: shown as letters.
+    if (n.type === 'extglob_pattern' && source[n.end - 1] === "'" && (source.slice(n.start, n.end).split("'").length - 1) % 2 === 1) {
+      const close = source.indexOf("'", n.end);
+      const inner = source.slice(n.end, close);
+      if (close > n.end && !inner.includes('\n') && /[^A-Za-z0-9_]/.test(inner)) add([{ start: n.end, end: close, text: inner.replace(/./g, 'x') }]);
     }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
