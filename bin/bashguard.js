@@ -5,7 +5,9 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook' && argv.every((a) => a === 'hook' || a === '--exit-code')) {
+// `hook [--exit-code] [--agent NAME]` (same test as fastHookArgs in src/cli/main.ts).
+const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+if (fastHook) {
   // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
   require('../dist/hook-start.cjs').startHook();
 } else {
