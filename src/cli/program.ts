@@ -176,6 +176,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   extra.register(program, io, (code) => {
     exitCode = code;
   });
+  (await import('./layer-commands.js')).register(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync(['node', 'bashguard', ...argv]);

@@ -1,0 +1,84 @@
+/**
+ * The layers around the hook (issue #14): `env`, `sandbox` (and `sandbox run`), `audit`, `prompt`.
+ * Each only formats what its library function in src/env, src/sandbox, src/audit, src/prompt
+ * returns; every one starts from the workspace model (openWorkspace).
+ */
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { UsageError, type IO } from './io.js';
+import { openWorkspace, type Workspace } from '../workspace/index.js';
+import { ConfigError } from '../policy/config.js';
+import { LayerError } from '../env/env.js';
+
+type SetExit = (code: number) => void;
+
+function format<T extends string>(value: string, allowed: readonly T[], flag = '--format'): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]} (got ${value})`);
+  return value as T;
+}
+
+function open(io: IO, dir: string | undefined): Workspace {
+  try {
+    return openWorkspace(resolve(io.cwd, dir ?? '.'), { env: io.env });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Runs a layer's body, turning its LayerError into the CLI's one-line error (exit 2). */
+async function layer(f: () => Promise<void> | void): Promise<void> {
+  try {
+    await f();
+  } catch (err) {
+    if (err instanceof LayerError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function register(program: Command, io: IO, setExit: SetExit): void {
+  program
+    .command('env')
+    .description('print GIT_DIR, GIT_WORK_TREE and GIT_CEILING_DIRECTORIES that pin git to this worktree (for the builder\'s environment)')
+    .option('--format <format>', 'shell or json', 'shell')
+    .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
+    .action((opts: { format: string; dir?: string }) =>
+      layer(async () => {
+        const fmt = format(opts.format, ['shell', 'json'] as const);
+        const { gitEnv, formatGitEnv } = await import('../env/index.js');
+        io.stdout(formatGitEnv(gitEnv(open(io, opts.dir)), fmt));
+      }),
+    );
+
+  const sandbox = program
+    .command('sandbox')
+    .description('print the OS-sandbox grants for this worktree: json, bwrap arguments or a sandbox-exec profile')
+    .option('--format <format>', 'json, bwrap or sandbox-exec', 'json')
+    .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
+    .action((opts: { format: string; dir?: string }) =>
+      layer(async () => {
+        const fmt = format(opts.format, ['json', 'bwrap', 'sandbox-exec'] as const);
+        const { sandboxPlan, bwrapArgs, seatbeltProfile, shellJoin } = await import('../sandbox/index.js');
+        const ws = open(io, opts.dir);
+        const plan = sandboxPlan(ws);
+        if (fmt === 'json') io.stdout(JSON.stringify(plan, null, 2) + '\n');
+        else if (fmt === 'sandbox-exec') io.stdout(seatbeltProfile(plan));
+        else io.stdout(shellJoin(['bwrap', ...bwrapArgs(plan, [], { cwd: ws.cwd, root: process.getuid?.() === 0 }).slice(0, -1)]) + ' -- CMD...\n');
+        if (plan.unreserved.length) io.stderr(`bashguard: note: not reserved (they do not exist, and a sandbox cannot bind a name without creating it; the hook and \`bashguard audit\` still watch them): ${plan.unreserved.join(', ')}\n`);
+      }),
+    );
+  sandbox
+    .command('run')
+    .description('run a command under bubblewrap with the worktree\'s grants (exit: the command\'s; 2 when the sandbox cannot start)')
+    .argument('<command...>', 'the command and its arguments (after --)')
+    .option('-C, --dir <dir>', 'the worktree whose grants apply (default: the current directory)')
+    .action((command: string[], opts: { dir?: string }) =>
+      layer(async () => {
+        const { runSandboxed } = await import('../sandbox/index.js');
+        const ws = open(io, opts.dir);
+        const r = runSandboxed(ws, command, { env: io.env, cwd: io.cwd });
+        if (r.status === null) throw new UsageError(`sandbox: ${r.error}`);
+        setExit(r.status);
+      }),
+    );
+}
