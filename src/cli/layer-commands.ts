@@ -81,4 +81,32 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
         setExit(r.status);
       }),
     );
+
+  program
+    .command('audit')
+    .description('after a builder ran: what changed outside its worktree (other checkouts, shared config, hooks, refs); exit 1 on changes')
+    .option('--baseline <action>', 'save: record the current state as the baseline (before the builder starts) and exit')
+    .option('--format <format>', 'text or json', 'text')
+    .option('--write-root <path>', 'a declared write root for the worktree\'s own diff (repeatable; relative to the worktree)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--base <rev>', 'the commit the worktree\'s diff is taken against (default: its HEAD when the baseline was saved)')
+    .option('--baseline-file <file>', 'where the baseline is kept (default: the user\'s state dir, keyed by repository and worktree)')
+    .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
+    .action((opts: { baseline?: string; format: string; writeRoot: string[]; base?: string; baselineFile?: string; dir?: string }) =>
+      layer(async () => {
+        const fmt = format(opts.format, ['text', 'json'] as const);
+        if (opts.baseline !== undefined && opts.baseline !== 'save') throw new UsageError(`--baseline takes save (got ${opts.baseline})`);
+        const { audit, saveBaseline, formatAudit } = await import('../audit/index.js');
+        const ws = open(io, opts.dir);
+        const baselineFile = opts.baselineFile ? resolve(io.cwd, opts.baselineFile) : undefined;
+        if (opts.baseline === 'save') {
+          const { file, snapshot } = saveBaseline(ws, io.env, baselineFile);
+          if (fmt === 'json') io.stdout(JSON.stringify({ saved: file, snapshot }, null, 2) + '\n');
+          else io.stdout(`bashguard audit: baseline for ${snapshot.worktree} saved to ${file}\n`);
+          return;
+        }
+        const report = audit(ws, { env: io.env, baselineFile, writeRoots: opts.writeRoot, base: opts.base });
+        io.stdout(fmt === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatAudit(report));
+        setExit(report.findings.length ? 1 : 0);
+      }),
+    );
 }

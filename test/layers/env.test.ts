@@ -64,10 +64,10 @@ describe('bashguard env', () => {
 
   it('GIT_CEILING_DIRECTORIES: a child that drops GIT_DIR finds no repository below the main checkout', async () => {
     const env = JSON.parse((await cli(['env', '--format', 'json'], L.worktree)).stdout) as Record<string, string>;
-    const r = gitStatus(join(L.main, 'src'), ['rev-parse', '--git-dir'], { GIT_CEILING_DIRECTORIES: env.GIT_CEILING_DIRECTORIES });
+    const r = gitStatus(join(L.main, 'src'), ['rev-parse', '--git-dir'], { GIT_CEILING_DIRECTORIES: env.GIT_CEILING_DIRECTORIES! });
     expect(r.status).not.toBe(0);
     // ... while inside the worktree discovery still works.
-    expect(gitStatus(join(L.worktree, 'src'), ['rev-parse', '--show-toplevel'], { GIT_CEILING_DIRECTORIES: env.GIT_CEILING_DIRECTORIES }).stdout.trim()).toBe(L.worktree);
+    expect(gitStatus(join(L.worktree, 'src'), ['rev-parse', '--show-toplevel'], { GIT_CEILING_DIRECTORIES: env.GIT_CEILING_DIRECTORIES! }).stdout.trim()).toBe(L.worktree);
   });
 
   it('the hook\'s analysis takes GIT_DIR/GIT_WORK_TREE from its environment: cd <main> && git commit acts on the worktree', () => {
