@@ -109,4 +109,17 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
         setExit(report.findings.length ? 1 : 0);
       }),
     );
+
+  program
+    .command('prompt')
+    .description('print the worktree rules for a builder\'s prompt or role doc (the worktree root, the main checkout it must not use, what bashguard blocks)')
+    .option('--format <format>', 'text or json', 'text')
+    .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
+    .action((opts: { format: string; dir?: string }) =>
+      layer(async () => {
+        const fmt = format(opts.format, ['text', 'json'] as const);
+        const { promptGuidance, formatPrompt } = await import('../prompt/index.js');
+        io.stdout(formatPrompt(promptGuidance(open(io, opts.dir)), fmt));
+      }),
+    );
 }
