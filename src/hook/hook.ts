@@ -15,6 +15,7 @@ import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import type { Finding } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
+import type { SandboxWrap } from '../sandbox/decision.js';
 
 export interface HookOptions {
   exitCode: boolean;
@@ -39,6 +40,19 @@ export const MAX_HOOK_INPUT = 16 * 1024 * 1024;
 export interface HookAnswer {
   decision: Decision;
   reason: string;
+  /** With decision `sandbox`: the tool input to run instead (the command wrapped in `bashguard sandbox run`). */
+  updatedInput?: Record<string, unknown>;
+}
+
+/**
+ * The `sandbox` decision (client-neutral): the command wrapped to run in the worktree's sandbox,
+ * or, where it cannot be (no bubblewrap, a client that cannot replace the tool input), ask.
+ */
+async function sandboxAnswer(ws: Workspace, input: Record<string, unknown>, command: string, why: string, env: IO['env'], canRewrite: boolean): Promise<HookAnswer> {
+  const { sandboxDecision } = await import('../sandbox/decision.js');
+  const wrap: SandboxWrap = canRewrite ? sandboxDecision(ws, command, env) : { ok: false, reason: 'this hook protocol cannot replace the command' };
+  if (!wrap.ok) return { decision: 'ask', reason: `${why}\nbashguard would run it in a sandbox, but ${wrap.reason}; confirm it yourself.` };
+  return { decision: 'sandbox', reason: `${why}\nbashguard runs it in a sandbox where only the worktree ${ws.root}, scratch dirs and git's own files for this worktree are writable.`, updatedInput: { ...input, command: wrap.command } };
 }
 
 export async function runHook(io: IO, opts: HookOptions): Promise<number> {
@@ -49,11 +63,11 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);
     return 0;
   }
-  const answer = await decideHook(raw, io, opts);
+  const answer = await decideHook(raw, io, { ...opts, canRewrite: !opts.exitCode });
   return emit(answer, io, opts.exitCode);
 }
 
-export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished'>): Promise<HookAnswer | null> {
+export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished'> & { canRewrite?: boolean }): Promise<HookAnswer | null> {
   if (raw.trim() === '') {
     io.stderr('bashguard: empty hook input on stdin; allowing\n');
     return null;
@@ -102,6 +116,9 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
   for (const n of ws.notices) io.stderr(`bashguard: ${n}\n`);
   if (ws.skipped) return null;
   if (opts.unfinished !== undefined) {
+    if (tool === 'Bash' && ws.config.unanalyzable === 'sandbox') {
+      return sandboxAnswer(ws, input as Record<string, unknown>, value, `bashguard could not analyze this call: its analysis did not finish within ${opts.unfinished} s.`, io.env, opts.canRewrite ?? false);
+    }
     return {
       decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
       reason: `bashguard could not analyze this call: its analysis did not finish within ${opts.unfinished} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
@@ -111,6 +128,10 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     const parser = await opts.getParser();
     const { verdict } = ws.check(parser, value, { cwd });
     if (verdict.decision === 'allow') return null;
+    if (verdict.decision === 'sandbox') {
+      const undecided = verdict.findings.filter((f) => f.decision !== 'allow');
+      return sandboxAnswer(ws, input as Record<string, unknown>, value, `bashguard cannot decide this command statically: ${undecided.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ')}.`, io.env, opts.canRewrite ?? false);
+    }
     return { decision: verdict.decision, reason: explainForAgent(verdict.findings.filter((f) => f.decision !== 'allow'), ws.root!) };
   }
   const { verdict, resolved } = ws.judgeWrite(value, { tool, cwd });
@@ -162,8 +183,10 @@ function emit(answer: HookAnswer | null, io: IO, exitCode: boolean): number {
     JSON.stringify({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
-        permissionDecision: answer.decision,
+        // Claude Code: `sandbox` is an allow that replaces the tool input with the wrapped command.
+        permissionDecision: answer.decision === 'sandbox' ? 'allow' : answer.decision,
         permissionDecisionReason: answer.reason,
+        ...(answer.decision === 'sandbox' && answer.updatedInput ? { updatedInput: answer.updatedInput } : {}),
       },
     }) + '\n',
   );

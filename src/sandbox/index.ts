@@ -3,3 +3,4 @@ export { sandboxPlan, effectiveAccess, type SandboxPlan, type Grant, type Access
 export { bwrapArgs, seatbeltProfile, type BwrapOptions } from './render.js';
 export { runSandboxed, bwrapAvailable, type Availability, type RunOptions, type RunResult } from './run.js';
 export { shellQuote, shellJoin } from './quote.js';
+export { sandboxDecision, wrapInSandbox, bashguardCommand, type SandboxWrap } from './decision.js';
