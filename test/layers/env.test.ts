@@ -84,6 +84,17 @@ describe('bashguard env', () => {
     expect(openWorkspace(L.worktree, { env: cleanEnv({ ...sib }) }).check(parser, command).verdict.decision).toBe('deny');
   });
 
+  it('git -C <main> does not escape either: GIT_DIR/GIT_WORK_TREE win over -C, and the hook knows', () => {
+    const env = gitEnv(openWorkspace(L.worktree, { env: cleanEnv() }));
+    const before = git(L.main, ['rev-parse', 'main']);
+    git(L.main, ['-C', L.main, 'commit', '--allow-empty', '-q', '-m', 'via -C'], { ...env });
+    expect(git(L.main, ['rev-parse', 'main'])).toBe(before);
+    expect(git(L.main, ['log', '-1', '--format=%s', 'b1'])).toBe('via -C');
+    const command = `git -C ${L.main} commit --allow-empty -qm x`;
+    expect(openWorkspace(L.worktree, { env: cleanEnv() }).check(parser, command).verdict.decision).toBe('deny');
+    expect(openWorkspace(L.worktree, { env: cleanEnv({ ...env }) }).check(parser, command).verdict.decision).toBe('allow');
+  });
+
   it('outside a checkout: one line, exit 2', async () => {
     const r = await cli(['env'], L.outside);
     expect(r.code).toBe(2);
