@@ -55,6 +55,7 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
     .description('print the OS-sandbox grants for this worktree: json, bwrap arguments or a sandbox-exec profile')
     .option('--format <format>', 'json, bwrap or sandbox-exec', 'json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
+    .enablePositionalOptions()
     .action((opts: { format: string; dir?: string }) =>
       layer(async () => {
         const fmt = format(opts.format, ['json', 'bwrap', 'sandbox-exec'] as const);
@@ -72,6 +73,8 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
     .description('run a command under bubblewrap with the worktree\'s grants (exit: the command\'s; 2 when the sandbox cannot start)')
     .argument('<command...>', 'the command and its arguments (after --)')
     .option('-C, --dir <dir>', 'the worktree whose grants apply (default: the current directory)')
+    // Everything from the command on is the command's, options included (`sandbox run git commit -m x`).
+    .passThroughOptions()
     .action((command: string[], opts: { dir?: string }) =>
       layer(async () => {
         const { runSandboxed } = await import('../sandbox/index.js');

@@ -44,7 +44,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run bashguard --help for usage)');
+    .showHelpAfterError('(run bashguard --help for usage)')
+    // `sandbox run CMD...` passes CMD's own options through (needs positional options up the chain).
+    .enablePositionalOptions();
 
   program
     .command('hook')

@@ -126,9 +126,19 @@ describe('sandbox run (bubblewrap)', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  itBwrap('the CLI passes the command\'s arguments through untouched', async () => {
+  itBwrap('the CLI passes the command\'s arguments through untouched, with or without --', async () => {
     const r = await cli(['sandbox', 'run', '--', 'sh', '-c', 'test "$1" = "-m x" && touch arg-ok', 'sh', '-m x'], L.worktree);
     expect(r.code).toBe(0);
     expect(existsSync(join(L.worktree, 'arg-ok'))).toBe(true);
+    const bare = await cli(['sandbox', 'run', 'sh', '-c', 'test "$1" = -C && touch arg-ok2', 'sh', '-C'], L.worktree);
+    expect(bare.code).toBe(0);
+    expect(existsSync(join(L.worktree, 'arg-ok2'))).toBe(true);
+  });
+
+  itBwrap('-C names the worktree whose grants apply, wherever the command starts', async () => {
+    const r = await cli(['sandbox', 'run', '-C', L.sibling, '--', 'sh', '-c', `touch '${L.sibling}/by-b2'; touch '${L.worktree}/by-b2'`], L.worktree);
+    expect(r.code).not.toBe(0);
+    expect(existsSync(join(L.sibling, 'by-b2'))).toBe(true);
+    expect(existsSync(join(L.worktree, 'by-b2'))).toBe(false);
   });
 });
