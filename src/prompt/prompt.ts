@@ -70,6 +70,9 @@ export function promptGuidance(ws: Workspace): PromptGuidance {
   lines.push('', 'Every Bash command and file edit is checked before it runs. bashguard blocks it (or, when it cannot be sure, asks a person) when:');
   for (const r of rules) lines.push(`- ${r.id} ${r.name}: ${r.summary} Fix: ${r.fix}`);
   lines.push('', 'A stopped call does not run; its reason names the rule and how to fix the call.');
+  if (ws.config.unanalyzable === 'sandbox' || Object.values(ws.config.decisions).includes('sandbox')) {
+    lines.push(`A command bashguard cannot read statically runs in a sandbox instead, where only ${root}, the scratch dirs and git's own files for this worktree are writable: a write elsewhere fails with "Read-only file system".`);
+  }
   return { worktree: root, branch, main, siblings, writable, rules, text: lines.join('\n') + '\n' };
 }
 

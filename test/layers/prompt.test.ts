@@ -53,6 +53,16 @@ describe('bashguard prompt', () => {
     }
   });
 
+  it('says when undecidable commands run in the sandbox', () => {
+    expect(promptGuidance(openWorkspace(L.worktree, { env: cleanEnv() })).text).not.toMatch(/runs in a sandbox/);
+    writeFileSync(join(L.main, '.bashguard.json'), JSON.stringify({ unanalyzable: 'sandbox' }));
+    try {
+      expect(promptGuidance(openWorkspace(L.worktree, { env: cleanEnv() })).text).toMatch(/cannot read statically runs in a sandbox instead/);
+    } finally {
+      writeFileSync(join(L.main, '.bashguard.json'), '{}');
+    }
+  });
+
   it('json format, a plain checkout, and outside a checkout', async () => {
     const j = JSON.parse((await cli(['prompt', '--format', 'json'], L.worktree)).stdout) as PromptGuidance;
     expect(j.worktree).toBe(L.worktree);

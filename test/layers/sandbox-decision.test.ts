@@ -14,7 +14,7 @@ import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
 import { parseConfig, ConfigError, DEFAULT_CONFIG } from '../../src/policy/config.js';
 import { tighten } from '../../src/workspace/index.js';
 import { parseConfigLayer } from '../../src/policy/config.js';
-import { runHook } from '../../src/hook/hook.js';
+import { decideHook, runHook } from '../../src/hook/hook.js';
 import { getParser, type BashParser } from '../../src/parse/index.js';
 import type { IO } from '../../src/cli/io.js';
 import { bwrapAvailable, wrapInSandbox } from '../../src/sandbox/index.js';
@@ -107,6 +107,15 @@ describe('the hook', () => {
     const e = await hook('eval "$X"', { exitCode: true });
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/cannot replace the command/);
+  });
+
+  it('an analysis stopped by the hook\'s time limit (--unfinished) is sandboxed too, with unanalyzable: sandbox', async () => {
+    const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo hi' }, cwd: L.worktree };
+    const io: IO = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '', env: cleanEnv(), cwd: L.worktree, isTTY: false };
+    const a = await decideHook(JSON.stringify(event), io, { getParser: async () => parser, unfinished: 3, canRewrite: true });
+    expect(a!.decision).toBe(avail.ok ? 'sandbox' : 'ask');
+    expect(a!.reason).toMatch(/did not finish within 3 s/);
+    if (avail.ok) expect((a!.updatedInput as { command: string }).command).toMatch(/sandbox run -C .* -- bash -c 'echo hi'$/);
   });
 
   itBwrap('the wrapped command runs for real: a dynamic escape changes nothing outside, legitimate work succeeds', async () => {
