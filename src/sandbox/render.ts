@@ -23,10 +23,16 @@ export interface BwrapOptions {
   root: boolean;
 }
 
-export function bwrapArgs(plan: SandboxPlan, command: readonly string[], opts: BwrapOptions): string[] {
+/** The namespaces and base mounts of every run (the availability probe sets up the same). */
+export function bwrapBase(root: boolean): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
-  if (opts.root) args.push('--cap-drop', 'ALL');
+  if (root) args.push('--cap-drop', 'ALL');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  return args;
+}
+
+export function bwrapArgs(plan: SandboxPlan, command: readonly string[], opts: BwrapOptions): string[] {
+  const args = bwrapBase(opts.root);
   for (const g of plan.grants) args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
   args.push('--chdir', opts.cwd, '--', ...command);
   return args;

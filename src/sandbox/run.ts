@@ -9,15 +9,15 @@ import { delimiter, join } from 'node:path';
 import { constants as osConstants } from 'node:os';
 import type { Workspace } from '../workspace/index.js';
 import { sandboxPlan } from './grants.js';
-import { bwrapArgs } from './render.js';
+import { bwrapArgs, bwrapBase } from './render.js';
 
 export type Availability = { ok: true; bwrap: string } | { ok: false; reason: string };
 
-/** bwrap on PATH (or BASHGUARD_BWRAP), checked by setting up a trivial sandbox. */
+/** bwrap on PATH (or BASHGUARD_BWRAP), checked by setting up an empty sandbox with the same namespaces and mounts. */
 export function bwrapAvailable(env: Record<string, string | undefined>): Availability {
   const bwrap = env.BASHGUARD_BWRAP ?? findOnPath('bwrap', env.PATH ?? '');
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
-  const probe = spawnSync(bwrap, ['--unshare-user', '--ro-bind', '/', '/', '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
+  const probe = spawnSync(bwrap, [...bwrapBase(process.getuid?.() === 0), '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
   if (probe.error) return { ok: false, reason: `bubblewrap (${bwrap}) cannot be run: ${probe.error.message}` };
   if (probe.status !== 0) {
     const why = (probe.stderr ?? '').trim().split('\n')[0] || `exit ${probe.status}`;
