@@ -14,7 +14,8 @@ import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
 import { parseConfig, ConfigError, DEFAULT_CONFIG } from '../../src/policy/config.js';
 import { tighten } from '../../src/workspace/index.js';
 import { parseConfigLayer } from '../../src/policy/config.js';
-import { decideHook, runHook } from '../../src/hook/hook.js';
+import { decideHook, renderAnswer, runHook } from '../../src/hook/hook.js';
+import { CLIENTS } from '../../src/hook/clients/index.js';
 import { getParser, type BashParser } from '../../src/parse/index.js';
 import type { IO } from '../../src/cli/io.js';
 import { bwrapAvailable, wrapInSandbox } from '../../src/sandbox/index.js';
@@ -106,16 +107,32 @@ describe('the hook', () => {
     expect(r.out!.hookSpecificOutput.permissionDecisionReason).toMatch(/would run it in a sandbox, but bubblewrap \(bwrap\) is not installed/);
     const e = await hook('eval "$X"', { exitCode: true });
     expect(e.code).toBe(2);
-    expect(e.stderr).toMatch(/cannot replace the command/);
+    expect(e.stderr).toMatch(avail.ok ? /cannot replace the command/ : /would run it in a sandbox, but/);
+  });
+
+  it('only a client that can replace the command gets it; every other client, and --exit-code, asks with the reason', () => {
+    const answer = { decision: 'sandbox' as const, reason: 'runs in a sandbox', findings: [], sandbox: { command: 'wrapped', input: { command: 'orig', timeout: 5 }, fallback: 'would sandbox, but this client cannot replace the command' } };
+    const claudeOut = JSON.parse(renderAnswer(answer, { exitCode: false }).stdout) as { hookSpecificOutput: Record<string, unknown> };
+    expect(claudeOut.hookSpecificOutput).toMatchObject({ permissionDecision: 'allow', updatedInput: { command: 'wrapped', timeout: 5 } });
+    const exit = renderAnswer(answer, { exitCode: true });
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(/cannot replace the command/);
+    for (const [name, client] of Object.entries(CLIENTS)) {
+      if (client.canReplaceCommand) continue;
+      const r = renderAnswer(answer, { exitCode: false, client });
+      expect(r.stdout + r.stderr, name).toMatch(/cannot replace the command/);
+      expect(r.stdout, name).not.toMatch(/updatedInput|wrapped/);
+      expect(r.stdout, name).not.toMatch(/"allow"/);
+    }
   });
 
   it('an analysis stopped by the hook\'s time limit (--unfinished) is sandboxed too, with unanalyzable: sandbox', async () => {
     const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo hi' }, cwd: L.worktree };
     const io: IO = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '', env: cleanEnv(), cwd: L.worktree, isTTY: false };
-    const a = await decideHook(JSON.stringify(event), io, { getParser: async () => parser, unfinished: 3, canRewrite: true });
+    const a = await decideHook(JSON.stringify(event), io, { getParser: async () => parser, unfinished: 3 });
     expect(a!.decision).toBe(avail.ok ? 'sandbox' : 'ask');
     expect(a!.reason).toMatch(/did not finish within 3 s/);
-    if (avail.ok) expect((a!.updatedInput as { command: string }).command).toMatch(/sandbox run -C .* -- bash -c 'echo hi'$/);
+    if (avail.ok) expect(a!.sandbox!.command).toMatch(/sandbox run -C .* -- bash -c 'echo hi'$/);
   });
 
   itBwrap('the wrapped command runs for real: a dynamic escape changes nothing outside, legitimate work succeeds', async () => {
