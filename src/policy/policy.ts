@@ -229,7 +229,8 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
 }
 
-const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+/** `sandbox` allows, contained: stricter than allow, looser than asking a person. */
+export const DECISION_RANK: Record<Decision, number> = { allow: 0, sandbox: 1, ask: 2, deny: 3 };
 
 export function decide(rule: RuleId, severity: Severity, confidence: Confidence, config: Config): Decision {
   if (rule === 'BG0001' || rule === 'BG0002') return capBySeverity(config.unanalyzable, severity);
