@@ -3,15 +3,21 @@
  * with a permission decision on stdout (nothing for allow), or with `--exit-code`, exit 2 and the
  * reason on stderr.
  *
- * Fail-open vs fail-closed (as in the worktree-edit-guard seed):
- * - environmental failures allow and say why on stderr: empty stdin, malformed JSON, a cwd that
- *   is not a checkout, unreadable git files;
- * - protocol drift denies: an in-scope tool without its `command` / `file_path` / `notebook_path`;
- * - oversized or unanalyzable commands ask (or deny with `"unanalyzable": "deny"`), never allow.
+ * Fail closed where the agent could have caused the failure, open only where it could not (issue
+ * #12; every path is listed in docs/limits.md with its reason):
+ * - open (allow, reason on stderr): empty stdin, malformed JSON, no tool_name, a session outside
+ *   any git checkout, a plain checkout (the client or a person made those, not the agent);
+ * - deny: protocol drift (an in-scope tool without its `command` / `file_path` / `notebook_path`),
+ *   broken git files around the worktree (a `.git` file the agent could have rewritten or
+ *   deleted), an invalid or unreadable worktree `.bashguard.json` (the agent can write it);
+ * - ask (deny with `"unanalyzable": "deny"`): oversized or unanalyzable commands, a run-away
+ *   analysis, an internal error; ask for an invalid trusted config (a person's file).
+ * Every non-allow answer is appended to the decision log (src/log/decisions.ts).
  */
 import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
-import { openWorkspace, type Workspace } from '../workspace/index.js';
+import { openWorkspace, UntrustedConfigError, type Workspace } from '../workspace/index.js';
+import { appendDecision } from '../log/decisions.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import type { Finding } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
@@ -39,6 +45,16 @@ export const MAX_HOOK_INPUT = 16 * 1024 * 1024;
 export interface HookAnswer {
   decision: Decision;
   reason: string;
+  /** The rule ids behind the decision (for the decision log). */
+  rules?: string[];
+}
+
+/** What the decision log records of the event. */
+interface EventInfo {
+  session: string | null;
+  cwd: string | null;
+  tool: string | null;
+  value: string | null;
 }
 
 export async function runHook(io: IO, opts: HookOptions): Promise<number> {
@@ -49,11 +65,36 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);
     return 0;
   }
-  const answer = await decideHook(raw, io, opts);
+  const info: EventInfo = { session: null, cwd: null, tool: null, value: null };
+  let answer: HookAnswer | null;
+  try {
+    answer = await decideHook(raw, io, opts, info);
+  } catch (err) {
+    // Never a silent allow: an internal failure is answered as an unanalyzable call.
+    answer = { decision: 'ask', reason: `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`, rules: ['internal-error'] };
+  }
+  if (answer && answer.decision !== 'allow') logDecision(io, answer, info);
   return emit(answer, io, opts.exitCode);
 }
 
-export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished'>): Promise<HookAnswer | null> {
+function logDecision(io: IO, answer: HookAnswer, info: EventInfo): void {
+  const isPath = info.tool !== null && info.tool !== 'Bash';
+  const err = appendDecision(io.env, {
+    time: new Date().toISOString(),
+    session: info.session ?? io.env.CLAUDE_CODE_SESSION_ID ?? null,
+    cwd: info.cwd,
+    tool: info.tool,
+    ...(info.value === null ? {} : isPath ? { path: info.value } : { command: info.value.length > 4096 ? info.value.slice(0, 4096) + '...' : info.value }),
+    decision: answer.decision as 'ask' | 'deny',
+    rules: answer.rules ?? [],
+    reason: answer.reason.split('\n')[0]!,
+    entrypoint: io.env.CLAUDE_CODE_ENTRYPOINT ?? null,
+    attended: io.env.CLAUDE_CODE_SESSION_ATTENDED ?? null,
+  });
+  if (err) io.stderr(`bashguard: ${err}\n`);
+}
+
+export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished'>, info: EventInfo = { session: null, cwd: null, tool: null, value: null }): Promise<HookAnswer | null> {
   if (raw.trim() === '') {
     io.stderr('bashguard: empty hook input on stdin; allowing\n');
     return null;
@@ -68,7 +109,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     } catch {
       // invalid config or unreadable git files: ask
     }
-    return { decision, reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.` };
+    return { decision, reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.`, rules: ['BG0002'] };
   }
   let event: Record<string, unknown>;
   try {
@@ -80,6 +121,9 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     return null;
   }
   const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+  info.tool = tool;
+  info.session = typeof event.session_id === 'string' ? event.session_id : null;
+  info.cwd = typeof event.cwd === 'string' ? event.cwd : null;
   if (tool === null) {
     io.stderr('bashguard: hook input has no tool_name; allowing\n');
     return null;
@@ -89,40 +133,65 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
   const field = tool === 'Bash' ? 'command' : PATH_FIELD[tool]!;
   const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
   if (typeof value !== 'string') {
-    return { decision: 'deny', reason: `bashguard: the ${tool} tool call has no string tool_input.${field}; the hook protocol may have changed, so the call is blocked (update bashguard).` };
+    return { decision: 'deny', reason: `bashguard: the ${tool} tool call has no string tool_input.${field}; the hook protocol may have changed, so the call is blocked (update bashguard).`, rules: ['protocol-drift'] };
   }
+  info.value = value;
   const cwd = typeof event.cwd === 'string' && event.cwd.startsWith('/') ? event.cwd : io.cwd;
   let ws: Workspace;
   try {
-    ws = openWorkspace(cwd, { env: io.env });
+    ws = sessionWorkspace(cwd, io.env);
   } catch (err) {
-    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}` };
+    if (err instanceof UntrustedConfigError) {
+      return { decision: 'deny', reason: `bashguard: the worktree's configuration is invalid or unreadable, and the agent can write it, so every call is blocked until a person fixes it: ${err.message}`, rules: ['invalid-worktree-config'] };
+    }
+    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, rules: ['invalid-config'] };
     throw err;
   }
   for (const n of ws.notices) io.stderr(`bashguard: ${n}\n`);
+  if (ws.broken) {
+    return { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, rules: ['broken-worktree'] };
+  }
   if (ws.skipped) return null;
   if (opts.unfinished !== undefined) {
     return {
       decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
       reason: `bashguard could not analyze this call: its analysis did not finish within ${opts.unfinished} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
+      rules: ['BG0002'],
     };
   }
   if (tool === 'Bash') {
     const parser = await opts.getParser();
     const { verdict } = ws.check(parser, value, { cwd });
     if (verdict.decision === 'allow') return null;
-    return { decision: verdict.decision, reason: explainForAgent(verdict.findings.filter((f) => f.decision !== 'allow'), ws.root!) };
+    const shown = verdict.findings.filter((f) => f.decision !== 'allow');
+    return { decision: verdict.decision, reason: explainForAgent(shown, ws.root!), rules: [...new Set(shown.map((f) => f.rule))] };
   }
   const { verdict, resolved } = ws.judgeWrite(value, { tool, cwd });
   if (verdict.decision === 'allow') return null;
   const protectedFile = verdict.findings.find((f) => f.rule === 'BG1005');
   return {
     decision: verdict.decision,
+    rules: [...new Set(verdict.findings.filter((f) => f.decision !== 'allow').map((f) => f.rule))],
     reason: protectedFile
       ? `bashguard blocked ${tool} [BG1005 write-to-protected-file]: ${protectedFile.message}. Leave it to a person.`
       : `bashguard blocked ${tool}: ${value} resolves to ${resolved}, outside the worktree ${ws.root}. ` +
         `Use a path under the worktree root ${ws.root} (the main checkout has byte-identical files, so a path anchored at the repository root silently edits the wrong copy).`,
   };
+}
+
+/**
+ * The workspace of the session. Opened from the event's cwd; when that is not an enforcing
+ * checkout (the agent's shell moved to /tmp, or into the main checkout), the session's project
+ * directory (CLAUDE_PROJECT_DIR, set by Claude Code for hooks) decides, with the event's cwd as the
+ * directory commands start in: where the shell went must not switch the guard off.
+ */
+function sessionWorkspace(cwd: string, env: Record<string, string | undefined>): Workspace {
+  const ws = openWorkspace(cwd, { env });
+  const project = env.CLAUDE_PROJECT_DIR;
+  if (!ws.skipped || ws.broken || !project || !project.startsWith('/') || project === cwd) return ws;
+  // Commands are still analyzed from the event's cwd (check/judgeWrite take it explicitly).
+  const fromProject = openWorkspace(project, { env });
+  return fromProject.broken || !fromProject.skipped ? fromProject : ws;
 }
 
 /** The reason shown to the agent: what, where the cwd came from, how to fix. */
