@@ -19,6 +19,7 @@ import type { WriteEffect } from '../effects/types.js';
 import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
 import { buildRegions, classify, scratchRoots, type Region } from './regions.js';
 import { nodeHost } from './host.js';
+import { gitFileStates } from './git-state.js';
 import { decisionLogDir } from '../log/decisions.js';
 
 /** How the write root was chosen (lint reports it). */
@@ -70,6 +71,8 @@ export class Workspace {
    * whose `.git` file is gone or no longer points at its admin dir. The hook denies then.
    */
   broken: string | null = null;
+  /** Replaces the `git status` probe of control files (tests, in-memory scenarios). */
+  gitFileStates?: PolicyContext['gitFileStates'];
 
   constructor(
     /** The directory the workspace was opened from. */
@@ -120,7 +123,7 @@ export class Workspace {
   /** The policy's view of this workspace, or null when there is no root. */
   policy(fs: PhysicalFs = this.fs): PolicyContext | null {
     if (!this.root) return null;
-    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs };
+    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
   }
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
