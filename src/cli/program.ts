@@ -15,6 +15,7 @@ import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
 import { packageVersion } from '../util/package-root.js';
+import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
@@ -48,14 +49,17 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
 
   program
     .command('hook')
-    .description('Claude Code PreToolUse hook: reads the event JSON on stdin, answers with a permission decision')
+    .description('PreToolUse hook: reads the agent client\'s event JSON on stdin, answers with a permission decision')
     .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
+    .option('--agent <client>', `the client's hook format: ${AGENT_NAMES.join(', ')}`, 'claude')
     .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
-    .action(async (opts: { exitCode?: boolean; unfinished?: string }) => {
+    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string }) => {
+      const client = clientByName(opts.agent);
+      if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
-      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished });
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client });
     });
 
   program
