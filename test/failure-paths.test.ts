@@ -75,6 +75,12 @@ describe('the agent could have caused it: closed', () => {
     expect((await hook(bash('echo x > /tmp/bashguard-fail-scratch', layout.main), env)).decision).toBe('allow');
   });
 
+  it('a session cwd that no longer exists (removed meanwhile) is resolved through its nearest ancestor', async () => {
+    const gone = join(layout.worktree, 'removed', 'deeper');
+    expect((await hook(bash(`echo x > ${layout.main}/README.md`, gone))).decision).toBe('deny');
+    expect((await hook(bash('echo x > notes.txt', gone))).decision).toBe('allow');
+  });
+
   describe('broken worktree git files', () => {
     let saved: string;
     const dotGit = () => join(layout.worktree, '.git');
