@@ -21,7 +21,7 @@ import { openWorkspace } from '../workspace/index.js';
 import type { Decision } from '../policy/config.js';
 import { decideCall } from './decide.js';
 import { claude } from './clients/claude.js';
-import type { HookAnswer, HookClient, Rendered } from './types.js';
+import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 import { appendDecision } from '../log/decisions.js';
 
 export { explainForAgent, decideCall, type DecideContext } from './decide.js';
@@ -81,7 +81,7 @@ function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string
     cwd: info.cwd,
     tool: info.tool,
     ...(info.value === null ? {} : isPath ? { path: info.value } : { command: info.value.length > 4096 ? info.value.slice(0, 4096) + '...' : info.value }),
-    decision: answer.decision as 'ask' | 'deny',
+    decision: answer.decision as 'ask' | 'deny' | 'sandbox',
     rules: rules.length ? rules : answer.kind ? [answer.kind] : [],
     reason: answer.reason.split('\n')[0]!,
     entrypoint: io.env.CLAUDE_CODE_ENTRYPOINT ?? null,
@@ -93,7 +93,10 @@ function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string
 
 /** The client's rendering of an answer (Claude Code's when no client is given). */
 export function renderAnswer(answer: HookAnswer | null, opts: { exitCode: boolean; client?: HookClient }): Rendered {
-  return (opts.client ?? claude).render(answer, { exitCode: opts.exitCode });
+  const client = opts.client ?? claude;
+  // `sandbox` needs a client that replaces the command; the others (and --exit-code) ask.
+  const a = answer && answer.decision === 'sandbox' && !(client.canReplaceCommand && !opts.exitCode) ? sandboxAsAsk(answer) : answer;
+  return client.render(a, { exitCode: opts.exitCode });
 }
 
 /**

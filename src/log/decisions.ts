@@ -23,7 +23,8 @@ export interface DecisionRecord {
   /** The Bash command, or the path of an Edit/Write/... call. */
   command?: string;
   path?: string;
-  decision: 'ask' | 'deny';
+  /** `sandbox`: allowed to run contained (bashguard sandbox run). */
+  decision: 'ask' | 'deny' | 'sandbox';
   rules: string[];
   /** The reason the agent was given (first line). */
   reason: string;
