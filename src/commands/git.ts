@@ -408,10 +408,15 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
   }
 }
 
-function operandsSkipping(args: Field[], withValue: string[]): Field[] {
-  const out: Field[] = [];
+/**
+ * The operands of a git subcommand's arguments: options skipped (with the value of those in
+ * `withValue`), everything after `--` kept. Works on expanded fields or on plain strings.
+ */
+export function operandsSkipping<T extends Field | string>(args: T[], withValue: readonly string[]): T[] {
+  const out: T[] = [];
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!.value;
+    const arg = args[i]!;
+    const a = typeof arg === 'string' ? arg : arg.value;
     if (a === '--') {
       out.push(...args.slice(i + 1));
       break;
@@ -420,7 +425,7 @@ function operandsSkipping(args: Field[], withValue: string[]): Field[] {
       if (withValue.includes(a)) i++;
       continue;
     }
-    out.push(args[i]!);
+    out.push(arg);
   }
   return out;
 }

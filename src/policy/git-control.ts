@@ -1,3 +1,4 @@
+import { operandsSkipping } from '../commands/git.js';
 /**
  * Git commands that drop or rewrite a control file inside the worktree (issue #12 item 2):
  * `git clean` removes untracked files (ignored ones too with -x, only those with -X), `git stash
@@ -48,21 +49,7 @@ function flags(args: string[]): { long: Set<string>; short: Set<string> } {
 }
 
 function operands(sub: string, args: string[]): string[] {
-  const withValue = VALUE_OPTS[sub] ?? [];
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      out.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('-')) {
-      if (withValue.includes(a)) i++;
-      continue;
-    }
-    out.push(a);
-  }
-  return out;
+  return operandsSkipping(args, VALUE_OPTS[sub] ?? []);
 }
 
 /** What `git <sub> <args>` does to control files in the checkout it acts on, or null: nothing. */
