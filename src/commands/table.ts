@@ -14,7 +14,7 @@ import { runGit } from './git.js';
 
 export interface CommandSpec {
   /** What kind of knowledge this entry holds (shown by `bashguard explain --commands`). */
-  category: 'writes' | 'wrapper' | 'shell' | 'code' | 'builtin' | 'project' | 'git' | 'read';
+  category: 'writes' | 'wrapper' | 'shell' | 'code' | 'builtin' | 'project' | 'git';
   /** Prints nothing (so `$(cmd)` is empty rather than unknown). */
   silent?: boolean;
   run(inv: Invocation, interp: Interpreter): void;

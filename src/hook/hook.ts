@@ -99,7 +99,12 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}` };
     throw err;
   }
-  if (scope.skipped) return null;
+  if (scope.skipped) {
+    // Outside any checkout (or its git files unreadable) there is no worktree to keep the call in:
+    // allow, and say why. A plain checkout (root known) stays quiet: nothing there to enforce.
+    if (!scope.root) io.stderr(`bashguard: ${scope.skipped} (cwd ${cwd}); allowing\n`);
+    return null;
+  }
   if (opts.unfinished !== undefined) {
     return {
       decision: scope.config.unanalyzable === 'deny' ? 'deny' : 'ask',
