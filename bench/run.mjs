@@ -239,10 +239,9 @@ async function loadEngines() {
   const TS = req('tree-sitter');
   const raw = new TS();
   raw.setLanguage(req('tree-sitter-bash'));
-  const scope = api.scopeFor(layout.wt, HOOK_ENV);
-  const genv = { env: HOOK_ENV };
+  const scope = api.openWorkspace(layout.wt, { env: HOOK_ENV });
   const bare = (c) => raw.parse(c, null, { bufferSize: Math.max(64 * 1024, c.length * 2 + 16) });
-  const check = (c) => api.checkCommand(parser, c, layout.wt, genv, scope);
+  const check = (c) => scope.check(parser, c);
   return { api, parser, bare, check, scope };
 }
 

@@ -5,7 +5,9 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-if (argv[0] === 'hook' && argv.every((a) => a === 'hook' || a === '--exit-code')) {
+// `hook [--exit-code] [--agent NAME]` (same test as fastHookArgs in src/cli/main.ts).
+const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+if (fastHook) {
   require('../dist/hook.cjs').main();
 } else {
   import('../dist/bashguard.js').then((m) => m.main());

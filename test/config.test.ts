@@ -2,11 +2,12 @@
  * `.bashguard.json` validation (src/policy/config.ts): every invalid file gives one line naming
  * the file and the field; valid files load; BASHGUARD_CONFIG must exist when set.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from '../src/policy/config.js';
+import { ConfigError, DEFAULT_CONFIG, parseConfig } from '../src/policy/config.js';
+import { loadTrustedConfig } from '../src/workspace/config.js';
 
 const FILE = '/proj/.bashguard.json';
 const err = (text: string): string => {
@@ -44,7 +45,7 @@ describe('parseConfig', () => {
   });
 
   it('an empty object is the defaults (with its source)', () => {
-    expect(parseConfig('{}', FILE, '/proj')).toEqual({ ...DEFAULT_CONFIG, source: FILE });
+    expect(parseConfig('{}', FILE, '/proj')).toEqual({ ...DEFAULT_CONFIG, source: FILE, sources: [FILE] });
   });
 
   it.each([
@@ -72,37 +73,107 @@ describe('parseConfig', () => {
   });
 });
 
-describe('loadConfig', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bg-config-'));
+describe('parseConfig paths', () => {
+  it('expands ~, ~/x, $HOME/x and ${HOME}/x in writeRoots and protect against HOME', () => {
+    const c = parseConfig(JSON.stringify({ writeRoots: ['~', '~/bin', '$HOME/.local', '${HOME}/x'], protect: ['~/.ssh'] }), FILE, '/proj', '/home/u');
+    expect(c.writeRoots).toEqual(['/home/u', '/home/u/bin', '/home/u/.local', '/home/u/x']);
+    expect(c.protect).toEqual(['/home/u/.ssh']);
+  });
+  it('~ without HOME, and ~user, are one-line errors', () => {
+    expect(() => parseConfig('{"writeRoots": ["~/bin"]}', FILE, '/proj')).toThrow(`${FILE}: writeRoots: ~/bin needs HOME, which is not set`);
+    expect(() => parseConfig('{"writeRoots": ["~bob/bin"]}', FILE, '/proj', '/home/u')).toThrow(/only ~ and ~\/ are expanded/);
+  });
+});
+
+describe('loadTrustedConfig: layers and the tighten-only worktree file', () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-config-')));
+  const project = join(dir, 'repo');
+  const worktree = join(project, '.builders', 'b1');
+  const xdg = join(dir, 'xdg');
+  mkdirSync(worktree, { recursive: true });
+  mkdirSync(join(xdg, 'bashguard'), { recursive: true });
+  const env = { XDG_CONFIG_HOME: xdg, HOME: dir };
+  const write = (file: string, obj: unknown) => writeFileSync(file, typeof obj === 'string' ? obj : JSON.stringify(obj));
+  const clean = () => {
+    for (const f of [join(project, '.bashguard.json'), join(worktree, '.bashguard.json'), join(xdg, 'bashguard', 'config.json')]) rmSync(f, { force: true });
+  };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('no .bashguard.json under the root: defaults', () => {
-    expect(loadConfig(dir, {})).toBe(DEFAULT_CONFIG);
-    expect(loadConfig(null, {})).toBe(DEFAULT_CONFIG);
+  it('no file anywhere: the defaults, no sources', () => {
+    clean();
+    const { config, notices } = loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree });
+    expect(config).toEqual(DEFAULT_CONFIG);
+    expect(notices).toEqual([]);
   });
 
-  it('reads <root>/.bashguard.json, resolving relative roots against the root', () => {
-    writeFileSync(join(dir, '.bashguard.json'), '{"writeRoots": ["out"]}');
-    const c = loadConfig(dir, {});
-    expect(c.writeRoots).toEqual([join(dir, 'out')]);
-    expect(c.source).toBe(join(dir, '.bashguard.json'));
-    rmSync(join(dir, '.bashguard.json'));
+  it('user file, then the main checkout file: later fields win, lists add up, relative paths are against the file', () => {
+    clean();
+    write(join(xdg, 'bashguard', 'config.json'), { writeRoots: ['~/cache'], unanalyzable: 'deny', rules: { BG3003: 'warning' } });
+    write(join(project, '.bashguard.json'), { writeRoots: ['../shared-build'], rules: { BG3003: 'off' } });
+    const { config } = loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree });
+    expect(config.writeRoots).toEqual([join(dir, 'cache'), join(dir, 'shared-build')]);
+    expect(config.unanalyzable).toBe('deny');
+    expect(config.rules.BG3003).toBe('off');
+    expect(config.sources).toEqual([join(xdg, 'bashguard', 'config.json'), join(project, '.bashguard.json')]);
   });
 
-  it('an invalid file names the file and the field', () => {
-    writeFileSync(join(dir, '.bashguard.json'), '{"unanalyzable": "allow"}');
-    expect(() => loadConfig(dir, {})).toThrow(new RegExp(`^${join(dir, '.bashguard.json').replace(/[.]/g, '\\.')}: unanalyzable:`));
-    rmSync(join(dir, '.bashguard.json'));
-  });
-
-  it('BASHGUARD_CONFIG wins over the root file, and a missing one is an error naming it', () => {
-    const explicit = join(dir, 'explicit.json');
-    writeFileSync(explicit, '{"unanalyzable": "deny"}');
-    writeFileSync(join(dir, '.bashguard.json'), '{"unanalyzable": "ask"}');
-    expect(loadConfig(dir, { BASHGUARD_CONFIG: explicit }).unanalyzable).toBe('deny');
+  it('BASHGUARD_CONFIG replaces the main checkout file, and must exist', () => {
+    clean();
+    const explicit = join(dir, 'orchestrator.json');
+    write(explicit, { unanalyzable: 'deny' });
+    write(join(project, '.bashguard.json'), { unanalyzable: 'ask', writeRoots: ['/srv'] });
+    const { config } = loadTrustedConfig({ env: { ...env, BASHGUARD_CONFIG: explicit }, projectRoot: project, worktreeRoot: worktree });
+    expect(config.unanalyzable).toBe('deny');
+    expect(config.writeRoots).toEqual([]);
     const missing = join(dir, 'nope.json');
-    expect(() => loadConfig(dir, { BASHGUARD_CONFIG: missing })).toThrow(ConfigError);
-    expect(() => loadConfig(dir, { BASHGUARD_CONFIG: missing })).toThrow(`${missing}: cannot read (ENOENT)`);
-    rmSync(join(dir, '.bashguard.json'));
+    expect(() => loadTrustedConfig({ env: { ...env, BASHGUARD_CONFIG: missing }, projectRoot: project, worktreeRoot: worktree })).toThrow(`${missing}: cannot read (ENOENT)`);
+  });
+
+  it('the worktree file cannot loosen anything: each attempt is ignored and reported', () => {
+    clean();
+    write(join(worktree, '.bashguard.json'), {
+      writeRoots: ['/'],
+      rules: { BG1002: 'off', BG2001: 'warning' },
+      decisions: { certain: 'allow', likely: 'ask' },
+      ignore: ['**'],
+    });
+    const { config, notices } = loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree });
+    expect(config.writeRoots).toEqual([]);
+    expect(config.rules).toEqual({});
+    expect(config.decisions).toEqual(DEFAULT_CONFIG.decisions);
+    expect(config.ignore).toEqual([]);
+    expect(notices).toHaveLength(6);
+    for (const n of notices) expect(n).toMatch(/may only tighten/);
+  });
+
+  it('the worktree file can tighten: stricter decisions, unanalyzable deny, higher severity, protect', () => {
+    clean();
+    write(join(project, '.bashguard.json'), { rules: { BG3003: 'warning' }, decisions: { possible: 'ask' } });
+    write(join(worktree, '.bashguard.json'), { rules: { BG3003: 'error' }, decisions: { possible: 'deny' }, unanalyzable: 'deny', protect: ['secrets'] });
+    const { config, notices } = loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree });
+    expect(notices).toEqual([]);
+    expect(config.rules.BG3003).toBe('error');
+    expect(config.decisions.possible).toBe('deny');
+    expect(config.unanalyzable).toBe('deny');
+    expect(config.protect).toEqual([join(worktree, 'secrets')]);
+  });
+
+  it('a worktree file cannot lower a severity the trusted file set', () => {
+    clean();
+    write(join(project, '.bashguard.json'), { rules: { BG3003: 'warning' } });
+    write(join(worktree, '.bashguard.json'), { rules: { BG3003: 'info' } });
+    const { config, notices } = loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree });
+    expect(config.rules.BG3003).toBe('warning');
+    expect(notices[0]).toContain('rules.BG3003: info ignored');
+  });
+
+  it('an invalid file names the file and the field; a dangling symlink is an error, not ignored', () => {
+    clean();
+    write(join(project, '.bashguard.json'), '{"unanalyzable": "allow"}');
+    expect(() => loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree })).toThrow(new RegExp(`^${join(project, '.bashguard.json').replace(/[.]/g, '\\.')}: unanalyzable:`));
+    clean();
+    symlinkSync(join(dir, 'gone.json'), join(worktree, '.bashguard.json'));
+    expect(() => loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree })).toThrow(`${join(worktree, '.bashguard.json')}: a symlink to a file that does not exist`);
+    rmSync(join(worktree, '.bashguard.json'));
   });
 });

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { IO } from './io.js';
 import { getParser } from '../parse/index.js';
-import { checkCommand, checkPath } from '../guard.js';
-import { formatDecision, style, type Style } from './format.js';
+import { openWorkspace } from '../workspace/index.js';
+import { formatDecision, style } from './format.js';
 import { displayPath } from '../interpret/paths.js';
 import { UsageError } from './io.js';
 import type { Decision } from '../policy/config.js';
@@ -193,7 +193,7 @@ export async function runDemo(io: IO): Promise<number> {
     };
 
     for (const cmd of commands) {
-      const { verdict } = checkCommand(parser, cmd, wt, { env: io.env });
+      const { verdict } = openWorkspace(wt, { env: io.env }).check(parser, cmd);
       const findings = verdict.findings.filter((f) => f.decision !== 'allow').map((f) => `${f.rule} ${f.name}: ${f.message}`);
       report(verdict.decision, `$ ${cmd}`, findings, snapshot(), () => {
         const r = spawnSync('bash', ['-c', cmd], { cwd: wt, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 });
@@ -201,7 +201,7 @@ export async function runDemo(io: IO): Promise<number> {
       });
     }
     const target = join(main, 'README.md');
-    const edit = checkPath(target, wt, 'Write', { env: io.env });
+    const edit = openWorkspace(wt, { env: io.env }).judgeWrite(target, { tool: 'Write' });
     report(edit.verdict.decision, `Write tool: ${target}`, edit.verdict.findings.map((f) => `${f.rule} ${f.name}: ${f.message}`), snapshot(), () => {
       writeFileSync(target, '# rewritten by the agent\n');
       return null;

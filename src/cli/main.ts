@@ -10,20 +10,23 @@ import { preferFastWasmStartup } from '../parse/wasm.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {
-    if (argv[0] === 'hook' && argv.every((a) => a === 'hook' || a === '--exit-code')) {
-      const exitCode = argv.includes('--exit-code');
-      try {
-        const { runHook } = await import('../hook/hook.js');
-        return await runHook(io, { exitCode, getParser: () => getParser() });
-      } catch (err) {
-        // Never a silent allow: an internal failure asks the person, with the reason.
-        const reason = `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`;
-        if (exitCode) {
-          io.stderr(reason + '\n');
-          return 2;
+    const hookArgs = fastHookArgs(argv);
+    if (hookArgs) {
+      const { exitCode, agent } = hookArgs;
+      const { clientByName } = await import('../hook/clients/index.js');
+      const client = clientByName(agent);
+      if (client) {
+        try {
+          const { runHook } = await import('../hook/hook.js');
+          return await runHook(io, { exitCode, getParser: () => getParser(), client });
+        } catch (err) {
+          // Never a silent allow: an internal failure asks the person (or denies, for clients that cannot ask), with the reason.
+          const reason = `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`;
+          const r = client.render({ decision: 'ask', reason }, { exitCode });
+          if (r.stderr) io.stderr(r.stderr);
+          if (r.stdout) io.stdout(r.stdout);
+          return r.code;
         }
-        io.stdout(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: reason } }) + '\n');
-        return 0;
       }
     }
     const { runProgram } = await import('./program.js');
@@ -37,6 +40,24 @@ export async function run(argv: string[], io: IO): Promise<number> {
     io.stderr(`bashguard: internal error: ${e.message.split('\n')[0]}${io.env.BASHGUARD_DEBUG ? `\n${e.stack}` : ' (set BASHGUARD_DEBUG=1 for details)'}\n`);
     return 2;
   }
+}
+
+/**
+ * `hook [--exit-code] [--agent NAME]` (the fast path, without commander), or null. Anything else,
+ * an unknown agent included, goes through the full program (which reports usage errors).
+ */
+export function fastHookArgs(argv: string[]): { exitCode: boolean; agent: string } | null {
+  if (argv[0] !== 'hook') return null;
+  let exitCode = false;
+  let agent = 'claude';
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--exit-code') exitCode = true;
+    else if (a === '--agent' && i + 1 < argv.length) agent = argv[++i]!;
+    else if (a.startsWith('--agent=')) agent = a.slice('--agent='.length);
+    else return null;
+  }
+  return { exitCode, agent };
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * The commander program for everything but the hook's fast path. Each command only formats what
- * the engine (src/guard.ts, src/analyze.ts) returns.
+ * the engine (src/workspace, src/analyze.ts) returns.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
-import { checkCommand, scopeFor } from '../guard.js';
+import { openWorkspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';
 import { formatExplain, formatVerdict, style } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
@@ -15,6 +15,7 @@ import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
 import { packageVersion } from '../util/package-root.js';
+import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
@@ -60,14 +61,17 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
 
   program
     .command('hook')
-    .description('Claude Code PreToolUse hook: reads the event JSON on stdin, answers with a permission decision')
+    .description('PreToolUse hook: reads the agent client\'s event JSON on stdin, answers with a permission decision')
     .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
+    .option('--agent <client>', `the client's hook format: ${AGENT_NAMES.join(', ')}`, 'claude')
     .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
-    .action(async (opts: { exitCode?: boolean; unfinished?: string }) => {
+    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string }) => {
+      const client = clientByName(opts.agent);
+      if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
-      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished });
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client });
     });
 
   program
@@ -87,8 +91,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
-      const result = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }));
-      const { scope, analysis, verdict } = result;
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       if (opts.json) {
         io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
       } else {
@@ -112,7 +115,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
-      const { scope, analysis, verdict } = withConfig(() => checkCommand(parser, source, cwd, { env: io.env }, scopeFor(cwd, io.env)));
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       const a = analysis!;
       if (opts.json) {
         io.stdout(JSON.stringify({

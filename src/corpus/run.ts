@@ -10,7 +10,7 @@ import type { BashParser } from '../parse/index.js';
 import { analyzeWith } from '../analyze.js';
 import { evaluate, type Finding, type Verdict } from '../policy/policy.js';
 import { DEFAULT_CONFIG } from '../policy/config.js';
-import { memoryFs, standardEnv, standardLayout, standardPolicy, WORKTREE } from '../scenario/standard.js';
+import { memoryFs, standardEnv, standardWorkspace, WORKTREE } from '../scenario/standard.js';
 import { normalizeLogical } from '../interpret/paths.js';
 import type { WriteEffect } from '../effects/types.js';
 import type { Decision } from '../policy/config.js';
@@ -30,35 +30,9 @@ export function runCase(parser: BashParser, c: Pick<CorpusCase, 'cmd' | 'cwd' | 
   const cwd = c.cwd ?? WORKTREE;
   const config = c.config ?? DEFAULT_CONFIG;
   const fs = memoryFs(c.symlinks, c.files);
-  const layout = standardLayout(cwd);
-  let skipped: string | null = null;
-  if (!layout) skipped = 'not inside a git checkout';
-  else if (layout.current.kind !== 'linked-worktree' && !config.enforceInPlainCheckout) skipped = 'in a plain checkout (not a linked worktree)';
-  const policy = skipped ? null : standardPolicy(fs, cwd, config);
-  let verdict: Verdict = { decision: 'allow', findings: [] };
-  if (c.tool !== 'Bash') {
-    if (policy) {
-      const path = c.cmd;
-      const range = { start: 0, end: path.length, line: 1, column: 1, endLine: 1, endColumn: path.length + 1 };
-      const effect: WriteEffect = {
-        kind: 'write',
-        op: 'write',
-        path: normalizeLogical(path.startsWith('/') ? path : `${cwd}/${path}`),
-        text: path,
-        subtree: false,
-        confidence: 'certain',
-        cwd: null,
-        command: c.tool,
-        via: [],
-        range,
-        evidence: [{ range, note: `${c.tool} targets ${path}` }],
-      };
-      verdict = evaluate([effect], policy);
-    }
-  } else {
-    const analysis = analyzeWith(parser, c.cmd, { cwd, env: { ...standardEnv(cwd), ...c.env }, host: fs, gitToplevel: () => null });
-    if (policy) verdict = evaluate(analysis.effects, policy);
-  }
+  const ws = standardWorkspace(fs, cwd, config);
+  const skipped = ws.skipped;
+  const verdict: Verdict = c.tool !== 'Bash' ? ws.judgeWrite(c.cmd, { tool: c.tool }).verdict : ws.check(parser, c.cmd, { env: c.env }).verdict;
   return { decision: verdict.decision, findings: verdict.findings, skipped };
 }
 

@@ -3,8 +3,8 @@
  * with commands that cannot be analyzed, lint ignores. Validated by hand (no schema library on
  * the hook's start-up path); an invalid file gives one line naming the file and the field.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { lstatSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 
@@ -23,8 +23,39 @@ export interface Config {
   enforceInPlainCheckout: boolean;
   /** Lint: glob patterns of files to skip. */
   ignore: string[];
-  /** Where the config came from, for messages. */
+  /** Paths protected even inside the worktree or a write root (absolute). */
+  protect: string[];
+  /** Lint: settings for the scripts matching globs (in order; later ones win). */
+  overrides: ConfigOverride[];
+  /** Where the config came from, for messages: the most specific trusted file, or null. */
   source: string | null;
+  /** Every file that contributed, least specific first. */
+  sources: string[];
+}
+
+/** Lint: per-glob settings, e.g. `{ "files": ["test/**"], "cwd": "script" }`. */
+export interface ConfigOverride {
+  /** Globs (as in `ignore`), relative to `base`. */
+  files: string[];
+  /** The directory of the config file that declared it. */
+  base: string;
+  /** Where the analysis of matching scripts starts: `script` (the script's own directory), `root`, or a directory. */
+  cwd?: string;
+  writeRoots?: string[];
+  rules?: Partial<Record<RuleId, Severity | 'off'>>;
+}
+
+/** What one config file sets: only the fields present in it. */
+export interface ConfigLayer {
+  file: string;
+  writeRoots?: string[];
+  rules?: Partial<Record<RuleId, Severity | 'off'>>;
+  decisions?: Partial<Record<Confidence, Decision>>;
+  unanalyzable?: Decision;
+  enforceInPlainCheckout?: boolean;
+  ignore?: string[];
+  protect?: string[];
+  overrides?: ConfigOverride[];
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -34,17 +65,78 @@ export const DEFAULT_CONFIG: Config = {
   unanalyzable: 'ask',
   enforceInPlainCheckout: false,
   ignore: [],
+  protect: [],
+  overrides: [],
   source: null,
+  sources: [],
 };
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore', 'protect', 'overrides']);
 const DECISIONS = new Set(['allow', 'ask', 'deny']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
-/** Parses and validates config text. Throws ConfigError with `file: field: problem`. */
-export function parseConfig(text: string, file: string, baseDir: string): Config {
+/**
+ * Expands a configured path: `~`, `~/x`, `$HOME/x` and `${HOME}/x` against `home`; a relative path
+ * against `baseDir`. A `~` or `$HOME` path with no HOME known is an error.
+ */
+export function expandConfigPath(p: string, baseDir: string, home: string | undefined, file: string, field: string): string {
+  const m = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(p);
+  if (m) {
+    if (!home) throw new ConfigError(`${file}: ${field}: ${p} needs HOME, which is not set`);
+    return resolve(home, '.' + p.slice(m[0].length));
+  }
+  if (p.startsWith('~')) throw new ConfigError(`${file}: ${field}: ${p}: only ~ and ~/ are expanded (not ~user)`);
+  return isAbsolute(p) ? resolve(p) : resolve(baseDir, p);
+}
+
+function pathList(obj: Record<string, unknown>, key: string, file: string, baseDir: string, home: string | undefined): string[] | undefined {
+  const v = obj[key];
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((r) => typeof r !== 'string' || r === '')) throw new ConfigError(`${file}: ${key}: must be an array of non-empty path strings`);
+  return (v as string[]).map((r) => expandConfigPath(r, baseDir, home, file, key));
+}
+
+function parseRules(v: unknown, file: string, field: string): Partial<Record<RuleId, Severity | 'off'>> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(`${file}: ${field}: must be an object of rule -> severity`);
+  const out: Partial<Record<RuleId, Severity | 'off'>> = {};
+  for (const [k, sev] of Object.entries(v as Record<string, unknown>)) {
+    const id = resolveRuleRef(k);
+    if (!id) throw new ConfigError(`${file}: ${field}.${k}: unknown rule (see \`bashguard rules\`)`);
+    if (typeof sev !== 'string' || !SEVERITIES.has(sev)) throw new ConfigError(`${file}: ${field}.${k}: must be one of error, warning, info, off`);
+    out[id] = sev as Severity | 'off';
+  }
+  return out;
+}
+
+const OVERRIDE_KEYS = new Set(['files', 'cwd', 'writeRoots', 'rules']);
+
+function parseOverrides(v: unknown, file: string, baseDir: string, home: string | undefined): ConfigOverride[] {
+  if (!Array.isArray(v)) throw new ConfigError(`${file}: overrides: must be an array of { files, cwd?, writeRoots?, rules? }`);
+  return v.map((o, i) => {
+    const at = `overrides[${i}]`;
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${file}: ${at}: must be an object`);
+    const obj = o as Record<string, unknown>;
+    for (const k of Object.keys(obj)) if (!OVERRIDE_KEYS.has(k)) throw new ConfigError(`${file}: ${at}.${k}: unknown field (known: ${[...OVERRIDE_KEYS].join(', ')})`);
+    if (!Array.isArray(obj.files) || obj.files.length === 0 || obj.files.some((f) => typeof f !== 'string' || f === '')) throw new ConfigError(`${file}: ${at}.files: must be a non-empty array of glob strings`);
+    const out: ConfigOverride = { files: obj.files as string[], base: baseDir };
+    if (obj.cwd !== undefined) {
+      if (typeof obj.cwd !== 'string' || obj.cwd === '') throw new ConfigError(`${file}: ${at}.cwd: must be "script", "root" or a directory`);
+      out.cwd = obj.cwd === 'script' || obj.cwd === 'root' ? obj.cwd : expandConfigPath(obj.cwd, baseDir, home, file, `${at}.cwd`);
+    }
+    const roots = pathList(obj, 'writeRoots', file, baseDir, home);
+    if (roots) out.writeRoots = roots;
+    if (obj.rules !== undefined) out.rules = parseRules(obj.rules, file, `${at}.rules`);
+    return out;
+  });
+}
+
+/**
+ * Parses and validates one config file's text into the fields it sets. Throws ConfigError with
+ * `file: field: problem`. Relative paths are resolved against `baseDir`, `~` against `home`.
+ */
+export function parseConfigLayer(text: string, file: string, baseDir: string, home?: string): ConfigLayer {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,57 +146,78 @@ export function parseConfig(text: string, file: string, baseDir: string): Config
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`${file}: the top level must be a JSON object`);
   const obj = raw as Record<string, unknown>;
   for (const k of Object.keys(obj)) if (!KEYS.has(k)) throw new ConfigError(`${file}: ${k}: unknown field (known: ${[...KEYS].filter((x) => x !== '$schema').join(', ')})`);
-  const cfg: Config = { ...DEFAULT_CONFIG, decisions: { ...DEFAULT_CONFIG.decisions }, rules: {}, source: file };
-  if (obj.writeRoots !== undefined) {
-    if (!Array.isArray(obj.writeRoots) || obj.writeRoots.some((r) => typeof r !== 'string' || r === '')) throw new ConfigError(`${file}: writeRoots: must be an array of non-empty path strings`);
-    cfg.writeRoots = (obj.writeRoots as string[]).map((r) => (isAbsolute(r) ? resolve(r) : resolve(baseDir, r)));
-  }
-  if (obj.rules !== undefined) {
-    if (typeof obj.rules !== 'object' || obj.rules === null || Array.isArray(obj.rules)) throw new ConfigError(`${file}: rules: must be an object of rule -> severity`);
-    for (const [k, v] of Object.entries(obj.rules as Record<string, unknown>)) {
-      const id = resolveRuleRef(k);
-      if (!id) throw new ConfigError(`${file}: rules.${k}: unknown rule (see \`bashguard rules\`)`);
-      if (typeof v !== 'string' || !SEVERITIES.has(v)) throw new ConfigError(`${file}: rules.${k}: must be one of error, warning, info, off`);
-      cfg.rules[id] = v as Severity | 'off';
-    }
-  }
+  const layer: ConfigLayer = { file };
+  const writeRoots = pathList(obj, 'writeRoots', file, baseDir, home);
+  if (writeRoots) layer.writeRoots = writeRoots;
+  const protect = pathList(obj, 'protect', file, baseDir, home);
+  if (protect) layer.protect = protect;
+  if (obj.rules !== undefined) layer.rules = parseRules(obj.rules, file, 'rules');
   if (obj.decisions !== undefined) {
     if (typeof obj.decisions !== 'object' || obj.decisions === null || Array.isArray(obj.decisions)) throw new ConfigError(`${file}: decisions: must be an object of confidence -> decision`);
+    layer.decisions = {};
     for (const [k, v] of Object.entries(obj.decisions as Record<string, unknown>)) {
       if (!['certain', 'likely', 'possible'].includes(k)) throw new ConfigError(`${file}: decisions.${k}: unknown confidence (certain, likely, possible)`);
       if (typeof v !== 'string' || !DECISIONS.has(v)) throw new ConfigError(`${file}: decisions.${k}: must be one of allow, ask, deny`);
-      cfg.decisions[k as Confidence] = v as Decision;
+      layer.decisions[k as Confidence] = v as Decision;
     }
   }
   if (obj.unanalyzable !== undefined) {
     if (obj.unanalyzable !== 'ask' && obj.unanalyzable !== 'deny') throw new ConfigError(`${file}: unanalyzable: must be "ask" or "deny" (never allow: a command bashguard cannot read is not safe)`);
-    cfg.unanalyzable = obj.unanalyzable;
+    layer.unanalyzable = obj.unanalyzable;
   }
   if (obj.enforceInPlainCheckout !== undefined) {
     if (typeof obj.enforceInPlainCheckout !== 'boolean') throw new ConfigError(`${file}: enforceInPlainCheckout: must be true or false`);
-    cfg.enforceInPlainCheckout = obj.enforceInPlainCheckout;
+    layer.enforceInPlainCheckout = obj.enforceInPlainCheckout;
   }
   if (obj.ignore !== undefined) {
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
-    cfg.ignore = obj.ignore as string[];
+    layer.ignore = obj.ignore as string[];
   }
-  return cfg;
+  if (obj.overrides !== undefined) layer.overrides = parseOverrides(obj.overrides, file, baseDir, home);
+  return layer;
+}
+
+/** A trusted layer over a config: fields it sets replace, lists add up, rules merge per rule. */
+export function applyLayer(base: Config, layer: ConfigLayer): Config {
+  return {
+    writeRoots: [...base.writeRoots, ...(layer.writeRoots ?? [])],
+    rules: { ...base.rules, ...layer.rules },
+    decisions: { ...base.decisions, ...layer.decisions },
+    unanalyzable: layer.unanalyzable ?? base.unanalyzable,
+    enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
+    ignore: [...base.ignore, ...(layer.ignore ?? [])],
+    protect: [...base.protect, ...(layer.protect ?? [])],
+    overrides: [...base.overrides, ...(layer.overrides ?? [])],
+    source: layer.file,
+    sources: [...base.sources, layer.file],
+  };
+}
+
+/** Parses one file as the whole configuration (over the defaults). */
+export function parseConfig(text: string, file: string, baseDir: string, home?: string): Config {
+  return applyLayer(DEFAULT_CONFIG, parseConfigLayer(text, file, baseDir, home));
 }
 
 /**
- * Loads `BASHGUARD_CONFIG` if set, else `<root>/.bashguard.json` if present, else defaults.
- * A missing file named by BASHGUARD_CONFIG is an error; a missing `.bashguard.json` is not.
+ * Reads one config file. A missing file is `null` when `optional`, an error otherwise; a dangling
+ * symlink, a directory or an unreadable file is always an error naming the file.
  */
-export function loadConfig(root: string | null, env: Record<string, string | undefined> = process.env): Config {
-  const explicit = env.BASHGUARD_CONFIG;
-  const file = explicit ? resolve(explicit) : root ? join(root, '.bashguard.json') : null;
-  if (!file) return DEFAULT_CONFIG;
-  let text: string;
+export function readConfigFile(file: string, optional: boolean): string | null {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
-    if (!explicit && (err as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
-    throw new ConfigError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      let dangling = false;
+      try {
+        dangling = lstatSync(file).isSymbolicLink();
+      } catch {
+        // nothing there at all
+      }
+      if (dangling) throw new ConfigError(`${file}: a symlink to a file that does not exist`);
+      if (optional) return null;
+    }
+    if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory, not a JSON file`);
+    throw new ConfigError(`${file}: cannot read (${code ?? (err as Error).message})`);
   }
-  return parseConfig(text, file, root ?? process.cwd());
 }

@@ -9,6 +9,8 @@ import { HOLE } from '../effects/types.js';
 export interface PhysicalFs {
   /** The symlink target, or null when the path is not a symlink or does not exist. */
   readlink(path: string): string | null;
+  /** Whether something (a file, a directory, a link) is at the path now; unknown when absent. */
+  exists?(path: string): boolean;
 }
 
 export const nodeFs: PhysicalFs = {
@@ -18,6 +20,14 @@ export const nodeFs: PhysicalFs = {
       return readlinkSync(path);
     } catch {
       return null;
+    }
+  },
+  exists(path) {
+    try {
+      lstatSync(path);
+      return true;
+    } catch {
+      return false;
     }
   },
 };
@@ -34,6 +44,7 @@ export function cachedFs(fs: PhysicalFs): PhysicalFs {
       }
       return v;
     },
+    exists: fs.exists ? (p) => fs.exists!(p) : undefined,
   };
 }
 

@@ -11,22 +11,14 @@ import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '
 import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
-
-export type RegionKind = 'worktree' | 'main' | 'sibling' | 'git-dir' | 'scratch' | 'allowed' | 'device' | 'outside';
-
-export interface Region {
-  kind: RegionKind;
-  root: string;
-  /** For git-dir regions: what part of the common dir this is. */
-  detail?: 'config' | 'hooks' | 'own' | 'shared';
-}
+import { allowedRegion, classify, type Region, type RegionKind } from '../workspace/regions.js';
 
 export interface PolicyContext {
   /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
   root: string;
   layout: Layout | null;
-  /** Extra write roots: scratch dirs and configured roots. */
-  writeRoots: string[];
+  /** The workspace's regions (src/workspace/regions.ts): worktree, protected checkouts, write roots. */
+  regions: Region[];
   config: Config;
   fs: PhysicalFs;
 }
@@ -50,64 +42,13 @@ export interface Verdict {
   findings: Finding[];
 }
 
-export const DEVICE_ROOTS = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd', '/proc/self/fd', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/full'];
-
-export function scratchRoots(env: Record<string, string | undefined>): string[] {
-  const roots = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders'];
-  if (env.TMPDIR) roots.push(normalizeLogical(env.TMPDIR));
-  return roots;
-}
-
-/** Builds the regions for a layout: the worktree, protected checkouts, the git dir, write roots. */
-export function regionsFor(ctx: PolicyContext): Region[] {
-  const regions: Region[] = [{ kind: 'worktree', root: ctx.root }];
-  const l = ctx.layout;
-  if (l) {
-    if (l.main?.root && l.main.root !== ctx.root) regions.push({ kind: 'main', root: l.main.root });
-    for (const s of l.siblings) if (s.root && s.root !== ctx.root) regions.push({ kind: 'sibling', root: s.root });
-    const common = l.current.commonDir;
-    regions.push({ kind: 'git-dir', root: common, detail: 'shared' });
-    regions.push({ kind: 'git-dir', root: `${common}/config`, detail: 'config' });
-    regions.push({ kind: 'git-dir', root: `${common}/hooks`, detail: 'hooks' });
-    // Git's own writes for this worktree's commits are legitimate.
-    for (const own of ['objects', 'refs', 'logs', 'packed-refs', 'FETCH_HEAD', 'lfs', 'modules', 'rr-cache']) {
-      regions.push({ kind: 'git-dir', root: `${common}/${own}`, detail: 'own' });
-    }
-    if (l.current.kind === 'linked-worktree') regions.push({ kind: 'git-dir', root: l.current.gitDir, detail: 'own' });
-    else regions.push({ kind: 'git-dir', root: common, detail: 'own' });
-  }
-  for (const r of ctx.writeRoots) regions.push({ kind: 'scratch', root: r });
-  for (const r of ctx.config.writeRoots) regions.push({ kind: 'allowed', root: r });
-  for (const d of DEVICE_ROOTS) regions.push({ kind: 'device', root: d });
-  return regions;
-}
-
-/** The most specific region containing a physical path. */
-export function classify(path: string, regions: Region[]): Region {
-  let best: Region | null = null;
-  for (const r of regions) {
-    if (!isInside(path, r.root)) continue;
-    // Longer root wins; on a tie, a protected region wins over a permissive one.
-    if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
-  }
-  return best ?? { kind: 'outside', root: '/' };
-}
-
-function protects(r: Region): boolean {
-  return r.kind === 'main' || r.kind === 'sibling' || (r.kind === 'git-dir' && r.detail !== 'own');
-}
-
-function allowedRegion(r: Region): boolean {
-  return r.kind === 'worktree' || r.kind === 'scratch' || r.kind === 'allowed' || r.kind === 'device' || (r.kind === 'git-dir' && r.detail === 'own');
-}
-
 export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
   const disk = cachedFs(ctx.fs);
-  const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p) };
-  const regions = regionsFor(ctx);
+  const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p), exists: disk.exists };
+  const regions = ctx.regions;
   const findings: Finding[] = [];
   const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {
     const meta = ruleById(rule);
@@ -172,7 +113,13 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     if (allowedRegion(region)) return;
   } else if (allowedRegion(region)) {
     // A recursive write at an ancestor of the worktree reaches beyond it.
-    if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) return;
+    if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
+      // ... and one at an ancestor of a protected file (`rm -rf .claude`) reaches it.
+      const removes = e.subtree && (e.op === 'delete' || e.op === 'move');
+      const inner = removes ? regions.find((r) => r.kind === 'protected' && r.root !== physical && isInside(r.root, physical) && (fs.exists?.(r.root) ?? true)) : undefined;
+      if (inner) add('BG1005', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} ${e.op === 'delete' ? 'deletes' : 'writes'} ${physical}, which holds ${inner.root}: ${inner.why ?? 'a protected file'}`, inner.root, e, e.evidence);
+      return;
+    }
   }
   const sep = knownPart.endsWith('/') && !physical.endsWith('/') ? '/' : '';
   const shown = unknownAt >= 0 ? displayPath(physical + sep + e.path.slice(knownPart.length)) : physical;
@@ -188,6 +135,9 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       return;
     case 'sibling':
       add('BG1003', confidence, `\`${e.command}\`${via} ${verb} ${shown}, inside another worktree ${region.root}`, physical, e, evidence);
+      return;
+    case 'protected':
+      add('BG1005', confidence, `\`${e.command}\`${via} ${e.op === 'delete' ? 'deletes' : verb} ${shown}, ${region.why ?? 'a protected file'}`, physical, e, evidence);
       return;
     case 'git-dir':
       if (region.detail === 'hooks') add('BG3002', confidence, `\`${e.command}\`${via} ${verb} ${shown}, a git hook shared by every checkout`, physical, e, evidence);

@@ -141,6 +141,27 @@ export const RULE_DATA = [
     ]
   },
   {
+    "id": "BG1005",
+    "name": "write-to-protected-file",
+    "severity": "error",
+    "summary": "A command or edit writes, moves or deletes a file that controls the guard or the agent client (hook settings, bashguard's configuration), or a path the configuration protects.",
+    "docs": "## What it does\nReports writes, moves and deletions of the files that decide whether the agent is guarded at all,\ninside the worktree too: bashguard's own configuration (`.bashguard.json`, the user config in\n`~/.config/bashguard/`), the agent clients' settings and hook files (`.claude/settings.json`,\n`.claude/settings.local.json`, `.claude/hooks/`, `~/.claude/settings.json`, `.codex/hooks.json`,\n`.codex/config.toml`, `.gemini/settings.json`, `.cursor/hooks.json`, `.github/hooks/`), and every\npath listed under `protect` in a trusted configuration. A recursive delete of a directory that\nholds one of them (`rm -rf .claude`) counts too.\n\n## Why it matters\nAn agent that can rewrite its own hook settings or the guard's configuration can switch the guard\noff, for itself or for the next session in the same worktree (`{\"disableAllHooks\": true}` in\n`.claude/settings.local.json`, `{\"rules\": {\"BG1002\": \"off\"}}` in `.bashguard.json`). Nobody watches\nmost orchestrated sessions, so the change goes unnoticed.\n\n## Example\n```bash bad\necho '{\"disableAllHooks\": true}' > .claude/settings.local.json\n```\n```bash bad\nmv .bashguard.json /tmp/off.json\n```\n```bash good\necho '{\"name\": \"x\"}' > package.json\n```\n\n## How to fix\nLeave these files to a person. A project that wants the agent to maintain one of them can set\n`\"rules\": {\"BG1005\": \"off\"}` in a trusted configuration (the main checkout's `.bashguard.json` or\nthe user config), never in the worktree's.",
+    "examples": [
+      {
+        "kind": "bad",
+        "code": "echo '{\"disableAllHooks\": true}' > .claude/settings.local.json"
+      },
+      {
+        "kind": "bad",
+        "code": "mv .bashguard.json /tmp/off.json"
+      },
+      {
+        "kind": "good",
+        "code": "echo '{\"name\": \"x\"}' > package.json"
+      }
+    ]
+  },
+  {
     "id": "BG2001",
     "name": "git-mutates-other-checkout",
     "severity": "error",

@@ -6,7 +6,8 @@
 import type { Checkout, Layout } from '../layout/types.js';
 import type { PhysicalFs } from '../policy/physical.js';
 import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
-import { scratchRoots, type PolicyContext } from '../policy/policy.js';
+import type { PolicyContext } from '../policy/policy.js';
+import { workspaceFromLayout, type Workspace } from '../workspace/workspace.js';
 import { isInside, normalizeLogical } from '../interpret/paths.js';
 import type { Host } from '../interpret/interpreter.js';
 
@@ -42,6 +43,7 @@ export function memoryFs(symlinks: Record<string, string> = {}, files: Record<st
     symlinks: links,
     files: fileMap,
     readlink: (p) => links.get(p) ?? null,
+    exists: (p) => links.has(p) || fileMap.has(p) || [...fileMap.keys(), ...links.keys()].some((k) => k.startsWith(p + '/')),
     realpath: (p) => resolveMem(p, links),
     readFile: (p) => fileMap.get(resolveMem(p, links)) ?? null,
   };
@@ -74,8 +76,12 @@ export function standardEnv(cwd: string = WORKTREE): Record<string, string | und
   return { HOME, USER: 'dev', PWD: cwd, TMPDIR: undefined };
 }
 
-export function standardPolicy(fs: PhysicalFs, cwd: string = WORKTREE, config: Config = DEFAULT_CONFIG): PolicyContext | null {
-  const layout = standardLayout(cwd);
-  if (!layout || !layout.current.root) return null;
-  return { root: layout.current.root, layout, writeRoots: scratchRoots({}), config, fs };
+/** The standard scenario as a workspace seen from `cwd`, with an in-memory file system. */
+export function standardWorkspace(fs: ScenarioFs, cwd: string = WORKTREE, config: Config = DEFAULT_CONFIG, env: Record<string, string | undefined> = standardEnv(cwd)): Workspace {
+  return workspaceFromLayout(standardLayout(cwd), cwd, { env, fs, host: fs, config });
+}
+
+/** The policy context of the standard workspace, or null outside any checkout. */
+export function standardPolicy(fs: ScenarioFs, cwd: string = WORKTREE, config: Config = DEFAULT_CONFIG): PolicyContext | null {
+  return standardWorkspace(fs, cwd, config).policy();
 }

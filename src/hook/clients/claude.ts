@@ -1,0 +1,50 @@
+/**
+ * Claude Code (and the Claude Agent SDK's shell hooks): PreToolUse.
+ * Sources: @anthropic-ai/claude-agent-sdk sdk.d.ts (PreToolUseHookInput, SyncHookJSONOutput,
+ * hookSpecificOutput.permissionDecision allow|deny|ask|defer), code.claude.com/docs hooks reference;
+ * runs of the real client in test/e2e. Input: `{session_id, cwd, hook_event_name, tool_name,
+ * tool_input, ...}`; Bash has `tool_input.command`, Edit/Write/MultiEdit `file_path`, NotebookEdit
+ * `notebook_path`. Output: nothing for allow; `{hookSpecificOutput: {hookEventName: "PreToolUse",
+ * permissionDecision, permissionDecisionReason}}` for deny and ask; with `--exit-code`, exit 2 and
+ * the reason on stderr. (A future `sandbox` decision renders here as `updatedInput`.)
+ */
+import { ALLOW, absCwd, field, type HookAnswer, type HookClient, type ParsedEvent, type RenderOptions, type Rendered } from '../types.js';
+
+export const PATH_FIELD: Record<string, string> = {
+  Edit: 'file_path',
+  Write: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+};
+
+/** Claude-shaped events (Claude Code, Codex): tool_name / tool_input / cwd. */
+export function parseClaudeShaped(event: Record<string, unknown>, pathField: Record<string, string>, shellTools: string[]): ParsedEvent {
+  const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
+  if (tool === null) return { kind: 'ignore', note: 'hook input has no tool_name; allowing' };
+  const isShell = shellTools.includes(tool);
+  if (!isShell && !(tool in pathField)) return { kind: 'ignore' };
+  const name = isShell ? 'command' : pathField[tool]!;
+  const value = field(event.tool_input, name);
+  if (typeof value !== 'string') {
+    return { kind: 'drift', reason: `bashguard: the ${tool} tool call has no string tool_input.${name}; the hook protocol may have changed, so the call is blocked (update bashguard).` };
+  }
+  const cwd = absCwd(event.cwd);
+  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd } : { kind: 'write', tool, paths: [value], cwd } };
+}
+
+/** The PreToolUse answer object (also what the Agent SDK callback returns). */
+export function preToolUseOutput(answer: HookAnswer): { hookSpecificOutput: { hookEventName: 'PreToolUse'; permissionDecision: 'deny' | 'ask' | 'allow'; permissionDecisionReason: string } } {
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: answer.decision, permissionDecisionReason: answer.reason } };
+}
+
+export function renderClaudeShaped(answer: HookAnswer | null, opts: RenderOptions): Rendered {
+  if (!answer || answer.decision === 'allow') return ALLOW;
+  if (opts.exitCode) return { stdout: '', stderr: answer.reason + '\n', code: 2 };
+  return { stdout: JSON.stringify(preToolUseOutput(answer)) + '\n', stderr: '', code: 0 };
+}
+
+export const claude: HookClient = {
+  name: 'claude',
+  parse: (event) => parseClaudeShaped(event, PATH_FIELD, ['Bash']),
+  render: renderClaudeShaped,
+};

@@ -1,0 +1,122 @@
+/**
+ * The decision core of every hook client: a neutral ToolCall -> a decision with the findings and
+ * the reason text the agent sees. No client format here (src/hook/clients/* parse and render).
+ */
+import type { BashParser } from '../parse/index.js';
+import { openWorkspace, type Workspace } from '../workspace/index.js';
+import type { Env } from '../workspace/config.js';
+import { ConfigError, type Decision } from '../policy/config.js';
+import type { Finding, Verdict } from '../policy/policy.js';
+import { displayPath } from '../interpret/paths.js';
+import type { HookAnswer, ToolCall } from './types.js';
+
+export interface DecideContext {
+  /** Where notices (untrusted config that tried to loosen things) go, one line each. */
+  stderr(text: string): void;
+  env: Env;
+  /** The hook process's cwd: used when the event has no absolute cwd. */
+  cwd: string;
+  getParser: () => Promise<BashParser>;
+  /** Seconds: a supervisor stopped the analysis after this long; answer without parsing. */
+  unfinished?: number;
+}
+
+const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Decides one tool call. null means allow (or not enforcing here). */
+export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<HookAnswer | null> {
+  const cwd = call.cwd ?? ctx.cwd;
+  let ws: Workspace;
+  try {
+    ws = openWorkspace(cwd, { env: ctx.env });
+  } catch (err) {
+    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [] };
+    throw err;
+  }
+  for (const n of ws.notices) ctx.stderr(`bashguard: ${n}\n`);
+  if (ws.skipped) {
+    // Outside any checkout (or with unreadable git files) there is no worktree to keep the call in:
+    // allow, and say why (README). A plain checkout (root known) stays quiet: nothing to enforce.
+    if (!ws.root) ctx.stderr(`bashguard: ${ws.skipped} (cwd ${cwd}); allowing\n`);
+    return null;
+  }
+  if (ctx.unfinished !== undefined) return unfinishedAnswer(ws, ctx.unfinished);
+  if (call.kind === 'bash') {
+    const parser = await ctx.getParser();
+    return bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+  }
+  return writeAnswer(ws, call.tool, call.paths, cwd);
+}
+
+export function unfinishedAnswer(ws: Workspace, seconds: number): HookAnswer {
+  return {
+    decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
+    reason: `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
+    findings: [],
+  };
+}
+
+/** The answer for a Bash verdict: null when allowed, else the findings and the agent's reason. */
+export function bashAnswer(verdict: Verdict, root: string): HookAnswer | null {
+  if (verdict.decision === 'allow') return null;
+  const findings = verdict.findings.filter((f) => f.decision !== 'allow');
+  return { decision: verdict.decision, reason: explainForAgent(findings, root), findings };
+}
+
+/** The answer for a file tool writing `paths` (several for a patch): the strictest of them. */
+export function writeAnswer(ws: Workspace, tool: string, paths: string[], cwd: string): HookAnswer | null {
+  let worst: HookAnswer | null = null;
+  const reasons: string[] = [];
+  const findings: Finding[] = [];
+  for (const path of paths) {
+    const a = oneWrite(ws, tool, path, cwd);
+    if (!a) continue;
+    reasons.push(a.reason);
+    findings.push(...(a.findings ?? []));
+    if (!worst || RANK[a.decision] > RANK[worst.decision]) worst = a;
+  }
+  if (!worst) return null;
+  return { decision: worst.decision, reason: reasons.join('\n'), findings };
+}
+
+function oneWrite(ws: Workspace, tool: string, path: string, cwd: string): HookAnswer | null {
+  const { verdict, resolved } = ws.judgeWrite(path, { tool, cwd });
+  if (verdict.decision === 'allow') return null;
+  const findings = verdict.findings.filter((f) => f.decision !== 'allow');
+  const protectedFile = verdict.findings.find((f) => f.rule === 'BG1005');
+  return {
+    decision: verdict.decision,
+    findings,
+    reason: protectedFile
+      ? `bashguard blocked ${tool} [BG1005 write-to-protected-file]: ${protectedFile.message}. Leave it to a person.`
+      : `bashguard blocked ${tool}: ${path} resolves to ${resolved}, outside the worktree ${ws.root}. ` +
+        `Use a path under the worktree root ${ws.root} (the main checkout has byte-identical files, so a path anchored at the repository root silently edits the wrong copy).`,
+  };
+}
+
+/** The reason shown to the agent: what, where the cwd came from, how to fix. */
+export function explainForAgent(findings: Finding[], root: string): string {
+  const lines: string[] = [];
+  const shown = findings.slice(0, 5);
+  lines.push(`bashguard blocked this command (${findings.length} finding${findings.length === 1 ? '' : 's'}):`);
+  for (const f of shown) {
+    lines.push(`- [${f.rule} ${f.name}, ${f.confidence}] ${f.message}`);
+    const ev = f.evidence.filter((e) => /cwd|set at|resolves|git dir|work tree|unknown|not set/.test(e.note)).slice(-3);
+    for (const e of ev) lines.push(`    because: ${e.note}`);
+  }
+  if (findings.length > shown.length) lines.push(`- ... and ${findings.length - shown.length} more`);
+  const rules = new Set(findings.map((f) => f.rule));
+  if ([...rules].some((r) => r.startsWith('BG1') || r === 'BG4001')) {
+    lines.push(`Fix: write inside the worktree ${root} using paths relative to it (or /tmp for scratch files); do not anchor paths at the repository root or cd into the main checkout.`);
+  }
+  if (rules.has('BG2001') || rules.has('BG2002')) {
+    lines.push(`Fix: run git from the worktree ${root} without -C/--git-dir pointing at another checkout; commit on this worktree's branch.`);
+  }
+  if (rules.has('BG3001') || rules.has('BG3002') || rules.has('BG3003') || rules.has('BG3004')) {
+    lines.push('Fix: leave shared git state (config, hooks, other branches, worktrees) to a person; use `git config --worktree` or `git -c` for local settings.');
+  }
+  if (rules.has('BG0001') || rules.has('BG0002') || rules.has('BG4002')) {
+    lines.push('Fix: write the command so it can be read statically (literal paths, no eval of variables), or split it into smaller commands.');
+  }
+  return lines.map((l) => displayPath(l)).join('\n');
+}

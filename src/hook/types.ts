@@ -1,0 +1,86 @@
+/**
+ * The neutral hook vocabulary: every client's event becomes a ToolCall, the decision core turns a
+ * ToolCall into a HookAnswer, and the client renders the answer in its own format. A new client is
+ * one file in src/hook/clients/ (a `parse` and a `render`) plus a line in clients/index.ts.
+ */
+import type { Decision } from '../policy/config.js';
+import type { Finding } from '../policy/policy.js';
+
+/** One tool call, in terms of what it does: a shell command, or writes to files. */
+export type ToolCall =
+  | {
+      kind: 'bash';
+      /** The client's tool name, for messages (Bash, run_shell_command, beforeShellExecution ...). */
+      tool: string;
+      command: string;
+      /** The session's directory (absolute; the workspace is opened here), or null for the hook process's cwd. */
+      cwd: string | null;
+      /** Where the command runs when the tool says so (Gemini's dir_path), absolute; default cwd. */
+      runIn?: string;
+    }
+  | {
+      kind: 'write';
+      tool: string;
+      /** Every path the call writes, creates, deletes or moves to, as the agent wrote it. */
+      paths: string[];
+      cwd: string | null;
+    };
+
+/** What a client's `parse` made of one event. */
+export type ParsedEvent =
+  /** Analyze this call. */
+  | { kind: 'call'; call: ToolCall }
+  /** Not ours to judge (a read, an unknown tool): allow; `note` goes to stderr when set (fail-open reasons). */
+  | { kind: 'ignore'; note?: string }
+  /** An in-scope tool whose input lacks the field we need: the protocol drifted, deny with this reason. */
+  | { kind: 'drift'; reason: string };
+
+/**
+ * The decision core's answer; null means allow with nothing to say.
+ * (The layers helper adds a `sandbox` decision here later: rendered by the Claude client as
+ * `updatedInput`; clients that cannot rewrite input render it like ask.)
+ */
+export interface HookAnswer {
+  decision: Decision;
+  reason: string;
+  /** The findings behind the decision (empty for config errors, drift, unfinished analyses). */
+  findings?: Finding[];
+}
+
+/** What the hook process writes and exits with. */
+export interface Rendered {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface RenderOptions {
+  /** `--exit-code`: answer with exit 2 and the reason on stderr where the client supports it. */
+  exitCode: boolean;
+}
+
+export interface HookClient {
+  /** The `--agent` name. */
+  name: string;
+  /** Turns the client's event (a parsed JSON object) into a tool call. */
+  parse(event: Record<string, unknown>): ParsedEvent;
+  /** Turns the decision (null: allow) into the client's answer. */
+  render(answer: HookAnswer | null, opts: RenderOptions): Rendered;
+}
+
+export const ALLOW: Rendered = { stdout: '', stderr: '', code: 0 };
+
+/** For clients that ignore or reject ask: deny, saying in the reason why it is not an ask. */
+export function askAsDeny(answer: HookAnswer, client: string, why: string): HookAnswer {
+  if (answer.decision !== 'ask') return answer;
+  return { ...answer, decision: 'deny', reason: `${answer.reason}\n(bashguard would ask a person here; ${client} ${why}, so the call is blocked instead.)` };
+}
+
+/** Reads a string field of an object-valued field, or undefined. */
+export function field(obj: unknown, key: string): unknown {
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? (obj as Record<string, unknown>)[key] : undefined;
+}
+
+export function absCwd(v: unknown): string | null {
+  return typeof v === 'string' && v.startsWith('/') ? v : null;
+}

@@ -1,0 +1,112 @@
+/**
+ * Trusted configuration (issue #12): configuration is read only from places the agent cannot
+ * write, and a file the agent can write may only tighten.
+ *
+ * Layers, least specific first:
+ * 1. the user's file, `$XDG_CONFIG_HOME/bashguard/config.json` (default `~/.config/...`);
+ * 2. the project's file: the one named by `BASHGUARD_CONFIG` in the orchestrator's environment
+ *    (which must exist), or else `<main checkout>/.bashguard.json` (the main checkout is protected);
+ * 3. in a linked worktree, `<worktree>/.bashguard.json`: the agent can write it, so it may only
+ *    tighten (raise a rule's severity, turn a decision stricter, `unanalyzable: deny`, add
+ *    `protect` paths). Whatever it tries to loosen is ignored and reported as a notice.
+ */
+import { dirname, join } from 'node:path';
+import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFile, type Config, type ConfigLayer, type Decision } from '../policy/config.js';
+import { ruleById, type Severity } from '../rules/catalog.js';
+import type { Confidence } from '../effects/confidence.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface TrustedConfigInput {
+  env: Env;
+  /** Root of the main checkout (or of a plain checkout): its `.bashguard.json` is trusted. */
+  projectRoot: string | null;
+  /** Root of the linked worktree the agent works in: its `.bashguard.json` may only tighten. */
+  worktreeRoot: string | null;
+  /**
+   * Lint: a directory below the project (or worktree) root whose own and intermediate
+   * `.bashguard.json` files apply too, nearest last (like `.shellcheckrc` or ESLint's cascade).
+   * Inside a linked worktree they are untrusted like the worktree's own file.
+   */
+  nestedDir?: string;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** What the untrusted worktree file tried and was refused, one line each. */
+  notices: string[];
+}
+
+/** The user's config file, or null when neither XDG_CONFIG_HOME nor HOME is set. */
+export function userConfigFile(env: Env): string | null {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : env.HOME ? join(env.HOME, '.config') : null;
+  return base ? join(base, 'bashguard', 'config.json') : null;
+}
+
+/** The config files bashguard reads for a workspace, trusted ones first (for doctor and protection). */
+export function configFiles(input: TrustedConfigInput): { file: string; trusted: boolean }[] {
+  const out: { file: string; trusted: boolean }[] = [];
+  const user = userConfigFile(input.env);
+  if (user) out.push({ file: user, trusted: true });
+  if (input.env.BASHGUARD_CONFIG) out.push({ file: input.env.BASHGUARD_CONFIG, trusted: true });
+  else if (input.projectRoot) out.push({ file: join(input.projectRoot, '.bashguard.json'), trusted: true });
+  if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: join(input.worktreeRoot, '.bashguard.json'), trusted: false });
+  const top = input.worktreeRoot ?? input.projectRoot;
+  if (input.nestedDir && top && input.nestedDir !== top && input.nestedDir.startsWith(top + '/')) {
+    let dir = top;
+    for (const part of input.nestedDir.slice(top.length + 1).split('/')) {
+      dir = join(dir, part);
+      out.push({ file: join(dir, '.bashguard.json'), trusted: !input.worktreeRoot });
+    }
+  }
+  return out;
+}
+
+function readLayer(file: string, optional: boolean, env: Env): ConfigLayer | null {
+  const text = readConfigFile(file, optional);
+  return text === null ? null : parseConfigLayer(text, file, dirname(file), env.HOME);
+}
+
+/** Loads the layered configuration. Throws ConfigError for an invalid or unreadable file. */
+export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
+  let config = DEFAULT_CONFIG;
+  const notices: string[] = [];
+  for (const { file, trusted } of configFiles(input)) {
+    // The file BASHGUARD_CONFIG names must exist; the others are optional.
+    const layer = readLayer(file, !(trusted && file === input.env.BASHGUARD_CONFIG), input.env);
+    if (!layer) continue;
+    config = trusted ? applyLayer(config, layer) : tighten(config, layer, notices);
+  }
+  return { config, notices };
+}
+
+const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, info: 1, warning: 2, error: 3 };
+const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Applies an untrusted layer, keeping only what makes the guard stricter. */
+export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Config {
+  const refuse = (what: string) => notices.push(`${layer.file}: ${what} ignored: a worktree's .bashguard.json may only tighten the configuration (put it in the main checkout's .bashguard.json or the user config)`);
+  const out: Config = { ...base, rules: { ...base.rules }, decisions: { ...base.decisions }, sources: [...base.sources, layer.file] };
+  if (layer.writeRoots?.length) refuse(`writeRoots (${layer.writeRoots.join(', ')})`);
+  if (layer.ignore?.length) refuse('ignore');
+  if (layer.overrides?.length) refuse('overrides');
+  if (layer.enforceInPlainCheckout === false && base.enforceInPlainCheckout) refuse('enforceInPlainCheckout: false');
+  else if (layer.enforceInPlainCheckout) out.enforceInPlainCheckout = true;
+  for (const [rule, sev] of Object.entries(layer.rules ?? {}) as [keyof Config['rules'], Severity | 'off'][]) {
+    const current = base.rules[rule] ?? ruleById(rule).severity;
+    if (SEVERITY_RANK[sev] >= SEVERITY_RANK[current]) out.rules[rule] = sev;
+    else refuse(`rules.${rule}: ${sev}`);
+  }
+  for (const [conf, d] of Object.entries(layer.decisions ?? {}) as [Confidence, Decision][]) {
+    if (DECISION_RANK[d] >= DECISION_RANK[base.decisions[conf]]) out.decisions[conf] = d;
+    else refuse(`decisions.${conf}: ${d}`);
+  }
+  if (layer.unanalyzable !== undefined) {
+    if (DECISION_RANK[layer.unanalyzable] >= DECISION_RANK[base.unanalyzable]) out.unanalyzable = layer.unanalyzable;
+    else refuse(`unanalyzable: ${layer.unanalyzable}`);
+  }
+  if (layer.protect?.length) out.protect = [...base.protect, ...layer.protect];
+  return out;
+}
+
+export { ConfigError };

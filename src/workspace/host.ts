@@ -1,0 +1,23 @@
+/** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`. */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import type { Host } from '../interpret/interpreter.js';
+
+const MAX_SOURCE_BYTES = 64 * 1024;
+
+export const nodeHost: Host = {
+  realpath(p) {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  },
+  readFile(p) {
+    try {
+      if (statSync(p).size > MAX_SOURCE_BYTES) return null;
+      return readFileSync(p, 'utf8');
+    } catch {
+      return null;
+    }
+  },
+};

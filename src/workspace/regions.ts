@@ -1,0 +1,95 @@
+/**
+ * The regions of a workspace: where writes are allowed (the worktree, scratch dirs, configured
+ * write roots, the worktree's own git bookkeeping) and what is protected (the main checkout,
+ * sibling worktrees, shared git state, protected files). `classify` is the one "which region is
+ * this path in" of the code base: the longest root wins, so a worktree nested in the main checkout
+ * wins over it and a main checkout under /tmp stays protected.
+ */
+import type { Layout } from '../layout/types.js';
+import { isInside, normalizeLogical } from '../interpret/paths.js';
+
+export type RegionKind = 'worktree' | 'main' | 'sibling' | 'git-dir' | 'protected' | 'scratch' | 'allowed' | 'device' | 'outside';
+
+export interface Region {
+  kind: RegionKind;
+  root: string;
+  /** For git-dir regions: what part of the common dir this is. */
+  detail?: 'config' | 'hooks' | 'own' | 'shared';
+  /** For protected regions: why (shown in findings). */
+  why?: string;
+}
+
+export const DEVICE_ROOTS = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd', '/proc/self/fd', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/full'];
+
+/** Scratch directories every workspace may write: /tmp, /var/tmp, macOS's, and $TMPDIR. */
+export function scratchRoots(env: Record<string, string | undefined>): string[] {
+  const roots = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders'];
+  if (env.TMPDIR && env.TMPDIR.startsWith('/')) roots.push(normalizeLogical(env.TMPDIR));
+  return roots;
+}
+
+export interface RegionInput {
+  /** Where writes are allowed (realpath'd). */
+  root: string;
+  layout: Layout | null;
+  /** Scratch dirs (see scratchRoots). */
+  scratch: string[];
+  /** Configured extra write roots. */
+  writeRoots: string[];
+  /** Protected paths with the reason each is protected. */
+  protect: { path: string; why: string }[];
+}
+
+/** Builds the regions for a layout: the worktree, protected checkouts, the git dir, write roots. */
+export function buildRegions(input: RegionInput): Region[] {
+  const regions: Region[] = [{ kind: 'worktree', root: input.root }];
+  const l = input.layout;
+  if (l) {
+    if (l.main?.root && l.main.root !== input.root) regions.push({ kind: 'main', root: l.main.root });
+    for (const s of l.siblings) if (s.root && s.root !== input.root) regions.push({ kind: 'sibling', root: s.root });
+    const common = l.current.commonDir;
+    regions.push({ kind: 'git-dir', root: common, detail: 'shared' });
+    regions.push({ kind: 'git-dir', root: `${common}/config`, detail: 'config' });
+    regions.push({ kind: 'git-dir', root: `${common}/hooks`, detail: 'hooks' });
+    // Git's own writes for this worktree's commits are legitimate.
+    for (const own of ['objects', 'refs', 'logs', 'packed-refs', 'FETCH_HEAD', 'lfs', 'modules', 'rr-cache']) {
+      regions.push({ kind: 'git-dir', root: `${common}/${own}`, detail: 'own' });
+    }
+    if (l.current.kind === 'linked-worktree') regions.push({ kind: 'git-dir', root: l.current.gitDir, detail: 'own' });
+    else regions.push({ kind: 'git-dir', root: common, detail: 'own' });
+  }
+  for (const r of input.scratch) {
+    regions.push({ kind: 'scratch', root: r });
+    // A root inside a scratch dir (a clone under /tmp in CI, a worktree under /var/tmp) must not
+    // hide writes into its own surroundings: the top directory holding it is not scratch.
+    if (input.root !== r && isInside(input.root, r)) {
+      const top = r.replace(/\/+$/, '') + '/' + input.root.slice(r.replace(/\/+$/, '').length + 1).split('/')[0];
+      if (top !== input.root) regions.push({ kind: 'outside', root: top, why: `the directory holding the root ${input.root}, inside the scratch dir ${r}` });
+    }
+  }
+  for (const r of input.writeRoots) regions.push({ kind: 'allowed', root: r });
+  for (const d of DEVICE_ROOTS) regions.push({ kind: 'device', root: d });
+  for (const p of input.protect) regions.push({ kind: 'protected', root: normalizeLogical(p.path), why: p.why });
+  return regions;
+}
+
+/** The most specific region containing a physical path. */
+export function classify(path: string, regions: Region[]): Region {
+  let best: Region | null = null;
+  for (const r of regions) {
+    if (!isInside(path, r.root)) continue;
+    // Longer root wins; on a tie, a protected region wins over a permissive one.
+    if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
+  }
+  return best ?? { kind: 'outside', root: '/' };
+}
+
+/** Whether a region protects what is in it (from writes by the agent). */
+export function protects(r: Region): boolean {
+  return r.kind === 'main' || r.kind === 'sibling' || r.kind === 'protected' || (r.kind === 'git-dir' && r.detail !== 'own');
+}
+
+/** Whether the agent may write in a region. */
+export function allowedRegion(r: Region): boolean {
+  return r.kind === 'worktree' || r.kind === 'scratch' || r.kind === 'allowed' || r.kind === 'device' || (r.kind === 'git-dir' && r.detail === 'own');
+}

@@ -1,0 +1,233 @@
+/**
+ * The one workspace model every front end and layer uses (issue #14): opened from a directory, it
+ * holds the layout (read from git's files), the trusted configuration, the write roots and the
+ * protected regions, and answers `classify(path)`, `judgeWrite(path)` and `check(command)`.
+ * `hook`, `check`/`explain`, `lint`, the corpus runner, the library and the layers around the hook
+ * (env, sandbox, audit, prompt) all start here; none assembles its own scope.
+ */
+import { join } from 'node:path';
+import { discoverLayout, nodeLayoutFs, type LayoutFs } from '../layout/discover.js';
+import type { Layout } from '../layout/types.js';
+import { analyzeWith, type AnalysisResult } from '../analyze.js';
+import type { BashParser } from '../parse/index.js';
+import { evaluate, type PolicyContext, type Verdict } from '../policy/policy.js';
+import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
+import { nodeFs, resolvePhysical, type PhysicalFs } from '../policy/physical.js';
+import { isInside, normalizeLogical } from '../interpret/paths.js';
+import type { Host } from '../interpret/interpreter.js';
+import type { WriteEffect } from '../effects/types.js';
+import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
+import { buildRegions, classify, scratchRoots, type Region } from './regions.js';
+import { nodeHost } from './host.js';
+
+/** How the write root was chosen (lint reports it). */
+export type RootSource = 'linked-worktree' | 'checkout' | 'option' | 'script-dir' | 'config';
+
+export interface WorkspaceOptions {
+  /** The environment of the hook / orchestrator: HOME, TMPDIR, XDG_CONFIG_HOME, BASHGUARD_CONFIG. Passed explicitly. */
+  env: Env;
+  /** Physical file system for symlink resolution (default: the real disk). */
+  fs?: PhysicalFs;
+  /** Host for the interpreter (realpath, sourced files; default: the real disk). */
+  host?: Host;
+  /** File system for layout discovery (default: the real disk). */
+  layoutFs?: LayoutFs;
+  /** A fixed write root instead of the checkout's (lint --root). */
+  root?: string;
+  /**
+   * Enforce everywhere, as lint does: in a plain checkout its root is the write root, and outside
+   * any checkout the directory itself is. The hook enforces only in linked worktrees (or where the
+   * trusted config says `enforceInPlainCheckout`).
+   */
+  enforceEverywhere?: boolean;
+  /** Use this configuration instead of loading the trusted files (corpus cases, tests, lint --norc). */
+  config?: Config;
+  /** Lint: `.bashguard.json` files from the root down to this directory apply too (nearest last). */
+  nestedDir?: string;
+}
+
+export interface CommandCheck {
+  workspace: Workspace;
+  analysis: AnalysisResult | null;
+  verdict: Verdict;
+}
+
+/** Files that control the guard or an agent client, protected by BG1005 (relative to a checkout root or HOME). */
+const CHECKOUT_CONTROL = ['.bashguard.json', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks'];
+const HOME_CONTROL = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'];
+
+export class Workspace {
+  /** Why the guard does not enforce here (plain checkout, not a checkout), or null when it does. */
+  readonly skipped: string | null;
+  /** Where writes are allowed (realpath'd), or null when there is none. */
+  readonly root: string | null;
+  readonly rootSource: RootSource | null;
+  readonly regions: Region[];
+  readonly fs: PhysicalFs;
+  readonly host: Host;
+
+  constructor(
+    /** The directory the workspace was opened from. */
+    readonly cwd: string,
+    readonly layout: Layout | null,
+    root: { path: string; source: RootSource } | null,
+    readonly config: Config,
+    /** What the untrusted worktree config tried to loosen, one line each. */
+    readonly notices: string[],
+    skipped: string | null,
+    readonly env: Env,
+    opts: Pick<WorkspaceOptions, 'fs' | 'host'> = {},
+  ) {
+    this.root = root?.path ?? null;
+    this.rootSource = root?.source ?? null;
+    this.skipped = skipped;
+    this.fs = opts.fs ?? nodeFs;
+    this.host = opts.host ?? nodeHost;
+    this.regions = this.root
+      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, protect: this.protectedFiles() })
+      : [];
+  }
+
+  /** Every protected file: agent-client settings and hooks, bashguard's config, `protect` entries. */
+  private protectedFiles(): { path: string; why: string }[] {
+    const out: { path: string; why: string }[] = [];
+    const roots = new Set<string>();
+    if (this.root) roots.add(this.root);
+    if (this.layout?.main?.root) roots.add(this.layout.main.root);
+    for (const r of roots) for (const f of CHECKOUT_CONTROL) out.push({ path: join(r, f), why: 'a file that controls the guard or the agent client' });
+    if (this.env.HOME?.startsWith('/')) for (const f of HOME_CONTROL) out.push({ path: join(this.env.HOME, f), why: "a user-level agent client's settings" });
+    const user = userConfigFile(this.env);
+    if (user) out.push({ path: normalizeLogical(join(user, '..')), why: "bashguard's user configuration" });
+    if (this.env.BASHGUARD_CONFIG?.startsWith('/')) out.push({ path: normalizeLogical(this.env.BASHGUARD_CONFIG), why: "bashguard's configuration (BASHGUARD_CONFIG)" });
+    for (const p of this.config.protect) out.push({ path: p, why: 'a path the configuration protects' });
+    return out;
+  }
+
+  /** The same workspace with another configuration (lint's per-glob overrides). */
+  withConfig(config: Config): Workspace {
+    return new Workspace(this.cwd, this.layout, this.root ? { path: this.root, source: this.rootSource! } : null, config, this.notices, this.skipped, this.env, { fs: this.fs, host: this.host });
+  }
+
+  /** The policy's view of this workspace, or null when there is no root. */
+  policy(fs: PhysicalFs = this.fs): PolicyContext | null {
+    if (!this.root) return null;
+    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs };
+  }
+
+  /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
+  classify(path: string): Region {
+    return classify(resolvePhysical(path.startsWith('/') ? path : join(this.cwd, path), this.fs), this.regions);
+  }
+
+  /** The config files read for this workspace (for doctor): trusted or not. */
+  configFiles(): { file: string; trusted: boolean }[] {
+    return configFiles({ env: this.env, projectRoot: projectRootOf(this.layout), worktreeRoot: this.layout?.current.kind === 'linked-worktree' ? this.layout.current.root : null });
+  }
+
+  /** The repository root that `git rev-parse --show-toplevel` gives from `dir`, as far as this workspace knows. */
+  gitToplevel(dir: string): string | null {
+    return this.layout && this.root && isInside(dir, this.root) ? this.root : null;
+  }
+
+  /** Analyzes a Bash command run from `cwd` (default: where the workspace was opened) and decides. */
+  check(parser: BashParser, command: string, opts: { cwd?: string; budgetMs?: number; env?: Env } = {}): CommandCheck {
+    const cwd = opts.cwd ?? this.cwd;
+    const env = { ...analysisEnv(this.env), PWD: cwd, ...opts.env };
+    const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: (d) => this.gitToplevel(d), budgetMs: opts.budgetMs });
+    const policy = this.policy();
+    if (this.skipped || !policy) return { workspace: this, analysis, verdict: { decision: 'allow', findings: [] } };
+    return { workspace: this, analysis, verdict: evaluate(analysis.effects, policy) };
+  }
+
+  /** The Edit/Write/MultiEdit/NotebookEdit check: one write by `tool` to `path`. */
+  judgeWrite(path: string, opts: { tool?: string; cwd?: string } = {}): { verdict: Verdict; resolved: string } {
+    const tool = opts.tool ?? 'Write';
+    const cwd = opts.cwd ?? this.cwd;
+    const full = path.startsWith('/') ? path : `${cwd}/${path}`;
+    const resolved = resolvePhysical(full, this.fs);
+    const policy = this.policy();
+    if (this.skipped || !policy) return { verdict: { decision: 'allow', findings: [] }, resolved };
+    return { verdict: evaluate([toolWriteEffect(normalizeLogical(full), path, tool)], policy), resolved };
+  }
+}
+
+/**
+ * The variables of the hook's environment that the command inherits and that move its effects:
+ * where `~` and `cd` go, scratch dirs, and the repository git acts on (an orchestrator that gives
+ * its builder `GIT_DIR`/`GIT_WORK_TREE`, see `bashguard env`, gives them to the hook too).
+ */
+const ANALYSIS_ENV = ['HOME', 'TMPDIR', 'USER', 'OLDPWD', 'CDPATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
+
+function analysisEnv(env: Env): Env {
+  const out: Env = {};
+  for (const k of ANALYSIS_ENV) if (env[k] !== undefined) out[k] = env[k];
+  return out;
+}
+
+/** The write effect of a file tool (Edit/Write/...) targeting `path` (`text` as the agent wrote it). */
+export function toolWriteEffect(abs: string, text: string, tool: string): WriteEffect {
+  const range = { start: 0, end: text.length, line: 1, column: 1, endLine: 1, endColumn: text.length + 1 };
+  return { kind: 'write', op: 'write', path: abs, text, subtree: false, confidence: 'certain', cwd: null, command: tool, via: [], range, evidence: [{ range, note: `${tool} targets ${text}` }] };
+}
+
+/** The checkout whose `.bashguard.json` is trusted: the main checkout (never a linked worktree). */
+function projectRootOf(layout: Layout | null): string | null {
+  if (!layout) return null;
+  return layout.current.kind === 'linked-worktree' ? (layout.main?.root ?? null) : layout.current.root;
+}
+
+/**
+ * Opens the workspace around `cwd`. Throws ConfigError for an invalid or unreadable config file
+ * (the hook answers that with ask: the agent may have caused it).
+ */
+export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
+  const found = discoverLayout(cwd, opts.layoutFs ?? nodeLayoutFs);
+  const layout = found.ok ? found.layout : null;
+  const linked = layout?.current.kind === 'linked-worktree' ? layout.current.root : null;
+  // With a fixed root (lint --root), that directory's `.bashguard.json` is the project's.
+  const fixedRoot = opts.root ? realpathOr(opts.root, opts.host) : null;
+  const loaded = opts.config
+    ? { config: opts.config, notices: [] }
+    : loadTrustedConfig({
+        env: opts.env,
+        projectRoot: fixedRoot ?? (layout ? projectRootOf(layout) : opts.enforceEverywhere ? realpathOr(cwd, opts.host) : null),
+        worktreeRoot: fixedRoot ? null : linked,
+        nestedDir: opts.nestedDir,
+      });
+  const { config, notices } = loaded;
+  const make = (root: { path: string; source: RootSource } | null, skipped: string | null, l: Layout | null = layout) =>
+    new Workspace(cwd, l, root, config, notices, skipped, opts.env, opts);
+  if (fixedRoot) {
+    const path = fixedRoot;
+    // The layout only when the root is a checkout root itself; a directory inside one is its own island.
+    return make({ path, source: 'option' }, null, layout && layout.current.root === path ? layout : null);
+  }
+  if (!found.ok) {
+    if (opts.enforceEverywhere) return make({ path: realpathOr(cwd, opts.host), source: 'script-dir' }, null);
+    if (config.source && config.writeRoots.length > 0) {
+      // Outside any checkout, a trusted config's first write root is the root (orchestrators without git).
+      return new Workspace(cwd, null, { path: config.writeRoots[0]!, source: 'config' }, { ...config, writeRoots: config.writeRoots.slice(1) }, notices, null, opts.env, opts);
+    }
+    return make(null, found.reason === 'not-a-checkout' ? 'not inside a git checkout' : `git files unreadable: ${found.message}`);
+  }
+  const l = found.layout;
+  const root = l.current.root;
+  if (!root) return make(null, 'inside a bare repository');
+  const source: RootSource = l.current.kind === 'linked-worktree' ? 'linked-worktree' : 'checkout';
+  if (l.current.kind !== 'linked-worktree' && !config.enforceInPlainCheckout && !opts.enforceEverywhere) {
+    return make({ path: root, source }, config.source === null ? 'in a plain checkout (not a linked worktree); nothing to enforce' : 'in a plain checkout and enforceInPlainCheckout is false');
+  }
+  return make({ path: root, source }, null);
+}
+
+/** A workspace over a layout given as data (the standard scenario, corpus cases, rule examples). */
+export function workspaceFromLayout(layout: Layout | null, cwd: string, opts: WorkspaceOptions & { config: Config }): Workspace {
+  const config = opts.config ?? DEFAULT_CONFIG;
+  if (!layout || !layout.current.root) return new Workspace(cwd, layout, null, config, [], 'not inside a git checkout', opts.env, opts);
+  const skipped = layout.current.kind !== 'linked-worktree' && !config.enforceInPlainCheckout ? 'in a plain checkout (not a linked worktree)' : null;
+  return new Workspace(cwd, layout, { path: layout.current.root, source: layout.current.kind === 'linked-worktree' ? 'linked-worktree' : 'checkout' }, config, [], skipped, opts.env, opts);
+}
+
+function realpathOr(p: string, host?: Host): string {
+  return (host ?? nodeHost).realpath?.(p) ?? p;
+}
