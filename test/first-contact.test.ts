@@ -152,6 +152,8 @@ describe('demo', () => {
     expect(flat).toMatch(/a real escape, and the guard asks first/);
     expect(flat).toMatch(/worktree README\.md modified, worktree HEAD now "[0-9a-f]+ wip"; stays inside, allowed/);
     expect(r.out).not.toContain('MISSED');
+    // Every call that stayed inside the worktree or scratch was allowed (no false alarm in the demo).
+    expect(flat.replace(/\n/g, ' ')).toMatch(/of the (\d+) that stayed inside the worktree or scratch, \1 were allowed\./);
     // The closing sentence counts what was printed.
     const escapes = (flat.match(/a real escape/g) ?? []).length;
     expect(flat.replace(/\n/g, ' ')).toContain(`${decisions.length} calls, each run for real: ${escapes} changed the main checkout, and the guard stopped ${escapes} of them`);

@@ -128,7 +128,9 @@ beforeAll(async () => {
     absWorkingDir: REPO_ROOT,
     banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
   });
-  // Makes the native binding unloadable, as a missing or ABI-incompatible prebuild would.
+  // Makes the native binding unloadable, as a missing or ABI-incompatible prebuild would: both
+  // through require (tree-sitter's own loader) and through process.dlopen (src/parse/native.ts
+  // loads the addons directly first).
   writeFileSync(
     PRELOAD,
     `const Module = require('module');
@@ -136,6 +138,11 @@ const load = Module._load;
 Module._load = function (request, ...rest) {
   if (request === 'tree-sitter') throw new Error('simulated: native tree-sitter binding unavailable');
   return load.call(this, request, ...rest);
+};
+const dlopen = process.dlopen;
+process.dlopen = function (module, file, ...rest) {
+  if (/tree[-_]sitter_runtime|tree-sitter\\.node$/.test(String(file))) throw new Error('simulated: native tree-sitter binding unavailable');
+  return dlopen.call(this, module, file, ...rest);
 };
 `,
   );
@@ -184,6 +191,8 @@ describe('backend selection in a real process', () => {
   it('when require("tree-sitter") fails, doctor reports native unavailable and WASM working, exit 0', () => {
     const home = join(WORK, 'home');
     mkdirSync(home, { recursive: true });
+    // doctor fails when no bashguard hook is effective where it runs (#12): install one first.
+    expect(cli(['install', '--user'], baseEnv({ HOME: home })).code).toBe(0);
     const r = cli(['doctor'], baseEnv({ NODE_OPTIONS: `--require ${PRELOAD}`, HOME: home }));
     expect(r.stdout).toMatch(/parser native\s+not available, the WASM fallback will be used: .*simulated/);
     expect(r.stdout).toMatch(/^ok\s+parser wasm\s+loads and parses/m);

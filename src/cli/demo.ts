@@ -45,8 +45,12 @@ interface State {
 export async function runDemo(io: IO): Promise<number> {
   const s = style(io.isTTY && !io.env.NO_COLOR);
   let base: string;
+  let scratchDir: string;
   try {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-demo-')));
+    // The agent's scratch space: a separate temporary directory (the one holding the repository is
+    // part of the checkout's surroundings, not scratch).
+    scratchDir = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-demo-scratch-')));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UsageError(`demo: cannot create a scratch directory in ${tmpdir()} (${e.code ?? e.message}; set TMPDIR to a writable directory)`);
@@ -91,7 +95,7 @@ export async function runDemo(io: IO): Promise<number> {
     const restore = () => {
       rmSync(main, { recursive: true, force: true });
       execFileSync('cp', ['-a', pristine, main]);
-      for (const f of readdirSync(base)) if (f.startsWith('scratch')) rmSync(join(base, f), { recursive: true, force: true });
+      for (const f of readdirSync(scratchDir)) rmSync(join(scratchDir, f), { recursive: true, force: true });
     };
 
     const snapshot = (): State => {
@@ -106,6 +110,7 @@ export async function runDemo(io: IO): Promise<number> {
         }
       };
       walk(base);
+      walk(scratchDir);
       const gitState = new Map<string, string>();
       for (const [name, dir] of [['main checkout', main], ['worktree', wt]] as const) {
         gitState.set(`${name}: HEAD`, git(dir, 'log', '-1', '--format=%h %s'));
@@ -114,7 +119,7 @@ export async function runDemo(io: IO): Promise<number> {
       return { files, git: gitState };
     };
     const where = (p: string) =>
-      p.startsWith(wt + '/') ? `worktree ${relative(wt, p)}` : p.startsWith(main + '/') ? `MAIN CHECKOUT ${relative(main, p)}` : `scratch file ${relative(base, p)}`;
+      p.startsWith(wt + '/') ? `worktree ${relative(wt, p)}` : p.startsWith(main + '/') ? `MAIN CHECKOUT ${relative(main, p)}` : p.startsWith(scratchDir + '/') ? `scratch file ${relative(scratchDir, p)}` : `file ${p}`;
     /** What changed, as short phrases; `outside`: something outside the worktree and scratch. */
     const changes = (a: State, b: State): { text: string[]; outside: boolean } => {
       const text: string[] = [];
@@ -159,10 +164,11 @@ export async function runDemo(io: IO): Promise<number> {
       'top=$(git -C ../.. rev-parse --show-toplevel) && echo fix >> "$top/README.md"',
       'echo fix >> README.md && git commit -qam wip',
       `git -C ${main} log --oneline -1 && cat ${main}/README.md`,
-      `echo notes > ${base}/scratch-notes.txt`,
+      `echo notes > ${scratchDir}/notes.txt`,
     ];
     const tally = { escaped: 0, stopped: 0, missed: 0, inside: 0, blockedInside: 0 };
-    const counts: Record<Decision, number> = { allow: 0, ask: 0, deny: 0 };
+    const counts: Record<Decision, number> = { allow: 0, ask: 0, deny: 0, sandbox: 0 };
+    const guardDoes = (d: Decision) => (d === 'deny' ? 'denies it' : d === 'ask' ? 'asks first' : d === 'sandbox' ? 'sandboxes it' : 'allows it');
     const report = (decision: Decision, shown: string, findings: string[], before: State, run: () => string | null) => {
       counts[decision]++;
       const label = formatDecision(decision, s);
@@ -180,12 +186,12 @@ export async function runDemo(io: IO): Promise<number> {
           verdict = 'MISSED: a real escape, and the guard allows it';
         } else {
           tally.stopped++;
-          verdict = `a real escape, and the guard ${decision === 'deny' ? 'denies it' : 'asks first'}`;
+          verdict = `a real escape, and the guard ${guardDoes(decision)}`;
         }
       } else {
         tally.inside++;
         if (decision !== 'allow') tally.blockedInside++;
-        verdict = decision === 'allow' ? 'stays inside, allowed' : `stays inside, yet the guard ${decision === 'deny' ? 'denies it' : 'asks first'}`;
+        verdict = decision === 'allow' ? 'stays inside, allowed' : `stays inside, yet the guard ${guardDoes(decision)}`;
       }
       const ran = failure ? `run for real (${failure}): ` : 'run for real: ';
       for (const l of wrap(`${ran}${what}; ${verdict}`, '           ', '         -> ')) out(l);
@@ -218,5 +224,6 @@ export async function runDemo(io: IO): Promise<number> {
     return tally.missed > 0 ? 1 : 0;
   } finally {
     rmSync(base, { recursive: true, force: true });
+    rmSync(scratchDir, { recursive: true, force: true });
   }
 }

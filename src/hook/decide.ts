@@ -3,10 +3,10 @@
  * the reason text the agent sees. No client format here (src/hook/clients/* parse and render).
  */
 import type { BashParser } from '../parse/index.js';
-import { openWorkspace, type Workspace } from '../workspace/index.js';
+import { openWorkspace, UntrustedConfigError, type Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
-import type { Finding, Verdict } from '../policy/policy.js';
+import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
 import type { HookAnswer, ToolCall } from './types.js';
 
@@ -21,38 +21,83 @@ export interface DecideContext {
   unfinished?: number;
 }
 
-const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
-
 /** Decides one tool call. null means allow (or not enforcing here). */
 export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<HookAnswer | null> {
   const cwd = call.cwd ?? ctx.cwd;
   let ws: Workspace;
   try {
-    ws = openWorkspace(cwd, { env: ctx.env });
+    ws = sessionWorkspace(cwd, ctx.env);
   } catch (err) {
-    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [] };
+    // The agent can write a worktree's .bashguard.json: broken, it blocks (fail closed). A
+    // person's trusted file asks.
+    if (err instanceof UntrustedConfigError) {
+      return { decision: 'deny', reason: `bashguard: the worktree's configuration is invalid or unreadable, and the agent can write it, so every call is blocked until a person fixes it: ${err.message}`, findings: [], kind: 'invalid-worktree-config' };
+    }
+    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [], kind: 'invalid-config' };
     throw err;
   }
   for (const n of ws.notices) ctx.stderr(`bashguard: ${n}\n`);
+  if (ws.broken) {
+    return { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, findings: [], kind: 'broken-worktree' };
+  }
   if (ws.skipped) {
     // Outside any checkout (or with unreadable git files) there is no worktree to keep the call in:
     // allow, and say why (README). A plain checkout (root known) stays quiet: nothing to enforce.
     if (!ws.root) ctx.stderr(`bashguard: ${ws.skipped} (cwd ${cwd}); allowing\n`);
     return null;
   }
-  if (ctx.unfinished !== undefined) return unfinishedAnswer(ws, ctx.unfinished);
+  if (ctx.unfinished !== undefined) {
+    const a = unfinishedAnswer(ws, ctx.unfinished);
+    return call.kind === 'bash' && a.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
+  }
   if (call.kind === 'bash') {
     const parser = await ctx.getParser();
-    return bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    return a?.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
   }
   return writeAnswer(ws, call.tool, call.paths, cwd);
 }
 
+/**
+ * The workspace of the session. Opened from the event's cwd; when that is not an enforcing
+ * checkout (the agent's shell moved to /tmp, or into the main checkout), the session's project
+ * directory (CLAUDE_PROJECT_DIR, which Claude Code sets for hooks) decides, and commands are
+ * still analyzed from the event's cwd: where the shell went must not switch the guard off.
+ */
+export function sessionWorkspace(cwd: string, env: Env): Workspace {
+  const ws = openWorkspace(cwd, { env });
+  const project = env.CLAUDE_PROJECT_DIR;
+  if (!ws.skipped || ws.broken || !project || !project.startsWith('/') || project === cwd) return ws;
+  const fromProject = openWorkspace(project, { env });
+  return fromProject.broken || !fromProject.skipped ? fromProject : ws;
+}
+
 export function unfinishedAnswer(ws: Workspace, seconds: number): HookAnswer {
   return {
-    decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
+    decision: ws.config.unanalyzable === 'deny' || ws.config.unanalyzable === 'sandbox' ? ws.config.unanalyzable : 'ask',
     reason: `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
     findings: [],
+    kind: 'analysis-stopped',
+  };
+}
+
+/**
+ * The `sandbox` decision: the command wrapped to run in `bashguard sandbox run` for this worktree,
+ * or ask (saying why) where it cannot be sandboxed here (no bubblewrap, no user namespaces).
+ */
+async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, undecided: HookAnswer, env: Env): Promise<HookAnswer> {
+  const { sandboxDecision } = await import('../sandbox/decision.js');
+  const why = (undecided.findings ?? []).length
+    ? `bashguard cannot decide this command statically: ${undecided.findings!.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ')}.`
+    : undecided.reason;
+  const wrap = sandboxDecision(ws, call.command, env);
+  const ask = (because: string) => `${why}\nbashguard would run it in a sandbox, but ${because}; confirm it yourself.`;
+  if (!wrap.ok) return { decision: 'ask', reason: ask(wrap.reason), findings: undecided.findings ?? [] };
+  return {
+    decision: 'sandbox',
+    reason: `${why}\nbashguard runs it in a sandbox where only the worktree ${ws.root}, scratch dirs and git's own files for this worktree are writable.`,
+    findings: undecided.findings ?? [],
+    sandbox: { command: wrap.command, ...(call.input ? { input: call.input } : {}), fallback: ask('this client cannot replace the command') },
   };
 }
 

@@ -8,10 +8,11 @@ import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import type { Layout } from '../layout/types.js';
 import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
-import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
+import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
-import { allowedRegion, classify, type Region, type RegionKind } from '../workspace/regions.js';
+import { controlRisk, pathspecReaches, type FileState } from './git-control.js';
+import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
 
 export interface PolicyContext {
   /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
@@ -21,6 +22,11 @@ export interface PolicyContext {
   regions: Region[];
   config: Config;
   fs: PhysicalFs;
+  /**
+   * The index state of existing files under the root (untracked, ignored, modified, clean), for
+   * git commands that drop control files; null or absent: unknown (every state is assumed).
+   */
+  gitFileStates?: (root: string, paths: string[]) => Map<string, Set<FileState>> | null;
 }
 
 export interface Finding {
@@ -46,7 +52,10 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
-  const disk = cachedFs(ctx.fs);
+  // The layout's realpath'd directories hold no symlink: no lstat for them or their parents
+  // (only on the real file system, which is where discovery realpath'd them).
+  const current = ctx.layout?.current;
+  const disk = cachedFs(ctx.fs, ctx.fs === nodeFs ? [ctx.root, current?.root, current?.gitDir, current?.commonDir, ctx.layout?.main?.root] : []);
   const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p), exists: disk.exists };
   const regions = ctx.regions;
   const findings: Finding[] = [];
@@ -91,12 +100,15 @@ type Add = (rule: RuleId, confidence: Confidence, message: string, path: string 
 function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
   if (e.path === null) {
     // Inline code that mentions no path is fine; an unknown write target is not.
-    if (e.op === 'maybe-write') return;
+    if (e.op === 'maybe-write' || e.op === 'unknown-command') return;
     add('BG4001', 'possible', `\`${e.command}\` writes to ${e.text}, which cannot be resolved statically`, null, e, e.evidence);
     return;
   }
   const holeAt = e.path.indexOf(HOLE);
   const globAt = e.op === 'maybe-write' ? -1 : e.path.search(/[*?[]/);
+  // Closed world: a path handed to a command bashguard does not know counts only where the
+  // worktree must never write (the main checkout, a sibling worktree, the shared git dir).
+  const onlyProtected = e.op === 'unknown-command';
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
@@ -112,6 +124,7 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
     if (allowedRegion(region)) return;
   } else if (allowedRegion(region)) {
+    if (onlyProtected) return;
     // A recursive write at an ancestor of the worktree reaches beyond it.
     if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
       // ... and one at an ancestor of a protected file (`rm -rf .claude`) reaches it.
@@ -121,12 +134,13 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       return;
     }
   }
+  if (onlyProtected && !protects(region)) return;
   const sep = knownPart.endsWith('/') && !physical.endsWith('/') ? '/' : '';
   const shown = unknownAt >= 0 ? displayPath(physical + sep + e.path.slice(knownPart.length)) : physical;
   const symlinkNote: Evidence[] =
     unknownAt < 0 && normalizeLogical(e.path) !== physical ? [{ range: e.range, note: `${displayPath(normalizeLogical(e.path))} resolves to ${physical} through a symlink` }] : [];
   const evidence = [...e.evidence, ...symlinkNote];
-  const verb = e.op === 'maybe-write' ? 'may write' : 'writes';
+  const verb = e.op === 'maybe-write' ? 'may write' : e.op === 'unknown-command' ? 'is not a command bashguard knows; it is given, and may write,' : 'writes';
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const where = describeRegion(region, ctx);
   switch (region.kind) {
@@ -193,6 +207,7 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const cmd = `git ${e.subcommand ?? ''}`.trim();
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
+  if (target.kind === 'worktree' && e.access === 'checkout') controlFileFindings(e, ctx, regions, fs, add);
   switch (e.access) {
     case 'config':
       if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
@@ -221,7 +236,30 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
 }
 
-const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+/** BG1005 for a git command in the worktree that drops or rewrites an existing control file. */
+function controlFileFindings(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+  const risk = controlRisk(e.subcommand, e.args);
+  if (!risk) return;
+  const base = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
+  const specs = risk.pathspecs === null ? null : base === null ? null : risk.pathspecs.map((p) => (p.startsWith('/') ? resolvePhysical(p, fs) : normalizeLogical(`${base}/${p}`)));
+  const files = regions
+    // (the worktree's own .git file is never dropped by these commands)
+    .filter((r) => r.kind === 'protected' && r.root !== ctx.root && r.root !== `${ctx.root}/.git` && isInside(r.root, ctx.root) && (fs.exists?.(r.root) ?? false))
+    .filter((r) => specs === null || specs.some((s) => pathspecReaches(s, r.root)));
+  if (files.length === 0) return;
+  const states = ctx.gitFileStates?.(ctx.root, files.map((f) => f.root)) ?? null;
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  for (const f of files) {
+    const has = states?.get(f.root) ?? new Set<FileState>(['untracked', 'ignored', 'modified', 'clean']);
+    const hit = [...has].filter((s) => risk.states.has(s));
+    if (hit.length === 0) continue;
+    const how = states ? hit.join('/') : 'its git state unknown';
+    add('BG1005', e.confidence, `\`${e.text}\`${via} ${risk.verb} ${f.root} (${how}): ${f.why ?? 'a protected file'}`, f.root, e, [...e.evidence, { range: e.range, note: `${f.root} exists and is ${states ? hit.join('/') : 'of unknown git state'}` }]);
+  }
+}
+
+/** `sandbox` allows, contained: stricter than allow, looser than asking a person. */
+export const DECISION_RANK: Record<Decision, number> = { allow: 0, sandbox: 1, ask: 2, deny: 3 };
 
 export function decide(rule: RuleId, severity: Severity, confidence: Confidence, config: Config): Decision {
   if (rule === 'BG0001' || rule === 'BG0002') return capBySeverity(config.unanalyzable, severity);
@@ -243,7 +281,9 @@ function combine(findings: Finding[]): Decision {
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const k = `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
+    // A parse problem is reported once per line: one broken construct yields several ERROR
+    // nodes, and the interpreter meets the same broken word again in every call of a function.
+    const k = f.rule === 'BG0001' ? `BG0001|${f.range.line}` : `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

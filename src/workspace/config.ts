@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFile, type Config, type ConfigLayer, type Decision } from '../policy/config.js';
 import { ruleById, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
+import { DECISION_RANK } from '../policy/policy.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -30,6 +31,12 @@ export interface TrustedConfigInput {
    */
   nestedDir?: string;
 }
+
+/**
+ * An invalid or unreadable worktree `.bashguard.json`: the agent can write that file, so the hook
+ * answers deny (fail closed) rather than ask as for a person's broken trusted file.
+ */
+export class UntrustedConfigError extends ConfigError {}
 
 export interface LoadedConfig {
   config: Config;
@@ -73,7 +80,13 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
   const notices: string[] = [];
   for (const { file, trusted } of configFiles(input)) {
     // The file BASHGUARD_CONFIG names must exist; the others are optional.
-    const layer = readLayer(file, !(trusted && file === input.env.BASHGUARD_CONFIG), input.env);
+    let layer: ConfigLayer | null;
+    try {
+      layer = readLayer(file, !(trusted && file === input.env.BASHGUARD_CONFIG), input.env);
+    } catch (err) {
+      if (!trusted && err instanceof ConfigError) throw new UntrustedConfigError(err.message);
+      throw err;
+    }
     if (!layer) continue;
     config = trusted ? applyLayer(config, layer) : tighten(config, layer, notices);
   }
@@ -81,7 +94,6 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
 }
 
 const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, info: 1, warning: 2, error: 3 };
-const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** Applies an untrusted layer, keeping only what makes the guard stricter. */
 export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Config {
