@@ -37,6 +37,8 @@ const B_OPEN = '\uE000';
 const B_COMMA = '\uE001';
 const B_CLOSE = '\uE002';
 const SPLIT = '\uE003';
+/** Between the elements of `"${a[@]}"` / `"$@"`: separate fields even inside quotes. */
+const FIELD = '\uE004';
 const G_STAR = '\uE010';
 const G_QUEST = '\uE011';
 const G_BRACKET = '\uE012';
@@ -74,7 +76,19 @@ function markExpansion(s: string): string {
   return out;
 }
 
+/** Follows `declare -n` references to the variable they name (bounded: a cycle is unknown). */
+export function resolveNameref(st: State, name: string): string {
+  let n = name;
+  for (let i = 0; i < 8; i++) {
+    const v = st.vars.get(n);
+    if (!v?.nameref) return n;
+    n = v.nameref;
+  }
+  return n;
+}
+
 export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value: string; confidence: Confidence; evidence: Evidence[] } | null {
+  name = resolveNameref(st, name);
   if (name === 'PWD') {
     const pwd = hooks.pwd(st);
     if (pwd !== null) return { value: pwd, confidence: st.cwd.confidence, evidence: st.cwd.evidence };
@@ -94,11 +108,13 @@ export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields:
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
   const { words, truncated } = braceExpand(acc.text, MAX_FIELDS);
   const fields: Field[] = [];
-  for (const w of words) {
-    for (const piece of w.split(SPLIT)) {
-      if (piece === '' && w.includes(SPLIT)) continue;
-      const glob = /[\uE010-\uE012]/.test(piece);
-      fields.push({ value: unmark(piece), confidence: acc.confidence, evidence: acc.evidence, glob });
+  for (const whole of words) {
+    for (const w of whole.split(FIELD)) {
+      for (const piece of w.split(SPLIT)) {
+        if (piece === '' && w.includes(SPLIT)) continue;
+        const glob = /[\uE010-\uE012]/.test(piece);
+        fields.push({ value: unmark(piece), confidence: acc.confidence, evidence: acc.evidence, glob });
+      }
     }
   }
   // A word that expands to nothing (an empty unquoted variable) gives no field, as in bash.
@@ -114,7 +130,7 @@ export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
   const value = acc.text
     .replace(/[\uE000-\uE002]/g, (c) => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}'))
-    .replace(new RegExp(SPLIT, 'g'), ' ');
+    .replace(new RegExp(`[${SPLIT}${FIELD}]`, 'g'), ' ');
   return { value: unmark(value), confidence: acc.confidence, evidence: acc.evidence, glob: false };
 }
 
@@ -125,6 +141,7 @@ function unmark(s: string): string {
       case B_COMMA: return ',';
       case B_CLOSE: return '}';
       case SPLIT: return ' ';
+      case FIELD: return ' ';
       case G_STAR: return '*';
       case G_QUEST: return '?';
       case G_BRACKET: return '[';
@@ -165,7 +182,11 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
     }
     case 'param': {
       const v = paramValue(part, st, hooks, word);
-      acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
+      if (v.fields) {
+        // `"${a[@]}"`, `"$@"`: one field per element; unquoted, each element is split again.
+        const sep = scalar || (part.quoted && v.joined) ? ' ' : part.quoted ? FIELD : SPLIT;
+        acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f))).join(sep);
+      } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
       acc.confidence = weakest(acc.confidence, v.confidence);
       if (v.evidence.length) acc.evidence = [...acc.evidence, ...v.evidence].slice(-6);
       return;
@@ -192,15 +213,121 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
   }
 }
 
+interface ParamResult {
+  value: string;
+  confidence: Confidence;
+  evidence: Evidence[];
+  /** Several words: the elements of `${a[@]}`, `$@`, `${!a[@]}`. */
+  fields?: string[];
+  /** `${a[*]}`: the elements joined into one word when quoted. */
+  joined?: boolean;
+}
+
+const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
+
+/** The elements of an array variable (a scalar is an array of one), or null when unknown. */
+function arrayOf(st: State, name: string): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[] } | null {
+  const v = st.vars.get(resolveNameref(st, name));
+  if (!v) return null;
+  if (v.array) return { ...v.array, confidence: v.confidence, evidence: v.evidence };
+  return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence };
+}
+
+/** An array subscript's key: an associative key as written, an index computed when it is a plain number or variable. */
+export function subscriptKey(st: State, raw: string, assoc: boolean, length: number, hooks: ExpandHooks): string | null {
+  let t = raw.trim();
+  const simple = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(t);
+  if (simple) {
+    const v = lookupVar(st, simple[1]!, hooks);
+    if (!v || v.value.includes(HOLE)) return null;
+    t = v.value;
+  } else if (/[$`]/.test(t)) return null;
+  if (assoc) return t.replace(/^(["'])(.*)\1$/, '$2');
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(t)) {
+    const v = lookupVar(st, t, hooks);
+    if (!v || v.value.includes(HOLE)) return v ? null : '0';
+    t = v.value;
+  }
+  if (!/^-?\d+$/.test(t)) return null;
+  const n = Number(t);
+  return String(n < 0 ? length + n : n);
+}
+
 function paramValue(
   part: Extract<WordPart, { kind: 'param' }>,
   st: State,
   hooks: ExpandHooks,
   word: Word,
-): { value: string; confidence: Confidence; evidence: Evidence[] } {
-  const known = lookupVar(st, part.name, hooks);
-  const op = part.op;
+): ParamResult {
   const note = (n: string): Evidence[] => [{ range: word.range, note: n }];
+  let op = part.op;
+  if (op?.startsWith('[]')) op = op.slice(2) || null;
+  const sub = SUBSCRIPT.exec(part.name);
+  const isLength = op === '#' && part.arg === null && part.text.startsWith('${#');
+  if (op === '!' && part.arg === null && !sub) {
+    // `${!name}`: the variable whose name is name's value.
+    const ref = lookupVar(st, part.name, hooks);
+    if (ref && /^([A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?|[0-9]+)$/.test(ref.value)) {
+      const inner = paramValue({ ...part, name: ref.value, op: null, text: `\${${ref.value}}` }, st, hooks, word);
+      return { ...inner, confidence: weakest(inner.confidence, ref.confidence) };
+    }
+    return { value: HOLE, confidence: 'possible', evidence: note(`\${!${part.name}} names a variable not known statically`) };
+  }
+  if (sub || ((part.name === '@' || part.name === '*') && st.vars.get('@')?.array)) {
+    const base = sub ? sub[1]! : '@';
+    const index = sub ? sub[2]! : part.name;
+    const arr = arrayOf(st, base);
+    const all = index === '@' || index === '*';
+    if (arr === null) {
+      return { value: HOLE, confidence: 'likely', evidence: note(`\${${part.name}} is not set by the command`) };
+    }
+    if (op === '!' && all) {
+      if (arr.partial) return { value: HOLE, confidence: 'possible', evidence: arr.evidence };
+      return { value: arr.entries.map(([k]) => k).join(' '), fields: arr.entries.map(([k]) => k), joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
+    }
+    if (all) {
+      if (isLength) return arr.partial ? { value: HOLE, confidence: 'possible', evidence: arr.evidence } : { value: String(arr.entries.length), confidence: arr.confidence, evidence: arr.evidence };
+      const values = arr.entries.map(([, v]) => v);
+      if (arr.partial) values.push(HOLE);
+      if (op === null) return { value: values.join(' '), fields: values, joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
+      // An operator on every element: computed on known elements only.
+      const each = values.map((v) => applyOp(op!, v, part, st, hooks));
+      if (each.every((r) => r !== null)) return { value: each.join(' '), fields: each as string[], joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
+      return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
+    }
+    const key = subscriptKey(st, index, arr.assoc, arr.entries.length, hooks);
+    const hit = key === null ? undefined : arr.entries.find(([k]) => k === key);
+    let elem: { value: string; confidence: Confidence; evidence: Evidence[] } | null;
+    if (key === null) elem = { value: HOLE, confidence: 'possible', evidence: note(`the subscript of \${${part.name}} is not known statically`) };
+    else if (hit) elem = { value: hit[1], confidence: arr.confidence, evidence: arr.evidence };
+    else elem = arr.partial ? { value: HOLE, confidence: 'possible', evidence: arr.evidence } : null;
+    if (isLength) return elem && !elem.value.includes(HOLE) ? { ...elem, value: String(elem.value.length) } : { value: HOLE, confidence: 'possible', evidence: [] };
+    return withOperator(elem, part, op, st, hooks, note);
+  }
+  const known = lookupVar(st, part.name, hooks);
+  if (isLength) {
+    if (known && !known.value.includes(HOLE)) return { ...known, value: String(known.value.length) };
+    return { value: HOLE, confidence: 'possible', evidence: note(`\${#${part.name}} cannot be computed statically`) };
+  }
+  return withOperator(known, part, op, st, hooks, note);
+}
+
+/** A pattern operator on one known value, or null. */
+function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'param' }>, st: State, hooks: ExpandHooks): string | null {
+  if (value.includes(HOLE)) return null;
+  const pat = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
+  if (pat.value.includes(HOLE)) return null;
+  return patternOp(op, value, pat.value);
+}
+
+function withOperator(
+  known: { value: string; confidence: Confidence; evidence: Evidence[] } | null,
+  part: Extract<WordPart, { kind: 'param' }>,
+  op: string | null,
+  st: State,
+  hooks: ExpandHooks,
+  note: (n: string) => Evidence[],
+): ParamResult {
   if (op === null) {
     if (known) return known;
     // The hole itself is judged by its position in a path (holeConfidence).

@@ -3,13 +3,16 @@
  * directory stack, variables, functions) and emits effects. It runs nothing; command knowledge
  * comes from the table in src/commands, the file system only through the injected Host.
  */
-import type { Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
+import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { childState, cloneState, joinStates, type CwdValue, type State, type Variable } from './state.js';
+import { childState, cloneState, joinStates, type ArrayValue, type CwdValue, type State, type Variable } from './state.js';
 import { CowMap } from './cow-map.js';
-import { expandScalar, expandWord, holeConfidence, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
+import { emptyExtras, type FdTarget, type SourceLine } from './extras.js';
+import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
+import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from './paths.js';
+import { BUILTINS } from './builtins.js';
+import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
 import { unknownCommand } from '../commands/unknown.js';
@@ -20,6 +23,11 @@ export interface Host {
   realpath?(path: string): string | null;
   /** Contents of a small file (for `source FILE`); null if unreadable. */
   readFile?(path: string): string | null;
+  /**
+   * What is at a path now, following symlinks ('missing' when nothing is), for `[ -d X ]` and
+   * friends; null when it cannot tell. Without it, file tests are undecided.
+   */
+  stat?(path: string): FileKind | null;
 }
 
 export interface AnalyzeContext {
@@ -73,6 +81,101 @@ export interface Invocation {
   stdin: Stdin;
 }
 
+const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+
+export interface DeclareFlags {
+  exported?: boolean;
+  assoc?: boolean;
+  indexed?: boolean;
+  nameref?: boolean;
+}
+
+/** The options of `declare -Anx ...` / `local -n` / `export`. */
+function declareFlags(fields: Field[]): DeclareFlags & { assoc: boolean; indexed: boolean } {
+  const flags = { exported: fields[0]?.value === 'export', assoc: false, indexed: false, nameref: false };
+  for (const f of fields.slice(1)) {
+    if (!/^-[A-Za-z]+$/.test(f.value)) continue;
+    if (f.value.includes('x')) flags.exported = true;
+    if (f.value.includes('A')) flags.assoc = true;
+    if (f.value.includes('a')) flags.indexed = true;
+    if (f.value.includes('n')) flags.nameref = true;
+  }
+  return flags;
+}
+
+/** `[key]=value` inside `( ... )`: the key as written and the value as a word. */
+function keyedElement(w: Word): { key: string; value: Word } | null {
+  const first = w.parts[0];
+  if (!first || first.kind !== 'text' || first.quoting !== 'none') return null;
+  // The key may be split over several unquoted text parts (`[`, `k`, `]=v`).
+  let raw = '';
+  let i = 0;
+  for (; i < w.parts.length; i++) {
+    const p = w.parts[i]!;
+    if (p.kind !== 'text' || p.quoting !== 'none') break;
+    raw += p.value;
+    if (raw.includes(']=')) break;
+  }
+  const m = /^\[([^\]]*)\]=([\s\S]*)$/.exec(raw);
+  if (!m) return null;
+  const parts: WordPart[] = [...(m[2] ? [{ kind: 'text' as const, value: m[2], quoting: 'none' as const }] : []), ...w.parts.slice(i + 1)];
+  return { key: m[1]!, value: { ...w, parts } };
+}
+
+/** What a command's redirects changed, to undo when it ends. */
+export interface RedirectLayer {
+  stdin: Stdin | null;
+  /** Descriptors changed, with what they pointed at before (undefined: inherited). */
+  saved: Map<number, FdTarget | null | undefined>;
+  /** Descriptors opened for appending (`>>`). */
+  appending: Set<number>;
+}
+
+/** Shells that run a script file given as their first operand. */
+const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'yash', 'posh']);
+
+/** Builtins whose output is known (printf prints its own) or empty. */
+const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
+
+/** The index of the script operand of `bash [options] FILE args`, or null (`-c`, `-s`, none). */
+function scriptOperand(args: Field[]): number | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!.value;
+    if (a === '--') return i + 1 < args.length ? i + 1 : null;
+    if (/^-[a-zA-Z]*[cs]/.test(a)) return null;
+    if (a === '-o' || a === '+o' || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-') || a.startsWith('+')) continue;
+    return i;
+  }
+  return null;
+}
+
+/** A `while` condition that reads one line of the loop's input (`read -r line`). */
+function readsLines(cond: Command | null): boolean {
+  if (!cond) return false;
+  if (cond.kind === 'sequence') return cond.items.length === 1 && readsLines(cond.items[0]!.command);
+  return cond.kind === 'simple' && cond.words[0]?.text === 'read' && cond.redirects.length === 0;
+}
+
+/** Devices that are not descriptors of the command: writing them changes no file. */
+const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom']);
+
+/** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
+function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
+  const out: { variable: string; redirect: Redirect; field: Field }[] = [];
+  cmd.words.forEach((w, i) => {
+    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
+    if (!m || i === 0) return;
+    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
+    const f = fields.find((x) => x.value === w.text);
+    if (r && f) out.push({ variable: m[1]!, redirect: r, field: f });
+  });
+  return out;
+}
+
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 const MAX_FUNCTION_DEPTH = 16;
@@ -87,6 +190,7 @@ export class Interpreter implements ExpandHooks {
   private functionDepth = 0;
   private via: string[] = [];
   private stepLimitReported = false;
+  private nextNamedFd = 10;
 
   constructor(readonly ctx: AnalyzeContext) {}
 
@@ -97,15 +201,158 @@ export class Interpreter implements ExpandHooks {
       vars.set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
     }
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false };
+    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: [...this.via] });
     }
+    this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
+    this.runExitTraps(st);
     return { effects: this.effects, timeline: this.timeline, commands: this.commands };
+  }
+
+  // ---------------------------------------------------------------- shell state the builtins use
+
+  /** The exit status of the last command when it is known (tests on known values, `true`, `false`). */
+  status: Truth = null;
+  /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
+  readsUnknown = false;
+  /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
+  private source: { id: number; text: string } = { id: 0, text: '' };
+  private nextSourceId = 1;
+  private readonly expandingAliases = new Set<string>();
+  /**
+   * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
+   * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
+   */
+  /** Set once a program the table does not know ran: file tests no longer read the disk. */
+  private unknownProgramRan = false;
+  readonly writtenFiles = new Map<string, { text: string; known: boolean; printed?: boolean }>();
+
+  sourceLine(range: Range): SourceLine {
+    return { source: this.source.id, line: range.line };
+  }
+
+  /** Decides file tests against the disk as it is now, unless this command changed the path before. */
+  testContext(st: State, doubleBracket: boolean): TestContext {
+    return {
+      doubleBracket,
+      fileKind: (p) => {
+        const cwd = p.startsWith('/') ? '/' : st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
+        if (cwd === null || cwd.includes(HOLE)) return null;
+        const abs = joinPath(cwd, p);
+        const norm = normalizeLogical(abs);
+        const written = this.writtenFiles.get(norm);
+        if (written) return 'file';
+        if (this.touched(norm)) return null;
+        return this.ctx.host?.stat?.(abs) ?? null;
+      },
+    };
+  }
+
+  /** Whether an effect recorded so far may have created, changed or removed `path`. */
+  private touched(path: string): boolean {
+    const related = (p: string | null) => {
+      if (p === null) return true;
+      const h = p.indexOf(HOLE);
+      const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
+      return isInside(path, known) || isInside(known, path);
+    };
+    // A program the table does not know, or code not known statically, may have changed anything.
+    if (this.unknownProgramRan) return true;
+    for (const e of this.effects) {
+      if (e.kind === 'problem' && e.category !== 'syntax') return true;
+      if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
+      if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
+    }
+    return false;
+  }
+
+  /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
+  setPositional(st: State, values: Field[] | null): void {
+    for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k)) st.vars.delete(k);
+    if (values === null) {
+      this.setArray(st, '@', { assoc: false, entries: [], partial: true }, 'possible', []);
+      st.vars.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
+      return;
+    }
+    values.forEach((a, i) => st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false }));
+    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'likely');
+    this.setArray(st, '@', { assoc: false, entries: values.map((v, i) => [String(i), v.value]), partial: false }, conf, values.flatMap((v) => v.evidence).slice(-4));
+    st.vars.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
+  }
+
+  /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
+  runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void {
+    this.runNested(code, inPlace ? st : cloneState(st), range, label);
+  }
+
+  private runExitTraps(st: State): void {
+    const handlers = st.extras.traps.get('EXIT');
+    if (!handlers) return;
+    st.extras.traps.delete('EXIT');
+    for (const h of handlers) {
+      const end = cloneState(st);
+      this.runTrap(h.code, end, h.range, 'trap EXIT', true);
+    }
+  }
+
+  /** `coproc cmd`, `cmd &`: runs in a background subshell. */
+  runBackground(fields: Field[], inv: Invocation): void {
+    const savedVia = this.via;
+    this.via = [...this.via, inv.name];
+    try {
+      this.dispatch(fields, inv.env, cloneState(inv.st), inv.range, { kind: 'unknown' });
+    } finally {
+      this.via = savedVia;
+    }
+  }
+
+  /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
+  recordFile(path: string, text: string | null, append: boolean): void {
+    const prev = this.writtenFiles.get(path);
+    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false, printed: true });
+    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known, printed: true } : { text, known: false, printed: true });
+    else this.writtenFiles.set(path, { text, known: true, printed: true });
+  }
+
+  /**
+   * Runs a script this command wrote (`bash x.sh`, `./x.sh`, `source x.sh`): its content is
+   * analyzed as a nested shell (a child shell unless sourced); unknown content is dynamic.
+   */
+  runWrittenScript(path: string, shown: string, args: Field[], st: State, range: Range, how: 'child' | 'source'): void {
+    const entry = this.writtenFiles.get(path)!;
+    const label = how === 'source' ? `source ${shown}` : shown;
+    if (!entry.known) {
+      this.dynamicProblem(`runs ${shown}, which this command writes with content not known statically`, label, range);
+      return;
+    }
+    const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(entry.text);
+    const prog = shebang ? basenameOf(shebang[1]!) === 'env' && shebang[2] ? basenameOf(shebang[2]) : basenameOf(shebang[1]!) : null;
+    if (how === 'child' && prog !== null && !SHELL_NAMES.has(prog)) {
+      const spec = lookupCommand(prog);
+      if (spec?.category === 'code') this.maybeWrites(entry.text, range, prog, `the ${prog} script ${shown} this command writes`);
+      else this.dynamicProblem(`runs ${shown}, a ${prog} script this command writes`, label, range);
+      return;
+    }
+    if (how === 'source') {
+      this.runNested(entry.text, st, range, label);
+      return;
+    }
+    const child = this.child(st);
+    this.setPositional(child, args);
+    this.runNested(entry.text, child, range, label);
+  }
+
+  /** The absolute normalized path a command word names, when it is known and single. */
+  private pathOf(value: string, st: State): string | null {
+    if (value.includes(HOLE)) return null;
+    if (value.startsWith('/')) return normalizeLogical(value);
+    const cwd = st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
+    return cwd && !cwd.includes(HOLE) ? normalizeLogical(joinPath(cwd, value)) : null;
   }
 
   // ---------------------------------------------------------------- ExpandHooks
@@ -154,6 +401,21 @@ export class Interpreter implements ExpandHooks {
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
+    if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
+      // Redirects on a compound command apply to its whole body, then end.
+      const layer = this.openRedirects(cmd.redirects, st);
+      try {
+        this.execCommand(cmd, st, layer.stdin ?? stdin);
+      } finally {
+        this.closeRedirects(st, layer);
+      }
+      return;
+    }
+    this.execCommand(cmd, st, stdin);
+  }
+
+  private execCommand(cmd: Command, st: State, stdin: Stdin): void {
+    this.status = null;
     switch (cmd.kind) {
       case 'sequence':
         for (const item of cmd.items) {
@@ -167,6 +429,7 @@ export class Interpreter implements ExpandHooks {
         return;
       case 'pipeline':
         this.pipeline(cmd.commands, st, stdin);
+        if (cmd.negated) this.status = this.status === null ? null : !this.status;
         return;
       case 'and-or': {
         // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
@@ -174,6 +437,14 @@ export class Interpreter implements ExpandHooks {
         const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
         this.exec(cmd.left, st, stdin);
         if (st.terminated) return;
+        const known = this.status;
+        if (known !== null) {
+          // The left side's outcome is decided (a test on known values or on the disk): the right
+          // side runs, in sequence, or not at all.
+          if (known === (cmd.op === '&&')) this.exec(cmd.right, st, stdin);
+          else this.status = known;
+          return;
+        }
         if (beforeLeft) {
           this.exec(cmd.right, beforeLeft, stdin);
           assign(st, joinStates([st, beforeLeft]));
@@ -188,35 +459,47 @@ export class Interpreter implements ExpandHooks {
         const right = cloneState(st);
         this.exec(cmd.right, right, stdin);
         assign(st, joinStates([st, right]));
+        this.status = null;
         return;
       }
       case 'subshell': {
-        this.redirects(cmd.redirects, st);
-        this.exec(cmd.body, cloneState(st), stdin);
+        // A subshell does not inherit EXIT traps; its own run when it ends.
+        const sub = cloneState(st);
+        sub.extras.traps = CowMap.of();
+        this.exec(cmd.body, sub, stdin);
+        this.runExitTraps(sub);
         return;
       }
       case 'group':
-        this.redirects(cmd.redirects, st);
         this.exec(cmd.body, st, stdin);
         return;
       case 'if': {
-        this.redirects(cmd.redirects, st);
         const ends: State[] = [];
         const cur = st;
+        let decided = false;
         for (const branch of cmd.branches) {
           this.exec(branch.condition, cur, { kind: 'unknown' });
+          // A condition decided now (`[ -d /known ]`) takes or skips its branch for certain.
+          const known = this.status;
+          if (known === false) continue;
           const b = cloneState(cur);
           this.exec(branch.body, b, stdin);
           ends.push(b);
+          if (known === true) {
+            decided = true;
+            break;
+          }
         }
-        const rest = cloneState(cur);
-        if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
-        ends.push(rest);
+        if (!decided) {
+          const rest = cloneState(cur);
+          if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
+          ends.push(rest);
+        }
         assign(st, joinStates(ends));
+        this.status = null;
         return;
       }
       case 'case': {
-        this.redirects(cmd.redirects, st);
         expandScalar(cmd.subject, st, this);
         const ends: State[] = [];
         let hasDefault = false;
@@ -232,14 +515,28 @@ export class Interpreter implements ExpandHooks {
       }
       case 'loop':
         this.loop(cmd, st, stdin);
+        this.status = null;
         return;
       case 'function':
         st.funcs.set(cmd.name, cmd);
         return;
-      case 'test':
-        this.redirects(cmd.redirects, st);
-        for (const w of cmd.words) expandWord(w, st, this);
+      case 'test': {
+        if (!cmd.args) {
+          for (const w of cmd.words) expandWord(w, st, this);
+          return;
+        }
+        // `[[ ... ]]`: no splitting or globbing; an unquoted glob on the right of `==` is a pattern.
+        // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
+        const args = cmd.single
+          ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
+          : cmd.args.map((w) => ({ ...expandScalar(w, st, this), glob: w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value)) }));
+        if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
+          this.status = null;
+          return;
+        }
+        this.status = evaluateTest(args, this.testContext(st, !cmd.single));
         return;
+      }
       case 'unknown':
         // Already reported as a problem by the builder.
         return;
@@ -247,7 +544,6 @@ export class Interpreter implements ExpandHooks {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.redirects(cmd.redirects, st);
     if (cmd.loop === 'for' || cmd.loop === 'select') {
       const values: Field[] = [];
       let exact = cmd.values !== null;
@@ -279,11 +575,30 @@ export class Interpreter implements ExpandHooks {
       assign(st, joinStates([st, iter]));
       return;
     }
-    if (cmd.condition) this.exec(cmd.condition, st, { kind: 'unknown' });
-    const iter = cloneState(st);
-    this.exec(cmd.body, iter, stdin);
-    if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, { kind: 'unknown' });
-    assign(st, joinStates([st, iter]));
+    // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
+    const lines = stdin.kind === 'text' && stdin.known && cmd.loop === 'while' && readsLines(cmd.condition) ? stdin.text.split('\n') : null;
+    if (lines && lines[lines.length - 1] === '') lines.pop();
+    if (lines && lines.length <= MAX_UNROLL) {
+      for (const line of lines) {
+        if (st.terminated) break;
+        this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
+        this.exec(cmd.body, st, { kind: 'unknown' });
+      }
+      return;
+    }
+    const savedReads = this.readsUnknown;
+    this.readsUnknown = true;
+    try {
+      if (cmd.condition) this.exec(cmd.condition, st, stdin);
+      // A condition known to fail before the first iteration: the body never runs.
+      if (this.status === (cmd.loop === 'until')) return;
+      const iter = cloneState(st);
+      this.exec(cmd.body, iter, stdin);
+      if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
+      assign(st, joinStates([st, iter]));
+    } finally {
+      this.readsUnknown = savedReads;
+    }
   }
 
   private pipeline(commands: Command[], st: State, stdin: Stdin): void {
@@ -328,6 +643,7 @@ export class Interpreter implements ExpandHooks {
 
   private simple(cmd: SimpleCommand, st: State, stdin: Stdin): void {
     if (!this.tick(cmd.range)) return;
+    if (this.expandAlias(cmd, st, stdin)) return;
     const fields: Field[] = [];
     for (const w of cmd.words) {
       const { fields: fs, truncated } = expandWord(w, st, this);
@@ -347,46 +663,196 @@ export class Interpreter implements ExpandHooks {
     const env = new Map<string, Field>();
     for (const a of cmd.assigns) {
       const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
-      if (fields.length === 0) {
-        const prev = a.append ? st.vars.get(a.name)?.value ?? '' : '';
-        this.setVar(st, a.name, prev + value.value, weakest(value.confidence, 'likely'), [
-          ...value.evidence,
-          { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${a.range.line}:${a.range.column}` },
-        ]);
-      } else env.set(a.name, value);
+      if (fields.length === 0) this.assignVariable(st, a, value, {});
+      else env.set(a.name, value);
     }
-    const heredocStdin = this.redirects(cmd.redirects, st);
-    const input = heredocStdin ?? stdin;
+    // `exec {fd}>file`: bash picks a free descriptor (10 and up) and stores its number in fd.
+    const named = namedDescriptors(cmd, fields);
+    for (const n of named) {
+      const fd = this.nextNamedFd++;
+      this.setVar(st, n.variable, String(fd), 'certain', [{ range: n.redirect.range, note: `{${n.variable}} opened descriptor ${fd}` }]);
+    }
+    if (named.length > 0) fields.splice(0, fields.length, ...fields.filter((f) => !named.some((n) => n.field === f)));
+    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(st.vars.get(named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
+    const layer = this.openRedirects(redirects, st);
+    // `exec` without a command applies its redirects to the shell itself.
+    const permanent = fields.length === 1 && fields[0]!.value === 'exec';
+    // `cat > x.sh <<EOF`, `printf ... > do.sh`: what the command prints is the file's content.
+    const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
+    const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
+    const savedCapture = this.capture;
+    const printed: string[] = [];
+    // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
+    if (!permanent && layer.saved.has(1)) this.capture = printed;
+    try {
+      this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
+    } finally {
+      this.capture = savedCapture;
+      if (!permanent) this.closeRedirects(st, layer);
+    }
+    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed.join('') : '', layer.appending.has(1));
+  }
+
+  /**
+   * Aliases, as a non-interactive bash expands them: only after `shopt -s expand_aliases`, and
+   * only on lines read after both that and the alias definition (bash reads a line before it runs it).
+   */
+  private expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
+    const on = st.extras.expandAliases;
+    const w = cmd.words[0];
+    if (!on || !w || !w.parts.every((p) => p.kind === 'text' && p.quoting === 'none')) return false;
+    const a = st.extras.aliases.get(w.text);
+    if (!a || this.expandingAliases.has(w.text)) return false;
+    const here = this.sourceLine(cmd.range);
+    const before = (d: { source: number; line: number }) => d.source !== here.source || d.line < here.line;
+    if (!before(a) || !before(on)) return false;
+    const src = this.source.text;
+    if (cmd.range.end > src.length || src.slice(w.range.start, w.range.end) !== w.text) return false;
+    const text = src.slice(cmd.range.start, w.range.start) + a.text + src.slice(w.range.end, cmd.range.end);
+    this.expandingAliases.add(w.text);
+    try {
+      this.runNested(text, st, cmd.range, `alias ${w.text}`, stdin);
+    } finally {
+      this.expandingAliases.delete(w.text);
+    }
+    return true;
+  }
+
+  private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
     const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: [...this.via] };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
     }
     this.commands.push(trace);
-    for (const d of cmd.declarations) {
-      const value = d.value ? expandScalar(d.value, st, this) : null;
-      const name0 = fields[0]!.value;
-      if (value) {
-        const prev = d.append ? st.vars.get(d.name)?.value ?? '' : '';
-        this.setVar(st, d.name, prev + value.value, weakest(value.confidence, 'likely'), [
-          ...value.evidence,
-          { range: d.range, note: `${d.name}=${displayPath(prev + value.value)} set at ${d.range.line}:${d.range.column}` },
-        ], name0 === 'export' || fields.some((f) => f.value === '-x'));
-      } else if (d.unknownValue) {
-        this.setVar(st, d.name, HOLE, 'possible', [], name0 === 'export');
+    if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
+      const flags = declareFlags(fields);
+      for (const d of cmd.declarations) {
+        const value = d.value ? expandScalar(d.value, st, this) : null;
+        this.assignVariable(st, d, value, flags);
+      }
+      // `declare -A m`, `local -a list`: a name without a value declares an empty array.
+      if (flags.assoc || flags.indexed) {
+        for (const f of fields.slice(1)) {
+          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !st.vars.get(f.value)?.array) {
+            st.vars.set(f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
+          }
+        }
       }
     }
     this.dispatch(fields, env, st, cmd.range, input);
   }
 
+  /**
+   * One assignment: `X=v`, `X+=v`, `a=(x y)`, `a+=(z)`, `a[k]=v`, and the declaration forms
+   * (`declare -n r=X`, `declare -A m=([k]=v)`, `export X=v`).
+   */
+  assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
+    const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/.exec(a.name);
+    const at = `${a.range.line}:${a.range.column}`;
+    if (flags.nameref && value && !sub) {
+      const target = value.value;
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
+        st.vars.set(a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
+      } else this.setVar(st, a.name, HOLE, 'possible', [{ range: a.range, note: `${a.name} refers to a variable not known statically` }]);
+      return;
+    }
+    if (sub) {
+      // `a[k]=v`: one element.
+      const base = resolveNameref(st, sub[1]!);
+      const prev = st.vars.get(base);
+      const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
+      const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, this);
+      const v = value?.value ?? '';
+      if (key === null) arr.partial = true;
+      else {
+        const i = arr.entries.findIndex(([k]) => k === key);
+        const next = a.append && i >= 0 ? arr.entries[i]![1] + v : v;
+        if (i >= 0) arr.entries[i] = [key, next];
+        else arr.entries.push([key, next]);
+        if (!arr.assoc) arr.entries.sort((x, y) => Number(x[0]) - Number(y[0]));
+      }
+      this.setArray(st, base, arr, weakest(value?.confidence ?? 'certain', 'likely'), [...(value?.evidence ?? []), { range: a.range, note: `${a.name}=${displayPath(v)} set at ${at}` }], flags.exported);
+      return;
+    }
+    if (a.elements) {
+      const name = resolveNameref(st, a.name);
+      const prev = st.vars.get(name);
+      const assoc = flags.assoc || (a.append && !!prev?.array?.assoc) || (!flags.indexed && !!prev?.array?.assoc);
+      const arr: ArrayValue = a.append && prev ? (prev.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc, entries: [['0', prev.value]], partial: false }) : { assoc, entries: [], partial: false };
+      let conf: Confidence = 'likely';
+      const ev: Evidence[] = [];
+      let next = arr.entries.reduce((n, [k]) => (/^\d+$/.test(k) ? Math.max(n, Number(k) + 1) : n), 0);
+      for (const w of a.elements) {
+        const keyed = keyedElement(w);
+        if (keyed) {
+          const key = subscriptKey(st, keyed.key, assoc, arr.entries.length, this);
+          const f = expandScalar(keyed.value, st, this);
+          conf = weakest(conf, f.confidence);
+          if (key === null) {
+            arr.partial = true;
+            continue;
+          }
+          const i = arr.entries.findIndex(([k]) => k === key);
+          if (i >= 0) arr.entries[i] = [key, f.value];
+          else arr.entries.push([key, f.value]);
+          if (/^\d+$/.test(key)) next = Math.max(next, Number(key) + 1);
+          continue;
+        }
+        const { fields } = expandWord(w, st, this);
+        for (const f of fields) {
+          conf = weakest(conf, f.confidence);
+          ev.push(...f.evidence);
+          // A glob element becomes as many elements as files match: not known statically.
+          if (f.glob) {
+            arr.partial = true;
+            continue;
+          }
+          arr.entries.push([String(next++), f.value]);
+        }
+      }
+      this.setArray(st, name, arr, conf, [...ev.slice(-4), { range: a.range, note: `${a.name}=(${arr.entries.map(([, v]) => displayPath(v)).join(' ')}) set at ${at}` }], flags.exported);
+      return;
+    }
+    if (value === null) {
+      if (a.unknownValue) this.setVar(st, a.name, HOLE, 'possible', [], flags.exported);
+      else if (flags.exported && st.vars.get(a.name)) this.setVar(st, a.name, st.vars.get(a.name)!.value, st.vars.get(a.name)!.confidence, st.vars.get(a.name)!.evidence, true);
+      return;
+    }
+    const target = resolveNameref(st, a.name);
+    const prevVar = st.vars.get(target);
+    const prev = a.append ? prevVar?.value ?? '' : '';
+    if (prevVar?.array && !prevVar.array.assoc) {
+      // `a=x` on an array sets element 0.
+      const entries = prevVar.array.entries.filter(([k]) => k !== '0');
+      entries.unshift(['0', prev + value.value]);
+      this.setArray(st, target, { ...prevVar.array, entries }, weakest(value.confidence, 'likely'), value.evidence, flags.exported);
+      return;
+    }
+    this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
+      ...value.evidence,
+      { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
+    ], flags.exported);
+  }
+
+  /** Sets an array variable (element 0 is also its scalar value). */
+  setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+    const prev = st.vars.get(name);
+    const zero = arr.entries.find(([k]) => k === '0')?.[1] ?? (arr.partial ? HOLE : '');
+    st.vars.set(name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
+  }
+
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
   dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin, bypassFunctions = false): void {
-    const first = fields[0];
+    this.status = null;
+    let first = fields[0];
     if (!first) return;
-    const shown = first.value;
+    let shown = first.value;
     const args = fields.slice(1);
-    if (shown.includes(HOLE) || first.glob) {
+    // A lone `[` is no pattern (nothing closes it): it is the test builtin.
+    if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
       // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
+      this.unknownProgramRan = true;
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
       return;
     }
@@ -395,14 +861,65 @@ export class Interpreter implements ExpandHooks {
       this.callFunction(fn, args, st, range, stdin);
       return;
     }
+    // Builtins: the interpreter's own, before the hash table and PATH.
+    if (!shown.includes('/') && Object.prototype.hasOwnProperty.call(BUILTINS, shown)) {
+      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.via, stdin };
+      const mark = this.capture?.length ?? 0;
+      if (BUILTINS[shown]!(inv, this)) {
+        if (!SILENT_BUILTINS.has(shown) && (this.capture?.length ?? 0) === mark) this.emitOutput(HOLE);
+        return;
+      }
+    }
+    // `hash -p PATH NAME`: NAME runs PATH.
+    const hashed = shown.includes('/') ? undefined : st.extras.hashed.get(shown);
+    if (hashed !== undefined) {
+      first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
+      shown = hashed;
+      if (hashed.includes(HOLE)) {
+        this.unknownProgramRan = true;
+      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
+        return;
+      }
+    }
     const name = shown.includes('/') ? basenameOf(shown) : shown;
+    // A script this command wrote, run by path (`./do.sh`) or by a shell (`bash x.sh`).
+    // A program written some other way (`gcc -o x`, `cp`) runs like any program the table does not know.
+    if (shown.includes('/')) {
+      const path = this.pathOf(shown, st);
+      if (path !== null && this.writtenFiles.get(path)?.printed) {
+        this.emitOutput(HOLE);
+        this.runWrittenScript(path, shown, args, st, range, 'child');
+        return;
+      }
+    }
+    if (SHELL_NAMES.has(name)) {
+      const i = scriptOperand(args);
+      const path = i === null ? null : this.pathOf(args[i]!.value, st);
+      if (path !== null && this.writtenFiles.has(path)) {
+        this.emitOutput(HOLE);
+        this.runWrittenScript(path, displayPath(args[i!]!.value), args.slice(i! + 1), st, range, 'child');
+        return;
+      }
+    }
     const inv: Invocation = { name, shown, args, st, env, range, via: this.via, stdin };
     const spec = lookupCommand(name);
     const out = outputOf(inv, this);
     if (out !== null) this.emitOutput(out);
     else if (!spec?.silent) this.emitOutput(HOLE);
     if (spec) spec.run(inv, this);
-    else unknownCommand(inv, this);
+    else {
+      this.unknownProgramRan = true;
+      unknownCommand(inv, this);
+    }
+    // `tee FILE <<EOF`: the files get what tee reads.
+    if (name === 'tee') {
+      const append = args.some((a) => a.value === '-a' || a.value === '--append');
+      for (const a of args) {
+        if (a.value.startsWith('-')) continue;
+        const path = this.pathOf(a.value, st);
+        if (path !== null) this.recordFile(path, stdin.kind === 'text' && stdin.known ? stdin.text : null, append);
+      }
+    }
   }
 
   /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
@@ -438,16 +955,16 @@ export class Interpreter implements ExpandHooks {
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
     const saved = new Map<string, Variable | undefined>();
-    args.forEach((a, i) => {
-      const k = String(i + 1);
-      saved.set(k, st.vars.get(k));
-      st.vars.set(k, { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
-    });
+    for (const k of st.vars.keys()) if (/^([1-9]\d*|@|#)$/.test(k)) saved.set(k, st.vars.get(k));
+    for (const k of ['@', '#', ...args.map((_, i) => String(i + 1))]) if (!saved.has(k)) saved.set(k, undefined);
+    this.setPositional(st, args);
+    const layer = this.openRedirects(fn.redirects, st);
     try {
-      this.redirects(fn.redirects, st);
-      this.exec(fn.body, st, stdin);
+      this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
+      this.closeRedirects(st, layer);
       st.returned = false;
+      for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k) && !saved.has(k)) st.vars.delete(k);
       for (const [k, v] of saved) {
         if (v) st.vars.set(k, v);
         else st.vars.delete(k);
@@ -460,6 +977,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+    name = resolveNameref(st, name);
     const prev = st.vars.get(name);
     st.vars.set(name, {
       value,
@@ -472,9 +990,18 @@ export class Interpreter implements ExpandHooks {
 
   // ---------------------------------------------------------------- redirects
 
-  /** Emits write effects for redirects; returns the stdin a heredoc or herestring provides. */
-  redirects(list: Redirect[], st: State): Stdin | null {
-    let stdin: Stdin | null = null;
+  /**
+   * Applies redirects in order: emits their writes, points descriptors at the files they open
+   * (so `/dev/fd/3` or `>&3` later lands there), and returns the stdin a heredoc or herestring
+   * provides. `closeRedirects` restores the descriptors when the command ends.
+   */
+  openRedirects(list: Redirect[], st: State): RedirectLayer {
+    const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
+    if (list.length === 0) return layer;
+    const point = (fd: number, target: FdTarget | null) => {
+      if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
+      st.extras.fds.set(fd, target);
+    };
     for (const r of list) {
       if (r.heredoc) {
         const body = r.heredoc.quoted
@@ -482,13 +1009,16 @@ export class Interpreter implements ExpandHooks {
           : expandScalar(r.heredoc.body, st, this);
         let text = body.value;
         if (r.op === '<<-') text = text.replace(/^\t+/gm, '');
-        stdin = { kind: 'text', text, known: !text.includes(HOLE) };
+        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text, known: !text.includes(HOLE) };
         continue;
       }
-      if (!r.target) continue;
+      if (!r.target) {
+        if (r.op === '>&-' || r.op === '<&-') point(r.fd ?? (r.op === '>&-' ? 1 : 0), null);
+        continue;
+      }
       if (r.op === '<<<') {
         const f = expandScalar(r.target, st, this);
-        stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
+        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
         continue;
       }
       const f = expandScalar(r.target, st, this);
@@ -507,15 +1037,60 @@ export class Interpreter implements ExpandHooks {
           op = 'create';
           break;
         case '>&':
-          // `>&word` with a word that is not a number or `-` is `&>word`.
-          if (!/^\d+$/.test(f.value) && f.value !== '-') op = 'write';
+        case '<&': {
+          // `N>&M` duplicates M; `>&word` with a word that is not a number or `-` is `&>word`.
+          if (/^\d+-?$/.test(f.value)) {
+            const from = Number(f.value.replace(/-$/, ''));
+            const target = this.descriptor(st, from);
+            const fd = r.fd ?? (r.op === '>&' ? 1 : 0);
+            if (target && r.op === '>&') this.write('append', { ...f, value: target.path }, st, r.range, `>&${from}`, { redirect: true, viaDescriptor: { fd: from, text: target.text } });
+            point(fd, target ?? null);
+            if (f.value.endsWith('-')) point(from, null);
+            continue;
+          }
+          if (f.value === '-') {
+            point(r.fd ?? (r.op === '>&' ? 1 : 0), null);
+            continue;
+          }
+          if (r.op === '>&') op = 'write';
           break;
+        }
         default:
           op = null;
       }
-      if (op) this.write(op, f, st, r.range, r.op, { redirect: true });
+      const fd = r.fd ?? (r.op.startsWith('<') ? 0 : 1);
+      const target = this.fdTargetOf(f, st);
+      if (op) {
+        this.write(op, f, st, r.range, r.op, { redirect: true });
+        point(fd, target);
+        if (op === 'append') layer.appending.add(fd);
+        else layer.appending.delete(fd);
+        if (r.op === '&>' || r.op === '&>>' || (r.op === '>&' && r.fd === null)) point(2, target);
+      } else if (r.op === '<') point(fd, target);
     }
-    return stdin;
+    return layer;
+  }
+
+  closeRedirects(st: State, layer: RedirectLayer): void {
+    for (const [fd, prev] of layer.saved) {
+      if (prev === undefined) st.extras.fds.delete(fd);
+      else st.extras.fds.set(fd, prev);
+    }
+  }
+
+  /** What descriptor `fd` points at: a file the command opened, or undefined for the descriptors the shell inherited. */
+  descriptor(st: State, fd: number): FdTarget | undefined {
+    return st.extras.fds.get(fd) ?? undefined;
+  }
+
+  /** The file a redirect opens, as one absolute path (a device path is followed to its descriptor). */
+  private fdTargetOf(f: Field, st: State): FdTarget | null {
+    const abs = f.value.startsWith('/') ? f.value : st.cwd.paths?.length === 1 && !f.value.startsWith(HOLE) ? joinPath(st.cwd.paths[0]!, f.value) : null;
+    if (abs === null) return { path: HOLE, text: displayPath(f.value) };
+    const dev = descriptorOfPath(abs);
+    if (dev !== null) return this.descriptor(st, dev) ?? null;
+    if (DEVICE_FILES.has(normalizeLogical(abs))) return null;
+    return { path: collapseHoleDots(normalizeLogical(abs)), text: displayPath(f.value) };
   }
 
   // ---------------------------------------------------------------- effects
@@ -527,7 +1102,7 @@ export class Interpreter implements ExpandHooks {
     st: State,
     range: Range,
     command: string,
-    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string } = {},
+    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string; viaDescriptor?: { fd: number; text: string } } = {},
   ): void {
     const value = field.value;
     const text = displayPath(value);
@@ -547,9 +1122,30 @@ export class Interpreter implements ExpandHooks {
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
     });
+    const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];
+    const emit = (abs: string, cwdPath: string | null, conf: Confidence, ev: Evidence[]) => {
+      // `/dev/stderr`, `/dev/fd/N`: the command's own descriptors, unless it pointed one at a file.
+      const fd = abs.includes(HOLE) ? null : descriptorOfPath(abs);
+      if (fd !== null) {
+        const target = this.descriptor(st, fd);
+        if (!target) return;
+        const e = base(target.path, null, weakest(conf, holeConfidence(target.path, false)), [...ev, { range, note: `${displayPath(abs)} is descriptor ${fd}, opened on ${target.text}` }]);
+        this.effects.push(e);
+        return;
+      }
+      const p = collapseHoleDots(abs);
+      this.effects.push(base(p, cwdPath, p === abs ? conf : 'possible', [...descriptorNote, ...ev]));
+      // A file written some other way no longer holds the text recorded for it.
+      if (!p.includes(HOLE) && op !== 'chmod' && op !== 'maybe-write') {
+        const n = normalizeLogical(p);
+        if (op === 'delete' || op === 'mkdir' || op === 'extract') {
+          for (const k of [...this.writtenFiles.keys()]) if (isInside(k, n)) this.writtenFiles.delete(k);
+        } else if (!(op === 'create' && this.writtenFiles.has(n))) this.writtenFiles.set(n, { text: '', known: false });
+      }
+    };
     if (value.startsWith('/')) {
       const conf = weakest(field.confidence, holeConfidence(value, field.glob));
-      this.effects.push(base(value, null, conf, field.evidence));
+      emit(value, null, conf, field.evidence);
       return;
     }
     if (value.startsWith(HOLE) || value === '') {
@@ -563,8 +1159,8 @@ export class Interpreter implements ExpandHooks {
     for (const c of cwd.paths) {
       const abs = joinPath(c, value);
       const conf = weakest(weakest(field.confidence, cwd.confidence), holeConfidence(abs, field.glob));
-      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.join(', ')} here` }] : [];
-      this.effects.push(base(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]));
+      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.map(displayPath).join(', ')} here` }] : [];
+      emit(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]);
     }
   }
 
@@ -625,6 +1221,18 @@ export class Interpreter implements ExpandHooks {
   resolveCd(st: State, target: Field, range: Range, physical: boolean): CwdValue {
     const text = displayPath(target.value);
     const note = (n: string): Evidence => ({ range, note: n });
+    if (target.value.includes(HOLE) && !target.glob && !target.value.startsWith(HOLE) && (target.value.startsWith('/') || st.cwd.paths?.length === 1)) {
+      // `cd "$(mktemp -d)"`, `cd /repo/$X`: the directory is unknown but lies under a known one;
+      // keep the known part so later relative paths still resolve below it.
+      const joined = collapseHoleDots(normalizeLogical(joinPath(target.value.startsWith('/') ? '/' : st.cwd.paths![0]!, target.value)));
+      const under = joined.slice(0, joined.indexOf(HOLE));
+      return {
+        paths: [joined],
+        confidence: weakest(target.confidence, 'possible'),
+        evidence: [...target.evidence, note(`cwd became a directory not known statically, under ${under || '/'}, at \`cd ${text}\` (${range.line}:${range.column})`)].slice(-8),
+        changed: true,
+      };
+    }
     if (target.value.includes(HOLE) || target.glob) {
       const known = target.value.startsWith('/') ? target.value.slice(0, target.value.indexOf(HOLE) >= 0 ? target.value.indexOf(HOLE) : undefined) : null;
       return {
@@ -687,6 +1295,8 @@ export class Interpreter implements ExpandHooks {
     }
     this.shellDepth++;
     const savedVia = this.via;
+    const savedSource = this.source;
+    this.source = { id: this.nextSourceId++, text: source };
     this.via = [...this.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
@@ -697,17 +1307,24 @@ export class Interpreter implements ExpandHooks {
       const tl = this.timeline.length;
       const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
+      if (this.childShells.has(st)) this.runExitTraps(st);
       for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.via = savedVia;
+      this.source = savedSource;
       this.shellDepth--;
     }
   }
 
   /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
   sourceFile(path: Field, st: State, range: Range): void {
+    const written = this.pathOf(path.value, st);
+    if (written !== null && this.writtenFiles.has(written)) {
+      this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
+      return;
+    }
     const abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
     const text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
     if (text === null) {
@@ -738,8 +1355,13 @@ export class Interpreter implements ExpandHooks {
 
   /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
   child(st: State): State {
-    return childState(st);
+    const c = childState(st);
+    this.childShells.add(c);
+    return c;
   }
+
+  /** States of child shells: their EXIT traps run when the nested code they run ends. */
+  private readonly childShells = new WeakSet<State>();
 }
 
 function describeOp(op: WriteOp): string {
@@ -779,6 +1401,7 @@ function assign(target: State, source: State): void {
   target.funcs = source.funcs;
   target.terminated = source.terminated;
   target.returned = source.returned;
+  target.extras = source.extras;
 }
 
 function relocate(e: Effect, range: Range): void {

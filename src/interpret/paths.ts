@@ -57,3 +57,32 @@ export function isInside(p: string, root: string): boolean {
   if (root === '/') return p.startsWith('/');
   return p === root || p.startsWith(root.endsWith('/') ? root : root + '/');
 }
+
+/**
+ * A path whose `..` comes after an unknown stretch (`/tmp/$X/../../repo`) cannot be resolved as
+ * text: the unknown part may hold any number of components. Unknown text is taken to be free of
+ * `..` (as everywhere in bashguard), so the result lies somewhere under the known directory with
+ * one component removed per `..` that follows the unknown part: that directory plus a hole.
+ * Paths without such a `..` are returned unchanged.
+ */
+export function collapseHoleDots(p: string): string {
+  const h = p.indexOf(HOLE);
+  if (h < 0) return p;
+  const parts = p.split('/');
+  const firstHole = parts.findIndex((c) => c.includes(HOLE));
+  const ups = parts.slice(firstHole + 1).filter((c) => c === '..').length;
+  if (ups === 0) return p;
+  const known = parts.slice(0, firstHole).filter((c) => c !== '' && c !== '.');
+  const kept = known.slice(0, Math.max(0, known.length - ups));
+  return (p.startsWith('/') ? '/' : '') + [...kept, HOLE].join('/');
+}
+
+/** The descriptor a device path names (`/dev/stderr` is 2, `/dev/fd/3` and `/proc/self/fd/3` are 3), or null. */
+export function descriptorOfPath(p: string): number | null {
+  const n = normalizeLogical(p);
+  if (n === '/dev/stdin') return 0;
+  if (n === '/dev/stdout') return 1;
+  if (n === '/dev/stderr') return 2;
+  const m = /^\/(?:dev|proc\/self|proc\/thread-self)\/fd\/(\d+)$/.exec(n);
+  return m ? Number(m[1]) : null;
+}

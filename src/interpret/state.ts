@@ -7,6 +7,7 @@ import { weakest, type Confidence } from '../effects/confidence.js';
 import type { FunctionDef } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import { CowMap } from './cow-map.js';
+import { childExtras, forkExtras, joinExtras, type Extras } from './extras.js';
 
 export interface CwdValue {
   /** Candidate absolute logical paths; null when unknown. */
@@ -25,6 +26,18 @@ export interface Variable {
   exported: boolean;
   /** True for variables from the hook's environment (HOME, TMPDIR ...): as good as literal. */
   fromEnvironment: boolean;
+  /** Indexed or associative array elements in order (`value` is element 0); absent for scalars. */
+  array?: ArrayValue;
+  /** `declare -n` / `local -n`: this variable names another one. */
+  nameref?: string;
+}
+
+export interface ArrayValue {
+  assoc: boolean;
+  /** Keys in order with their values (HOLE where unknown). */
+  entries: [string, string][];
+  /** True when elements may exist that are not listed (appended from unknown input). */
+  partial: boolean;
 }
 
 export interface State {
@@ -36,6 +49,8 @@ export interface State {
   /** Set by `exit` (ends this shell) and `return` (ends the current function). */
   terminated: boolean;
   returned: boolean;
+  /** Descriptors, aliases, hashed commands, traps (src/interpret/extras.ts). */
+  extras: Extras;
 }
 
 export const MAX_CWD_CANDIDATES = 8;
@@ -49,6 +64,7 @@ export function cloneState(s: State): State {
     funcs: s.funcs.fork(),
     terminated: false,
     returned: false,
+    extras: forkExtras(s.extras),
   };
 }
 
@@ -56,7 +72,7 @@ export function cloneState(s: State): State {
 export function childState(s: State): State {
   const vars = CowMap.of<string, Variable>();
   for (const [k, v] of s.vars) if (v.exported) vars.set(k, v);
-  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false };
+  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: childExtras(s.extras) };
 }
 
 function sameCwd(a: CwdValue, b: CwdValue): boolean {
@@ -107,6 +123,7 @@ export function joinStates(states: State[]): State {
     funcs: live.every((s) => s.funcs.sameAs(base.funcs)) ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
     terminated: false,
     returned: live.every((s) => s.returned),
+    extras: joinExtras(live.map((s) => s.extras)),
   };
 }
 
@@ -125,7 +142,7 @@ function joinVars(live: State[]): CowMap<string, Variable> {
       continue;
     }
     const vs = live.map((s) => s.vars.get(name));
-    if (v0 && vs.every((v) => v && v.value === v0.value)) {
+    if (v0 && vs.every((v) => v && v.value === v0.value && sameArray(v.array, v0.array) && v.nameref === v0.nameref)) {
       const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
       vars.set(name, { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') });
     } else {
@@ -134,4 +151,9 @@ function joinVars(live: State[]): CowMap<string, Variable> {
     }
   }
   return vars;
+}
+
+function sameArray(a: ArrayValue | undefined, b: ArrayValue | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.assoc === b.assoc && a.partial === b.partial && a.entries.length === b.entries.length && a.entries.every(([k, v], i) => b.entries[i]![0] === k && b.entries[i]![1] === v);
 }

@@ -112,8 +112,9 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
-  // `rm link` removes the link itself: only its directory is resolved through symlinks.
-  const noFollow = e.op === 'delete' && unknownAt < 0 && !e.subtree && !knownPart.endsWith('/');
+  // `rm link` and `rm -r link` remove the link itself (`rm -r link/` goes through it): only its
+  // directory is resolved through symlinks.
+  const noFollow = e.op === 'delete' && unknownAt < 0 && !knownPart.endsWith('/');
   const physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
   const region = classify(physical, regions);
   let confidence = e.confidence;
@@ -188,6 +189,15 @@ function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phys
   if (e.workTree !== null) {
     if (e.workTree.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.workTree) };
     return regionOfDir(resolvePhysical(e.workTree, fs), regions);
+  }
+  if (e.dir !== null && e.dir.includes(HOLE)) {
+    // `cd "$(mktemp -d)"; git init; git add`: somewhere under a scratch directory that holds no
+    // checkout, git can only find a repository inside the scratch directory itself.
+    const h = e.dir.indexOf(HOLE);
+    const known = resolvePhysical(e.dir.slice(0, e.dir.lastIndexOf('/', h) + 1) || '/', fs);
+    const region = classify(known, regions);
+    const holdsCheckout = regions.some((r) => (r.kind === 'worktree' || protects(r)) && isInside(r.root, known));
+    if (region.kind === 'scratch' && !holdsCheckout) return { kind: 'scratch', root: region.root };
   }
   if (e.dir === null || e.dir.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.dir) };
   return regionOfDir(resolvePhysical(e.dir, fs), regions);

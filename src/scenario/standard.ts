@@ -30,6 +30,9 @@ export function standardLayout(cwd: string = WORKTREE): Layout | null {
   return { current: containing, main: containing === main ? main : main, siblings: ALL.filter((c) => c !== containing && c !== main) };
 }
 
+/** Directories every scenario has (the oracle creates them too). */
+const LAYOUT_DIRS = [MAIN, WORKTREE, SIBLING, CLAUDE_WT, OUTSIDE, COMMON, `${MAIN}/src`, `${MAIN}/docs`, '/tmp'];
+
 export interface ScenarioFs extends PhysicalFs, Host {
   symlinks: Map<string, string>;
   files: Map<string, string>;
@@ -46,6 +49,13 @@ export function memoryFs(symlinks: Record<string, string> = {}, files: Record<st
     exists: (p) => links.has(p) || fileMap.has(p) || [...fileMap.keys(), ...links.keys()].some((k) => k.startsWith(p + '/')),
     realpath: (p) => resolveMem(p, links),
     readFile: (p) => fileMap.get(resolveMem(p, links)) ?? null,
+    stat: (p) => {
+      // Only what the scenario declares is known: the layout's directories and the case's files.
+      const r = resolveMem(p, links);
+      if (fileMap.has(r)) return 'file';
+      if (LAYOUT_DIRS.some((d) => isInside(d, r)) || [...fileMap.keys()].some((f) => isInside(f, r) && f !== r)) return 'directory';
+      return null;
+    },
   };
   return fs;
 }

@@ -150,8 +150,11 @@ class Builder {
         return this.caseStatement(n);
       case 'function_definition':
         return this.functionDefinition(n);
-      case 'test_command':
-        return { kind: 'test', words: this.expansionsIn(n), redirects: [], range: this.range(n) };
+      case 'test_command': {
+        const args = this.testArgs(n);
+        const single = n.children[0]?.type === '[';
+        return { kind: 'test', words: this.expansionsIn(n), ...(args ? { args, ...(single ? { single } : {}) } : {}), redirects: [], range: this.range(n) };
+      }
       case 'ERROR':
         return this.unknown(n, 'syntax error');
       default:
@@ -271,7 +274,9 @@ class Builder {
     const name = nameNode ? this.text(nameNode) : '';
     if (!valueNode) return { name, append: op?.type === '+=', value: null, unknownValue: false, range: this.range(n) };
     if (valueNode.type === 'array') {
-      return { name, append: op?.type === '+=', value: null, unknownValue: true, range: this.range(n) };
+      const kids = valueNode.children.filter((c) => c.named && c.type !== 'comment');
+      const elements = kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => this.word(c));
+      return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), range: this.range(n) };
     }
     return { name, append: op?.type === '+=', value: this.word(valueNode), unknownValue: false, range: this.range(n) };
   }
@@ -750,6 +755,23 @@ class Builder {
       default:
         return this.wordParts(n, false);
     }
+  }
+
+  /** `[[ ... ]]` as a flat list of operands and operators; null when it holds something else (a regex, an error). */
+  testArgs(n: SyntaxNode): Word[] | null {
+    const out: Word[] = [];
+    const walk = (x: SyntaxNode): boolean => {
+      for (const c of x.children) {
+        if (c.type === '[[' || c.type === ']]' || c.type === '[' || c.type === ']' || c.type === 'comment') continue;
+        if (c.type === 'unary_expression' || c.type === 'binary_expression' || c.type === 'parenthesized_expression') {
+          if (!walk(c)) return false;
+        } else if (c.type === 'ERROR' || c.type === 'regex' || c.type === 'extglob_pattern' || c.type === '=~' || c.missing) return false;
+        else if (!c.named || c.type === 'test_operator') out.push(this.literalWord(c));
+        else out.push(this.word(c));
+      }
+      return true;
+    };
+    return walk(n) ? out : null;
   }
 
   /** `${...}`: the name, the operator and its argument word (for defaults like `${X:-/path}`). */

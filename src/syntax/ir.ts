@@ -43,6 +43,8 @@ export interface Assignment {
   /** null for `X=` and for array values, which are kept as `unknownValue`. */
   value: Word | null;
   unknownValue: boolean;
+  /** `a=(x y)`, `m=([k]=v)`: the elements as written (a `[k]=` prefix stays in the word). */
+  elements?: Word[];
   range: Range;
 }
 
@@ -147,6 +149,10 @@ export interface FunctionDef extends Base {
 export interface Test extends Base {
   kind: 'test';
   words: Word[];
+  /** `[[ ... ]]`: every operand and operator in order (`-d`, `$x`, `&&` ...), for deciding it; absent for `(( ))`. */
+  args?: Word[];
+  /** `[ ... ]` (the test builtin, which the grammar parses like `[[`): its words split and glob. */
+  single?: boolean;
   redirects: Redirect[];
 }
 

@@ -1,4 +1,4 @@
-/** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`. */
+/** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Host } from '../interpret/interpreter.js';
 
@@ -10,6 +10,15 @@ export const nodeHost: Host = {
       return realpathSync(p);
     } catch {
       return null;
+    }
+  },
+  stat(p) {
+    try {
+      const s = statSync(p);
+      return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : null;
     }
   },
   readFile(p) {

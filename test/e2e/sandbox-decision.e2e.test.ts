@@ -34,10 +34,11 @@ interface Step extends ScriptStep {
 function script(main: string): Step[] {
   const bash = (label: string, kind: Step['kind'], command: string, sandboxed: boolean, expectOutput?: string | RegExp): Step => ({ label, kind, tool: 'Bash', input: { command, description: label }, sandboxed, ...(expectOutput ? { expectOutput } : {}) });
   return [
-    bash('eval of a computed cd ../.. and a write', 'dynamic-escape', `eval "$(printf 'cd %s && echo pwned >> README.md' ../..)"`, true),
+    // Computed by a program the analysis does not model (printf output is computed, base64 is not).
+    bash('eval of a computed cd ../.. and a write', 'dynamic-escape', `eval "$(echo Y2QgLi4vLi4gJiYgZWNobyBwd25lZCA+PiBSRUFETUUubWQ= | base64 -d)"`, true),
     bash('write the main checkout\'s path into a file in the worktree', 'legit', `printf '%s\\n' '${main}' > target.txt`, false),
     bash('git -C "$(cat target.txt)" commit: a repository read at run time', 'dynamic-escape', 'git -C "$(cat target.txt)" commit --allow-empty -qm pwned', true),
-    bash('sh -c of a computed script writing the main checkout and its hooks', 'dynamic-escape', `sh -c "$(printf 'touch %s/leak.txt; echo evil > %s/.git/hooks/pre-commit' "${main}" "${main}")"`, true),
+    bash('sh -c of a computed script writing the main checkout and its hooks', 'dynamic-escape', `sh -c "$(printf 'touch %s/leak.txt; echo evil > %s/.git/hooks/pre-commit' "$(cat target.txt)" "$(cat target.txt)")"`, true),
     bash('a certain escape is still denied', 'certain-escape', `echo x > ${main}/README.md`, false),
     // Project scripts whose content is only known at run time (`eval "$(cat ...)"`): sandboxed.
     bash('write the build and test scripts', 'legit', `printf '%s\\n' 'mkdir -p out && cp src/app.sh out/app && chmod +x out/app' > build.sh && printf '%s\\n' 'test "$(./out/app)" = app && echo tests passed' > test.sh`, false),

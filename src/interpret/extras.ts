@@ -1,0 +1,84 @@
+/**
+ * Shell state beyond cwd, variables and functions: open file descriptors (`exec 3>file`),
+ * aliases (`alias` + `shopt -s expand_aliases`), the command hash (`hash -p`) and trap handlers.
+ * Kept apart from state.ts so the hot clone/join paths there only fork one more object.
+ */
+import { CowMap } from './cow-map.js';
+import type { Range } from '../syntax/ir.js';
+
+/** Where a descriptor points: a file the command opened (absolute, HOLE where unknown). */
+export interface FdTarget {
+  path: string;
+  /** The redirect as written, for messages. */
+  text: string;
+}
+
+/** Marks where a definition was read, so aliases expand only on lines read after it. */
+export interface SourceLine {
+  /** Which parse the line belongs to (each nested source gets its own number). */
+  source: number;
+  line: number;
+}
+
+export interface Alias extends SourceLine {
+  text: string;
+}
+
+export interface TrapHandler {
+  code: string;
+  range: Range;
+}
+
+export interface Extras {
+  /** Descriptors redirected to files by `exec N>file` / `exec {v}>file`; null: closed. */
+  fds: CowMap<number, FdTarget | null>;
+  aliases: CowMap<string, Alias>;
+  /** Set by `shopt -s expand_aliases` (off in a non-interactive shell until then). */
+  expandAliases: SourceLine | null;
+  /** `hash -p PATH NAME`: NAME runs PATH. */
+  hashed: CowMap<string, string>;
+  /** EXIT handlers (`trap CODE EXIT`): the code of every branch that set one, with where it was set. */
+  traps: CowMap<string, TrapHandler[]>;
+}
+
+export function emptyExtras(): Extras {
+  return { fds: CowMap.of(), aliases: CowMap.of(), expandAliases: null, hashed: CowMap.of(), traps: CowMap.of() };
+}
+
+export function forkExtras(e: Extras): Extras {
+  return { fds: e.fds.fork(), aliases: e.aliases.fork(), expandAliases: e.expandAliases, hashed: e.hashed.fork(), traps: e.traps.fork() };
+}
+
+/** A child process (`bash -c`, `bash file`) inherits open descriptors only. */
+export function childExtras(e: Extras): Extras {
+  return { ...emptyExtras(), fds: e.fds.fork() };
+}
+
+/** Joins branches: a descriptor, alias or hash entry set differently by branches is kept from every branch it can come from. */
+export function joinExtras(all: Extras[]): Extras {
+  const base = all[0]!;
+  if (all.every((e) => e === base)) return forkExtras(base);
+  const merge = <K, V>(maps: CowMap<K, V>[], combine: (vs: (V | undefined)[]) => V | undefined): CowMap<K, V> => {
+    if (maps.every((m) => m.sameAs(maps[0]!))) return maps[0]!.fork();
+    const keys = new Set<K>();
+    for (const m of maps) for (const k of m.keys()) keys.add(k);
+    const out = CowMap.of<K, V>();
+    for (const k of keys) {
+      const v = combine(maps.map((m) => m.get(k)));
+      if (v !== undefined) out.set(k, v);
+    }
+    return out;
+  };
+  const first = <V>(vs: (V | undefined)[]): V | undefined => vs.find((v) => v !== undefined);
+  return {
+    // A descriptor one branch opened on a file may point there afterwards.
+    fds: merge(all.map((e) => e.fds), (vs) => vs.find((v) => v) ?? first(vs)),
+    aliases: merge(all.map((e) => e.aliases), first),
+    expandAliases: all.find((e) => e.expandAliases)?.expandAliases ?? null,
+    hashed: merge(all.map((e) => e.hashed), first),
+    traps: merge(all.map((e) => e.traps), (vs) => {
+      const handlers = vs.flatMap((v) => v ?? []).filter((h, i, a) => a.findIndex((x) => x.code === h.code) === i);
+      return handlers.length ? handlers : undefined;
+    }),
+  };
+}
