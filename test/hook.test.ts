@@ -193,14 +193,24 @@ describe('limits and robustness', () => {
 });
 
 describe('where the hook enforces', () => {
-  it('cwd not inside a checkout: allow', async () => {
-    allowed(await hook(event('Bash', { command: `echo x > ${layout.main}/README.md` }, outsideDir), { cwd: outsideDir }));
-    allowed(await hook(event('Write', { file_path: `${layout.main}/README.md` }, outsideDir), { cwd: outsideDir }));
+  it('cwd not inside a checkout: allow, and say why on stderr (one line)', async () => {
+    for (const r of [
+      await hook(event('Bash', { command: `echo x > ${layout.main}/README.md` }, outsideDir), { cwd: outsideDir }),
+      await hook(event('Write', { file_path: `${layout.main}/README.md` }, outsideDir), { cwd: outsideDir }),
+    ]) {
+      allowed(r);
+      expect(r.stderr).toBe(`bashguard: not inside a git checkout (cwd ${outsideDir}); allowing\n`);
+    }
   });
 
-  it('a plain checkout (no linked worktree): allow', async () => {
-    allowed(await hook(event('Bash', { command: 'echo x > /etc/whatever && rm -rf ../x' }, plain), { cwd: plain }));
-    allowed(await hook(event('Bash', { command: `echo x > ${layout.main}/README.md` }, layout.main), { cwd: layout.main }));
+  it('a plain checkout (no linked worktree): allow, quietly', async () => {
+    for (const r of [
+      await hook(event('Bash', { command: 'echo x > /etc/whatever && rm -rf ../x' }, plain), { cwd: plain }),
+      await hook(event('Bash', { command: `echo x > ${layout.main}/README.md` }, layout.main), { cwd: layout.main }),
+    ]) {
+      allowed(r);
+      expect(r.stderr).toBe('');
+    }
   });
 
   it('the event cwd wins over the process cwd', async () => {

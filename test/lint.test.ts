@@ -4,7 +4,7 @@
  * exit codes, suppressions, one bad file not stopping the run, stdin, roots and worktrees.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +13,20 @@ import type { IO } from '../src/cli/io.js';
 import { parseDirectives } from '../src/lint/directives.js';
 import { globMatcher, isShellShebang } from '../src/lint/files.js';
 import { REPO_ROOT } from './helpers/shared.js';
+import { layoutBase } from './helpers/git-layout.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/lint');
-const PROJECT = join(FIXTURES, 'project');
+/**
+ * The fixture project runs from a copy in a fresh checkout outside every scratch root (/dev/shm or
+ * $HOME, like test/helpers/git-layout.ts): escapes.sh climbs `cd ../..` out of the project, and
+ * where it lands must not depend on where this clone sits (under /tmp or /var/tmp the climb would
+ * land in a write root and its finding would disappear).
+ */
+const CHECKOUT = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-fixture-')));
+execFileSync('git', ['init', '-q', CHECKOUT]);
+cpSync(join(FIXTURES, 'project'), join(CHECKOUT, 'test/fixtures/lint/project'), { recursive: true });
+afterAll(() => rmSync(CHECKOUT, { recursive: true, force: true }));
+const PROJECT = join(CHECKOUT, 'test/fixtures/lint/project');
 
 interface Ran {
   code: number;
@@ -31,7 +42,7 @@ async function lint(args: string[], opts: { stdin?: string; cwd?: string; env?: 
     stderr: (t) => void (err += t),
     readStdin: async () => opts.stdin ?? '',
     env: { HOME: '/home/tester', TMPDIR: '/tmp', ...opts.env },
-    cwd: opts.cwd ?? REPO_ROOT,
+    cwd: opts.cwd ?? CHECKOUT,
     isTTY: opts.tty ?? false,
   };
   const code = await run(['lint', ...args], io);
@@ -143,7 +154,7 @@ describe('lint: the fixture project in every format', () => {
     expect(escapes.rootSource).toBe('option');
     const climb = escapes.findings.find((f) => f.line === 5)!;
     expect(climb).toMatchObject({ rule: 'BG1001', name: 'write-outside-worktree', severity: 'error', confidence: 'certain', column: 8, endLine: 5, endColumn: 21 });
-    expect(climb.message).toContain(join(realpathSync(FIXTURES), '..', 'climbed.txt').replace('/lint/..', ''));
+    expect(climb.message).toContain(join(CHECKOUT, 'test', 'fixtures', 'climbed.txt'));
     expect(climb.evidence.map((e) => e.note).join('\n')).toMatch(/cwd became .* at `cd \.\.\/\.\.`/);
     expect(j.summary).toMatchObject({ files: 5, suppressed: 4, failed: 0 });
     expect(r.err).toMatch(/5 files linted, 10 findings \(8 errors, 2 warnings, 0 info\), 4 suppressed/);
@@ -193,7 +204,7 @@ describe('lint: the fixture project in every format', () => {
     expect(deploy).toMatchObject({ ruleId: 'BG1001', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'test/fixtures/lint/project/tools/deploy', uriBaseId: '%SRCROOT%' }, region: { startLine: 3, startColumn: 1, endLine: 3, endColumn: 21 } } }] });
     expect(run0.tool.driver.rules[deploy.ruleIndex].id).toBe('BG1001');
     expect(deploy.relatedLocations[0].message.text).toContain('deletes /var/www/site');
-    expect(run0.originalUriBaseIds['%SRCROOT%'].uri).toBe(`file://${REPO_ROOT}/`);
+    expect(run0.originalUriBaseIds['%SRCROOT%'].uri).toBe(`file://${CHECKOUT}/`);
     // The validator itself rejects broken logs.
     expect(validate(SARIF_SCHEMA, { version: '2.1.0', runs: [{ tool: { driver: {} }, results: [{ level: 'fatal', message: {} }] }] }).length).toBeGreaterThan(0);
   });
@@ -319,7 +330,7 @@ describe('lint: stdin', () => {
     const r = await lint(['--format', 'json', '--stdin-filename', join(PROJECT, 'tools/piped.sh'), '-'], { stdin: 'cd "$(dirname "$0")"/..\necho ok > built.txt\necho no > ../../escape.txt\n', cwd: PROJECT });
     const j = JSON.parse(r.out) as JsonOut;
     expect(j.files[0]!.file).toBe('tools/piped.sh');
-    expect(j.files[0]!.root).toBe(REPO_ROOT);
+    expect(j.files[0]!.root).toBe(CHECKOUT);
     // built.txt lands in the project; ../../escape.txt in test/fixtures, still inside the checkout.
     expect(rulesAt(j, 'tools/piped.sh')).toEqual([]);
   });
@@ -445,7 +456,7 @@ describe('lint: the built CLI', () => {
     let out = '';
     let code = 0;
     try {
-      out = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'github', '--root', PROJECT, join(PROJECT, 'tools/deploy')], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      out = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'github', '--root', PROJECT, join(PROJECT, 'tools/deploy')], { cwd: CHECKOUT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
       const e = err as { status: number; stdout: string };
       code = e.status;
@@ -458,7 +469,6 @@ describe('lint: the built CLI', () => {
 
 describe('lint: --cwd script', () => {
   it('starts each script in its own directory instead of the root', async () => {
-    const { layoutBase } = await import('./helpers/git-layout.js');
     const dir = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-cwd-')));
     try {
       execFileSync('git', ['init', '-q', dir]);

@@ -108,7 +108,8 @@ export function formatEffect(e: Effect): string {
   const via = e.via.length ? ` via ${e.via.join(' > ')}` : '';
   switch (e.kind) {
     case 'write':
-      return `write ${e.op} ${displayPath(e.path)}${e.subtree ? ' (and below)' : ''} [${e.confidence}] by ${e.command}${via} at ${at}`;
+      // The op names the kind of write (write, append, create, delete, move, ...): no `write` prefix.
+      return `${e.op} ${displayPath(e.path)}${e.subtree ? ' (and below)' : ''} [${e.confidence}] by ${e.command}${via} at ${at}`;
     case 'git':
       return `git ${e.subcommand ?? ''} (${e.access}) in ${displayPath(e.dir)}${e.gitDir ? ` git-dir=${displayPath(e.gitDir)}` : ''}${e.workTree ? ` work-tree=${displayPath(e.workTree)}` : ''} [${e.confidence}]${via} at ${at}`;
     case 'problem':

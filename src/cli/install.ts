@@ -154,9 +154,40 @@ export function runInstall(io: IO, opts: InstallOptions): number {
     return 0;
   }
   writeSettings(file, after);
-  io.stdout(`bashguard hook installed in ${file} (matcher ${MATCHER})\n`);
+  io.stdout(`${describeInstall(before, hookCommand())} in ${file} (matcher ${MATCHER})\n`);
   if (opts.scope === 'project') reportNotReached(io);
   return 0;
+}
+
+/** Our hook commands in PreToolUse, in order, with the matcher of their entry. */
+function ourHooks(settings: Json): { matcher: unknown; command: string; hook: Json }[] {
+  const hooks = settings.hooks as Json | undefined;
+  const pre = hooks && Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : [];
+  const out: { matcher: unknown; command: string; hook: Json }[] = [];
+  for (const entry of pre) {
+    if (typeof entry !== 'object' || entry === null || !Array.isArray((entry as Json).hooks)) continue;
+    for (const h of (entry as Json).hooks as unknown[]) if (isOurs(h)) out.push({ matcher: (entry as Json).matcher, command: (h as Json).command as string, hook: h as Json });
+  }
+  return out;
+}
+
+/** What install did to settings that it changed: added, updated, merged or only moved the entry. */
+function describeInstall(before: Json, command: string): string {
+  const old = ourHooks(before);
+  if (old.length === 0) return 'bashguard hook installed';
+  if (old.length > 1) return `replaced ${old.length} bashguard hook entries with one`;
+  const o = old[0]!;
+  const changed: string[] = [];
+  if (o.command !== command) changed.push(`command ${JSON.stringify(o.command)} -> ${JSON.stringify(command)}`);
+  if (o.matcher !== MATCHER) changed.push(`matcher ${JSON.stringify(o.matcher ?? null)} -> ${JSON.stringify(MATCHER)}`);
+  const wanted = (mergeHook({}, command) as { hooks: { PreToolUse: [{ hooks: [Json] }] } }).hooks.PreToolUse[0].hooks[0];
+  for (const [k, v] of Object.entries(wanted)) {
+    if (k === 'command' || k === 'type') continue;
+    const had = (o.hook as Json)[k];
+    if (JSON.stringify(had) !== JSON.stringify(v)) changed.push(`${k} ${JSON.stringify(had ?? null)} -> ${JSON.stringify(v)}`);
+  }
+  if (changed.length > 0) return `updated the bashguard hook (${changed.join('; ')})`;
+  return 'bashguard hook was already installed; moved its entry to its own PreToolUse entry at the end';
 }
 
 function reportNotReached(io: IO): void {

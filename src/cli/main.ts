@@ -131,6 +131,10 @@ export async function main(): Promise<void> {
   // A hook process lives for one parse: tune V8 for start-up, not throughput (see wasm.ts).
   if (isHook) preferFastWasmStartup();
   const io = isHook ? hookIO() : processIO();
-  const code = await run(argv, io).catch(() => 2);
+  // run() reports its own errors; anything escaping it (a failing stderr write ...) still gets a line.
+  const code = await run(argv, io).catch((err: unknown) => {
+    process.stderr.write(`bashguard: internal error: ${String((err as Error)?.message ?? err).split('\n')[0]}\n`);
+    return 2;
+  });
   process.exitCode = code;
 }

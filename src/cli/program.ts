@@ -3,7 +3,7 @@
  * the engine (src/workspace, src/analyze.ts) returns.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
@@ -30,6 +30,18 @@ async function readSource(io: IO, command: string | undefined, file: string | un
   return command;
 }
 
+/** `--cwd DIR` resolved against the process cwd; a missing or non-directory path is a usage error. */
+function cwdOption(io: IO, dir: string): string {
+  const cwd = resolve(io.cwd, dir);
+  try {
+    if (statSync(cwd).isDirectory()) return cwd;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--cwd ${dir}: ${code === 'ENOENT' ? 'no such directory' : code ?? (err as Error).message}`);
+  }
+  throw new UsageError(`--cwd ${dir}: not a directory`);
+}
+
 function parserChoice(v: string | undefined): BackendChoice | undefined {
   if (v === undefined) return undefined;
   if (v !== 'native' && v !== 'wasm' && v !== 'auto') throw new UsageError(`--parser must be native, wasm or auto (got ${v})`);
@@ -42,7 +54,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   program
     .name('bashguard')
     .description('Keeps AI coding agents\' shell commands and file edits inside their git worktree.')
-    .version(packageVersion(), '-V, --version')
+    .version(packageVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run bashguard --help for usage)')
@@ -78,9 +90,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
         exitCode = await runDemo(io);
         return;
       }
+      const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
-      const cwd = resolve(io.cwd, opts.cwd);
       const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       if (opts.json) {
         io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
@@ -102,9 +114,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('--json', 'print JSON')
     .option('--parser <backend>', 'native, wasm or auto')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string }) => {
+      const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
-      const cwd = resolve(io.cwd, opts.cwd);
       const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       const a = analysis!;
       if (opts.json) {
@@ -196,8 +208,14 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     exitCode = code;
   });
 
+  if (argv.length === 0) {
+    // Like most CLIs: no command is a usage error, the usage goes to stderr.
+    io.stderr(program.helpInformation());
+    return 2;
+  }
   try {
-    await program.parseAsync(['node', 'bashguard', ...argv]);
+    // -V is accepted too (commander's default spelling, which older docs used).
+    await program.parseAsync(['node', 'bashguard', ...(argv.length === 1 && argv[0] === '-V' ? ['-v'] : argv)]);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;

@@ -10,6 +10,21 @@ import { resolveRuleRef } from '../rules/catalog.js';
 import { caseKey, casePath, CorpusError, parseCorpus, type CorpusCase, type Expect } from './schema.js';
 import { compareCase, corpusFiles, describeFailure, loadCorpus, runCase } from './run.js';
 import { findDuplicates } from './schema.js';
+import { CLAUDE_WT, COMMON, HOME, MAIN, OUTSIDE, SIBLING, WORKTREE } from '../scenario/standard.js';
+
+/** The directories of the standard scenario (docs/conventions.md): where a case can start. */
+const SCENARIO_DIRS = new Set([
+  '/', '/home', HOME, OUTSIDE, '/tmp', '/var', '/var/tmp', COMMON, `${MAIN}/.builders`, `${MAIN}/.claude`, `${MAIN}/.claude/worktrees`,
+  ...[MAIN, WORKTREE, SIBLING, CLAUDE_WT].flatMap((r) => [r, `${r}/src`, `${r}/docs`]),
+]);
+
+/** A case the schema rejects, as the option that caused it: `--tool: must be one of ...`. */
+function probeError(err: CorpusError): UsageError {
+  const m = /^\(new case\):\d+: (\w+): (.*)$/.exec(err.message);
+  if (!m) return new UsageError(err.message);
+  const option = m[1] === 'cmd' ? 'the command' : `--${m[1]}`;
+  return new UsageError(`${option}: ${m[2]}`);
+}
 
 /** The corpus directory: `corpus/` under the cwd or one of its parents. */
 function findCorpusDir(cwd: string): string {
@@ -41,7 +56,16 @@ export async function corpusAdd(io: IO, command: string, opts: AddOptions): Prom
   if (!['allow', 'ask', 'deny'].includes(opts.expect)) throw new UsageError(`--expect must be allow, ask or deny (got ${opts.expect})`);
   const file = opts.file ? resolve(io.cwd, opts.file) : join(findCorpusDir(io.cwd), 'added.yaml');
   const tool = opts.tool ?? 'Bash';
-  const probe = parseCorpus(`- ${JSON.stringify({ cmd: command, expect: opts.expect, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(tool !== 'Bash' ? { tool } : {}) })}`, '(new case)')[0]!;
+  if (opts.cwd !== undefined && !SCENARIO_DIRS.has(casePath(opts.cwd))) {
+    throw new UsageError(`--cwd ${opts.cwd}: not a directory of the standard scenario (docs/conventions.md): use the worktree ${WORKTREE} (default), ${MAIN}, ${SIBLING}, ${OUTSIDE}, their src/ or docs/, /tmp ...`);
+  }
+  let probe: CorpusCase;
+  try {
+    probe = parseCorpus(`- ${JSON.stringify({ cmd: command, expect: opts.expect, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(tool !== 'Bash' ? { tool } : {}) })}`, '(new case)')[0]!;
+  } catch (err) {
+    if (err instanceof CorpusError) throw probeError(err);
+    throw err;
+  }
   if (existsSync(file)) {
     const dup = parseCorpus(readFileSync(file, 'utf8'), opts.file ?? file).find((c) => caseKey(c) === caseKey(probe));
     if (dup) throw new UsageError(`${dup.file}:${dup.line} already has this case`);
@@ -89,7 +113,10 @@ export async function corpusCheck(io: IO, files: string[], opts: { verbose?: boo
   try {
     cases = loadCorpus(paths, base);
   } catch (err) {
-    if (err instanceof CorpusError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError((err as Error).message, 1);
+    // A file that cannot be read is a usage error (exit 2); an invalid case fails the check (exit 1).
+    const e = err as NodeJS.ErrnoException;
+    if (e.code && e.path) throw new UsageError(`cannot read ${e.path}: ${e.code === 'ENOENT' ? 'no such file' : e.code}`);
+    if (err instanceof CorpusError) throw new UsageError(e.message, 1);
     throw err;
   }
   const parser = await getParser();

@@ -40,7 +40,12 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   if (ws.broken) {
     return { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, findings: [], kind: 'broken-worktree' };
   }
-  if (ws.skipped) return null;
+  if (ws.skipped) {
+    // Outside any checkout (or with unreadable git files) there is no worktree to keep the call in:
+    // allow, and say why (README). A plain checkout (root known) stays quiet: nothing to enforce.
+    if (!ws.root) ctx.stderr(`bashguard: ${ws.skipped} (cwd ${cwd}); allowing\n`);
+    return null;
+  }
   if (ctx.unfinished !== undefined) {
     const a = unfinishedAnswer(ws, ctx.unfinished);
     return call.kind === 'bash' && a.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;

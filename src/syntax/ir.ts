@@ -184,18 +184,3 @@ export interface Script {
    * ERROR/MISSING nodes the builder had no place for appear only here). */
   problems: { reason: string; range: Range; text: string }[];
 }
-
-/** A word is literal when every part is literal text (any quoting): no expansion can change it. */
-export function isLiteralWord(word: Word): boolean {
-  return word.parts.every((p) => p.kind === 'text');
-}
-
-/** The value of a literal word, or null. Unquoted glob and brace characters count as literal here. */
-export function literalValue(word: Word): string | null {
-  let out = '';
-  for (const p of word.parts) {
-    if (p.kind !== 'text') return null;
-    out += p.value;
-  }
-  return out;
-}
