@@ -11,13 +11,23 @@ export function register(program: Command, io: IO, setExit: (code: number) => vo
   registerCorpus(program, io, setExit);
 }
 
+const collect = (v: string, prev: string[]): string[] => [...prev, v];
+
 function registerLint(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('lint')
     .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error)')
     .argument('<paths...>', 'files, directories (*.sh, *.bash, sh/bash shebangs), or - for stdin')
-    .option('--format <format>', 'text, json, sarif or github', 'text')
+    .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle', 'text')
     .option('--fail-on <severity>', 'lowest severity that makes the exit code 1: error, warning, info or none', 'error')
+    .option('--min-confidence <confidence>', 'findings below it (certain, likely, possible) are reported as notes and never fail', 'likely')
+    .option('--max-warnings <n>', 'exit 1 when there are more warnings than this')
+    .option('-e, --exclude <rules>', 'rules to leave out (ids or names, comma-separated; repeatable)', collect, [] as string[])
+    .option('-i, --include <rules>', 'report only these rules (ids or names, comma-separated; repeatable)', collect, [] as string[])
+    .option('-S, --severity <severity>', 'report only findings of this severity or higher: error, warning or info', 'info')
+    .option('--baseline <file>', 'accept the findings recorded in this baseline file; report only new ones')
+    .option('--baseline-write <file>', 'record every current finding in this baseline file and exit 0')
+    .option('--norc', 'read no configuration file (user, project or nested .bashguard.json)')
     .option('--root <dir>', 'the root writes must stay in (default: the git checkout containing each script)')
     .option('--cwd <dir>', 'the directory scripts start in (default: the root; `script`: each script\'s own directory)')
     .option('--report-unused-directives', 'report `# bashguard disable=` comments that suppress nothing (BG0004)')

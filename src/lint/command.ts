@@ -3,6 +3,7 @@
  * src/cli/extra-commands.ts. Returns the exit code: 0 no finding at or above --fail-on,
  * 1 findings, 2 usage or I/O error (a file that could not be read, an invalid configuration).
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from '../cli/io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
@@ -11,7 +12,22 @@ import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
 import { lintIsolated } from './isolated.js';
-import { FORMATS, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
+import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
+import { readBaseline, ruleList, select, writeBaseline } from './select.js';
+import type { Confidence } from '../effects/confidence.js';
+
+/** A directory option must name a directory that exists (a typo would silently change the root). */
+function existingDir(io: IO, flag: string, value: string): string {
+  const abs = resolve(io.cwd, value);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new UsageError(`${flag} ${value}: no such directory`);
+  }
+  if (!isDir) throw new UsageError(`${flag} ${value}: not a directory`);
+  return abs;
+}
 
 export interface LintCliOptions {
   format?: string;
@@ -25,6 +41,14 @@ export interface LintCliOptions {
   summary?: boolean;
   parser?: string;
   timeout?: string;
+  minConfidence?: string;
+  maxWarnings?: string;
+  baseline?: string;
+  baselineWrite?: string;
+  exclude?: string[];
+  include?: string[];
+  severity?: string;
+  norc?: boolean;
 }
 
 
@@ -40,15 +64,30 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const limit = Number(opts.timeout ?? '0');
   if (!Number.isFinite(limit) || limit < 0) throw new UsageError(`--timeout takes a number of seconds, 0 for no limit (got ${opts.timeout})`);
 
-  const root = opts.root ? resolve(io.cwd, opts.root) : undefined;
+  const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
+  if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
+  const minSeverity = (opts.severity ?? 'info') as Severity;
+  if (!['error', 'warning', 'info'].includes(minSeverity)) throw new UsageError(`--severity must be error, warning or info (got ${opts.severity})`);
+  const maxWarnings = opts.maxWarnings === undefined ? -1 : Number(opts.maxWarnings);
+  if (!Number.isInteger(maxWarnings) || maxWarnings < -1) throw new UsageError(`--max-warnings takes a whole number (got ${opts.maxWarnings})`);
+  if (opts.baseline && opts.baselineWrite) throw new UsageError('--baseline and --baseline-write cannot be used together');
+  const include = ruleList(opts.include, '--include');
+  const exclude = ruleList(opts.exclude, '--exclude') ?? new Set();
+  const baseline = opts.baseline ? readBaseline(resolve(io.cwd, opts.baseline)) : null;
+
+  const root = opts.root ? existingDir(io, '--root', opts.root) : undefined;
   // `--cwd script` starts each script in its own directory (test and helper scripts often assume it).
-  const cwd = opts.cwd === 'script' ? 'script' : opts.cwd ? resolve(io.cwd, opts.cwd) : undefined;
+  const cwd = opts.cwd === 'script' ? 'script' : opts.cwd ? existingDir(io, '--cwd', opts.cwd) : undefined;
   const parser = await getParser(parserChoice as BackendChoice | undefined);
-  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives) };
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc) };
   const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
   for (const e of errors) io.stderr(`bashguard: ${e}\n`);
+  if (targets.length === 0 && errors.length === 0) {
+    // As ESLint and ShellCheck: nothing to lint is an error, not a clean run.
+    throw new UsageError(`lint: no shell scripts found in ${paths.join(' ')} (*.sh, *.bash, or a sh/bash shebang; or all of them are ignored)`);
+  }
 
   const stdinPath = opts.stdinFilename ? resolve(io.cwd, opts.stdinFilename) : undefined;
   const stdinText = targets.some((t) => t.path === '-') ? await io.readStdin() : undefined;
@@ -68,7 +107,15 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   }
   if (progress) io.stderr('\r\x1b[K');
 
-  const summary = summarize(results, performance.now() - t0);
+  if (opts.baselineWrite) {
+    const { results: all } = select(results, { minConfidence, include, exclude, minSeverity: 'info', baseline: null });
+    const n = writeBaseline(resolve(io.cwd, opts.baselineWrite), all);
+    io.stderr(`bashguard: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${opts.baselineWrite}; later runs with --baseline ${opts.baselineWrite} report only new ones\n`);
+    return errors.length > 0 || all.some((r) => r.error) ? 2 : 0;
+  }
+  const selected = select(results, { minConfidence, include, exclude, minSeverity, baseline });
+  results = selected.results;
+  const summary = { ...summarize(results, performance.now() - t0), baselined: selected.baselined };
   const color = opts.color ?? (io.isTTY && !io.env.NO_COLOR);
   switch (format) {
     case 'text':
@@ -84,13 +131,23 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
       io.stdout(formatGithub(results));
       for (const e of errors) io.stdout(`::error title=bashguard::${e.replace(/%/g, '%25').replace(/\n/g, '%0A')}\n`);
       break;
+    case 'gcc':
+      io.stdout(formatGcc(results));
+      break;
+    case 'checkstyle':
+      io.stdout(formatCheckstyle(results));
+      break;
   }
   if (opts.summary !== false) {
     const line = summaryLine(summary);
-    if (format === 'text') io.stdout(`${line}\n`);
+    if (format === 'text' || format === 'gcc') io.stdout(`${line}\n`);
     else io.stderr(`bashguard: ${line}\n`);
   }
   if (errors.length > 0 || summary.failed > 0) return 2;
+  if (maxWarnings >= 0 && summary.warnings > maxWarnings) {
+    io.stderr(`bashguard: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return 1;
+  }
   if (failOn === 'none') return 0;
   const threshold = SEVERITY_RANK[failOn as Severity];
   return results.some((r) => r.findings.some((f) => SEVERITY_RANK[f.severity] >= threshold)) ? 1 : 0;

@@ -38,8 +38,23 @@ export interface DirectiveProblem {
 }
 
 const DIRECTIVE = /(^|\s)#\s*bashguard\s+([a-z-]+)(?:(=)(\S*))?(?:\s+--\s*(.*))?\s*$/i;
-// Only comments that look like directives: `# bashguard checks this file` is prose, not a directive.
-const MENTION = /(^|\s)#\s*bashguard\s+(?:disable|enable)/i;
+// Only comments that look like directives: `# bashguard checks this file` is prose, not a directive;
+// `# bashguard WORD=...` is a directive attempt (a misspelt `disabel=` gets a warning, as ShellCheck does).
+const MENTION = /(^|\s)#\s*bashguard\s+(?:disable|enable|[a-z-]+=)/i;
+const VERBS = ['disable', 'disable-file'];
+
+/** The known verb a misspelt one most likely meant (edit distance <= 2), or null. */
+function closestVerb(word: string): string | null {
+  const dist = (a: string, b: string): number => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    return d[a.length]![b.length]!;
+  };
+  let best: string | null = null;
+  for (const v of VERBS) if (dist(word, v) <= 2 && (best === null || dist(word, v) < dist(word, best))) best = v;
+  return best;
+}
 
 function lineStarts(source: string): number[] {
   const starts = [0];
@@ -75,7 +90,8 @@ export function parseDirectives(source: string): { directives: Directive[]; prob
     }
     const verb = m[2]!.toLowerCase();
     if (verb !== 'disable' && verb !== 'disable-file') {
-      problems.push({ message: `unknown bashguard directive \`${m[2]}\` (known: disable, disable-file)`, range: whole });
+      const guess = closestVerb(verb);
+      problems.push({ message: `unknown bashguard directive \`${m[2]}\`${guess ? ` (did you mean \`${guess}\`?)` : ''} (known: disable, disable-file); it suppresses nothing`, range: whole });
       continue;
     }
     if (!m[3] || !m[4]) {

@@ -5,8 +5,13 @@ import { RULES, type RuleMeta } from '../rules/catalog.js';
 import type { Severity } from '../rules/catalog.js';
 import type { FileResult, LintFinding } from './lint.js';
 
-export type Format = 'text' | 'json' | 'sarif' | 'github';
-export const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github'];
+export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gcc' | 'checkstyle';
+export const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github', 'gcc', 'checkstyle'];
+
+/** Where a rule's documentation is: the command that prints it, and its section in docs/rules.md. */
+export function ruleDocRef(r: Pick<RuleMeta, 'id' | 'name'>): string {
+  return `bashguard rules ${r.id} (docs/rules.md#${`${r.id} ${r.name}`.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')})`;
+}
 
 export interface Summary {
   files: number;
@@ -35,10 +40,11 @@ export function summarize(results: FileResult[], timeMs: number): Summary {
 
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
-export function summaryLine(s: Summary): string {
+export function summaryLine(s: Summary & { baselined?: number }): string {
   const total = s.errors + s.warnings + s.infos;
   const parts = [`${plural(s.files, 'file')} linted`, `${plural(total, 'finding')} (${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}, ${s.infos} info)`];
   if (s.suppressed) parts.push(`${s.suppressed} suppressed`);
+  if (s.baselined) parts.push(`${s.baselined} in the baseline`);
   if (s.failed) parts.push(`${plural(s.failed, 'file')} not read`);
   parts.push(`${(s.timeMs / 1000).toFixed(2)} s`);
   return parts.join(', ');
@@ -95,7 +101,49 @@ export function formatText(results: FileResult[], opts: { color: boolean; frames
       if (opts.frames) out.push('');
     }
   }
+  const seen = [...new Set(results.flatMap((r) => r.findings.map((f) => f.rule)))].sort();
+  if (seen.length > 0) {
+    if (out[out.length - 1] !== '') out.push('');
+    out.push('For more information:');
+    for (const id of seen) {
+      const r = RULES.find((x) => x.id === id);
+      if (r) out.push(`  ${ruleDocRef(r)} -- ${r.summary}`);
+    }
+    out.push('');
+  }
   return out.length ? out.join('\n') + (out[out.length - 1] === '' ? '' : '\n') : '';
+}
+
+// ---------------------------------------------------------------- gcc (as ShellCheck's -f gcc)
+
+export function formatGcc(results: FileResult[]): string {
+  const out: string[] = [];
+  for (const r of results) {
+    if (r.error) out.push(`${r.file}:1:1: error: ${r.error} [bashguard]`);
+    for (const f of r.findings) out.push(`${f.file}:${f.line}:${f.column}: ${f.severity === 'info' ? 'note' : f.severity}: ${f.message} [${f.rule}]`);
+  }
+  return out.length ? out.join('\n') + '\n' : '';
+}
+
+// ---------------------------------------------------------------- checkstyle (as ShellCheck's -f checkstyle)
+
+function xml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+export function formatCheckstyle(results: FileResult[]): string {
+  const out = ["<?xml version='1.0' encoding='UTF-8'?>", "<checkstyle version='4.3'>"];
+  for (const r of results) {
+    if (!r.error && r.findings.length === 0) continue;
+    out.push(`<file name='${xml(r.file)}'>`);
+    if (r.error) out.push(`<error line='1' column='1' severity='error' message='${xml(r.error)}' source='bashguard' />`);
+    for (const f of r.findings) {
+      out.push(`<error line='${f.line}' column='${f.column}' severity='${f.severity}' message='${xml(f.message)}' source='bashguard.${f.rule}' />`);
+    }
+    out.push('</file>');
+  }
+  out.push('</checkstyle>');
+  return out.join('\n') + '\n';
 }
 
 // ---------------------------------------------------------------- json
@@ -163,6 +211,7 @@ export function formatSarif(results: FileResult[], opts: { cwd: string; version:
         message: { text: f.message },
         locations: [{ physicalLocation: { artifactLocation, region: region(f.line, f.column, f.endLine, f.endColumn) } }],
         ...(related.length ? { relatedLocations: related } : {}),
+        ...(f.fingerprint ? { partialFingerprints: { 'bashguardFingerprint/v1': f.fingerprint } } : {}),
         properties: { confidence: f.confidence, ...(f.target ? { target: f.target } : {}), ...(f.via.length ? { via: f.via } : {}) },
       });
     }
@@ -211,8 +260,8 @@ export function formatGithub(results: FileResult[]): string {
       if (f.endLine >= f.line) props.push(`endLine=${f.endLine}`);
       if (f.endLine === f.line && f.endColumn > f.column) props.push(`endColumn=${f.endColumn}`);
       props.push(`title=${escapeProperty(`${f.rule} ${f.name}`)}`);
-      const evidence = f.evidence.length ? '\n' + f.evidence.map((e) => `${e.line}:${e.column}: ${e.note}`).join('\n') : '';
-      out.push(`::${GH_LEVEL[f.severity]} ${props.join(',')}::${escapeData(`${f.message} (${f.confidence})${evidence}`)}`);
+      // Short: the message and the confidence; the evidence chain is in the SARIF and JSON output.
+      out.push(`::${GH_LEVEL[f.severity]} ${props.join(',')}::${escapeData(`${f.message} (${f.confidence}; bashguard rules ${f.rule})`)}`);
     }
   }
   return out.length ? out.join('\n') + '\n' : '';

@@ -4,10 +4,19 @@
  * Library code: no process access beyond reading the files it is asked about.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
 import { dirname, relative } from 'node:path';
 import type { BashParser } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
-import { ConfigError, type Config } from '../policy/config.js';
+import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
+import { createHash } from 'node:crypto';
 import type { PhysicalFs } from '../policy/physical.js';
 import { displayPath } from '../interpret/paths.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
@@ -42,6 +51,11 @@ export interface LintFinding {
   /** Wrappers the effect was found through (`sudo`, `bash -c` ...). */
   via: string[];
   evidence: LintEvidence[];
+  /**
+   * A stable fingerprint of the finding: its rule, file and the code it is on (whitespace folded),
+   * not its line number, so a baseline survives edits elsewhere in the file. Set by lintFile.
+   */
+  fingerprint?: string;
 }
 
 export type RootSource = 'option' | 'linked-worktree' | 'checkout' | 'script-dir';
@@ -73,6 +87,8 @@ export interface LintOptions {
   env: Record<string, string | undefined>;
   reportUnusedDirectives?: boolean;
   fs?: PhysicalFs;
+  /** `--norc`: no configuration file at all (user, project, nested), only the defaults. */
+  noConfig?: boolean;
 }
 
 interface Scope {
@@ -98,7 +114,7 @@ export class Linter {
 
   /** The scope for files in `dir`; throws ConfigError for an invalid `.bashguard.json`. */
   scopeFor(dir: string): Scope {
-    const key = this.opts.root ?? dir;
+    const key = dir;
     let s = this.scopes.get(key);
     if (!s) {
       try {
@@ -114,7 +130,14 @@ export class Linter {
   }
 
   private computeScope(dir: string): Scope {
-    const ws = openWorkspace(dir, { env: this.opts.env, fs: this.opts.fs, root: this.opts.root, enforceEverywhere: true });
+    const ws = openWorkspace(dir, {
+      env: this.opts.env,
+      fs: this.opts.fs,
+      root: this.opts.root,
+      enforceEverywhere: true,
+      nestedDir: realpathOr(dir),
+      config: this.opts.noConfig ? DEFAULT_CONFIG : undefined,
+    });
     const root = ws.root!;
     const config = ws.config;
     const match = globMatcher(config.ignore);
@@ -129,6 +152,28 @@ export class Linter {
         return config.ignore.length > 0 && !rel.startsWith('..') && rel !== '' && match(rel.split('\\').join('/'));
       },
     };
+  }
+
+  private overrideScopes = new Map<string, Scope>();
+
+  /** The scope with the config's `overrides` that match this script applied, or null when none does. */
+  private overridden(scope: Scope, scriptPath: string): { scope: Scope; cwd?: string } | null {
+    const matching: ConfigOverride[] = scope.config.overrides.filter((o) => {
+      const rel = relative(o.base, scriptPath).split('\\').join('/');
+      return !rel.startsWith('..') && globMatcher(o.files)(rel);
+    });
+    if (matching.length === 0) return null;
+    const key = `${scope.root}\0${scope.config.sources.join('\0')}\0${matching.map((o) => scope.config.overrides.indexOf(o)).join(',')}`;
+    let s = this.overrideScopes.get(key);
+    if (!s) {
+      let config: Config = scope.config;
+      for (const o of matching) config = { ...config, writeRoots: [...config.writeRoots, ...(o.writeRoots ?? [])], rules: { ...config.rules, ...o.rules } };
+      s = { ...scope, ws: scope.ws.withConfig(config), config };
+      this.overrideScopes.set(key, s);
+    }
+    let cwd: string | undefined;
+    for (const o of matching) if (o.cwd !== undefined) cwd = o.cwd;
+    return { scope: s, cwd };
   }
 
   /** Whether a path is ignored by the `ignore` globs of the configuration that applies to it. */
@@ -164,11 +209,14 @@ export class Linter {
     } catch (err) {
       return { ...base, source, error: `invalid configuration: ${(err as Error).message}`, timeMs: performance.now() - t0 };
     }
-    const cwd = this.opts.cwd === 'script' ? (scriptPath ? dirname(scriptPath) : scope.root) : this.opts.cwd ?? scope.root;
+    const override = scriptPath ? this.overridden(scope, scriptPath) : null;
+    if (override) scope = override.scope;
+    const cwdOption = this.opts.cwd ?? (override?.cwd === 'root' ? undefined : override?.cwd);
+    const cwd = cwdOption === 'script' ? (scriptPath ? dirname(scriptPath) : scope.root) : cwdOption ?? scope.root;
     const result: FileResult = { ...base, source, root: scope.root, rootSource: scope.rootSource, cwd };
     if (stopped !== undefined) {
       const message = `${stopped}: not analyzed`;
-      result.findings = [this.ownFinding('BG0002', scope.config, message, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null);
+      result.findings = fingerprint([this.ownFinding('BG0002', scope.config, message, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null), source);
       result.timeMs = performance.now() - t0;
       return result;
     }
@@ -178,6 +226,7 @@ export class Linter {
       // An engine failure on one file is that file's finding, never the end of the run.
       result.findings = [this.ownFinding('BG0002', scope.config, `internal error while analyzing this file: ${(err as Error).message.split('\n')[0]}`, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null);
     }
+    fingerprint(result.findings, source);
     result.timeMs = performance.now() - t0;
     return result;
   }
@@ -258,6 +307,23 @@ export function toLintFinding(f: Finding, file: string): LintFinding {
     via: f.via,
     evidence: f.evidence.map((e) => ({ line: e.range.line, column: e.range.column, endLine: e.range.endLine, endColumn: e.range.endColumn, note: displayPath(e.note) })),
   };
+}
+
+/**
+ * Sets each finding's fingerprint: rule, file, the finding's source line with whitespace folded,
+ * and which occurrence of that triple it is, hashed. Line numbers are not part of it.
+ */
+export function fingerprint(findings: LintFinding[], source: string): LintFinding[] {
+  const lines = source.split('\n');
+  const seen = new Map<string, number>();
+  for (const f of findings) {
+    const code = (lines[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
+    const base = `${f.rule}\0${f.file}\0${code}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    f.fingerprint = createHash('sha256').update(`${base}\0${n}`).digest('hex').slice(0, 32);
+  }
+  return findings;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

@@ -25,10 +25,24 @@ export interface Config {
   ignore: string[];
   /** Paths protected even inside the worktree or a write root (absolute). */
   protect: string[];
+  /** Lint: settings for the scripts matching globs (in order; later ones win). */
+  overrides: ConfigOverride[];
   /** Where the config came from, for messages: the most specific trusted file, or null. */
   source: string | null;
   /** Every file that contributed, least specific first. */
   sources: string[];
+}
+
+/** Lint: per-glob settings, e.g. `{ "files": ["test/**"], "cwd": "script" }`. */
+export interface ConfigOverride {
+  /** Globs (as in `ignore`), relative to `base`. */
+  files: string[];
+  /** The directory of the config file that declared it. */
+  base: string;
+  /** Where the analysis of matching scripts starts: `script` (the script's own directory), `root`, or a directory. */
+  cwd?: string;
+  writeRoots?: string[];
+  rules?: Partial<Record<RuleId, Severity | 'off'>>;
 }
 
 /** What one config file sets: only the fields present in it. */
@@ -41,6 +55,7 @@ export interface ConfigLayer {
   enforceInPlainCheckout?: boolean;
   ignore?: string[];
   protect?: string[];
+  overrides?: ConfigOverride[];
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -51,13 +66,14 @@ export const DEFAULT_CONFIG: Config = {
   enforceInPlainCheckout: false,
   ignore: [],
   protect: [],
+  overrides: [],
   source: null,
   sources: [],
 };
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore', 'protect']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore', 'protect', 'overrides']);
 const DECISIONS = new Set(['allow', 'ask', 'deny']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
@@ -82,6 +98,40 @@ function pathList(obj: Record<string, unknown>, key: string, file: string, baseD
   return (v as string[]).map((r) => expandConfigPath(r, baseDir, home, file, key));
 }
 
+function parseRules(v: unknown, file: string, field: string): Partial<Record<RuleId, Severity | 'off'>> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(`${file}: ${field}: must be an object of rule -> severity`);
+  const out: Partial<Record<RuleId, Severity | 'off'>> = {};
+  for (const [k, sev] of Object.entries(v as Record<string, unknown>)) {
+    const id = resolveRuleRef(k);
+    if (!id) throw new ConfigError(`${file}: ${field}.${k}: unknown rule (see \`bashguard rules\`)`);
+    if (typeof sev !== 'string' || !SEVERITIES.has(sev)) throw new ConfigError(`${file}: ${field}.${k}: must be one of error, warning, info, off`);
+    out[id] = sev as Severity | 'off';
+  }
+  return out;
+}
+
+const OVERRIDE_KEYS = new Set(['files', 'cwd', 'writeRoots', 'rules']);
+
+function parseOverrides(v: unknown, file: string, baseDir: string, home: string | undefined): ConfigOverride[] {
+  if (!Array.isArray(v)) throw new ConfigError(`${file}: overrides: must be an array of { files, cwd?, writeRoots?, rules? }`);
+  return v.map((o, i) => {
+    const at = `overrides[${i}]`;
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${file}: ${at}: must be an object`);
+    const obj = o as Record<string, unknown>;
+    for (const k of Object.keys(obj)) if (!OVERRIDE_KEYS.has(k)) throw new ConfigError(`${file}: ${at}.${k}: unknown field (known: ${[...OVERRIDE_KEYS].join(', ')})`);
+    if (!Array.isArray(obj.files) || obj.files.length === 0 || obj.files.some((f) => typeof f !== 'string' || f === '')) throw new ConfigError(`${file}: ${at}.files: must be a non-empty array of glob strings`);
+    const out: ConfigOverride = { files: obj.files as string[], base: baseDir };
+    if (obj.cwd !== undefined) {
+      if (typeof obj.cwd !== 'string' || obj.cwd === '') throw new ConfigError(`${file}: ${at}.cwd: must be "script", "root" or a directory`);
+      out.cwd = obj.cwd === 'script' || obj.cwd === 'root' ? obj.cwd : expandConfigPath(obj.cwd, baseDir, home, file, `${at}.cwd`);
+    }
+    const roots = pathList(obj, 'writeRoots', file, baseDir, home);
+    if (roots) out.writeRoots = roots;
+    if (obj.rules !== undefined) out.rules = parseRules(obj.rules, file, `${at}.rules`);
+    return out;
+  });
+}
+
 /**
  * Parses and validates one config file's text into the fields it sets. Throws ConfigError with
  * `file: field: problem`. Relative paths are resolved against `baseDir`, `~` against `home`.
@@ -101,16 +151,7 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
   if (writeRoots) layer.writeRoots = writeRoots;
   const protect = pathList(obj, 'protect', file, baseDir, home);
   if (protect) layer.protect = protect;
-  if (obj.rules !== undefined) {
-    if (typeof obj.rules !== 'object' || obj.rules === null || Array.isArray(obj.rules)) throw new ConfigError(`${file}: rules: must be an object of rule -> severity`);
-    layer.rules = {};
-    for (const [k, v] of Object.entries(obj.rules as Record<string, unknown>)) {
-      const id = resolveRuleRef(k);
-      if (!id) throw new ConfigError(`${file}: rules.${k}: unknown rule (see \`bashguard rules\`)`);
-      if (typeof v !== 'string' || !SEVERITIES.has(v)) throw new ConfigError(`${file}: rules.${k}: must be one of error, warning, info, off`);
-      layer.rules[id] = v as Severity | 'off';
-    }
-  }
+  if (obj.rules !== undefined) layer.rules = parseRules(obj.rules, file, 'rules');
   if (obj.decisions !== undefined) {
     if (typeof obj.decisions !== 'object' || obj.decisions === null || Array.isArray(obj.decisions)) throw new ConfigError(`${file}: decisions: must be an object of confidence -> decision`);
     layer.decisions = {};
@@ -132,6 +173,7 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
     layer.ignore = obj.ignore as string[];
   }
+  if (obj.overrides !== undefined) layer.overrides = parseOverrides(obj.overrides, file, baseDir, home);
   return layer;
 }
 
@@ -145,6 +187,7 @@ export function applyLayer(base: Config, layer: ConfigLayer): Config {
     enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
     ignore: [...base.ignore, ...(layer.ignore ?? [])],
     protect: [...base.protect, ...(layer.protect ?? [])],
+    overrides: [...base.overrides, ...(layer.overrides ?? [])],
     source: layer.file,
     sources: [...base.sources, layer.file],
   };

@@ -23,6 +23,12 @@ export interface TrustedConfigInput {
   projectRoot: string | null;
   /** Root of the linked worktree the agent works in: its `.bashguard.json` may only tighten. */
   worktreeRoot: string | null;
+  /**
+   * Lint: a directory below the project (or worktree) root whose own and intermediate
+   * `.bashguard.json` files apply too, nearest last (like `.shellcheckrc` or ESLint's cascade).
+   * Inside a linked worktree they are untrusted like the worktree's own file.
+   */
+  nestedDir?: string;
 }
 
 export interface LoadedConfig {
@@ -45,6 +51,14 @@ export function configFiles(input: TrustedConfigInput): { file: string; trusted:
   if (input.env.BASHGUARD_CONFIG) out.push({ file: input.env.BASHGUARD_CONFIG, trusted: true });
   else if (input.projectRoot) out.push({ file: join(input.projectRoot, '.bashguard.json'), trusted: true });
   if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: join(input.worktreeRoot, '.bashguard.json'), trusted: false });
+  const top = input.worktreeRoot ?? input.projectRoot;
+  if (input.nestedDir && top && input.nestedDir !== top && input.nestedDir.startsWith(top + '/')) {
+    let dir = top;
+    for (const part of input.nestedDir.slice(top.length + 1).split('/')) {
+      dir = join(dir, part);
+      out.push({ file: join(dir, '.bashguard.json'), trusted: !input.worktreeRoot });
+    }
+  }
   return out;
 }
 
@@ -75,6 +89,7 @@ export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Co
   const out: Config = { ...base, rules: { ...base.rules }, decisions: { ...base.decisions }, sources: [...base.sources, layer.file] };
   if (layer.writeRoots?.length) refuse(`writeRoots (${layer.writeRoots.join(', ')})`);
   if (layer.ignore?.length) refuse('ignore');
+  if (layer.overrides?.length) refuse('overrides');
   if (layer.enforceInPlainCheckout === false && base.enforceInPlainCheckout) refuse('enforceInPlainCheckout: false');
   else if (layer.enforceInPlainCheckout) out.enforceInPlainCheckout = true;
   for (const [rule, sev] of Object.entries(layer.rules ?? {}) as [keyof Config['rules'], Severity | 'off'][]) {

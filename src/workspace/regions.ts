@@ -58,7 +58,15 @@ export function buildRegions(input: RegionInput): Region[] {
     if (l.current.kind === 'linked-worktree') regions.push({ kind: 'git-dir', root: l.current.gitDir, detail: 'own' });
     else regions.push({ kind: 'git-dir', root: common, detail: 'own' });
   }
-  for (const r of input.scratch) regions.push({ kind: 'scratch', root: r });
+  for (const r of input.scratch) {
+    regions.push({ kind: 'scratch', root: r });
+    // A root inside a scratch dir (a clone under /tmp in CI, a worktree under /var/tmp) must not
+    // hide writes into its own surroundings: the top directory holding it is not scratch.
+    if (input.root !== r && isInside(input.root, r)) {
+      const top = r.replace(/\/+$/, '') + '/' + input.root.slice(r.replace(/\/+$/, '').length + 1).split('/')[0];
+      if (top !== input.root) regions.push({ kind: 'outside', root: top, why: `the directory holding the root ${input.root}, inside the scratch dir ${r}` });
+    }
+  }
   for (const r of input.writeRoots) regions.push({ kind: 'allowed', root: r });
   for (const d of DEVICE_ROOTS) regions.push({ kind: 'device', root: d });
   for (const p of input.protect) regions.push({ kind: 'protected', root: normalizeLogical(p.path), why: p.why });

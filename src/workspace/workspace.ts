@@ -40,8 +40,10 @@ export interface WorkspaceOptions {
    * trusted config says `enforceInPlainCheckout`).
    */
   enforceEverywhere?: boolean;
-  /** Use this configuration instead of loading the trusted files (corpus cases, tests). */
+  /** Use this configuration instead of loading the trusted files (corpus cases, tests, lint --norc). */
   config?: Config;
+  /** Lint: `.bashguard.json` files from the root down to this directory apply too (nearest last). */
+  nestedDir?: string;
 }
 
 export interface CommandCheck {
@@ -99,6 +101,11 @@ export class Workspace {
     if (this.env.BASHGUARD_CONFIG?.startsWith('/')) out.push({ path: normalizeLogical(this.env.BASHGUARD_CONFIG), why: "bashguard's configuration (BASHGUARD_CONFIG)" });
     for (const p of this.config.protect) out.push({ path: p, why: 'a path the configuration protects' });
     return out;
+  }
+
+  /** The same workspace with another configuration (lint's per-glob overrides). */
+  withConfig(config: Config): Workspace {
+    return new Workspace(this.cwd, this.layout, this.root ? { path: this.root, source: this.rootSource! } : null, config, this.notices, this.skipped, this.env, { fs: this.fs, host: this.host });
   }
 
   /** The policy's view of this workspace, or null when there is no root. */
@@ -181,7 +188,12 @@ export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
   const fixedRoot = opts.root ? realpathOr(opts.root, opts.host) : null;
   const loaded = opts.config
     ? { config: opts.config, notices: [] }
-    : loadTrustedConfig({ env: opts.env, projectRoot: fixedRoot ?? (layout ? projectRootOf(layout) : opts.enforceEverywhere ? realpathOr(cwd, opts.host) : null), worktreeRoot: fixedRoot ? null : linked });
+    : loadTrustedConfig({
+        env: opts.env,
+        projectRoot: fixedRoot ?? (layout ? projectRootOf(layout) : opts.enforceEverywhere ? realpathOr(cwd, opts.host) : null),
+        worktreeRoot: fixedRoot ? null : linked,
+        nestedDir: opts.nestedDir,
+      });
   const { config, notices } = loaded;
   const make = (root: { path: string; source: RootSource } | null, skipped: string | null, l: Layout | null = layout) =>
     new Workspace(cwd, l, root, config, notices, skipped, opts.env, opts);
