@@ -9,6 +9,7 @@ import type { Interpreter, Invocation } from '../interpret/interpreter.js';
 import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { CwdValue } from '../interpret/state.js';
+import { envOf } from './env.js';
 
 /** Subcommands that only read. */
 const READ = new Set([
@@ -36,6 +37,8 @@ const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--na
 
 interface Target {
   dir: CwdValue;
+  /** `-c key=value` / `--config-env=key=VAR` / GIT_CONFIG_KEY_n: configuration for this run only. */
+  config: Array<{ key: string; value: Field }>;
   gitDir: Field | null;
   workTree: Field | null;
   sub: string | null;
@@ -47,6 +50,13 @@ function parseGlobal(inv: Invocation, interp: Interpreter): Target {
   let gitDir: Field | null = inv.env.get('GIT_DIR') ?? varField(inv, 'GIT_DIR');
   let workTree: Field | null = inv.env.get('GIT_WORK_TREE') ?? varField(inv, 'GIT_WORK_TREE');
   const args = inv.args;
+  const config: Target['config'] = [];
+  const count = Number(envOf(inv, 'GIT_CONFIG_COUNT')?.value ?? '0');
+  for (let n = 0; n < Math.min(Number.isFinite(count) ? count : 0, 32); n++) {
+    const k = envOf(inv, `GIT_CONFIG_KEY_${n}`);
+    const v = envOf(inv, `GIT_CONFIG_VALUE_${n}`);
+    if (k && v) config.push({ key: k.value, value: { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false } });
+  }
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!.value;
@@ -59,11 +69,18 @@ function parseGlobal(inv: Invocation, interp: Interpreter): Target {
     if (name === '-C' && value) {
       // `-C` chains: each relative one is taken from the previous; an empty one is ignored.
       if (value.value !== '') dir = interp.resolveCd({ ...inv.st, cwd: dir }, value, inv.range, false);
+    } else if (name === '-c' && value) {
+      const eq = value.value.indexOf('=');
+      config.push({ key: eq >= 0 ? value.value.slice(0, eq) : value.value, value: { ...value, value: eq >= 0 ? value.value.slice(eq + 1) : 'true' } });
+    } else if (name === '--config-env' && value) {
+      const eq = value.value.indexOf('=');
+      const env = eq >= 0 ? envOf(inv, value.value.slice(eq + 1)) : null;
+      if (eq >= 0) config.push({ key: value.value.slice(0, eq), value: { value: env?.value ?? HOLE, confidence: env?.confidence ?? 'possible', evidence: env?.evidence ?? [], glob: false } });
     } else if (name === '--git-dir' && value) gitDir = value;
     else if (name === '--work-tree' && value) workTree = value;
   }
   const sub = args[i]?.value ?? null;
-  return { dir, gitDir, workTree, sub, args: args.slice(i + 1) };
+  return { dir, config, gitDir, workTree, sub, args: args.slice(i + 1) };
 }
 
 function varField(inv: Invocation, name: string): Field | null {
@@ -133,6 +150,20 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
 
 export function runGit(inv: Invocation, interp: Interpreter): void {
   const t = parseGlobal(inv, interp);
+  // `git -c alias.x=...  x`: an alias of this run replaces the subcommand.
+  const alias = t.sub ? [...t.config].reverse().find((c) => c.key.toLowerCase() === `alias.${t.sub!.toLowerCase()}`) : undefined;
+  if (alias) {
+    if (alias.value.value.startsWith('!')) {
+      const code = [alias.value.value.slice(1), ...t.args.map((a) => shellQuote(a.value))].join(' ');
+      runGitCode(inv, interp, t, { ...alias.value, value: code }, `git -c alias.${t.sub}`);
+      return;
+    }
+    const words = alias.value.value.split(/\s+/).filter(Boolean).map((w) => ({ ...alias.value, value: w }));
+    if (words.length > 0) {
+      t.sub = words[0]!.value;
+      t.args = [...words.slice(1), ...t.args];
+    }
+  }
   const access = gitAccess(t.sub, t.args);
   const dirPath = t.dir.paths?.length === 1 ? t.dir.paths[0]! : t.dir.paths === null ? null : t.dir.paths[0]!;
   const fieldConf = (f: Field | null): Confidence => (f ? weakest(f.confidence, f.value.includes(HOLE) ? 'possible' : 'certain') : 'certain');
@@ -164,6 +195,136 @@ export function runGit(inv: Invocation, interp: Interpreter): void {
     });
   }
   gitPathWrites(t, inv, interp);
+  gitCodeOptions(t, access, inv, interp);
+  gitEnvWrites(t, access, inv, interp);
+}
+
+// ---------------------------------------------------------------- code that git runs
+
+/** Configuration whose value git runs as shell code (or a program), as data. */
+const CODE_KEYS: Array<{ key: RegExp; when?: (sub: string | null, access: GitAccess) => boolean; bang?: boolean }> = [
+  { key: /^core\.fsmonitor$/i },
+  { key: /^core\.sshcommand$/i, when: (sub) => NETWORK.has(sub ?? '') },
+  { key: /^core\.gitproxy$/i, when: (sub) => NETWORK.has(sub ?? '') },
+  { key: /^core\.askpass$/i, when: (sub) => NETWORK.has(sub ?? '') },
+  { key: /^credential\..*helper$/i, when: (sub) => NETWORK.has(sub ?? ''), bang: true },
+  { key: /^(?:core|sequence)\.editor$/i, when: (sub, access) => access !== 'read' },
+  { key: /^diff\.external$/i, when: (sub) => ['diff', 'log', 'show'].includes(sub ?? '') },
+  { key: /^diff\..+\.(?:textconv|command)$/i },
+  { key: /^filter\..+\.(?:clean|smudge|process)$/i },
+  { key: /^merge\..+\.driver$/i, when: (sub, access) => access !== 'read' },
+  { key: /^gpg(?:\..+)?\.program$/i, when: (sub, access) => access !== 'read' },
+  { key: /^uploadpack\.packobjectshook$/i },
+];
+
+const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'submodule', 'remote', 'archive']);
+
+/** Environment variables whose value git runs. */
+const CODE_ENV = ['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS'];
+
+function shellQuote(v: string): string {
+  return /^[A-Za-z0-9_./=:@%+-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Analyzes shell code git runs, from the directory git acts on. */
+function runGitCode(inv: Invocation, interp: Interpreter, t: Target, code: Field, label: string): void {
+  if (code.value.includes(HOLE)) {
+    interp.dynamicProblem(`${label} runs code that cannot be known statically`, displayPath(code.value), inv.range);
+    return;
+  }
+  const child = interp.child(inv.st);
+  child.cwd = t.dir;
+  interp.runNested(code.value, child, inv.range, label);
+}
+
+function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+  for (const c of t.config) {
+    const key = c.key;
+    if (/^core\.hookspath$/i.test(key)) {
+      if (access !== 'read') interp.dynamicProblem(`git -c core.hooksPath=${displayPath(c.value.value)} runs hooks from that directory, which are not analyzed`, `git -c ${key}`, inv.range);
+      continue;
+    }
+    if (/^include(?:if\..*)?\.path$/i.test(key)) {
+      interp.dynamicProblem(`git -c ${key} reads configuration (which may run code) from ${displayPath(c.value.value)}, not analyzed`, `git -c ${key}`, inv.range);
+      continue;
+    }
+    const spec = CODE_KEYS.find((k) => k.key.test(key));
+    if (!spec || (spec.when && !spec.when(t.sub, access))) continue;
+    let v = c.value.value;
+    if (/^(?:true|false|yes|no|on|off|0|1|)$/i.test(v)) continue;
+    if (spec.bang) {
+      if (!v.startsWith('!')) continue;
+      v = v.slice(1);
+    }
+    runGitCode(inv, interp, t, { ...c.value, value: v }, `git -c ${key}`);
+  }
+  for (const name of CODE_ENV) {
+    const v = envOf(inv, name);
+    if (!v || v.fromEnvironment || v.value === '' || v.value === ':' || v.value === 'true') continue;
+    if ((name === 'GIT_SSH_COMMAND' || name === 'GIT_SSH' || name === 'GIT_ASKPASS') && !NETWORK.has(t.sub ?? '')) continue;
+    if ((name === 'GIT_EDITOR' || name === 'GIT_SEQUENCE_EDITOR') && access === 'read') continue;
+    runGitCode(inv, interp, t, { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false }, `git (${name})`);
+  }
+  // Subcommand options whose value is a command: rebase --exec, bisect run, submodule foreach, filter-branch filters.
+  const a = t.args;
+  const valueOf = (names: string[]): Field[] => {
+    const out: Field[] = [];
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.value;
+      for (const n of names) {
+        if (v === n && a[i + 1]) out.push(a[++i]!);
+        else if (n.startsWith('--') && v.startsWith(`${n}=`)) out.push({ ...a[i]!, value: v.slice(n.length + 1) });
+      }
+    }
+    return out;
+  };
+  switch (t.sub) {
+    case 'rebase':
+      for (const c of valueOf(['--exec', '-x'])) runGitCode(inv, interp, t, c, 'git rebase --exec');
+      return;
+    case 'filter-branch':
+      for (const c of valueOf(['--tree-filter', '--index-filter', '--msg-filter', '--env-filter', '--commit-filter', '--parent-filter', '--tag-name-filter'])) runGitCode(inv, interp, t, c, 'git filter-branch');
+      return;
+    case 'difftool':
+      for (const c of valueOf(['--extcmd', '-x'])) runGitCode(inv, interp, t, c, 'git difftool --extcmd');
+      return;
+    case 'grep':
+      for (const c of valueOf(['--open-files-in-pager', '-O'])) runGitCode(inv, interp, t, c, 'git grep -O');
+      return;
+    case 'bisect':
+      if (a[0]?.value === 'run' && a.length > 1) runGitCode(inv, interp, t, { ...a[1]!, value: a.slice(1).map((f) => shellQuote(f.value)).join(' ') }, 'git bisect run');
+      return;
+    case 'submodule': {
+      const fi = a.findIndex((f) => f.value === 'foreach');
+      const rest = fi >= 0 ? a.slice(fi + 1).filter((f) => f.value !== '--recursive' && f.value !== '--quiet' && f.value !== '-q') : [];
+      if (rest.length > 0) runGitCode(inv, interp, t, { ...rest[0]!, value: rest.map((f) => f.value).join(' ') }, 'git submodule foreach');
+      return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- environment that moves git's writes
+
+const INDEX_READERS = new Set(['status', 'diff', 'describe', 'stash']);
+const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
+
+/** GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY move the index and the object store git writes. */
+function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+  const index = envOf(inv, 'GIT_INDEX_FILE');
+  if (index && !index.fromEnvironment && index.value !== '') {
+    // Commands that change the checkout write the index; status/diff refresh it when stat data moved.
+    const certain = access === 'checkout';
+    if (certain || INDEX_READERS.has(t.sub ?? '')) {
+      interp.write('write', { value: index.value, confidence: certain ? index.confidence : 'possible', evidence: [...index.evidence, { range: inv.range, note: `GIT_INDEX_FILE=${displayPath(index.value)}: \`git ${t.sub ?? ''}\` writes its index there` }], glob: false }, inv.st, inv.range, `git ${t.sub ?? ''} (GIT_INDEX_FILE)`.trim(), { cwdOverride: t.dir });
+    }
+  }
+  const objects = envOf(inv, 'GIT_OBJECT_DIRECTORY');
+  if (objects && !objects.fromEnvironment && objects.value !== '') {
+    const writes = (access === 'checkout' && !['rm', 'mv', 'reset', 'restore', 'checkout', 'switch', 'clean', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect', 'apply'].includes(t.sub ?? '')) || access === 'refs' || OBJECT_WRITERS.has(t.sub ?? '');
+    if (writes && !(t.sub === 'hash-object' && !t.args.some((a) => a.value === '-w'))) {
+      interp.write('extract', { value: objects.value, confidence: objects.confidence, evidence: [...objects.evidence, { range: inv.range, note: `GIT_OBJECT_DIRECTORY=${displayPath(objects.value)}: \`git ${t.sub ?? ''}\` writes objects there` }], glob: false }, inv.st, inv.range, `git ${t.sub ?? ''} (GIT_OBJECT_DIRECTORY)`.trim(), { cwdOverride: t.dir, subtree: true });
+    }
+  }
 }
 
 /** Paths git writes as files: new worktrees, clones, archives, patches, bundles, user config. */
@@ -233,8 +394,12 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
       if (gitAccess('config', rest) === 'read') return;
       if (file) w('write', file, 'git config --file');
       else if (scope === 'global') {
-        const home = inv.st.vars.get('HOME')?.value ?? HOLE;
-        interp.write('write', { value: `${home}/.gitconfig`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'git config --global');
+        // GIT_CONFIG_GLOBAL, else $HOME/.gitconfig (a HOME the command sets moves it).
+        const global = envOf(inv, 'GIT_CONFIG_GLOBAL');
+        const home = envOf(inv, 'HOME');
+        const path = global?.value || `${home?.value ?? HOLE}/.gitconfig`;
+        const src = global ?? home;
+        interp.write('write', { value: path, confidence: src?.confidence ?? 'certain', evidence: src && !src.fromEnvironment ? [...src.evidence, { range: inv.range, note: `${global ? 'GIT_CONFIG_GLOBAL' : 'HOME'}=${displayPath(src.value)} moves the global git config` }] : [], glob: false }, inv.st, inv.range, 'git config --global');
       } else if (scope === 'system') {
         interp.write('write', { value: '/etc/gitconfig', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'git config --system');
       }

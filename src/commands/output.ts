@@ -18,7 +18,8 @@ function dirnameOfValue(v: string): string {
 }
 
 function tmpdir(inv: Invocation): string {
-  return inv.st.vars.get('TMPDIR')?.value.replace(/\/+$/, '') || '/tmp';
+  const v = inv.env.get('TMPDIR')?.value ?? inv.st.vars.get('TMPDIR')?.value;
+  return v?.replace(/\/+$/, '') || '/tmp';
 }
 
 export function outputOf(inv: Invocation, interp: Interpreter): string | null {
@@ -63,7 +64,7 @@ export function outputOf(inv: Invocation, interp: Interpreter): string | null {
       return (interp.ctx.host?.realpath?.(abs) ?? abs) + '\n';
     }
     case 'mktemp': {
-      const p = parseArgs(inv.args, { short: 'p', long: ['tmpdir', 'suffix'] });
+      const p = parseArgs(inv.args, { short: 'p', long: ['suffix'] });
       const dirOpt = p.options.find((o) => o.name === '-p' || o.name === '--tmpdir');
       const template = p.operands[0]?.value;
       const dir = dirOpt?.value?.value || (p.options.some((o) => o.name === '-t') || !template || dirOpt ? tmpdir(inv) : null);

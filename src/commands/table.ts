@@ -4,13 +4,17 @@
  * another language. Most entries are declarative (`writes`, `wrapper`); a few irregular syntaxes
  * (dd, tar, find, sed -i, git ...) have small handlers next to their data.
  */
-import { HOLE, type WriteOp } from '../effects/types.js';
+import { HOLE, type Evidence, type WriteOp } from '../effects/types.js';
+import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../interpret/expand.js';
 import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
 import type { CwdValue } from '../interpret/state.js';
 import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
+import { inlineCodeWrites, languageOf } from './inline-code.js';
+import { unknownCommand } from './unknown.js';
+import { envOf } from './env.js';
 
 export interface CommandSpec {
   /** What kind of knowledge this entry holds (shown by `bashguard explain --commands`). */
@@ -176,7 +180,9 @@ const shell: CommandSpec = {
     }
     const file = p.operands[0];
     if (file && !hasOption(p, '-s')) {
-      // `bash script.sh`: a script file we do not analyze here (lint can analyze it on its own).
+      // `bash script.sh ARGS`: a script file not analyzed here (lint can analyze it on its own);
+      // closed world: the paths it is given may be written.
+      unknownCommand(inv, interp, p.operands.slice(1));
       return;
     }
     stdinScript(inv, interp, inv.name);
@@ -216,6 +222,11 @@ function code(spec: CodeSpec): CommandSpec {
       const p = parseArgs(inv.args, spec.grammar);
       const snippets = optionValues(p, ...spec.codeOptions).map((f) => f.value);
       let files = p.operands;
+      if (snippets.length === 0 && spec.programOperand && hasOption(p, '-f', '--file')) {
+        // `awk -f prog.awk FILES`: a program file we do not analyze (closed world).
+        unknownCommand(inv, interp, p.operands);
+        return;
+      }
       if (snippets.length === 0 && spec.programOperand && p.operands[0]) {
         snippets.push(p.operands[0].value);
         files = p.operands.slice(1);
@@ -224,13 +235,29 @@ function code(spec: CodeSpec): CommandSpec {
       if (snippets.length === 0 && !spec.programOperand && (p.operands.length === 0 || p.operands[0]!.value === '-') && inv.stdin.kind === 'text' && inv.stdin.known) {
         snippets.push(inv.stdin.text);
       }
-      for (const s of snippets) interp.maybeWrites(s, inv.range, inv.name, `inline ${inv.name} code`);
-      // `python3 -c CODE ARG...`: arguments handed to inline code may be paths it writes.
-      if (spec.argvOperands && snippets.length > 0) interp.maybeWrites(files.map((f) => f.value).join(' '), inv.range, inv.name, `an argument of inline ${inv.name} code`);
+      if (snippets.length === 0) {
+        // `node app.js ARGS`: a program we do not analyze (closed world): its arguments may be
+        // written; the script itself is only read.
+        unknownCommand(inv, interp, p.operands.slice(1));
+        return;
+      }
+      const lang = languageOf(inv.name);
+      let sink = false;
+      for (const s of snippets) if (inlineCodeWrites(s, lang, inv, interp, `inline ${inv.name} code`)) sink = true;
+      // `python3 -c CODE ARG...`: arguments handed to code that writes may be the paths it writes.
+      if (spec.argvOperands && sink) codeArguments(files, inv, interp);
       const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
-      if (inPlace && snippets.length > 0) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
+      if (inPlace) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
     },
   };
+}
+
+/** `python3 -c CODE ARG...` where CODE writes: each argument (resolved against the cwd) may be what it writes. */
+function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): void {
+  for (const f of args) {
+    if (f.value.startsWith('-') || f.value === '' || f.value.startsWith(HOLE)) continue;
+    interp.write('maybe-write', { ...f, evidence: [...f.evidence, { range: inv.range, note: `an argument of inline ${inv.name} code that writes files` }] }, inv.st, inv.range, inv.name, { confidenceCap: 'possible' });
+  }
 }
 
 // ---------------------------------------------------------------- project tools
@@ -761,21 +788,29 @@ const mktemp: CommandSpec = {
   category: 'writes',
   run(inv, interp) {
     if (inv.args.some((a) => a.value === '-u' || a.value === '--dry-run')) return;
-    const p = parseArgs(inv.args, { short: 'p', long: ['tmpdir', 'suffix'] });
-    const dir = optionValues(p, '-p', '--tmpdir')[0];
+    // `--tmpdir[=DIR]` takes its value only with `=`; a bare `--tmpdir` means $TMPDIR.
+    const p = parseArgs(inv.args, { short: 'p', long: ['suffix'] });
+    const dirOpt = p.options.find((o) => o.name === '-p' || o.name === '--tmpdir');
+    const tmpdir = envOf(inv, 'TMPDIR');
+    const tmp = tmpdir?.value || '/tmp';
+    const dir = dirOpt ? (dirOpt.value && dirOpt.value.value !== '' ? dirOpt.value.value : tmp) : null;
     const template = p.operands[0];
-    const tmp = inv.st.vars.get('TMPDIR')?.value || '/tmp';
     let path: string;
     if (template) {
-      const name = template.value.replace(/X{3,}$/, HOLE);
+      // The random part is one file name component: keep the template's X's (no `/` can appear),
+      // so the directory it lands in is as certain as the template.
+      const name = template.value;
       if (name.startsWith('/')) path = name;
-      else if (dir) path = joinPath(dir.value, name);
-      else if (hasOption(p, '-t')) path = joinPath(tmp, name);
+      // `-t`: $TMPDIR if set, else the -p directory, else /tmp.
+      else if (hasOption(p, '-t')) path = joinPath(tmpdir?.value || dir || '/tmp', name);
+      else if (dir !== null) path = joinPath(dir, name);
       else path = name;
-    } else path = joinPath(dir?.value ?? tmp, `tmp.${HOLE}`);
-    interp.write(hasOption(p, '-d', '--directory') ? 'mkdir' : 'create', { value: path, confidence: template?.confidence ?? 'certain', evidence: template?.evidence ?? [], glob: false }, inv.st, inv.range, 'mktemp');
+    } else path = joinPath(dir ?? tmp, 'tmp.XXXXXXXXXX');
+    const movedBy = tmpdir && !tmpdir.fromEnvironment && !path.startsWith('/tmp/') ? [{ range: inv.range, note: `TMPDIR=${displayPath(tmpdir.value)} moves where mktemp writes` }] : [];
+    interp.write(hasOption(p, '-d', '--directory') ? 'mkdir' : 'create', { value: path, confidence: template?.confidence ?? tmpdir?.confidence ?? 'certain', evidence: [...(template?.evidence ?? []), ...movedBy], glob: false }, inv.st, inv.range, 'mktemp');
   },
 };
+
 
 // ---------------------------------------------------------------- the table
 
@@ -841,7 +876,7 @@ const TABLE: Record<string, CommandSpec> = {
   builtin: wrapper({ grammar: {} }),
   exec: wrapper({ grammar: { short: 'a' } }),
   chrt: wrapper({ grammar: {}, skip: 1 }),
-  ionice: wrapper({ grammar: { short: 'cnp', long: ['class', 'classdata', 'pid'] } }),
+  ionice: wrapper({ grammar: { short: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] } }),
   taskset: wrapper({ grammar: {}, skip: 1 }),
   setsid: wrapper({ grammar: {} }),
   unbuffer: wrapper({ grammar: {} }),
@@ -852,7 +887,7 @@ const TABLE: Record<string, CommandSpec> = {
   valgrind: wrapper({ grammar: {} }),
   xvfb_run: wrapper({ grammar: { short: 'nsefpw' } }),
   'xvfb-run': wrapper({ grammar: { short: 'nsefpw' } }),
-  runuser: commandString({ short: 'ugc', long: ['user', 'group', 'command'] }, '-c', true),
+  runuser: commandString({ short: 'ugGc', long: ['user', 'group', 'supp-group', 'command'] }, '-c', true),
   su: commandString({ short: 'cgGs', long: ['command', 'group', 'supp-group', 'shell'] }, '-c', false),
   watch: commandString({ short: 'nqd', long: ['interval', 'differences', 'equexit'] }, null, true),
   script: commandString({ short: 'cEIOBT', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing'] }, '-c', false),
@@ -918,9 +953,666 @@ const TABLE: Record<string, CommandSpec> = {
 
 for (const s of shells) TABLE[s] = shell;
 
-/** Command knowledge for a basename, or undefined (unknown commands have no write effects). */
+// ---------------------------------------------------------------- closed world: data for the rest
+
+/** Commands that only read their arguments (and print): no writes, whatever paths they are given. */
+const READ_ONLY = [
+  'cat', 'tac', 'nl', 'head', 'tail', 'more', 'ls', 'dir', 'vdir', 'tree', 'stat', 'file', 'wc', 'du', 'df', 'grep', 'egrep', 'fgrep',
+  'zgrep', 'zcat', 'bzcat', 'xzcat', 'zstdcat', 'zless', 'rg', 'ag', 'ack', 'cut', 'tr', 'paste', 'join', 'comm', 'diff', 'diff3', 'cmp',
+  'colordiff', 'expand', 'unexpand', 'fold', 'fmt', 'pr', 'column', 'rev', 'od', 'hexdump', 'strings', 'base32', 'base64', 'basenc',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum', 'md5', 'jq', 'gojq',
+  'which', 'whereis', 'whatis', 'apropos', 'man', 'info', 'realpath', 'readlink', 'basename', 'dirname', 'pathchk', 'date', 'cal',
+  'id', 'whoami', 'groups', 'who', 'w', 'users', 'last', 'hostname', 'uname', 'arch', 'nproc', 'uptime', 'free', 'vmstat', 'iostat',
+  'ps', 'pgrep', 'pidof', 'top', 'htop', 'lsof', 'lscpu', 'lsblk', 'lsusb', 'lspci', 'lsmod', 'getconf', 'locale', 'printenv',
+  'tput', 'tty', 'stty', 'clear', 'reset', 'seq', 'yes', 'sleep', 'expr', 'factor', 'numfmt', 'tsort', 'look', 'bc',
+  'getent', 'nslookup', 'dig', 'host', 'ping', 'ping6', 'traceroute', 'ss', 'netstat', 'ip', 'ifconfig', 'route',
+  'kill', 'pkill', 'killall', 'xdg-open', 'open', 'pbcopy', 'pbpaste', 'xclip', 'xsel', 'wl-copy', 'wl-paste', 'cowsay',
+  'figlet', 'lolcat', 'fortune', 'shellcheck', 'checkbashisms', 'hadolint', 'yamllint', 
+  'ldd', 'nm', 'objdump', 'readelf', 'size', 'locate',
+  'mlocate', 'plocate', 'tldr', 'lsattr', 'getfacl', 'namei', 'findmnt', 'mountpoint', 'dmesg',
+  'journalctl', 'systemd-analyze', 'nvidia-smi', 'dust', 'duf', 'bat', 'batcat', 'exa', 'eza', 'lsd', 'fzf', 'delta', 'difft', 'jless', 'glow', 
+];
+
+const readOnly: CommandSpec = { category: 'read', run() {} };
+
+/**
+ * Bash builtins that are plain data here: they write no file. Builtins with behaviour (cd,
+ * read, eval, exec ...) have their own entries above; trap, alias, hash and shopt belong to the
+ * interpreter (INTERPRETER_BUILTINS in src/interpret/builtins.ts).
+ */
+const SILENT_BUILTINS = ['true', 'false', ':', 'break', 'continue', 'shift', 'let', 'local', 'export', 'readonly', 'wait', 'disown', 'suspend'];
+const PRINTING_BUILTINS = ['test', '[', 'echo', 'pwd', 'type', 'help', 'jobs', 'bg', 'fg', 'kill', 'ulimit', 'umask', 'times', 'getopts', 'caller', 'compgen', 'complete', 'compopt', 'dirs', 'bind', 'set', 'declare', 'typeset', 'fc', 'logout'];
+
+/** `history -w|-a FILE` writes FILE; `enable -f LIB` loads a builtin from a shared object. */
+const history: CommandSpec = {
+  category: 'builtin',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'd' });
+    if (hasOption(p, '-w', '-a') && p.operands[0]) interp.write(hasOption(p, '-a') ? 'append' : 'write', p.operands[0], inv.st, inv.range, 'history');
+  },
+};
+const enable: CommandSpec = {
+  category: 'builtin',
+  silent: true,
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'f' });
+    const lib = optionValues(p, '-f')[0];
+    if (lib) interp.dynamicProblem(`enable -f loads builtins from ${displayPath(lib.value)}, code that is not analyzed`, `enable -f ${displayPath(lib.value)}`, inv.range);
+  },
+};
+
+// ---- writers found through the tldr pages (options that name an output)
+
+/** `-out FILE`, `-keyout FILE` (single-dash long options): openssl and friends. */
+function singleDashOutputs(options: Record<string, WriteOp>): CommandSpec {
+  return {
+    category: 'writes',
+    run(inv, interp) {
+      const a = inv.args;
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!.value;
+        const eq = v.indexOf('=');
+        const name = eq > 0 ? v.slice(0, eq) : v;
+        const op = options[name];
+        if (!op) continue;
+        const f = eq > 0 ? { ...a[i]!, value: v.slice(eq + 1) } : a[++i];
+        if (f && f.value !== '-' && f.value !== '/dev/stdout') interp.write(op, f, inv.st, inv.range, `${inv.name} ${name}`);
+      }
+    },
+  };
+}
+
+const CC_VALUE = new Set(['-I', '-L', '-l', '-D', '-U', '-x', '-include', '-imacros', '-isystem', '-idirafter', '-iquote', '-iprefix', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-T', '-u', '-e', '-z', '-arch', '-target', '-framework', '-ccbin', '-gencode', '-Xcompiler', '-std', '-aux-info', '-wrapper']);
+const SOURCE = /\.(?:c|cc|cpp|cxx|c\+\+|C|m|mm|s|S|sx|f|f90|f95|for|cu|go|rs|adb|ads|d)$/;
+
+/** gcc, clang, cc, c++, nvcc, gfortran: `-o FILE`, `-MF FILE`, else a.out / *.o in the cwd. */
+const cc: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const a = inv.args;
+    let out: Field | null = null;
+    const sources: Field[] = [];
+    const flags = new Set<string>();
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.value;
+      if (v === '-o' || v === '-MF') {
+        const f = a[++i];
+        if (f && v === '-o') out = f;
+        else if (f) interp.write('write', f, inv.st, inv.range, `${inv.name} -MF`);
+        continue;
+      }
+      if (v.startsWith('-o') && v.length > 2) {
+        out = { ...a[i]!, value: v.slice(2) };
+        continue;
+      }
+      if (CC_VALUE.has(v)) {
+        i++;
+        continue;
+      }
+      if (v.startsWith('-')) {
+        flags.add(v);
+        continue;
+      }
+      if (SOURCE.test(v)) sources.push(a[i]!);
+    }
+    if (flags.has('-E') || flags.has('-fsyntax-only') || flags.has('--version') || flags.has('-v') || flags.has('--help') || [...flags].some((f) => f.startsWith('-dump') || f.startsWith('-print-'))) {
+      if (out && out.value !== '-') interp.write('write', out, inv.st, inv.range, `${inv.name} -o`);
+      return;
+    }
+    if (out) {
+      if (out.value !== '-') interp.write('write', out, inv.st, inv.range, `${inv.name} -o`);
+      return;
+    }
+    if (sources.length === 0) return;
+    const cwdFile = (name: string): Field => ({ value: name, confidence: 'likely', evidence: [{ range: inv.range, note: `\`${inv.name}\` writes ${name} in the cwd` }], glob: false });
+    if (flags.has('-c') || flags.has('-S')) {
+      for (const s of sources) interp.write('write', cwdFile(basenameOf(s.value).replace(/\.[^.]+$/, flags.has('-c') ? '.o' : '.s')), inv.st, inv.range, inv.name);
+    } else interp.write('write', cwdFile('a.out'), inv.st, inv.range, inv.name);
+  },
+};
+
+/** sqlite3 DB [SQL]: statements and dot-commands that write the database or other files. */
+const SQLITE_VALUE = new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-mmap', '-lookaside', '-pagecache', '-vfs', '-maxsize', '-heap', '-pcachetrace', '-A', '-escape']);
+const sqlite3: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const a = inv.args;
+    const operands: Field[] = [];
+    const cmds: string[] = [];
+    let readonly = false;
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.value;
+      if (operands.length === 0 && v.startsWith('-') && v !== '-') {
+        const name = v.replace(/^--/, '-');
+        if (name === '-readonly' || name === '-safe') readonly = true;
+        if (name === '-cmd' && a[i + 1]) cmds.push(a[i + 1]!.value);
+        if (SQLITE_VALUE.has(name)) i++;
+        continue;
+      }
+      operands.push(a[i]!);
+    }
+    const db = operands[0];
+    const given = [...cmds, ...operands.slice(1).map((f) => f.value)];
+    const stdin = inv.stdin.kind === 'text' ? inv.stdin : null;
+    if (given.length === 0 && stdin) given.push(stdin.text);
+    const sql = given.join('\n');
+    const known = !sql.includes(HOLE) && given.length > 0;
+    const field = (value: string, conf: Confidence): Field => ({ value, confidence: conf, evidence: [{ range: inv.range, note: `sqlite3 writes ${displayPath(value)}` }], glob: false });
+    for (const m of sql.matchAll(/^\s*\.(?:output|once|backup|save|excel)\s+(?:main\s+)?("[^"]+"|'[^']+'|\S+)/gm)) {
+      const f = m[1]!.replace(/^['"]|['"]$/g, '');
+      if (f !== 'stdout' && f !== '-e' && f !== '-x') interp.write('write', field(f, 'likely'), inv.st, inv.range, 'sqlite3 .output');
+    }
+    for (const m of sql.matchAll(/\b(?:attach(?:\s+database)?|vacuum(?:\s+\w+)?\s+into)\s+'([^']+)'/gi)) interp.write('write', field(m[1]!, 'likely'), inv.st, inv.range, 'sqlite3');
+    for (const m of sql.matchAll(/^\s*\.(?:shell|system)\s+(.+)$/gm)) interp.runNested(m[1]!, interp.child(inv.st), inv.range, 'sqlite3 .shell');
+    if (!db || db.value === ':memory:' || db.value === '' || readonly) return;
+    if (!known) {
+      // Statements from a terminal or an unknown stdin: any of them may write the database.
+      interp.write('modify', { ...db, confidence: 'possible' }, inv.st, inv.range, 'sqlite3');
+      return;
+    }
+    // Opening a database file creates it (even to read); statements that change it modify it.
+    const changes = /\b(?:create|insert|update|delete|drop|alter|replace|vacuum|reindex|analyze)\b|^\s*\.(?:import|restore|load|recover)\b/im.test(sql);
+    if (given.length > 0) interp.write(changes ? 'modify' : 'create', db, inv.st, inv.range, 'sqlite3');
+  },
+};
+
+/** ssh-keygen: `-f FILE` names the key written (and FILE.pub) or the file changed (-p, -c, -R). */
+const sshKeygen: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'abCDEFfGIJjKMmNnOPRrSstVwYZz' });
+    const file = optionValues(p, '-f')[0];
+    if (hasOption(p, '-l', '-B', '-y', '-F', '-e', '-i', '-r', '-k', '-Q', '-D', '-H', '-T', '-?', '-h')) return;
+    if (hasOption(p, '-A')) return; // host keys under /etc/ssh: outside any checkout, reported by path below if -f
+    if (hasOption(p, '-p', '-c', '-R', '-u')) {
+      if (file) interp.write('modify', file, inv.st, inv.range, 'ssh-keygen -f');
+      return;
+    }
+    if (hasOption(p, '-s')) {
+      for (const k of p.operands) interp.write('write', { ...k, value: k.value.replace(/\.pub$/, '') + '-cert.pub' }, inv.st, inv.range, 'ssh-keygen -s');
+      return;
+    }
+    if (hasOption(p, '-Y')) {
+      if (optionValues(p, '-Y')[0]?.value === 'sign') for (const k of p.operands) interp.write('write', { ...k, value: `${k.value}.sig` }, inv.st, inv.range, 'ssh-keygen -Y sign');
+      return;
+    }
+    if (file) {
+      interp.write('write', file, inv.st, inv.range, 'ssh-keygen -f');
+      interp.write('write', { ...file, value: `${file.value}.pub` }, inv.st, inv.range, 'ssh-keygen -f');
+      return;
+    }
+    const home = envOf(inv, 'HOME');
+    const type = optionValues(p, '-t')[0]?.value ?? 'ed25519';
+    interp.write('write', { value: `${home?.value ?? HOLE}/.ssh/id_${type.replace(/-.*/, '')}`, confidence: 'possible', evidence: [{ range: inv.range, note: 'ssh-keygen without -f asks where to save the key (default ~/.ssh)' }], glob: false }, inv.st, inv.range, 'ssh-keygen');
+  },
+};
+
+/** cpio: -o writes the archive (-F/-O FILE), -i extracts into the cwd (-D DIR), -p DIR copies into DIR. */
+const cpio: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'CDEFHIMORs', long: ['directory', 'file', 'format', 'pattern-file', 'message', 'owner', 'io-size', 'block-size', 'rsh-command'] });
+    const dirs = optionValues(p, '-D', '--directory');
+    const cwd = dirs.length > 0 ? interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false) : undefined;
+    const here = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+    if (hasOption(p, '-t', '--list')) return;
+    if (hasOption(p, '-o', '--create')) {
+      for (const f of optionValues(p, '-F', '-O', '--file')) interp.write('write', f, inv.st, inv.range, 'cpio -o', { cwdOverride: cwd });
+      return;
+    }
+    if (hasOption(p, '-p', '--pass-through')) {
+      const dest = p.operands[0];
+      if (dest) interp.write('extract', dest, inv.st, inv.range, 'cpio -p', { subtree: true, cwdOverride: cwd });
+      return;
+    }
+    if (hasOption(p, '-i', '--extract')) interp.write('extract', here, inv.st, inv.range, 'cpio -i', { subtree: true, cwdOverride: cwd });
+  },
+};
+
+/** dos2unix/unix2dos convert their operands in place; `-n IN OUT` writes OUT. */
+const dos2unix: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const ops = inv.args.filter((a) => !a.value.startsWith('-'));
+    if (inv.args.some((a) => a.value === '-O' || a.value === '--to-stdout' || a.value === '-i' || a.value === '--info')) return;
+    const pairs = inv.args.some((a) => a.value === '-n' || a.value === '--newfile');
+    ops.forEach((f, i) => {
+      if (!pairs) interp.write('modify', f, inv.st, inv.range, inv.name);
+      else if (i % 2 === 1) interp.write('write', f, inv.st, inv.range, `${inv.name} -n`);
+    });
+  },
+};
+
+/** Formatters that rewrite their operands unless asked to only check (`black`, `isort`, `ruff format`). */
+function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[]): CommandSpec {
+  return {
+    category: 'writes',
+    run(inv, interp) {
+      let args = inv.args;
+      if (sub) {
+        const s = args.findIndex((a) => !a.value.startsWith('-'));
+        if (s < 0 || !sub.includes(args[s]!.value)) return;
+        if (args[s]!.value === 'check' && fixFlags && !args.some((a) => fixFlags.includes(a.value))) return;
+        args = args.slice(s + 1);
+      } else if (fixFlags && !args.some((a) => fixFlags.includes(a.value))) return;
+      if (args.some((a) => checkFlags.includes(a.value))) return;
+      for (const a of args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, inv.name, { subtree: true });
+    },
+  };
+}
+
+/** `python3 -m MODULE ARGS`: modules that write files, as data. */
+const PY_MODULES: Record<string, (args: Field[], inv: Invocation, interp: Interpreter) => void> = {
+  venv: (args, inv, interp) => {
+    const p = parseArgs(args, { long: ['prompt', 'upgrade-deps'] });
+    for (const d of p.operands) interp.write('extract', d, inv.st, inv.range, 'python -m venv', { subtree: true });
+  },
+  virtualenv: (args, inv, interp) => PY_MODULES.venv!(args, inv, interp),
+  'json.tool': (args, inv, interp) => {
+    const p = parseArgs(args, { long: ['indent'] });
+    const out = p.operands[1];
+    if (out && out.value !== '-') interp.write('write', out, inv.st, inv.range, 'python -m json.tool');
+  },
+  zipfile: (args, inv, interp) => {
+    const p = parseArgs(args, { short: 'clet', long: ['create', 'list', 'extract', 'test', 'metadata-encoding'] });
+    const created = optionValues(p, '-c', '--create')[0];
+    if (created) interp.write('write', created, inv.st, inv.range, 'python -m zipfile -c');
+    if (hasOption(p, '-e', '--extract') && p.operands[0]) interp.write('extract', p.operands[0], inv.st, inv.range, 'python -m zipfile -e', { subtree: true });
+  },
+  tarfile: (args, inv, interp) => {
+    const p = parseArgs(args, { short: 'clet', long: ['create', 'list', 'extract', 'test', 'filter'] });
+    const created = optionValues(p, '-c', '--create')[0];
+    if (created) interp.write('write', created, inv.st, inv.range, 'python -m tarfile -c');
+    if (hasOption(p, '-e', '--extract')) interp.write('extract', p.operands[0] ?? { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'python -m tarfile -e', { subtree: true });
+  },
+  gzip: (args, inv, interp) => {
+    for (const f of args) if (!f.value.startsWith('-')) interp.write('write', { ...f, value: args.some((a) => a.value === '-d' || a.value === '--decompress') ? f.value.replace(/\.gz$/, '') : `${f.value}.gz` }, inv.st, inv.range, 'python -m gzip');
+  },
+  py_compile: (args, inv, interp) => {
+    for (const f of args) if (!f.value.startsWith('-')) interp.write('extract', { ...f, value: `${dirnameOfArg(f.value)}/__pycache__` }, inv.st, inv.range, 'python -m py_compile', { subtree: true });
+  },
+  compileall: (args, inv, interp) => {
+    const p = parseArgs(args, { short: 'dxirjeops', long: ['invalidation-mode', 'hardlink-dupes'] });
+    for (const d of p.operands) interp.write('extract', d, inv.st, inv.range, 'python -m compileall', { subtree: true });
+  },
+  'http.server': () => {},
+  pydoc: (args, inv, interp) => {
+    if (args.some((a) => a.value === '-w')) for (const f of args) if (!f.value.startsWith('-')) interp.write('write', { ...f, value: `./${basenameOf(f.value)}.html` }, inv.st, inv.range, 'pydoc -w');
+  },
+};
+
+function dirnameOfArg(v: string): string {
+  const i = v.replace(/\/+$/, '').lastIndexOf('/');
+  return i < 0 ? '.' : i === 0 ? '' : v.slice(0, i);
+}
+
+const PY_VALUE = new Set(['-W', '-X', '-Q']);
+
+/** python, python3 ...: `-c CODE`, `-m MODULE`, `- < stdin`, a script file (not analyzed). */
+const python: CommandSpec = {
+  category: 'code',
+  run(inv, interp) {
+    const a = inv.args;
+    let i = 0;
+    let mode: 'c' | 'm' | null = null;
+    let attached: string | null = null;
+    for (; i < a.length; i++) {
+      const v = a[i]!.value;
+      if (v === '--') {
+        i++;
+        break;
+      }
+      if (!v.startsWith('-') || v === '-') break;
+      if (PY_VALUE.has(v)) {
+        i++;
+        continue;
+      }
+      const m = /^-[a-zA-Z]*?([cm])(.*)$/.exec(v);
+      if (m && !v.startsWith('--')) {
+        mode = m[1] as 'c' | 'm';
+        attached = m[2] || null;
+        break;
+      }
+    }
+    pythonEnvWrites(inv, interp, a.slice(0, i));
+    if (mode === 'c') {
+      const codeField = attached !== null ? { ...a[i]!, value: attached } : a[i + 1];
+      const rest = a.slice(attached !== null ? i + 1 : i + 2);
+      if (!codeField) return;
+      const sink = inlineCodeWrites(codeField.value, 'python', inv, interp, `inline ${inv.name} code`);
+      if (sink) codeArguments(rest, inv, interp);
+      return;
+    }
+    if (mode === 'm') {
+      const mod = attached ?? a[i + 1]?.value;
+      const rest = a.slice(attached !== null ? i + 1 : i + 2);
+      if (!mod) return;
+      const known = PY_MODULES[mod];
+      if (known) return known(rest, inv, interp);
+      const spec = lookupCommand(mod);
+      if (spec && spec.category !== 'read') return spec.run({ ...inv, name: mod, shown: `${inv.shown} -m ${mod}`, args: rest }, interp);
+      unknownCommand(inv, interp, rest, `${inv.name} -m ${mod}`);
+      return;
+    }
+    const script = a[i];
+    if ((!script || script.value === '-') && inv.stdin.kind === 'text' && inv.stdin.known) {
+      const sink = inlineCodeWrites(inv.stdin.text, 'python', inv, interp, `${inv.name} code from stdin`);
+      if (sink) codeArguments(a.slice(i + 1), inv, interp);
+      return;
+    }
+    // `python3 tool.py ARGS`: the script is read, its arguments may be written (closed world).
+    unknownCommand(inv, interp, a.slice(i + 1));
+  },
+};
+
+/** PYTHONPYCACHEPREFIX moves every bytecode cache python writes (stdlib included) under that directory. */
+function pythonEnvWrites(inv: Invocation, interp: Interpreter, options: Field[]): void {
+  const prefix = envOf(inv, 'PYTHONPYCACHEPREFIX');
+  if (!prefix || prefix.value === '' || options.some((o) => /^-[a-zA-Z]*B/.test(o.value)) || envOf(inv, 'PYTHONDONTWRITEBYTECODE')?.value) return;
+  interp.write('extract', { value: prefix.value, confidence: prefix.confidence, evidence: [...prefix.evidence, { range: inv.range, note: `PYTHONPYCACHEPREFIX=${displayPath(prefix.value)}: python writes its bytecode caches there` }], glob: false }, inv.st, inv.range, `${inv.name} (PYTHONPYCACHEPREFIX)`, { subtree: true });
+}
+
+/**
+ * pytest: the cache (`.pytest_cache`) goes in the rootdir (--rootdir, or the common ancestor of
+ * the paths it is given), bytecode of test modules in `__pycache__` next to them.
+ */
+const pytest: CommandSpec = {
+  category: 'project',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'kmpcorxnW', long: ['rootdir', 'basetemp', 'confcutdir', 'override-ini', 'deselect', 'ignore', 'ignore-glob', 'junitxml', 'junit-xml', 'log-file', 'durations', 'maxfail', 'tb', 'import-mode', 'capture', 'cov', 'cov-report', 'html', 'resultlog', 'report-log', 'log-level', 'cache-dir'] });
+    if (hasOption(p, '--version', '-V', '-h', '--help', '--fixtures', '--markers')) return;
+    const w = (op: WriteOp, f: Field, what: string, subtree = true) => interp.write(op, f, inv.st, inv.range, what, { subtree });
+    for (const f of optionValues(p, '--junitxml', '--junit-xml', '--log-file', '--html', '--resultlog', '--report-log')) w('write', f, `pytest ${f.value}`, false);
+    const basetemp = optionValues(p, '--basetemp')[0];
+    if (basetemp) w('extract', basetemp, 'pytest --basetemp');
+    const paths = p.operands.map((f) => ({ ...f, value: f.value.replace(/::.*$/, '') })).filter((f) => f.value !== '');
+    const dirOf = (f: Field): string => (/\.py$/.test(f.value) ? dirnameOfArg(f.value) || '/' : f.value.replace(/\/+$/, '') || '/');
+    const rootdir = optionValues(p, '--rootdir')[0] ?? (paths.length > 0 ? { ...paths[0]!, value: commonDir(paths.map(dirOf)) } : { value: '.', confidence: 'certain' as const, evidence: [], glob: false });
+    const noCache = optionValues(p, '-p').some((f) => f.value === 'no:cacheprovider');
+    const cacheDir = [...optionValues(p, '-o', '--override-ini')].map((f) => /^cache_dir=(.+)$/.exec(f.value)?.[1]).find(Boolean);
+    if (!noCache) w('extract', { ...rootdir, value: cacheDir ? (cacheDir.startsWith('/') ? cacheDir : `${rootdir.value}/${cacheDir}`) : `${rootdir.value}/.pytest_cache` }, 'pytest (its cache)');
+    if (!envOf(inv, 'PYTHONDONTWRITEBYTECODE')?.value) {
+      for (const d of new Set(paths.map(dirOf))) w('extract', { ...paths[0]!, value: `${d}/__pycache__` }, 'pytest (bytecode)');
+    }
+    pythonEnvWrites(inv, interp, []);
+  },
+};
+
+function commonDir(dirs: string[]): string {
+  const split = dirs.map((d) => d.split('/'));
+  const out: string[] = [];
+  for (let i = 0; i < split[0]!.length; i++) {
+    const part = split[0]![i]!;
+    if (split.every((s) => s[i] === part)) out.push(part);
+    else break;
+  }
+  return out.join('/') || (dirs[0]!.startsWith('/') ? '/' : '.');
+}
+
+/**
+ * Package managers whose explicit target directory receives the install (`pip install --target
+ * DIR`, `npm --prefix DIR install`): a real write there, not just "somewhere in the project".
+ */
+function installer(base: CommandSpec, targets: string[], grammar: OptionGrammar, subs: string[]): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, grammar);
+      const sub = p.operands[0]?.value;
+      const dir = optionValues(p, ...targets).pop();
+      if (dir && sub && subs.includes(sub) && !hasOption(p, '--dry-run', '--help', '-h')) {
+        interp.write('extract', dir, inv.st, inv.range, `${inv.name} ${sub} ${p.options.find((o) => o.value === dir)?.name ?? ''}`.trim(), { subtree: true });
+        return;
+      }
+      base.run(inv, interp);
+    },
+  };
+}
+
+/** `npm config set|delete|edit` / `npm set`: the user config (~/.npmrc, --userconfig, NPM_CONFIG_USERCONFIG). */
+function npmConfig(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, { short: 'C', long: ['prefix', 'userconfig', 'location', 'globalconfig'] });
+      const ops = p.operands.map((f) => f.value);
+      const writesConfig = (ops[0] === 'config' || ops[0] === 'c') ? ['set', 'delete', 'rm', 'edit', 'fix'].includes(ops[1] ?? '') : ops[0] === 'set';
+      if (!writesConfig) {
+        base.run(inv, interp);
+        return;
+      }
+      const location = optionValues(p, '--location')[0]?.value ?? (hasOption(p, '-g', '--global') ? 'global' : 'user');
+      const field = (value: string, note: string, conf: Confidence = 'certain'): Field => ({ value, confidence: conf, evidence: [{ range: inv.range, note }], glob: false });
+      if (location === 'project') {
+        const prefix = optionValues(p, '--prefix', '-C').pop();
+        interp.write('write', prefix ? { ...prefix, value: `${prefix.value}/.npmrc` } : field('.npmrc', 'npm config --location=project writes .npmrc in the project'), inv.st, inv.range, 'npm config set');
+        return;
+      }
+      if (location === 'global') {
+        const g = optionValues(p, '--globalconfig').pop() ?? envField(inv, 'NPM_CONFIG_GLOBALCONFIG') ?? field(`${HOLE}/etc/npmrc`, 'npm config --global writes the global npmrc', 'possible');
+        interp.write('write', g, inv.st, inv.range, 'npm config set --global');
+        return;
+      }
+      const home = envOf(inv, 'HOME');
+      const user = optionValues(p, '--userconfig').pop() ?? envField(inv, 'NPM_CONFIG_USERCONFIG') ?? envField(inv, 'npm_config_userconfig') ?? field(`${home?.value ?? HOLE}/.npmrc`, `npm config writes the user config ${displayPath(home?.value ?? HOLE)}/.npmrc`, home?.confidence ?? 'possible');
+      interp.write('write', user, inv.st, inv.range, 'npm config set');
+    },
+  };
+}
+
+function envField(inv: Invocation, name: string): Field | null {
+  const v = envOf(inv, name);
+  return v ? { value: v.value, confidence: v.confidence, evidence: [...v.evidence, { range: inv.range, note: `${name}=${displayPath(v.value)}` }], glob: false } : null;
+}
+
+/**
+ * Tools that write dotfiles and caches under $HOME / $XDG_*: when the command itself moves that
+ * variable (`HOME=/elsewhere npm ...`), the writes move with it. The usual locations (the
+ * variable from the hook's environment) are not the worktree's concern.
+ */
+const ENV_DOTFILES: Record<string, Array<[string, string]>> = {
+  npm: [['npm_config_cache', ''], ['HOME', '.npm']],
+  npx: [['npm_config_cache', ''], ['HOME', '.npm']],
+  yarn: [['XDG_CACHE_HOME', 'yarn'], ['HOME', '.cache/yarn']],
+  pnpm: [['XDG_CACHE_HOME', 'pnpm'], ['HOME', '.cache/pnpm']],
+  pip: [['PIP_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pip'], ['HOME', '.cache/pip']],
+  pip3: [['PIP_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pip'], ['HOME', '.cache/pip']],
+  go: [['GOCACHE', ''], ['XDG_CACHE_HOME', 'go-build'], ['HOME', '.cache/go-build']],
+  cargo: [['CARGO_HOME', ''], ['HOME', '.cargo']],
+  gpg: [['GNUPGHOME', ''], ['HOME', '.gnupg']],
+  uv: [['UV_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'uv'], ['HOME', '.cache/uv']],
+  poetry: [['POETRY_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pypoetry'], ['HOME', '.cache/pypoetry']],
+  'pre-commit': [['PRE_COMMIT_HOME', ''], ['XDG_CACHE_HOME', 'pre-commit'], ['HOME', '.cache/pre-commit']],
+};
+
+function envDotfiles(inv: Invocation, interp: Interpreter): void {
+  const chain = ENV_DOTFILES[inv.name];
+  if (!chain) return;
+  if (inv.args.some((a) => a.value === '--version' || a.value === '--help' || a.value === '-h')) return;
+  for (const [name, sub] of chain) {
+    const v = envOf(inv, name);
+    if (!v || v.value === '') continue;
+    // The usual place, from the environment the agent started with: nothing moved.
+    if (v.fromEnvironment) return;
+    const value = sub ? `${v.value.replace(/\/+$/, '')}/${sub}` : v.value;
+    interp.write('maybe-write', { value, confidence: v.confidence, evidence: [...v.evidence, { range: inv.range, note: `${name}=${displayPath(v.value)} moves where \`${inv.name}\` writes ${sub || 'its files'}` }], glob: false }, inv.st, inv.range, `${inv.name} (${name})`, { subtree: true, confidenceCap: 'possible' });
+    return;
+  }
+}
+
+/** `rg --pre CMD`: CMD runs on every file searched. */
+const rg: CommandSpec = {
+  category: 'read',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'efgmABCEjMrtT', long: ['pre', 'pre-glob', 'regexp', 'file', 'glob', 'iglob', 'max-count', 'after-context', 'before-context', 'context', 'encoding', 'threads', 'max-columns', 'replace', 'type', 'type-not', 'type-add', 'sort', 'sortr', 'max-depth', 'max-filesize', 'path-separator', 'colors', 'ignore-file', 'engine'] });
+    const pre = optionValues(p, '--pre')[0];
+    if (pre && pre.value !== '') interp.runWrapped([pre, { value: HOLE, confidence: 'possible', evidence: [{ range: inv.range, note: 'a file rg searches' }], glob: false }], inv.env, inv.st, inv.range, 'rg --pre', { kind: 'unknown' });
+  },
+};
+
+/** Makefile text from stdin (`make -f - <<EOF`): its recipes are shell code. */
+function makeFromStdin(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] });
+      const files = optionValues(p, '-f', '--file', '--makefile').map((f) => f.value);
+      if (!files.some((f) => f === '-' || f === '/dev/stdin')) return;
+      const s = inv.stdin;
+      if (s.kind !== 'text' || !s.known) {
+        interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
+        return;
+      }
+      const recipes = s.text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
+      const dirs = optionValues(p, '-C', '--directory');
+      const child = interp.child(inv.st);
+      if (dirs.length > 0) interp.setCwd(child, interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false), inv.range, 'make -C');
+      if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, 'make -f - (recipe)');
+    },
+  };
+}
+
+/** `OPTION CMD` that runs a shell command: tar --to-command, rsync -e, zip -TT, sort --compress-program ... */
+function commandOptions(base: CommandSpec, options: string[]): CommandSpec {
+  return {
+    category: base.category,
+    ...(base.silent ? { silent: true } : {}),
+    run(inv, interp) {
+      base.run(inv, interp);
+      const a = inv.args;
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!.value;
+        if (v === '--') break;
+        let c: string | null = null;
+        let name = v;
+        if (options.includes(v)) c = a[++i]?.value ?? null;
+        else {
+          const eq = v.indexOf('=');
+          if (eq > 0 && v.startsWith('--') && options.includes(v.slice(0, eq))) {
+            name = v.slice(0, eq);
+            c = v.slice(eq + 1);
+          } else if (v.startsWith('--checkpoint-action=exec=')) {
+            name = '--checkpoint-action';
+            c = v.slice('--checkpoint-action=exec='.length);
+          }
+        }
+        if (c === null || c === '') continue;
+        if (c.includes(HOLE)) interp.dynamicProblem(`${inv.name} ${name} runs a command that cannot be known statically`, displayPath(c), inv.range);
+        else interp.runNested(c, interp.child(inv.st), inv.range, `${inv.name} ${name}`);
+      }
+    },
+  };
+}
+
+const MORE: Record<string, CommandSpec> = {
+  history,
+  enable,
+  chronic: wrapper({ grammar: {} }),
+  uniq: writes({ grammar: { short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars', 'all-repeated', 'group'] }, operands: 'after-first', op: 'write' }),
+  xxd: writes({ grammar: { short: 'cglosn', long: [] }, operands: 'after-first', op: 'write' }),
+  tree: writes({ grammar: { short: 'LPIo', long: ['filelimit', 'timefmt', 'sort', 'charset', 'prune'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  less: writes({ grammar: { short: 'oObhjkpPtTxyz', long: ['log-file', 'LOG-FILE', 'tag', 'tag-file'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '-O': 'write', '--log-file': 'write', '--LOG-FILE': 'write' } }),
+  sponge: writes({ grammar: {}, operands: 'each', op: 'write', flagOps: { '-a': 'append' } }),
+  mkfifo: writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'create' }),
+  mknod: { category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'mZ', long: ['mode', 'context'] }); if (p.operands[0]) interp.write('create', p.operands[0], inv.st, inv.range, 'mknod'); } },
+  iconv: writes({ grammar: { short: 'fto', long: ['from-code', 'to-code', 'output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  pandoc: writes({ grammar: { short: 'ofltMVdHBAcs', long: ['output', 'from', 'to', 'read', 'write', 'template', 'metadata', 'variable', 'data-dir', 'css', 'include-in-header', 'defaults', 'resource-path', 'extract-media', 'pdf-engine', 'lua-filter', 'filter', 'reference-doc'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--extract-media': 'extract' } }),
+  gpg: writes({ grammar: { short: 'orRuf', long: ['output', 'recipient', 'local-user', 'homedir', 'default-key', 'keyserver', 'passphrase', 'passphrase-file', 'trust-model', 'cipher-algo', 'digest-algo', 'compress-algo', 's2k-cipher-algo', 'pinentry-mode'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--homedir': 'extract' } }),
+  brotli: writes({ grammar: { short: 'oqwS', long: ['output', 'quality', 'lgwin', 'suffix'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  ar: { category: 'writes', silent: true, run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const mode = ops[0]?.value ?? ''; if (/^[a-zA-Z]*[rqmdsx]/.test(mode) && !/^[a-zA-Z]*[tp]/.test(mode) && ops[1]) interp.write(mode.includes('x') ? 'extract' : 'modify', mode.includes('x') ? { value: '.', confidence: 'certain', evidence: [], glob: false } : ops[1], inv.st, inv.range, 'ar', { subtree: mode.includes('x') }); } },
+  '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if (cmd === 'x' || cmd === 'e') interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },
+  convert: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  mogrify: writes({ grammar: { short: '', long: [] }, operands: 'each', op: 'modify' }),
+  ffmpeg: { category: 'writes', run(inv, interp) { const last = inv.args[inv.args.length - 1]; const prev = inv.args[inv.args.length - 2]?.value; if (last && !last.value.startsWith('-') && prev !== '-i' && inv.args.some((a) => a.value === '-i') && last.value !== '-' && !last.value.startsWith('pipe:')) interp.write('write', last, inv.st, inv.range, 'ffmpeg'); } },
+  dos2unix, unix2dos: dos2unix, mac2unix: dos2unix, unix2mac: dos2unix,
+  black: formatter(['--check', '--diff'], null),
+  isort: formatter(['--check', '--check-only', '-c', '--diff'], null),
+  autopep8: formatter(['--diff'], ['-i', '--in-place']),
+  yapf: formatter(['--diff', '-d'], ['-i', '--in-place']),
+  autoflake: formatter(['--check', '--check-diff'], ['-i', '--in-place']),
+  ruff: formatter(['--check', '--diff'], ['--fix'], ['format', 'check']),
+  gofmt: formatter([], ['-w']),
+  rustfmt: formatter(['--check'], null),
+  'clang-format': formatter(['--dry-run', '-n'], ['-i']),
+  shfmt: formatter([], ['-w', '--write']),
+  cc, gcc: cc, 'g++': cc, 'c++': cc, clang: cc, 'clang++': cc, gfortran: cc, nvcc: cc, tcc: cc, 'x86_64-linux-gnu-gcc': cc,
+  ld: singleDashOutputs({ '-o': 'write', '--output': 'write' }),
+  openssl: singleDashOutputs({ '-out': 'write', '-keyout': 'write', '-sigout': 'write', '-certout': 'write', '-CAserial': 'write', '-signature': 'write' }),
+  // output options from the tldr pages (`-o FILE`, `--output FILE`, `--outfile=FILE` ...)
+  shuf: writes({ grammar: { short: 'inoe', long: ['input-range', 'head-count', 'output', 'random-source'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  xmllint: writes({ grammar: { long: ['output', 'path', 'dtdvalid', 'relaxng', 'schema', 'xpath', 'encode', 'pretty', 'maxmem'] }, operands: 'none', op: 'write', optionWrites: { '--output': 'write' } }),
+  pygmentize: writes({ grammar: { short: 'lfFoOPaS' }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  cwebp: singleDashOutputs({ '-o': 'write' }),
+  dwebp: singleDashOutputs({ '-o': 'write' }),
+  img2pdf: writes({ grammar: { short: 'oSC', long: ['output', 'pagesize', 'imgsize', 'border', 'title', 'author'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  qrencode: writes({ grammar: { short: 'osltvdrm', long: ['output', 'size', 'level', 'type'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  dot: singleDashOutputs({ '-o': 'write' }),
+  mkisofs: singleDashOutputs({ '-o': 'write' }),
+  genisoimage: singleDashOutputs({ '-o': 'write' }),
+  xorriso: singleDashOutputs({ '-outdev': 'write' }),
+  esbuild: singleDashOutputs({ '--outfile': 'write', '--outdir': 'extract', '--metafile': 'write' }),
+  gs: { category: 'writes', run(inv, interp) { for (let i = 0; i < inv.args.length; i++) { const v = inv.args[i]!.value; const f = v.startsWith('-sOutputFile=') ? { ...inv.args[i]!, value: v.slice(13) } : v === '-o' ? inv.args[++i] : undefined; if (f && f.value !== '-' && !f.value.startsWith('%')) interp.write('write', f, inv.st, inv.range, 'gs -sOutputFile'); } } },
+  yq: { category: 'writes', run(inv, interp) { if (!inv.args.some((a) => a.value === '-i' || a.value === '--inplace' || a.value === '--in-place')) return; const ops = inv.args.filter((a) => !a.value.startsWith('-')); for (const f of ops.slice(1)) interp.write('modify', f, inv.st, inv.range, 'yq -i'); } },
+  rename: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '-n' || a.value === '--no-act' || a.value === '--nono')) return; for (const f of ops.slice(1)) interp.write('move', f, inv.st, inv.range, 'rename'); } },
+  magick: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  wkhtmltopdf: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  sox: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
+  qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
+  pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
+  sqlite3,
+  'ssh-keygen': sshKeygen,
+  cpio,
+  rg,
+  pytest,
+  'py.test': pytest,
+};
+
+for (const n of READ_ONLY) if (!(n in MORE)) MORE[n] ??= readOnly;
+for (const n of SILENT_BUILTINS) MORE[n] = { category: 'builtin', silent: true, run() {} };
+for (const n of PRINTING_BUILTINS) MORE[n] = { category: 'builtin', run() {} };
+for (const [k, v] of Object.entries(MORE)) if (!Object.prototype.hasOwnProperty.call(TABLE, k)) TABLE[k] = v;
+
+// Python interpreters: -c / -m / stdin / script.
+for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE[n] = python;
+TABLE.pytest = pytest;
+// Explicit install targets, npm's config, make's stdin makefile, commands run through options.
+TABLE.pip = installer(TABLE.pip!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']);
+TABLE.pip3 = TABLE.pip;
+TABLE.npm = npmConfig(installer(TABLE.npm!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune']));
+TABLE.make = makeFromStdin(TABLE.make!);
+TABLE.gmake = makeFromStdin(TABLE.gmake!);
+TABLE.tar = commandOptions(TABLE.tar!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']);
+TABLE.rsync = commandOptions(TABLE.rsync!, ['-e', '--rsh']);
+TABLE.zip = commandOptions(TABLE.zip!, ['-TT', '--unzip-command']);
+TABLE.sort = commandOptions(TABLE.sort!, ['--compress-program']);
+
+/** The environment-moved writes run before the command's own knowledge (or the closed-world default). */
+function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec | undefined {
+  if (!ENV_DOTFILES[name]) return spec;
+  return {
+    category: spec?.category ?? 'project',
+    ...(spec?.silent ? { silent: true } : {}),
+    run(inv, interp) {
+      envDotfiles(inv, interp);
+      if (spec) spec.run(inv, interp);
+      else unknownCommand(inv, interp);
+    },
+  };
+}
+
+
+const withEnv = new Map<string, CommandSpec | undefined>();
+
+/**
+ * Command knowledge for a basename, or undefined: the interpreter then applies the closed-world
+ * default (src/commands/unknown.ts), never "no effect".
+ */
 export function lookupCommand(name: string): CommandSpec | undefined {
-  return Object.prototype.hasOwnProperty.call(TABLE, name) ? TABLE[name] : undefined;
+  const own = Object.prototype.hasOwnProperty.call(TABLE, name) ? TABLE[name] : undefined;
+  if (!Object.prototype.hasOwnProperty.call(ENV_DOTFILES, name)) return own;
+  if (!withEnv.has(name)) withEnv.set(name, withEnvWrites(name, own));
+  return withEnv.get(name);
 }
 
 /** Every command name bashguard knows, for docs and property tests. */

@@ -24,7 +24,8 @@ export type WriteOp =
   | 'modify' // sed -i, perl -i, truncate, patch
   | 'chmod' // chmod, chown, chgrp
   | 'extract' // tar -x, unzip, git clone, wget -P: writes somewhere under the path
-  | 'maybe-write'; // inline code or an unknown program mentions the path
+  | 'maybe-write' // inline code or an unknown program mentions the path
+  | 'unknown-command'; // a command bashguard does not know is given the path (reported only in protected regions)
 
 export interface WriteEffect {
   kind: 'write';

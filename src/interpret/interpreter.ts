@@ -12,6 +12,7 @@ import { expandScalar, expandWord, holeConfidence, type ExpandHooks, type Field 
 import { basenameOf, dirnameOf, displayPath, joinPath, normalizeLogical } from './paths.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
+import { unknownCommand } from '../commands/unknown.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
 export interface Host {
@@ -401,6 +402,7 @@ export class Interpreter implements ExpandHooks {
     if (out !== null) this.emitOutput(out);
     else if (!spec?.silent) this.emitOutput(HOLE);
     if (spec) spec.run(inv, this);
+    else unknownCommand(inv, this);
   }
 
   /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
@@ -753,6 +755,7 @@ function describeOp(op: WriteOp): string {
     case 'chmod': return 'changes permissions of';
     case 'extract': return 'writes files under';
     case 'maybe-write': return 'may write';
+    case 'unknown-command': return 'is given';
   }
 }
 

@@ -272,7 +272,7 @@ function simpleCommands(src: string, depth = 0): string[][] {
 }
 
 /** Options that take a separate argument, per wrapper. */
-const WRAPPER_ARGS: Record<string, Set<string>> = {
+export const WRAPPER_ARGS: Record<string, Set<string>> = {
   sudo: new Set(['-u', '-g', '-p', '-C', '-h', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--prompt', '--chdir']),
   doas: new Set(['-u', '-C']),
   env: new Set(['-u', '-C', '--unset', '--chdir']),

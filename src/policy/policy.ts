@@ -11,7 +11,7 @@ import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '
 import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
-import { allowedRegion, classify, type Region, type RegionKind } from '../workspace/regions.js';
+import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
 
 export interface PolicyContext {
   /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
@@ -91,12 +91,15 @@ type Add = (rule: RuleId, confidence: Confidence, message: string, path: string 
 function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
   if (e.path === null) {
     // Inline code that mentions no path is fine; an unknown write target is not.
-    if (e.op === 'maybe-write') return;
+    if (e.op === 'maybe-write' || e.op === 'unknown-command') return;
     add('BG4001', 'possible', `\`${e.command}\` writes to ${e.text}, which cannot be resolved statically`, null, e, e.evidence);
     return;
   }
   const holeAt = e.path.indexOf(HOLE);
   const globAt = e.op === 'maybe-write' ? -1 : e.path.search(/[*?[]/);
+  // Closed world: a path handed to a command bashguard does not know counts only where the
+  // worktree must never write (the main checkout, a sibling worktree, the shared git dir).
+  const onlyProtected = e.op === 'unknown-command';
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
@@ -112,6 +115,7 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
     if (allowedRegion(region)) return;
   } else if (allowedRegion(region)) {
+    if (onlyProtected) return;
     // A recursive write at an ancestor of the worktree reaches beyond it.
     if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
       // ... and one at an ancestor of a protected file (`rm -rf .claude`) reaches it.
@@ -121,12 +125,13 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       return;
     }
   }
+  if (onlyProtected && !protects(region)) return;
   const sep = knownPart.endsWith('/') && !physical.endsWith('/') ? '/' : '';
   const shown = unknownAt >= 0 ? displayPath(physical + sep + e.path.slice(knownPart.length)) : physical;
   const symlinkNote: Evidence[] =
     unknownAt < 0 && normalizeLogical(e.path) !== physical ? [{ range: e.range, note: `${displayPath(normalizeLogical(e.path))} resolves to ${physical} through a symlink` }] : [];
   const evidence = [...e.evidence, ...symlinkNote];
-  const verb = e.op === 'maybe-write' ? 'may write' : 'writes';
+  const verb = e.op === 'maybe-write' ? 'may write' : e.op === 'unknown-command' ? 'is not a command bashguard knows; it is given, and may write,' : 'writes';
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const where = describeRegion(region, ctx);
   switch (region.kind) {

@@ -1,0 +1,47 @@
+/**
+ * Closed world: a command the table does not know is never proof of safety. Each path it is
+ * given (operands, `--opt=VALUE` values), resolved against the cwd, and the cwd itself when the
+ * script moved it, become `unknown-command` effects: `possible` writes that the policy reports
+ * only inside a protected region (the main checkout, a sibling worktree, the common git dir), so
+ * unknown tools working on the worktree or elsewhere stay silent.
+ */
+import { HOLE } from '../effects/types.js';
+import type { Field } from '../interpret/expand.js';
+import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+
+const MAX_ARGS = 64;
+
+/** The words of an unknown command that may name a path it writes. */
+export function pathArguments(args: Field[]): Field[] {
+  const out: Field[] = [];
+  let onlyOperands = false;
+  for (const a of args) {
+    if (out.length >= MAX_ARGS) break;
+    const v = a.value;
+    if (v === '' || v.startsWith(HOLE)) continue;
+    if (!onlyOperands && v === '--') {
+      onlyOperands = true;
+      continue;
+    }
+    if (!onlyOperands && v.startsWith('-')) {
+      // `--out=DIR`, `-oDIR` is ambiguous (a cluster of flags): only the long form with `=`.
+      const eq = v.indexOf('=');
+      if (v.startsWith('--') && eq > 2 && eq < v.length - 1) out.push({ ...a, value: v.slice(eq + 1) });
+      continue;
+    }
+    // `NAME=VALUE` operands (make, env-like tools): the value may be a path.
+    const assign = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(v);
+    out.push(assign ? { ...a, value: assign[1]! } : a);
+  }
+  return out;
+}
+
+/** Records what an unknown command (or a program whose code is not analyzed) may write. */
+export function unknownCommand(inv: Invocation, interp: Interpreter, args: Field[] = inv.args, label = inv.name): void {
+  const opts = { confidenceCap: 'possible' as const };
+  for (const f of pathArguments(args)) interp.write('unknown-command', f, inv.st, inv.range, label, opts);
+  // Run from a directory the script moved to: relative writes of the program land there.
+  if (inv.st.cwd.changed && inv.st.cwd.paths) {
+    interp.write('unknown-command', { value: '.', confidence: 'possible', evidence: [{ range: inv.range, note: `\`${label}\` runs in the cwd the command moved to` }], glob: false }, inv.st, inv.range, label, opts);
+  }
+}
