@@ -8,7 +8,8 @@ const argv = process.argv.slice(2);
 // `hook [--exit-code] [--agent NAME]` (same test as fastHookArgs in src/cli/main.ts).
 const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
 if (fastHook) {
-  require('../dist/hook.cjs').main();
+  // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
+  require('../dist/hook-start.cjs').startHook();
 } else {
   import('../dist/bashguard.js').then((m) => m.main());
 }

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_LIMITS, getParser, type BashParser, type ParseLimits } from './parse/index.js';
 import { buildScript } from './syntax/build.js';
+import { pointFinder } from './parse/tree.js';
 import type { Script } from './syntax/ir.js';
 import { Interpreter, type Analysis, type Host } from './interpret/interpreter.js';
 import type { Effect } from './effects/types.js';
@@ -32,10 +33,21 @@ export interface AnalysisResult extends Analysis {
 
 const EMPTY_RANGE = { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
 
-export function parseScript(parser: BashParser, source: string, limits?: Partial<ParseLimits>): Script | { error: string; kind: string } {
+export function parseScript(parser: BashParser, source: string, limits?: Partial<ParseLimits>): Script | { error: string; kind: string; at?: number } {
   const parsed = parser.parse(source, limits);
-  if (!parsed.ok) return { error: parsed.message, kind: parsed.kind };
+  if (!parsed.ok) return { error: parsed.message, kind: parsed.kind, ...(parsed.at !== undefined ? { at: parsed.at } : {}) };
   return buildScript(parsed);
+}
+
+/** The range of the line holding `at` (a parse failure about one place), else the input's start. */
+function failureRange(source: string, at: number | undefined): Effect['range'] {
+  if (at === undefined) return { ...EMPTY_RANGE, end: Math.min(source.length, 120) };
+  const lineStart = source.lastIndexOf('\n', at - 1) + 1;
+  const nl = source.indexOf('\n', at);
+  const lineEnd = Math.min(nl < 0 ? source.length : nl, lineStart + 120);
+  const { row, column } = pointFinder(source)(lineStart);
+  const end = pointFinder(source)(Math.max(lineStart, lineEnd));
+  return { start: lineStart, end: Math.max(lineStart, lineEnd), line: row + 1, column: column + 1, endLine: end.row + 1, endColumn: end.column + 1 };
 }
 
 /** Analyzes with an already-loaded parser (synchronous: the hook's hot path). */
@@ -48,12 +60,13 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
   });
   const script = parseScript(parser, source, limitsNow());
   if ('error' in script) {
+    const range = failureRange(source, script.at);
     const effect: Effect = {
       kind: 'problem',
       category: script.kind === 'parser-error' ? 'syntax' : 'analysis-limit',
       reason: script.error,
-      text: source.slice(0, 120),
-      range: { ...EMPTY_RANGE, end: Math.min(source.length, 120) },
+      text: source.slice(range.start, range.end),
+      range,
       via: [],
     };
     return { effects: [effect], timeline: [], commands: [], script: null, backend: parser.backend };

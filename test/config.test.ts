@@ -62,7 +62,7 @@ describe('parseConfig', () => {
     ['{"decisions": {"sure": "deny"}}', /decisions\.sure: unknown confidence/],
     ['{"decisions": {"likely": "block"}}', /decisions\.likely: must be one of allow, ask, deny/],
     ['{"decisions": 1}', /decisions: must be an object/],
-    ['{"unanalyzable": "allow"}', /unanalyzable: must be "ask" or "deny"/],
+    ['{"unanalyzable": "allow"}', /unanalyzable: must be "ask", "deny" or "sandbox"/],
     ['{"enforceInPlainCheckout": "yes"}', /enforceInPlainCheckout: must be true or false/],
     ['{"ignore": [1]}', /ignore: must be an array of glob strings/],
   ])('%s -> one line naming the file and the field', (text, re) => {

@@ -123,7 +123,9 @@ beforeAll(async () => {
     absWorkingDir: REPO_ROOT,
     banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
   });
-  // Makes the native binding unloadable, as a missing or ABI-incompatible prebuild would.
+  // Makes the native binding unloadable, as a missing or ABI-incompatible prebuild would: both
+  // through require (tree-sitter's own loader) and through process.dlopen (src/parse/native.ts
+  // loads the addons directly first).
   writeFileSync(
     PRELOAD,
     `const Module = require('module');
@@ -131,6 +133,11 @@ const load = Module._load;
 Module._load = function (request, ...rest) {
   if (request === 'tree-sitter') throw new Error('simulated: native tree-sitter binding unavailable');
   return load.call(this, request, ...rest);
+};
+const dlopen = process.dlopen;
+process.dlopen = function (module, file, ...rest) {
+  if (/tree[-_]sitter_runtime|tree-sitter\\.node$/.test(String(file))) throw new Error('simulated: native tree-sitter binding unavailable');
+  return dlopen.call(this, module, file, ...rest);
 };
 `,
   );

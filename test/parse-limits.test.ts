@@ -115,9 +115,10 @@ describe.each(Object.keys(parsers))('%s backend', (backend) => {
     check('echo `ls', ['ok-with-problems'], 'ask');
   });
 
-  it('unterminated heredocs: problems, never allow', () => {
-    check(`cat <<EOF > ${MAIN_README}\nabc`, ['ok-with-problems'], 'not-allow');
-    check('cat <<EOF\nabc', ['ok-with-problems'], 'ask');
+  it('unterminated heredocs run to the end of the input, as in bash: analyzed, not refused', () => {
+    check(`cat <<EOF > ${MAIN_README}\nabc`, ['ok'], 'deny');
+    check('cat <<EOF\nabc', ['ok'], 'allow');
+    check(`bash <<EOF\necho > ${MAIN_README}`, ['ok'], 'deny');
   });
 
   it('long lines of garbage and deep brace/quote mixes stay bounded', () => {

@@ -19,7 +19,7 @@ export function style(color: boolean): Style {
 }
 
 export function formatDecision(decision: string, s: Style): string {
-  return decision === 'deny' ? s.red(s.bold('DENY')) : decision === 'ask' ? s.yellow(s.bold('ASK')) : s.green(s.bold('ALLOW'));
+  return decision === 'deny' ? s.red(s.bold('DENY')) : decision === 'ask' ? s.yellow(s.bold('ASK')) : decision === 'sandbox' ? s.yellow(s.bold('SANDBOX')) : s.green(s.bold('ALLOW'));
 }
 
 export function formatFinding(f: Finding, s: Style, source?: string): string {

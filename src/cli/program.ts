@@ -45,7 +45,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .version(packageVersion(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run bashguard --help for usage)');
+    .showHelpAfterError('(run bashguard --help for usage)')
+    // `sandbox run CMD...` passes CMD's own options through (needs positional options up the chain).
+    .enablePositionalOptions();
 
   program
     .command('hook')
@@ -193,6 +195,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
 
   const extra = await import('./extra-commands.js');
   extra.register(program, io, (code) => {
+    exitCode = code;
+  });
+  (await import('./layer-commands.js')).register(program, io, (code) => {
     exitCode = code;
   });
 

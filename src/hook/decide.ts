@@ -6,7 +6,7 @@ import type { BashParser } from '../parse/index.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
-import type { Finding, Verdict } from '../policy/policy.js';
+import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
 import type { HookAnswer, ToolCall } from './types.js';
 
@@ -21,8 +21,6 @@ export interface DecideContext {
   unfinished?: number;
 }
 
-const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
-
 /** Decides one tool call. null means allow (or not enforcing here). */
 export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<HookAnswer | null> {
   const cwd = call.cwd ?? ctx.cwd;
@@ -35,19 +33,43 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   }
   for (const n of ws.notices) ctx.stderr(`bashguard: ${n}\n`);
   if (ws.skipped) return null;
-  if (ctx.unfinished !== undefined) return unfinishedAnswer(ws, ctx.unfinished);
+  if (ctx.unfinished !== undefined) {
+    const a = unfinishedAnswer(ws, ctx.unfinished);
+    return call.kind === 'bash' && a.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
+  }
   if (call.kind === 'bash') {
     const parser = await ctx.getParser();
-    return bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    return a?.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
   }
   return writeAnswer(ws, call.tool, call.paths, cwd);
 }
 
 export function unfinishedAnswer(ws: Workspace, seconds: number): HookAnswer {
   return {
-    decision: ws.config.unanalyzable === 'deny' ? 'deny' : 'ask',
+    decision: ws.config.unanalyzable === 'deny' || ws.config.unanalyzable === 'sandbox' ? ws.config.unanalyzable : 'ask',
     reason: `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
     findings: [],
+  };
+}
+
+/**
+ * The `sandbox` decision: the command wrapped to run in `bashguard sandbox run` for this worktree,
+ * or ask (saying why) where it cannot be sandboxed here (no bubblewrap, no user namespaces).
+ */
+async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, undecided: HookAnswer, env: Env): Promise<HookAnswer> {
+  const { sandboxDecision } = await import('../sandbox/decision.js');
+  const why = (undecided.findings ?? []).length
+    ? `bashguard cannot decide this command statically: ${undecided.findings!.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ')}.`
+    : undecided.reason;
+  const wrap = sandboxDecision(ws, call.command, env);
+  const ask = (because: string) => `${why}\nbashguard would run it in a sandbox, but ${because}; confirm it yourself.`;
+  if (!wrap.ok) return { decision: 'ask', reason: ask(wrap.reason), findings: undecided.findings ?? [] };
+  return {
+    decision: 'sandbox',
+    reason: `${why}\nbashguard runs it in a sandbox where only the worktree ${ws.root}, scratch dirs and git's own files for this worktree are writable.`,
+    findings: undecided.findings ?? [],
+    sandbox: { command: wrap.command, ...(call.input ? { input: call.input } : {}), fallback: ask('this client cannot replace the command') },
   };
 }
 

@@ -16,7 +16,7 @@ import { openWorkspace } from '../workspace/index.js';
 import type { Decision } from '../policy/config.js';
 import { decideCall } from './decide.js';
 import { claude } from './clients/claude.js';
-import type { HookAnswer, HookClient, Rendered } from './types.js';
+import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 
 export { explainForAgent, decideCall, type DecideContext } from './decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';
@@ -50,7 +50,10 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
 
 /** The client's rendering of an answer (Claude Code's when no client is given). */
 export function renderAnswer(answer: HookAnswer | null, opts: { exitCode: boolean; client?: HookClient }): Rendered {
-  return (opts.client ?? claude).render(answer, { exitCode: opts.exitCode });
+  const client = opts.client ?? claude;
+  // `sandbox` needs a client that replaces the command; the others (and --exit-code) ask.
+  const a = answer && answer.decision === 'sandbox' && !(client.canReplaceCommand && !opts.exitCode) ? sandboxAsAsk(answer) : answer;
+  return client.render(a, { exitCode: opts.exitCode });
 }
 
 /**

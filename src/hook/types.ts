@@ -17,6 +17,8 @@ export type ToolCall =
       cwd: string | null;
       /** Where the command runs when the tool says so (Gemini's dir_path), absolute; default cwd. */
       runIn?: string;
+      /** The client's whole tool input, opaque to the core: kept for a client that rewrites the command (`sandbox`). */
+      input?: Record<string, unknown>;
     }
   | {
       kind: 'write';
@@ -36,15 +38,32 @@ export type ParsedEvent =
   | { kind: 'drift'; reason: string };
 
 /**
- * The decision core's answer; null means allow with nothing to say.
- * (The layers helper adds a `sandbox` decision here later: rendered by the Claude client as
- * `updatedInput`; clients that cannot rewrite input render it like ask.)
+ * The decision core's answer; null means allow with nothing to say. Decision `sandbox` comes with
+ * `sandbox`: a client that can replace the command (`canReplaceCommand`: Claude Code's
+ * `updatedInput`) allows the wrapped one; for every other client, and with `--exit-code`,
+ * hook.ts turns it into ask with `sandbox.fallback` as the reason before rendering.
  */
 export interface HookAnswer {
   decision: Decision;
   reason: string;
   /** The findings behind the decision (empty for config errors, drift, unfinished analyses). */
   findings?: Finding[];
+  sandbox?: SandboxedCommand;
+}
+
+export interface SandboxedCommand {
+  /** The command wrapped to run in `bashguard sandbox run` (src/sandbox/decision.ts). */
+  command: string;
+  /** The call's tool input (ToolCall.input), to be replaced with the wrapped command. */
+  input?: Record<string, unknown>;
+  /** The reason for clients that cannot replace the command (they ask instead). */
+  fallback: string;
+}
+
+/** The answer a client that cannot replace the command gives to `sandbox`: ask, saying why. */
+export function sandboxAsAsk(answer: HookAnswer): HookAnswer {
+  if (answer.decision !== 'sandbox') return answer;
+  return { decision: 'ask', reason: answer.sandbox?.fallback ?? answer.reason, findings: answer.findings ?? [] };
 }
 
 /** What the hook process writes and exits with. */
@@ -66,6 +85,8 @@ export interface HookClient {
   parse(event: Record<string, unknown>): ParsedEvent;
   /** Turns the decision (null: allow) into the client's answer. */
   render(answer: HookAnswer | null, opts: RenderOptions): Rendered;
+  /** Whether `render` can answer `sandbox` by replacing the command (else it never sees one). */
+  canReplaceCommand?: boolean;
 }
 
 export const ALLOW: Rendered = { stdout: '', stderr: '', code: 0 };

@@ -3,11 +3,11 @@
  * preferred; the pinned WASM grammar is the fallback when the addon cannot load, or when
  * forced with BASHGUARD_PARSER=wasm. Callers get a parser-neutral tree (./tree.ts).
  */
-import { copyTree, symbolNames, type BackendName, type ParseResult, type TreeCursorLike } from './tree.js';
+import { copyTree, symbolNames, type BackendName, type ParseFailureKind, type ParseResult, type TreeCursorLike } from './tree.js';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
-import { findJoinedLines } from './sanity.js';
+import { recover, type Tree } from './recover.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
@@ -25,6 +25,27 @@ function makeParser(
   run: (source: string, timeoutMs: number) => TreeCursorLike | null,
 ): BashParser {
   const names = symbolNames();
+  /** One tree-sitter parse plus the copy, within the time left before the deadline. */
+  const parseOnce = (text: string, deadline: number, limits: ParseLimits): Tree | { kind: ParseFailureKind; message: string } => {
+    const timeout = `parse took longer than ${limits.timeoutMs} ms`;
+    let cursor: TreeCursorLike | null;
+    try {
+      cursor = run(text, Math.max(1, deadline - performance.now()));
+    } catch (err) {
+      return { kind: 'parser-error', message: `parser failed: ${(err as Error).message}` };
+    }
+    if (!cursor) return { kind: 'timeout', message: timeout };
+    // The budget covers copying the tree too: for a huge input that costs more than parsing.
+    let copied: ReturnType<typeof copyTree>;
+    try {
+      copied = copyTree(cursor, limits.maxDepth, deadline, names);
+    } finally {
+      cursor.release?.();
+    }
+    if ('timedOut' in copied) return { kind: 'timeout', message: timeout };
+    if ('tooDeep' in copied) return { kind: 'too-deep', message: `syntax nests deeper than ${limits.maxDepth} levels` };
+    return copied;
+  };
   return {
     backend,
     fallbackReason,
@@ -47,40 +68,26 @@ function makeParser(
         return { ok: false, kind: 'parser-error', backend, message: `input contains a NUL byte at offset ${nul}` };
       }
       const started = performance.now();
-      let cursor: TreeCursorLike | null;
-      try {
-        cursor = run(source, limits.timeoutMs);
-      } catch (err) {
-        return { ok: false, kind: 'parser-error', backend, message: `parser failed: ${(err as Error).message}` };
+      const deadline = started + limits.timeoutMs;
+      const first = parseOnce(source, deadline, limits);
+      if ('kind' in first) {
+        return { ok: false, kind: first.kind, backend, message: first.message };
       }
-      if (!cursor) {
-        return { ok: false, kind: 'timeout', backend, message: `parse took longer than ${limits.timeoutMs} ms` };
-      }
-      // The budget covers copying the tree too: for a huge input that costs more than parsing.
-      let copied: ReturnType<typeof copyTree>;
-      try {
-        copied = copyTree(cursor, limits.maxDepth, started + limits.timeoutMs, names);
-      } finally {
-        cursor.release?.();
-      }
-      if ('timedOut' in copied) {
-        return { ok: false, kind: 'timeout', backend, message: `parse took longer than ${limits.timeoutMs} ms` };
-      }
-      if ('tooDeep' in copied) {
-        return {
-          ok: false,
-          kind: 'too-deep',
-          backend,
-          message: `syntax nests deeper than ${limits.maxDepth} levels`,
-        };
-      }
-      const joined = findJoinedLines(copied.root, source);
+      // Where the grammar reads the input differently from bash, a targeted re-parse (./recover.ts).
+      const rec = recover(source, first, (text) => {
+        const r = parseOnce(text, deadline, limits);
+        return 'kind' in r ? { failed: true } : r;
+      });
+      if (rec.kind === 'wrong') return { ok: false, kind: 'parser-error', backend, message: rec.message, at: rec.at };
+      const copied = rec.kind === 'recovered' ? rec.tree : first;
+      const joined = rec.joined;
       if (joined) {
         return {
           ok: false,
           kind: 'parser-error',
           backend,
           message: `the parser joined line ${joined.row + 1} with the next into one command (a known tree-sitter-bash misparse); the command cannot be read reliably`,
+          at: joined.offset,
         };
       }
       return { ok: true, root: copied.root, source, backend, hasErrors: copied.hasErrors, depth: copied.depth };

@@ -1,39 +1,197 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 import type { TreeCursorLike } from './tree.js';
 
-/** The subset of the native binding we use; typed here so the binding's types stay local. */
-interface NativeParser {
+/** What the parser layer needs from the native binding, whichever way it was loaded. */
+interface NativeBackend {
+  setTimeoutMicros(us: number): void;
+  reset(): void;
+  /** A cursor at the root of a fresh tree, or null when the parse was stopped by the timeout. */
+  walk(source: string, bufferSize: number): TreeCursorLike | null;
+  /** How the binding was loaded (for tests and `--verbose`): `direct` or `require`. */
+  readonly loadedBy: 'direct' | 'require';
+}
+
+/** The subset of tree-sitter's JavaScript wrapper we use (the `require('tree-sitter')` path). */
+interface WrappedParser {
   setLanguage(lang: unknown): void;
   setTimeoutMicros(us: number): void;
   reset(): void;
   parse(input: string, old?: null, options?: { bufferSize?: number }): { walk(): TreeCursorLike } | null;
 }
 
-let cached: NativeParser | null = null;
-
-/**
- * Loads the native tree-sitter binding. Throws when the addon cannot load (caller falls back).
- *
- * Start-up (this runs in every hook process; numbers in bench/README.md):
- * - the grammar's addon is loaded through node-gyp-build directly, as its own index.js does,
- *   without the 51 KB node-types.json that index.js also parses (only typed node classes use it);
- * - the parser is given a view of the language whose `nodeSubclasses` is already set, so
- *   tree-sitter's setLanguage skips generating (by eval) ~150 typed SyntaxNode classes. We only
- *   walk trees with a cursor, which never needs them. The shared language object itself is not
- *   modified, so other users of tree-sitter-bash in the same process still get typed nodes.
- * Both fall back to the plain `require('tree-sitter-bash')` path if anything is unexpected.
- */
-export function loadNative(): NativeParser {
-  if (cached) return cached;
-  const require = createRequire(import.meta.url);
-  const Parser = require('tree-sitter') as (new () => NativeParser) & { SyntaxNode?: unknown };
-  const parser = new Parser();
-  parser.setLanguage(bashLanguage(require, Parser.SyntaxNode));
-  cached = parser;
-  return parser;
+/** The raw N-API binding of tree-sitter 0.25 (what its index.js wraps). */
+interface RawBinding {
+  Parser: new () => {
+    setLanguage(lang: unknown): void;
+    setTimeoutMicros(us: number): void;
+    reset(): void;
+    parse(input: (offset: number) => string, old: null, bufferSize: number, ranges: undefined): RawTree | null;
+  };
+  NodeMethods: { walk(tree: RawTree): TreeCursorLike };
+}
+interface RawTree {
+  rootNode(): unknown;
 }
 
+let cached: NativeBackend | null = null;
+
+/**
+ * Loads the native tree-sitter binding. Throws when the addon cannot load (caller falls back to
+ * WASM).
+ *
+ * Start-up (this runs in every hook process; numbers in bench/README.md): both addons are loaded
+ * with `process.dlopen` from their known places in the packages, and the parser is driven through
+ * the raw binding, skipping tree-sitter's index.js (node-gyp-build's directory probing, `util`,
+ * ~900 lines of wrapper) and the grammar's index.js (node-gyp-build again, and a 51 KB
+ * node-types.json for typed node classes we never use: we only walk trees with a cursor). The
+ * direct path is checked on a small parse; on any surprise (another layout, a musl prebuild, an
+ * override like TREE_SITTER_PREBUILD, a changed binding) it falls back to the packages' own
+ * `require` path, which is what node-gyp-build would have picked.
+ */
+export function loadNative(): NativeBackend {
+  if (cached) return cached;
+  // Created only when needed: createRequire of a URL costs a fresh process ~0.5 ms.
+  let req: NodeRequire | null = null;
+  const require = (): NodeRequire => (req ??= createRequire(import.meta.url));
+  let backend: NativeBackend | null = null;
+  if (process.env.BASHGUARD_NATIVE_LOAD !== 'require') {
+    try {
+      backend = loadDirect(require);
+    } catch {
+      backend = null;
+    }
+  }
+  cached = backend ?? loadWrapped(require());
+  return cached;
+}
+
+/** How the native binding was loaded in this process (null: not loaded). */
+export function nativeLoadMethod(): 'direct' | 'require' | null {
+  return cached?.loadedBy ?? null;
+}
+
+/**
+ * Where package `name` can be, in Node's own resolution order from this package: its
+ * node_modules, then the node_modules it is installed in (hoisted dependencies). Node's resolver
+ * (0.3-0.8 ms in a fresh process) is asked only when neither holds the addon.
+ */
+function nearbyDirs(name: string): string[] {
+  try {
+    const root = packageRoot();
+    const dirs = [join(root, 'node_modules', name)];
+    // node_modules/bashguard or node_modules/@scope/bashguard
+    for (const up of [dirname(root), dirname(dirname(root))]) {
+      if (basename(up) === 'node_modules') {
+        dirs.push(join(up, name));
+        break;
+      }
+    }
+    return dirs;
+  } catch {
+    return [];
+  }
+}
+
+/** The exports of the first of `files(dir)` that dlopen loads, for the package's places; throws the last error. */
+function loadAddon(require: () => NodeRequire, name: string, files: (dir: string) => string[]): Record<string, unknown> {
+  let last: unknown = new Error(`${name}: no native build found`);
+  const fromDir = (dir: string): Record<string, unknown> | null => {
+    for (const file of files(dir)) {
+      // A failed dlopen builds an error with a stack: ask the file system first (cheaper).
+      if (!existsSync(file)) continue;
+      const mod = { exports: {} as Record<string, unknown> };
+      try {
+        process.dlopen(mod, file);
+        return mod.exports;
+      } catch (err) {
+        last = err;
+      }
+    }
+    return null;
+  };
+  for (const dir of nearbyDirs(name)) {
+    const found = fromDir(dir);
+    if (found) return found;
+  }
+  const found = fromDir(dirname(require().resolve(`${name}/package.json`)));
+  if (found) return found;
+  throw last;
+}
+
+function loadDirect(require: () => NodeRequire): NativeBackend {
+  // node-gyp-build honours <NAME>_PREBUILD; leave such setups to it.
+  if (process.env.TREE_SITTER_PREBUILD || process.env.TREE_SITTER_BASH_PREBUILD || process.env.PREBUILDS_ONLY) {
+    throw new Error('prebuild override');
+  }
+  const tuple = `${process.platform}-${process.arch}`;
+  // node-gyp-build's order: a local build first, then the prebuild for this platform.
+  const binding = loadAddon(require, 'tree-sitter', (dir) => [
+    join(dir, 'build', 'Release', 'tree_sitter_runtime_binding.node'),
+    join(dir, 'prebuilds', tuple, 'tree-sitter.node'),
+  ]) as unknown as RawBinding;
+  const language = loadAddon(require, 'tree-sitter-bash', (dir) => [
+    join(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
+    join(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
+  ]);
+  if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || !('language' in language)) {
+    throw new Error('unexpected binding shape');
+  }
+  const parser = new binding.Parser();
+  parser.setLanguage(language);
+  const walk = (source: string, bufferSize: number): TreeCursorLike | null => {
+    const tree = parser.parse((offset) => source.slice(offset), null, bufferSize, undefined);
+    if (!tree) return null;
+    // As tree-sitter's Tree#walk: the root goes through the binding's transfer buffer, which
+    // NodeMethods.walk reads. A fresh tree has no cached node objects, so rootNode() returns the
+    // root's symbol (a number) after writing the root there.
+    if (typeof tree.rootNode() !== 'number') throw new Error('unexpected root node');
+    const cursor = binding.NodeMethods.walk(tree);
+    // The cursor points into the tree's memory, which the Tree object frees when collected: keep
+    // it reachable from the cursor, as tree-sitter's own walk() does.
+    (cursor as TreeCursorLike & { tree?: RawTree }).tree = tree;
+    return cursor;
+  };
+  // Check the path end to end on a small input before trusting it.
+  const probe = walk('a=1 b', 64 * 1024);
+  if (
+    !probe ||
+    probe.nodeType !== 'program' ||
+    probe.startIndex !== 0 ||
+    probe.endIndex !== 5 ||
+    !probe.gotoFirstChild() ||
+    (probe as TreeCursorLike).nodeType !== 'command'
+  ) {
+    throw new Error('native binding failed its self-check');
+  }
+  return {
+    loadedBy: 'direct',
+    setTimeoutMicros: (us) => parser.setTimeoutMicros(us),
+    reset: () => parser.reset(),
+    walk,
+  };
+}
+
+function loadWrapped(require: NodeRequire): NativeBackend {
+  const Parser = require('tree-sitter') as (new () => WrappedParser) & { SyntaxNode?: unknown };
+  const parser = new Parser();
+  parser.setLanguage(bashLanguage(require, Parser.SyntaxNode));
+  return {
+    loadedBy: 'require',
+    setTimeoutMicros: (us) => parser.setTimeoutMicros(us),
+    reset: () => parser.reset(),
+    walk: (source, bufferSize) => parser.parse(source, null, { bufferSize })?.walk() ?? null,
+  };
+}
+
+/**
+ * The grammar for the wrapped path: loaded through node-gyp-build directly, as its own index.js
+ * does, without the node-types.json that index.js also parses; and a view of the language whose
+ * `nodeSubclasses` is already set, so tree-sitter's setLanguage skips generating (by eval) ~150
+ * typed SyntaxNode classes. The shared language object itself is not modified.
+ */
 function bashLanguage(require: NodeRequire, SyntaxNode: unknown): unknown {
   let lang: object;
   try {
@@ -54,12 +212,12 @@ export function nativeParse(source: string, timeoutMs: number): TreeCursorLike |
   const parser = loadNative();
   parser.setTimeoutMicros(timeoutMs * 1000);
   // The binding copies the string through a fixed buffer; size it so long inputs parse whole.
-  const tree = parser.parse(source, null, { bufferSize: Math.max(64 * 1024, source.length * 2 + 16) });
-  if (!tree) {
+  const cursor = parser.walk(source, Math.max(64 * 1024, source.length * 2 + 16));
+  if (!cursor) {
     // A parse stopped by the timeout is kept for resuming: without a reset, the next parse (of a
     // different input!) continues the old one and returns a tree of the wrong text.
     parser.reset();
     return null;
   }
-  return tree.walk();
+  return cursor;
 }

@@ -15,8 +15,28 @@
  */
 import { pointFinder, type SyntaxNode } from './tree.js';
 
+export interface JoinedLine {
+  /** The newline the command runs over. */
+  offset: number;
+  /** Its row (0-based), as tree-sitter counts. */
+  row: number;
+  /** End of the command's child before it. */
+  from: number;
+}
+
 /** Where a command node runs over an unescaped newline between its children, or null. */
-export function findJoinedLines(root: SyntaxNode, source: string): { offset: number; row: number } | null {
+export function findJoinedLines(root: SyntaxNode, source: string): JoinedLine | null {
+  return joinedLines(root, source, true)[0] ?? null;
+}
+
+/** Every such place (the first one of each command), in no particular order. */
+export function findAllJoinedLines(root: SyntaxNode, source: string): JoinedLine[] {
+  return joinedLines(root, source, false);
+}
+
+function joinedLines(root: SyntaxNode, source: string, firstOnly: boolean): JoinedLine[] {
+  const out: JoinedLine[] = [];
+  let points: ((i: number) => { row: number }) | null = null;
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
@@ -32,12 +52,17 @@ export function findJoinedLines(root: SyntaxNode, source: string): { offset: num
         // statement); in a command every gap does.
         if (n.type === 'redirected_statement' && !next.type.endsWith('_redirect')) continue;
         const at = unescapedNewline(source, prev.end, next.start);
-        if (at >= 0) return { offset: at, row: pointFinder(source)(prev.end).row };
+        if (at >= 0) {
+          points ??= pointFinder(source);
+          out.push({ offset: at, row: points(prev.end).row, from: prev.end });
+          if (firstOnly) return out;
+          break;
+        }
       }
     }
     for (const c of n.children) stack.push(c);
   }
-  return null;
+  return out;
 }
 
 function unescapedNewline(source: string, from: number, to: number): number {

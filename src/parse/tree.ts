@@ -34,6 +34,8 @@ export interface ParseFailure {
   kind: ParseFailureKind;
   message: string;
   backend: BackendName;
+  /** Offset in the source the failure is about, when it is about one place (a misparse). */
+  at?: number;
 }
 
 export interface ParseSuccess {

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
 
@@ -37,6 +36,9 @@ export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
       if (fastStartup) {
+        // Loaded here, not at the top: node:v8 (and node:stream with it) costs every hook process
+        // ~3 ms, and only the WASM fallback needs it.
+        const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
         setFlagsFromString('--liftoff-only');
         setFlagsFromString('--wasm-lazy-compilation');
       }

@@ -8,7 +8,13 @@ import { isAbsolute, resolve } from 'node:path';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 
-export type Decision = 'allow' | 'ask' | 'deny';
+/**
+ * `sandbox` (issue #14): allow, but run the command inside `bashguard sandbox run` (bubblewrap
+ * with the worktree's grants), for what static analysis cannot decide: `unanalyzable` and
+ * `possible` findings only (certain and likely findings are known escapes). Clients that cannot
+ * rewrite the command, and machines without bubblewrap, fall back to ask.
+ */
+export type Decision = 'allow' | 'ask' | 'deny' | 'sandbox';
 
 export interface Config {
   /** Absolute directories where writes are also allowed. */
@@ -74,7 +80,7 @@ export const DEFAULT_CONFIG: Config = {
 export class ConfigError extends Error {}
 
 const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore', 'protect', 'overrides']);
-const DECISIONS = new Set(['allow', 'ask', 'deny']);
+const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
 /**
@@ -157,12 +163,13 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     layer.decisions = {};
     for (const [k, v] of Object.entries(obj.decisions as Record<string, unknown>)) {
       if (!['certain', 'likely', 'possible'].includes(k)) throw new ConfigError(`${file}: decisions.${k}: unknown confidence (certain, likely, possible)`);
-      if (typeof v !== 'string' || !DECISIONS.has(v)) throw new ConfigError(`${file}: decisions.${k}: must be one of allow, ask, deny`);
+      if (v === 'sandbox' && k !== 'possible') throw new ConfigError(`${file}: decisions.${k}: sandbox is only for possible findings (certain and likely ones are known escapes: deny or ask)`);
+      if (typeof v !== 'string' || !DECISIONS.has(v)) throw new ConfigError(`${file}: decisions.${k}: must be one of allow, ask, deny${k === 'possible' ? ', sandbox' : ''}`);
       layer.decisions[k as Confidence] = v as Decision;
     }
   }
   if (obj.unanalyzable !== undefined) {
-    if (obj.unanalyzable !== 'ask' && obj.unanalyzable !== 'deny') throw new ConfigError(`${file}: unanalyzable: must be "ask" or "deny" (never allow: a command bashguard cannot read is not safe)`);
+    if (obj.unanalyzable !== 'ask' && obj.unanalyzable !== 'deny' && obj.unanalyzable !== 'sandbox') throw new ConfigError(`${file}: unanalyzable: must be "ask", "deny" or "sandbox" (never allow: a command bashguard cannot read is not safe)`);
     layer.unanalyzable = obj.unanalyzable;
   }
   if (obj.enforceInPlainCheckout !== undefined) {

@@ -32,14 +32,20 @@ export const nodeFs: PhysicalFs = {
   },
 };
 
-/** A cached view of a PhysicalFs for one evaluation. */
-export function cachedFs(fs: PhysicalFs): PhysicalFs {
+/**
+ * A cached view of a PhysicalFs for one evaluation. `physical` are paths known to contain no
+ * symlink (realpath'd by the layout discovery on the same file system): they and every prefix
+ * of them are answered without an lstat, which is most of the policy's cost for paths under the
+ * worktree (one lstat per path component).
+ */
+export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
   const cache = new Map<string, string | null>();
+  const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
   return {
     readlink(p) {
       let v = cache.get(p);
       if (v === undefined) {
-        v = fs.readlink(p);
+        v = known.some((k) => k.startsWith(p) && (k.length === p.length || k[p.length] === '/')) ? null : fs.readlink(p);
         cache.set(p, v);
       }
       return v;

@@ -8,7 +8,7 @@ import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import type { Layout } from '../layout/types.js';
 import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
-import { cachedFs, resolvePhysical, type PhysicalFs } from './physical.js';
+import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
 import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
@@ -46,7 +46,10 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
-  const disk = cachedFs(ctx.fs);
+  // The layout's realpath'd directories hold no symlink: no lstat for them or their parents
+  // (only on the real file system, which is where discovery realpath'd them).
+  const current = ctx.layout?.current;
+  const disk = cachedFs(ctx.fs, ctx.fs === nodeFs ? [ctx.root, current?.root, current?.gitDir, current?.commonDir, ctx.layout?.main?.root] : []);
   const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p), exists: disk.exists };
   const regions = ctx.regions;
   const findings: Finding[] = [];
@@ -226,7 +229,8 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
 }
 
-const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+/** `sandbox` allows, contained: stricter than allow, looser than asking a person. */
+export const DECISION_RANK: Record<Decision, number> = { allow: 0, sandbox: 1, ask: 2, deny: 3 };
 
 export function decide(rule: RuleId, severity: Severity, confidence: Confidence, config: Config): Decision {
   if (rule === 'BG0001' || rule === 'BG0002') return capBySeverity(config.unanalyzable, severity);
@@ -248,7 +252,9 @@ function combine(findings: Finding[]): Decision {
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const k = `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
+    // A parse problem is reported once per line: one broken construct yields several ERROR
+    // nodes, and the interpreter meets the same broken word again in every call of a function.
+    const k = f.rule === 'BG0001' ? `BG0001|${f.range.line}` : `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -34,6 +34,8 @@ const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 
 
 class Builder {
   readonly problems: Script['problems'] = [];
+  /** The node span each problem stands for (a problem's range may start inside it). */
+  readonly reported: [number, number][] = [];
   /** ERROR nodes that are a known grammar quirk read correctly here (`3<>f`): not problems. */
   readonly handled = new Set<SyntaxNode>();
   /** `>&3 0<&3`: the grammar gave `0` to the previous redirect; it is the next one's fd. */
@@ -65,13 +67,26 @@ class Builder {
   unknown(n: SyntaxNode, reason: string): Command {
     const range = this.range(n);
     const text = this.text(n);
-    this.problems.push({ reason, range, text });
+    this.problems.push({ reason, range: this.problemRange(n), text });
+    this.reported.push([n.start, n.end]);
     return { kind: 'unknown', reason, text, range };
+  }
+
+  /**
+   * Where a problem is reported: for an ERROR node, from its first child the grammar could not
+   * place (a stray token, a nested ERROR, a missing node). Tree-sitter often starts an ERROR at
+   * the top of the file and keeps the valid statements before the real error inside it.
+   */
+  problemRange(n: SyntaxNode): Range {
+    if (n.type !== 'ERROR') return this.range(n);
+    const bad = n.children.find((c) => !c.named || c.type === 'ERROR' || c.missing);
+    return bad ? this.offsetRange(bad.start, n.end) : this.range(n);
   }
 
   unknownPart(n: SyntaxNode, reason: string): WordPart {
     const text = this.text(n);
     this.problems.push({ reason, range: this.range(n), text });
+    this.reported.push([n.start, n.end]);
     return { kind: 'unknown', text, reason };
   }
 
@@ -627,10 +642,18 @@ class Builder {
   wordParts(n: SyntaxNode, atStart: boolean): WordPart[] {
     if (n.missing) return [this.unknownPart(n, `missing ${n.type}`)];
     switch (n.type) {
+      case 'regex':
+        // `${v/'p'/r}`: a pattern's quotes are quote removal, not text (the grammar leaves the
+        // pattern one node).
+        if (!n.children.some((c) => c.named) && /['"\\]/.test(this.text(n))) {
+          const parts = patternParts(this.text(n));
+          if (parts) return parts;
+        }
+        if (n.children.some((c) => c.named)) return this.concatParts(n, atStart);
+        return unquotedParts(this.text(n), atStart);
       case 'word':
       case 'number':
       case 'variable_name':
-      case 'regex':
       case 'extglob_pattern':
       case 'special_variable_name':
       case 'test_operator':
@@ -834,6 +857,42 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
   return parts;
 }
 
+/**
+ * A pattern word with quotes and backslashes: single quotes, double quotes without expansions
+ * inside, and backslash escapes give literal parts. Null when a double-quoted part expands.
+ */
+function patternParts(raw: string): WordPart[] | null {
+  const parts: WordPart[] = [];
+  let buf = '';
+  const flush = () => {
+    if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
+    buf = '';
+  };
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === "'") {
+      const j = raw.indexOf("'", i + 1);
+      if (j < 0) return null;
+      flush();
+      parts.push({ kind: 'text', value: raw.slice(i + 1, j), quoting: 'single' });
+      i = j;
+    } else if (ch === '"') {
+      const j = raw.indexOf('"', i + 1);
+      if (j < 0) return null;
+      const inner = raw.slice(i + 1, j);
+      if (/[$`\\]/.test(inner)) return null;
+      flush();
+      parts.push({ kind: 'text', value: inner, quoting: 'double' });
+      i = j;
+    } else if (ch === '\\' && i + 1 < raw.length) {
+      flush();
+      parts.push({ kind: 'text', value: raw[++i]!, quoting: 'escape' });
+    } else buf += ch;
+  }
+  flush();
+  return parts;
+}
+
 function stripHeredocTabs(parts: WordPart[]): WordPart[] {
   let atLineStart = true;
   return parts.map((p) => {
@@ -913,14 +972,14 @@ export function buildScript(parsed: ParseSuccess): Script {
   if (parsed.hasErrors) {
     // Safety net: an ERROR or MISSING node the builder skipped (e.g. inside a heredoc_redirect,
     // `cat <<A <<B`) must still make the script unanalyzable, never silently dropped.
-    const covered = (n: SyntaxNode) => b.problems.some((p) => p.range.start <= n.start && n.end <= p.range.end);
+    const covered = (n: SyntaxNode) => b.reported.some(([start, end]) => start <= n.start && n.end <= end);
     const stack: SyntaxNode[] = [parsed.root];
     let added = false;
     while (stack.length) {
       const n = stack.pop()!;
       if (n.type === 'ERROR' || n.missing) {
         if (!covered(n) && !b.handled.has(n)) {
-          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.range(n), text: b.text(n) });
+          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.problemRange(n), text: b.text(n) });
           added = true;
         }
         continue;

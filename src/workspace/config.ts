@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFile, type Config, type ConfigLayer, type Decision } from '../policy/config.js';
 import { ruleById, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
+import { DECISION_RANK } from '../policy/policy.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -81,7 +82,6 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
 }
 
 const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, info: 1, warning: 2, error: 3 };
-const DECISION_RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** Applies an untrusted layer, keeping only what makes the guard stricter. */
 export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Config {

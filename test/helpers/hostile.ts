@@ -104,8 +104,11 @@ export const HOSTILE: HostileCase[] = [
   { name: 'unterminated $(', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `echo $(cat > ${l.main}/README.md` },
   { name: 'unterminated $(, benign', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: () => 'echo $(ls' },
   { name: 'unterminated heredoc that bash still runs', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `cat <<EOF > ${l.main}/README.md\nhello` },
-  { name: 'unterminated heredoc, benign', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: () => 'cat <<EOF\nhello' },
-  { name: 'heredoc delimiter that never appears, write after', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `cat <<EOF\nline\nEOF2\ncp src/app.sh ${l.main}/README.md` },
+  // bash runs an unterminated heredoc to the end of the input (src/parse/recover.ts): readable.
+  { name: 'unterminated heredoc, benign', heavy: false, expect: 'readable', boundMs: 5_000, command: () => 'cat <<EOF\nhello' },
+  // `EOF2` is not the delimiter, so bash reads the `cp` line as heredoc text: nothing is written.
+  { name: 'heredoc delimiter that never appears, write after', heavy: false, expect: 'readable', boundMs: 5_000, command: (l) => `cat <<EOF\nline\nEOF2\ncp src/app.sh ${l.main}/README.md` },
+  { name: 'heredoc delimiter that never appears, fed to a shell', heavy: false, expect: 'deny', boundMs: 5_000, command: (l) => `bash <<EOF\nline=1\nEOF2=1\ncp src/app.sh ${l.main}/README.md` },
   { name: 'heredoc delimiter never appears, 100k lines', heavy: true, expect: 'blocked', boundMs: 10_000, rssMiB: 512, command: (l) => `cat <<EOF > ${l.main}/README.md\n` + 'line\n'.repeat(100_000) },
   // ---- grammar misparse: a 3-stage pipeline swallows the next line
   { name: 'pipeline joined with the next line (tree-sitter misparse)', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `ls | ls | cp src/app.sh ${l.main}/README.md\necho ok > out.txt` },

@@ -6,7 +6,9 @@
  * tool_input, ...}`; Bash has `tool_input.command`, Edit/Write/MultiEdit `file_path`, NotebookEdit
  * `notebook_path`. Output: nothing for allow; `{hookSpecificOutput: {hookEventName: "PreToolUse",
  * permissionDecision, permissionDecisionReason}}` for deny and ask; with `--exit-code`, exit 2 and
- * the reason on stderr. (A future `sandbox` decision renders here as `updatedInput`.)
+ * the reason on stderr. `sandbox` renders as `permissionDecision: "allow"` with `updatedInput`: the
+ * tool input with `command` replaced by the wrapped one (Claude Code runs that instead; checked
+ * with the real client in test/e2e/sandbox-decision.e2e.test.ts).
  */
 import { ALLOW, absCwd, field, type HookAnswer, type HookClient, type ParsedEvent, type RenderOptions, type Rendered } from '../types.js';
 
@@ -29,12 +31,19 @@ export function parseClaudeShaped(event: Record<string, unknown>, pathField: Rec
     return { kind: 'drift', reason: `bashguard: the ${tool} tool call has no string tool_input.${name}; the hook protocol may have changed, so the call is blocked (update bashguard).` };
   }
   const cwd = absCwd(event.cwd);
-  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd } : { kind: 'write', tool, paths: [value], cwd } };
+  const input = event.tool_input as Record<string, unknown>;
+  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd, input } : { kind: 'write', tool, paths: [value], cwd } };
 }
 
 /** The PreToolUse answer object (also what the Agent SDK callback returns). */
-export function preToolUseOutput(answer: HookAnswer): { hookSpecificOutput: { hookEventName: 'PreToolUse'; permissionDecision: 'deny' | 'ask' | 'allow'; permissionDecisionReason: string } } {
-  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: answer.decision, permissionDecisionReason: answer.reason } };
+export function preToolUseOutput(answer: HookAnswer): { hookSpecificOutput: { hookEventName: 'PreToolUse'; permissionDecision: 'deny' | 'ask' | 'allow'; permissionDecisionReason: string; updatedInput?: Record<string, unknown> } } {
+  if (answer.decision === 'sandbox' && answer.sandbox) {
+    const updatedInput = { ...answer.sandbox.input, command: answer.sandbox.command };
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.reason, updatedInput } };
+  }
+  // Only Claude Code renders sandbox (hook.ts turns it into ask for the others).
+  const decision = answer.decision === 'sandbox' ? 'ask' : answer.decision;
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: answer.reason } };
 }
 
 export function renderClaudeShaped(answer: HookAnswer | null, opts: RenderOptions): Rendered {
@@ -47,4 +56,5 @@ export const claude: HookClient = {
   name: 'claude',
   parse: (event) => parseClaudeShaped(event, PATH_FIELD, ['Bash']),
   render: renderClaudeShaped,
+  canReplaceCommand: true,
 };

@@ -1,0 +1,421 @@
+/**
+ * Targeted re-parse: where tree-sitter-bash reads an input differently from bash (a parse error
+ * on something bash accepts, or a clean-looking tree bash would not build), parse a corrected
+ * copy of the text whose every change bash reads the same way, and map that tree back onto the
+ * original offsets (./rewrite.ts). Each repair is a mechanism of bash's grammar, not a pattern of
+ * one input:
+ *
+ * - heredocs (./heredocs.ts): each delimiter is replaced by a fresh one the body cannot contain,
+ *   the delimiter line bash ends the body at by that one, an unterminated body gets its
+ *   terminator appended, and a quoted (literal) body is hidden from the grammar's scanner (its
+ *   text is read from the original anyway). Accepted only if the new tree has exactly the heredocs
+ *   bash reads, each ending where bash ends it.
+ * - a newline the grammar carried a command over (./sanity.ts) becomes `;`: bash ends a simple
+ *   command at an unescaped newline (`A=1 B=2` then a command on the next line).
+ * - `` `` `` (empty command substitution, one token to the grammar, which glues the words around
+ *   it into one) is written `$(:)`, the `:` dropped from the tree.
+ * - assignments with redirects and no command (`n=$((x+0)) 2>/dev/null`): a `:` is inserted for
+ *   the grammar and dropped from the tree again.
+ * - a single-quoted blank in a `case` pattern (`less' '45*)`): the quoted text, literal to bash,
+ *   is shown to the grammar as letters.
+ * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time): the
+ *   `[` is shown to the grammar as a command name.
+ * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
+ * - `${...}` the grammar lost the closing brace of: inside the expansion (outside quotes and
+ *   nested expansions) `;&|<>` and blanks are literal to bash, so they get a backslash,
+ *   `$name` is written `${name}` (the grammar rejects `${x:$i:1}` but reads `${x:${i}:1}`), and
+ *   the content of a single-quoted part (`${v//'/'/_}`), literal to bash, is shown to the
+ *   grammar as letters. The IR reads every word from the original text, so none of this changes
+ *   a value; it only lets the grammar find the expansion's real extent.
+ *
+ * The repaired tree is used only when it has no error left (or, for heredocs, when the original
+ * tree was known wrong). Everything else keeps the grammar's tree: an ERROR stays "cannot
+ * analyze", never "safe".
+ */
+import { scanSource, type BashHeredoc } from './heredocs.js';
+import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
+import type { SyntaxNode } from './tree.js';
+
+export interface Tree {
+  root: SyntaxNode;
+  hasErrors: boolean;
+  depth: number;
+}
+
+/** Parses an edited text; `failed` when it could not (time budget, depth): the repair is dropped. */
+export type Reparse = (text: string) => Tree | { failed: true };
+
+type Joined = JoinedLine | null;
+
+export type Recovered =
+  /** Keep the grammar's tree; `joined` is ./sanity.ts's verdict on it. */
+  | { kind: 'original'; joined: Joined }
+  | { kind: 'recovered'; tree: Tree; joined: Joined }
+  /** The grammar's tree is known wrong (a heredoc bash reads differently) and no repair held. */
+  | { kind: 'wrong'; message: string; at: number };
+
+const MAX_ROUNDS = 4;
+
+export function recover(source: string, first: Tree, reparse: Reparse): Recovered {
+  const scan = scanSource(source);
+  const heredocs = scan?.heredocs ?? null;
+  // The grammar never reads an unterminated body the way bash does (ERROR or a missing end).
+  const heredocWrong = heredocs !== null && heredocs.length > 0 && (heredocs.some((h) => !h.terminated) || !heredocsAgree(first.root, source, heredocs));
+  // `` `` `` (an empty command substitution) is one token to the grammar, which then glues the
+  // words around it into one (`touch `` /x` became a command named "touch `` /x").
+  const emptyBackquotes = scan?.emptyBackquotes ?? [];
+  const firstJoined = findJoinedLines(first.root, source);
+  const original: Recovered = { kind: 'original', joined: firstJoined };
+  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0) return original;
+
+  const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
+  for (const at of emptyBackquotes) {
+    // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
+    // its node is dropped and the substitution stays empty.
+    if (!overlaps(edits, at, at + 2)) {
+      edits.push({ start: at, end: at + 1, text: '$(' }, { start: at + 1, end: at + 1, text: ':' }, { start: at + 1, end: at + 2, text: ')' });
+    }
+  }
+  const knownWrong = heredocWrong || emptyBackquotes.length > 0;
+  let tree = first;
+  let joined = firstJoined;
+  let tried = false;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const more = treeEdits(source, tree, joined, edits);
+    if (more.length === 0 && tried) break;
+    edits.push(...more);
+    if (edits.length === 0) break;
+    const rw = applyEdits(source, edits);
+    if (!rw) break;
+    const parsed = reparse(rw.text);
+    if ('failed' in parsed) break;
+    tried = true;
+    const mapped = mapTree(parsed.root, rw);
+    tree = { root: mapped.root, hasErrors: mapped.hasErrors, depth: parsed.depth };
+    joined = findJoinedLines(tree.root, source);
+    if (!tree.hasErrors && !joined) break;
+  }
+  // A grammar tree with errors is reported as such (on its lines); one without is known wrong.
+  const fallback = first.hasErrors || !knownWrong ? original : wrong(heredocWrong ? heredocs![0]!.op : emptyBackquotes[0]!, heredocWrong ? heredocs![0]!.delimiter : null);
+  if (!tried) return fallback;
+  if (heredocWrong && !heredocsAgree(tree.root, source, heredocs!)) return fallback;
+  if (emptyBackquotes.length > 0 && (tokensOf(tree.root, '``').length > 0 || !emptyBackquotes.every((at) => hasSubstitutionAt(tree.root, at)))) return fallback;
+  if (!tree.hasErrors && !joined) return { kind: 'recovered', tree, joined };
+  // Still broken (a real error elsewhere): the repaired tree is closer to bash when the grammar's
+  // own tree was known wrong, or when the repairs removed errors (fewer spurious reports).
+  if (knownWrong || errorCount(tree.root) < errorCount(first.root)) return { kind: 'recovered', tree, joined };
+  return original;
+}
+
+function hasSubstitutionAt(root: SyntaxNode, at: number): boolean {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'command_substitution' && n.start === at && n.end === at + 2) return true;
+    for (const c of n.children) if (c.start <= at && at < c.end) stack.push(c);
+  }
+  return false;
+}
+
+function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!n.named && n.type === type) out.push(n);
+    for (const c of n.children) stack.push(c);
+  }
+  return out;
+}
+
+function errorCount(root: SyntaxNode): number {
+  let n = 0;
+  const stack = [root];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === 'ERROR' || c.missing) n++;
+    for (const k of c.children) stack.push(k);
+  }
+  return n;
+}
+
+function wrong(at: number, delimiter: string | null): Recovered {
+  const what = delimiter !== null ? `this here-document (delimiter ${JSON.stringify(delimiter)})` : 'an empty command substitution ``';
+  return { kind: 'wrong', at, message: `the parser reads ${what} differently from bash; the command cannot be read reliably` };
+}
+
+// ---------------------------------------------------------------- heredocs
+
+interface TreeHeredoc {
+  start: SyntaxNode;
+  end: SyntaxNode | null;
+}
+
+function treeHeredocs(root: SyntaxNode): TreeHeredoc[] {
+  const out: TreeHeredoc[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (let i = 0; i < n.children.length; i++) {
+      const c = n.children[i]!;
+      if (c.type === 'heredoc_start') {
+        // Its end is the next heredoc_end among the siblings (one redirect node per heredoc).
+        let end: SyntaxNode | null = null;
+        for (let j = i + 1; j < n.children.length; j++) {
+          const d = n.children[j]!;
+          if (d.type === 'heredoc_start') break;
+          if (d.type === 'heredoc_end') {
+            end = d;
+            break;
+          }
+        }
+        out.push({ start: c, end });
+      }
+      stack.push(c);
+    }
+  }
+  return out.sort((a, b) => a.start.start - b.start.start);
+}
+
+/** Whether the tree has exactly bash's heredocs, each ending on the line bash ends it. */
+function heredocsAgree(root: SyntaxNode, source: string, heredocs: BashHeredoc[]): boolean {
+  const found = treeHeredocs(root);
+  if (found.length !== heredocs.length) return false;
+  for (let i = 0; i < heredocs.length; i++) {
+    const h = heredocs[i]!;
+    const t = found[i]!;
+    // The grammar's heredoc_start runs to the next blank (`EOF;` in `<<EOF; ...`).
+    if (t.start.start !== h.wordStart || t.start.end !== h.wordEnd) return false;
+    if (!h.terminated) {
+      if (t.end && !t.end.missing) return false;
+      continue;
+    }
+    if (!t.end || t.end.missing) return false;
+    if (t.end.end !== h.lineEnd || t.end.start < h.bodyEnd) return false;
+  }
+  return true;
+}
+
+function freshName(source: string, taken: Set<string>): string {
+  for (let k = 0; ; k++) {
+    const name = `BGEOF${k}Q`;
+    if (!taken.has(name) && !source.includes(name)) {
+      taken.add(name);
+      return name;
+    }
+  }
+}
+
+function heredocEdits(source: string, heredocs: BashHeredoc[]): Edit[] {
+  const edits: Edit[] = [];
+  const taken = new Set<string>();
+  const unterminated: string[] = [];
+  for (const h of heredocs) {
+    const name = freshName(source, taken);
+    const after = source[h.wordEnd];
+    const sep = after === undefined || after === ' ' || after === '\t' || after === '\n' ? '' : ' ';
+    edits.push({ start: h.wordStart, end: h.wordEnd, text: (h.quoted ? `'${name}'` : name) + sep });
+    if (h.quoted && h.bodyEnd > h.bodyStart) {
+      // A literal body: the grammar only needs its extent (backslashes and `$` confuse its scanner).
+      edits.push({ start: h.bodyStart, end: h.bodyEnd, text: source.slice(h.bodyStart, h.bodyEnd).replace(/[^\n]/g, 'x') });
+    }
+    if (h.terminated) {
+      edits.push({ start: h.bodyEnd, end: h.lineEnd, text: name });
+    } else {
+      // Bodies bash read to the end of the input: their terminators are appended, in order.
+      unterminated.push(name);
+    }
+  }
+  if (unterminated.length > 0) {
+    const nl = source.endsWith('\n') ? '' : '\n';
+    edits.push({ start: source.length, end: source.length, text: nl + unterminated.join('\n') + '\n' });
+  }
+  return edits;
+}
+
+// ---------------------------------------------------------------- repairs from the tree
+
+function overlaps(edits: readonly Edit[], start: number, end: number): boolean {
+  return edits.some((e) => (e.start < end && start < e.end) || (e.start === e.end && start <= e.start && e.start <= end) || (start === end && e.start <= start && start <= e.end));
+}
+
+/** Edits for the grammar gaps visible in `tree` that no edit already covers. */
+function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonly Edit[]): Edit[] {
+  const out: Edit[] = [];
+  const add = (list: Edit[]) => {
+    if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(out, e.start, e.end))) return;
+    out.push(...list);
+  };
+  if (joined) {
+    for (const j of findAllJoinedLines(tree.root, source)) {
+      if (canEndCommandAt(source, j.from, j.offset)) add([{ start: j.offset, end: j.offset + 1, text: ';' }]);
+    }
+  }
+  if (!tree.hasErrors) return out;
+  const stack = [tree.root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'ERROR') {
+      const e = forDo(source, n);
+      if (e) add([e]);
+    }
+    // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
+    // the redirects are made). The grammar wants a command name: a `:` is inserted before the
+    // first redirect, and being inserted text its node is dropped again.
+    const err = n.type === 'command' ? n.children.findIndex((c) => c.type === 'ERROR') : -1;
+    const cutAtOperator = err > 0 && /^[;&|]+$/.test(source.slice(n.children[err]!.start, n.children[err]!.end));
+    if (n.type === 'command' && (cutAtOperator || n.children.some((c) => c.type === 'command_name' && (c.missing || c.children.some((w) => w.missing))))) {
+      // The command's own part: up to the operator the grammar could not place (`n=1 >x; next`).
+      const parts = (cutAtOperator ? n.children.slice(0, err) : n.children).filter((c) => c.type !== 'command_name');
+      const firstRedirect = parts.find((c) => c.field === 'redirect' || c.type.endsWith('_redirect'));
+      if (firstRedirect && parts.every((c) => c.type === 'variable_assignment' || c.field === 'redirect' || c.type.endsWith('_redirect'))) {
+        add([{ start: firstRedirect.start, end: firstRedirect.start, text: ': ' }]);
+      }
+    }
+    // `less' '45*)` in a case pattern: the grammar's extglob pattern swallows the opening quote and
+    // stops at the blank inside. Single-quoted text is literal to bash: shown as letters.
+    if (n.type === 'extglob_pattern' && source[n.end - 1] === "'" && (source.slice(n.start, n.end).split("'").length - 1) % 2 === 1) {
+      const close = source.indexOf("'", n.end);
+      const inner = source.slice(n.end, close);
+      if (close > n.end && !inner.includes('\n') && /[^A-Za-z0-9_]/.test(inner)) add([{ start: n.end, end: close, text: inner.replace(/./g, 'x') }]);
+    }
+    // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
+    // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
+    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
+      add([{ start: n.children[0].start, end: n.children[0].start + 1, text: '_' }]);
+    }
+    // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.
+    const broken = n.type === 'ERROR' || (n.type === 'expansion' && n.children.some((c) => c.type === 'ERROR' || (c.missing && c.type === '}')));
+    for (const c of n.children) {
+      if (broken && !c.named && c.type === '${') {
+        const es = expansionEdits(source, c.start);
+        if (es && es.length > 0) add(es);
+      }
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** Only blanks and line continuations between the command's last word and the newline. */
+function canEndCommandAt(source: string, from: number, nl: number): boolean {
+  const gap = source.slice(from, nl);
+  if (!/^(?:[ \t]|\\\n)*$/.test(gap)) return false;
+  // A heredoc started on this line has its body read at this newline: `;` would move it.
+  const lineStart = source.lastIndexOf('\n', from - 1) + 1;
+  return !source.slice(lineStart, nl).includes('<<');
+}
+
+/** `for NAME do` / `select NAME do` in an ERROR: the blank before `do` becomes `;`. */
+function forDo(source: string, n: SyntaxNode): Edit | null {
+  const [k, v] = n.children;
+  if (!k || !v) return null;
+  if (k.named || (k.type !== 'for' && k.type !== 'select')) return null;
+  if (v.type !== 'variable_name') return null;
+  // The grammar may or may not have kept the `do` in the ERROR: read the text.
+  if (!/^[ \t]+do(?=[\s;&|()<>]|$)/.test(source.slice(v.end, v.end + 64))) return null;
+  return { start: v.end, end: v.end + 1, text: ';' };
+}
+
+/**
+ * Edits inside the `${...}` at `start` that make its literal characters explicit. Null when the
+ * expansion's end cannot be found the way bash finds it.
+ */
+function expansionEdits(source: string, start: number): Edit[] | null {
+  if (!source.startsWith('${', start)) return null;
+  const edits: Edit[] = [];
+  let i = start + 2;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (c === '}') return edits;
+    if (c === '\\') i += 2;
+    else if (c === "'") {
+      const j = source.indexOf("'", i + 1);
+      if (j < 0) return null;
+      // Literal text: the grammar splits a quoted `/` or `}` as if bare, so it sees letters.
+      const inner = source.slice(i + 1, j);
+      if (/[^A-Za-z0-9_]/.test(inner)) edits.push({ start: i + 1, end: j, text: inner.replace(/[^\n]/g, 'x') });
+      i = j + 1;
+    } else if (c === '"') {
+      const j = skipDouble(source, i + 1);
+      if (j < 0) return null;
+      i = j;
+    } else if (c === '$') {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, i + 200));
+      if (m) {
+        // Two insertions, so the name keeps its own range.
+        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+        i += 1 + m[0].length;
+      } else {
+        // `${...}`, `$(...)` and friends nested here: their own text, skipped whole.
+        const j = skipNested(source, i);
+        if (j < 0) return null;
+        i = j;
+      }
+    } else if (c === '`') {
+      const j = skipBackquote(source, i + 1);
+      if (j < 0) return null;
+      i = j;
+    } else if (c === '\n') {
+      return null;
+    } else {
+      if (';&|<> \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
+      i++;
+    }
+  }
+  return null;
+}
+
+function skipDouble(s: string, i: number): number {
+  while (i < s.length) {
+    if (s[i] === '\\') i += 2;
+    else if (s[i] === '"') return i + 1;
+    else if (s[i] === '$' && (s[i + 1] === '(' || s[i + 1] === '{')) {
+      const j = skipNested(s, i);
+      if (j < 0) return -1;
+      i = j;
+    } else if (s[i] === '`') {
+      const j = skipBackquote(s, i + 1);
+      if (j < 0) return -1;
+      i = j;
+    } else i++;
+  }
+  return -1;
+}
+
+function skipBackquote(s: string, i: number): number {
+  while (i < s.length) {
+    if (s[i] === '\\') i += 2;
+    else if (s[i] === '`') return i + 1;
+    else i++;
+  }
+  return -1;
+}
+
+/** At `$` followed by `{` or `(`: the offset after the matching close (quotes respected). */
+function skipNested(s: string, i: number): number {
+  const open = s[i + 1];
+  if (open !== '{' && open !== '(') return i + 1;
+  const close = open === '{' ? '}' : ')';
+  let depth = 0;
+  i += 1;
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c === '\\') i += 2;
+    else if (c === "'" && open === '(') {
+      const j = s.indexOf("'", i + 1);
+      if (j < 0) return -1;
+      i = j + 1;
+    } else if (c === '"') {
+      const j = skipDouble(s, i + 1);
+      if (j < 0) return -1;
+      i = j;
+    } else {
+      if (c === open) depth++;
+      else if (c === close && --depth === 0) return i + 1;
+      i++;
+    }
+  }
+  return -1;
+}

@@ -1,0 +1,242 @@
+/**
+ * A V8 code cache for the hook's CommonJS bundle. The hook is a fresh Node process on every tool
+ * call; compiling the ~220 KB bundle and running its functions for the first time in the
+ * interpreter is a large part of what it costs above `node -e 0` (bench/README.md). The bundle
+ * is compiled with `vm.Script` and the `cachedData` V8 produced after an earlier run, so the
+ * functions that run come back as bytecode instead of being parsed and compiled again.
+ *
+ * Safety: V8 checks only its own version, its flags and the source's *length* before trusting
+ * cached data, and (in release builds) no checksum of the data. So nothing here trusts a cache
+ * file that is not provably the one written for exactly this bundle:
+ * - the file name is keyed by a hash of the bundle's content (computed at build time), the Node
+ *   version and the architecture, so two installs or two Nodes never share or fight over a file;
+ * - the file holds a full copy of the source it was made from and is used only when that copy is
+ *   byte-for-byte the bundle read now (a bundle edited in place, even to the same length, is a
+ *   miss);
+ * - the cached data is stored twice and used only when both copies agree (a torn or damaged file
+ *   is a miss), and the lengths in the header must account for every byte;
+ * - it lives in a per-user directory ($XDG_CACHE_HOME/bashguard or ~/.cache/bashguard) that
+ *   must be a real directory owned by the user with mode 0700 (it is created so; a looser one is
+ *   tightened before writing and not read from), and the file must be a regular file owned by the
+ *   user and not writable by others. Never /tmp: another user could plant bytecode there;
+ * - files are written to a temporary name and renamed, so a reader sees a whole file or none.
+ * Any problem (missing, stale, corrupt, unreadable, unwritable) means: compile from source, as
+ * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
+ * an answer: every error in here is caught, and the bundle's own errors are not.
+ */
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, chmodSync, constants, readFileSync, statSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script, constants as vmConstants } from 'node:vm';
+
+const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
+const HEADER = MAGIC.length + 8;
+/** Files of other keys not modified for this long are removed when a new one is written. */
+const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+/** Node's CommonJS wrapper, so the bundle sees the same free variables as under `require`. */
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAP_TAIL = '\n})';
+
+export type CacheState = 'hit' | 'miss' | 'rejected' | 'off';
+
+export interface LoadResult {
+  exports: unknown;
+  /** hit: V8 used the cached data; miss: no valid file; rejected: V8 refused it; off: no cache. */
+  state: CacheState;
+  /** The cache file, when there is a usable cache directory. */
+  file: string | null;
+}
+
+/** $XDG_CACHE_HOME/bashguard (when absolute), else $HOME/.cache/bashguard; null without either. */
+export function cacheDir(env: Record<string, string | undefined>): string | null {
+  if (env.BASHGUARD_CODE_CACHE === '0' || env.BASHGUARD_CODE_CACHE === 'off') return null;
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'bashguard');
+  const home = env.HOME;
+  if (home && home.startsWith('/')) return join(home, '.cache', 'bashguard');
+  return null;
+}
+
+/**
+ * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
+ * started with other flags (node options on the command line or in NODE_OPTIONS) get their own
+ * file instead of rewriting each other's.
+ */
+export function cacheFileName(key: string, execArgv: string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string {
+  const flags = execArgv.join('\0') + '\0' + nodeOptions;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 16777619);
+  const variant = flags === '\0' ? '' : `-f${(h >>> 0).toString(16)}`;
+  return `hook-${key}-node${process.versions.node}-${process.arch}${variant}.cache`;
+}
+
+function uid(): number | null {
+  return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/** The directory is ours alone: a real directory (not a link), owned by us, mode 0700 or tighter. */
+function dirIsPrivate(dir: string): boolean {
+  const me = uid();
+  if (me === null) return false;
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === me && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
+ */
+export function readCache(file: string, source: Buffer): Buffer | null {
+  if (!dirIsPrivate(dirname(file))) return null;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.uid !== uid() || (st.mode & 0o022) !== 0) return null;
+    const size = st.size;
+    if (size < HEADER || size > 64 * 1024 * 1024) return null;
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) return null;
+      off += n;
+    }
+    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const sourceLen = buf.readUInt32LE(MAGIC.length);
+    const dataLen = buf.readUInt32LE(MAGIC.length + 4);
+    if (dataLen === 0 || HEADER + sourceLen + 2 * dataLen !== size) return null;
+    if (sourceLen !== source.length || !buf.subarray(HEADER, HEADER + sourceLen).equals(source)) return null;
+    const a = buf.subarray(HEADER + sourceLen, HEADER + sourceLen + dataLen);
+    const b = buf.subarray(HEADER + sourceLen + dataLen);
+    return a.equals(b) ? a : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates the cache directory (0700) or makes sure it is ours and private. Never throws. */
+export function prepareDir(dir: string): boolean {
+  const me = uid();
+  if (me === null) return false;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== me) return false;
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    return dirIsPrivate(dir);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a cache file for `source` (atomically, mode 0600, in a 0700 directory). Never throws. */
+export function writeCache(file: string, source: Buffer, data: Buffer | (() => Buffer)): boolean {
+  const dir = dirname(file);
+  if (!prepareDir(dir)) return false;
+  let tmp: string | null = null;
+  try {
+    // Made only once the directory is known to be usable: it costs a few ms.
+    const bytes = typeof data === 'function' ? data() : data;
+    if (bytes.length === 0) return false;
+    const header = Buffer.alloc(HEADER);
+    MAGIC.copy(header);
+    header.writeUInt32LE(source.length, MAGIC.length);
+    header.writeUInt32LE(bytes.length, MAGIC.length + 4);
+    tmp = join(dir, `.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(tmp, Buffer.concat([header, source, bytes, bytes]), { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
+    tmp = null;
+    prune(dir, file);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (tmp) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+/** Removes cache files of other keys (other versions, other Nodes) that have not been written for a month. */
+function prune(dir: string, keep: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (path === keep || !/^hook-.*\.cache$|^\.tmp-/.test(name)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) unlinkSync(path);
+    } catch {
+      // raced with another process, or not ours to remove
+    }
+  }
+}
+
+/**
+ * Loads a CommonJS `bundle` like `require` would, through the code cache `file` (null: no cache).
+ * After the process has run (at `exit`), a missing or refused cache is written anew, unless the
+ * process changed V8's flags meanwhile (the WASM fallback does), which would make the new data
+ * unusable for the next, default-flag process.
+ */
+export function loadWithCodeCache(
+  bundle: string,
+  file: string | null,
+  /** The `require` the bundle gets: one of a module in the bundle's directory (createRequire when not given). */
+  requireFn?: NodeRequire,
+): LoadResult {
+  let source: Buffer;
+  let script: Script;
+  let state: CacheState = 'off';
+  try {
+    source = readFileSync(bundle);
+    const cachedData = file ? (readCache(file, source) ?? undefined) : undefined;
+    // The build makes the bundle ASCII: latin1 decoding gives V8 a one-byte string, much cheaper.
+    const text = typeof isAscii === 'function' && isAscii(source) ? source.toString('latin1') : source.toString('utf8');
+    script = new Script(WRAP_HEAD + text + WRAP_TAIL, {
+      filename: bundle,
+      cachedData,
+      // Dynamic import() in the bundle resolves as it would under require (Node >= 20.x has this).
+      ...(vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ? { importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
+    });
+    state = file === null ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+  } catch {
+    // Unreadable bundle or a compile problem: exactly what plain require would do (and report).
+    return { exports: createRequire(bundle)(bundle) as unknown, state: 'off', file: null };
+  }
+  const module = { exports: {} as unknown };
+  const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
+  fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
+  if (file !== null && (state === 'miss' || state === 'rejected')) {
+    const flagsBefore = v8Loaded();
+    process.once('exit', () => {
+      try {
+        if (!flagsBefore && v8Loaded()) return;
+        writeCache(file, source, () => script.createCachedData());
+      } catch {
+        // a cache is an optimisation only
+      }
+    });
+  }
+  return { exports: module.exports, state, file };
+}
+
+/** node:v8 loaded means setFlagsFromString may have run (src/parse/wasm.ts does, for WASM). */
+function v8Loaded(): boolean {
+  const list = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
+  return Array.isArray(list) && list.includes('NativeModule v8');
+}

@@ -1,0 +1,30 @@
+/**
+ * The hook's start-up entry (dist/hook-start.cjs, loaded by bin/bashguard.js for `bashguard hook`):
+ * loads the hook bundle dist/hook.cjs through the V8 code cache (./code-cache.ts) and runs it.
+ * Kept tiny and free of imports beyond node builtins that every Node process has loaded anyway.
+ */
+import { join } from 'node:path';
+import { cacheDir, cacheFileName, loadWithCodeCache } from './code-cache.js';
+
+/** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
+declare const __BG_HOOK_KEY__: string;
+
+export function startHook(): Promise<void> {
+  const bundle = join(__dirname, 'hook.cjs');
+  const dir = cacheDir(process.env);
+  // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
+  const loaded = loadWithCodeCache(bundle, dir ? join(dir, cacheFileName(__BG_HOOK_KEY__)) : null, require);
+  if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+  return (loaded.exports as { main(): Promise<void> }).main();
+}
+
+// Run directly (`node dist/hook-start.cjs hook [--exit-code]`, what bin/bashguard-hook does):
+// one module load less than through bin/bashguard.js.
+if (typeof require !== 'undefined' && require.main === module) {
+  const argv = process.argv.slice(2);
+  // `hook [--exit-code] [--agent NAME]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
+  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+  if (fast) void startHook();
+  // Anything else is the CLI's: bin/bashguard.js reads the same argv.
+  else require(join(__dirname, '..', 'bin', 'bashguard.js'));
+}

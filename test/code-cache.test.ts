@@ -1,0 +1,188 @@
+/**
+ * The V8 code cache of the hook bundle (src/startup/code-cache.ts), through the real entry point
+ * (`node bin/bashguard.js hook`, built dist/) against a real git layout. A cache may cost time,
+ * never an answer: for a missing, stale, corrupt, refused, unreadable or unwritable cache the
+ * hook must answer exactly as with no cache at all, print nothing but the debug line, and exit 0.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
+import { REPO_ROOT } from './helpers/shared.js';
+import { cacheFileName, readCache } from '../src/startup/code-cache.js';
+
+const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
+const BUNDLE = join(REPO_ROOT, 'dist', 'hook.cjs');
+
+let layout: GitLayout;
+let xdg: string;
+/** The answers with the cache switched off: what every cached run must reproduce. */
+const reference: Record<string, string> = {};
+
+const COMMANDS = {
+  deny: 'cd ../.. && echo done > notes.txt',
+  allow: 'git status && npm test -- --run 2>&1 | tail -20',
+  gitMain: 'git -C ../.. commit -qm x',
+};
+type Name = keyof typeof COMMANDS;
+
+function hook(name: Name, extra: Record<string, string> = {}) {
+  const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: COMMANDS[name] }, cwd: layout.worktree });
+  const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, BASHGUARD_CODE_CACHE_DEBUG: '1', ...extra };
+  const r = spawnSync(process.execPath, [CLI, 'hook'], { input, env, cwd: layout.worktree, encoding: 'utf8', timeout: 60_000 });
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  const state = /^bashguard: code cache (\w+)/.exec(lines[0] ?? '')?.[1] ?? null;
+  return { code: r.status, stdout: r.stdout, state, otherStderr: lines.slice(1).join('\n') };
+}
+
+/** Runs every command and checks each answer against the reference; returns the cache states. */
+function expectSameAnswers(extra: Record<string, string> = {}): (string | null)[] {
+  const states: (string | null)[] = [];
+  for (const name of Object.keys(COMMANDS) as Name[]) {
+    const r = hook(name, extra);
+    expect(r.code, r.otherStderr).toBe(0);
+    expect(r.otherStderr).toBe('');
+    expect(r.stdout, name).toBe(reference[name]);
+    states.push(r.state);
+  }
+  return states;
+}
+
+const cacheDirPath = () => join(xdg, 'bashguard');
+function cacheFile(): string {
+  const files = readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache'));
+  expect(files).toHaveLength(1);
+  return join(cacheDirPath(), files[0]!);
+}
+
+beforeAll(() => {
+  expect(existsSync(BUNDLE), 'dist/ is built (npm run build)').toBe(true);
+  layout = makeGitLayout('bashguard-code-cache-');
+  xdg = join(layout.root, 'xdg');
+  for (const name of Object.keys(COMMANDS) as Name[]) {
+    const r = hook(name, { BASHGUARD_CODE_CACHE: '0' });
+    expect(r.code).toBe(0);
+    expect(r.state).toBe('off');
+    reference[name] = r.stdout;
+  }
+  // The reference answers are the real ones, not a blank allow.
+  expect(JSON.parse(reference.deny!).hookSpecificOutput.permissionDecision).toBe('deny');
+  expect(JSON.parse(reference.gitMain!).hookSpecificOutput.permissionDecision).toBe('deny');
+  expect(reference.allow).toBe('');
+}, 120_000);
+afterAll(() => layout?.cleanup());
+beforeEach(() => rmSync(xdg, { recursive: true, force: true }));
+
+describe('hook code cache', () => {
+  it('is written on the first run (0700 directory, 0600 file), then used, same answers', () => {
+    expect(expectSameAnswers()[0]).toBe('miss');
+    const st = statSync(cacheDirPath());
+    expect(st.mode & 0o777).toBe(0o700);
+    expect(statSync(cacheFile()).mode & 0o777).toBe(0o600);
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+    // The file name carries the Node version: another Node never reads it.
+    expect(cacheFile()).toContain(`node${process.versions.node}-${process.arch}`);
+  }, 60_000);
+
+  it('falls back to ~/.cache/bashguard without XDG_CACHE_HOME', () => {
+    const home = join(layout.root, 'home-fallback');
+    mkdirSync(home, { recursive: true });
+    hook('deny', { XDG_CACHE_HOME: '', HOME: home });
+    expect(readdirSync(join(home, '.cache', 'bashguard')).some((f) => f.endsWith('.cache'))).toBe(true);
+  }, 60_000);
+
+  it('stale: a file made for other source text of the same length is not used, and is replaced', () => {
+    expectSameAnswers();
+    const file = cacheFile();
+    const buf = readFileSync(file);
+    // The stored source copy starts after the 16-byte header: change one character of it, as an
+    // edited bundle of the same length would look. V8 alone would accept the data (it checks the length).
+    const i = buf.indexOf('bashguard', 16);
+    expect(i).toBeGreaterThan(16);
+    expect(i).toBeLessThan(16 + buf.readUInt32LE(8));
+    buf[i] = buf[i]! ^ 0x20;
+    writeFileSync(file, buf);
+    expect(readCache(file, readFileSync(BUNDLE))).toBeNull();
+    expect(expectSameAnswers()[0]).toBe('miss');
+    expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it('corrupt: a damaged byte in the bytecode, a truncated file, garbage, an empty file', () => {
+    expectSameAnswers();
+    const file = cacheFile();
+    const good = readFileSync(file);
+    const damaged = Buffer.from(good);
+    damaged[good.length - 1000] = damaged[good.length - 1000]! ^ 0xff; // in the second copy
+    const damagedFirst = Buffer.from(good);
+    const sourceLen = good.readUInt32LE(8);
+    damagedFirst[16 + sourceLen + 500] = damagedFirst[16 + sourceLen + 500]! ^ 0x01; // in the first copy
+    for (const bad of [damaged, damagedFirst, good.subarray(0, good.length - 7), Buffer.from('garbage'.repeat(1000)), Buffer.alloc(0)]) {
+      writeFileSync(file, bad, { mode: 0o600 });
+      expect(expectSameAnswers()[0]).toBe('miss');
+      // Rewritten whole by that run.
+      expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
+    }
+  }, 120_000);
+
+  it('refused by V8 (data that passes our checks but not V8 own): same answers, rewritten', () => {
+    expectSameAnswers();
+    const file = cacheFile();
+    const good = readFileSync(file);
+    const sourceLen = good.readUInt32LE(8);
+    const dataLen = good.readUInt32LE(12);
+    const bad = Buffer.from(good);
+    // Byte 4 of V8's header (its version hash), in both copies: our checks pass, V8 refuses.
+    for (const at of [16 + sourceLen + 4, 16 + sourceLen + dataLen + 4]) bad[at] = bad[at]! ^ 0xff;
+    writeFileSync(file, bad, { mode: 0o600 });
+    expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
+    expect(expectSameAnswers()[0]).toBe('rejected');
+    expect(readFileSync(file).equals(bad)).toBe(false);
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it('unwritable: a cache location that cannot be created changes nothing', () => {
+    const notADir = join(layout.root, 'a-file');
+    writeFileSync(notADir, 'x');
+    expect(expectSameAnswers({ XDG_CACHE_HOME: notADir })).toEqual(['miss', 'miss', 'miss']);
+    expect(expectSameAnswers({ XDG_CACHE_HOME: join(notADir, 'below') })).toEqual(['miss', 'miss', 'miss']);
+  }, 60_000);
+
+  it('unwritable for a non-root user: a read-only cache directory changes nothing', () => {
+    if (process.getuid?.() === 0) return; // root writes anyway; the case is covered by the ENOTDIR one above
+    mkdirSync(cacheDirPath(), { recursive: true, mode: 0o500 });
+    chmodSync(cacheDirPath(), 0o500);
+    expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
+  }, 60_000);
+
+  it('a directory that is not private is not read from, and is tightened before writing', () => {
+    expectSameAnswers();
+    chmodSync(cacheDirPath(), 0o777);
+    expect(readCache(cacheFile(), readFileSync(BUNDLE))).toBeNull();
+    expect(expectSameAnswers()[0]).toBe('miss');
+    expect(statSync(cacheDirPath()).mode & 0o777).toBe(0o700);
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it('a symlinked cache directory, or one owned by another user, is neither read nor written', () => {
+    const real = join(layout.root, 'real-cache');
+    mkdirSync(real, { recursive: true, mode: 0o700 });
+    mkdirSync(xdg, { recursive: true });
+    symlinkSync(real, cacheDirPath());
+    expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
+    expect(readdirSync(real)).toEqual([]);
+    if (process.getuid?.() !== 0) return; // chown needs root
+    rmSync(cacheDirPath());
+    mkdirSync(cacheDirPath(), { mode: 0o700 });
+    chownSync(cacheDirPath(), 65534, 65534);
+    expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
+    expect(readdirSync(cacheDirPath())).toEqual([]);
+  }, 60_000);
+
+  it('other node flags get their own file', () => {
+    expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', ['--max-old-space-size=100'], ''));
+    expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', [], '--stack-size=2000'));
+    expect(cacheFileName('k', [], '')).toBe(cacheFileName('k', [], ''));
+  });
+});
