@@ -17,6 +17,7 @@ export {
   type Guard,
   type GuardOptions,
   type GuardResult,
+  type GuardDecision,
   type GuardFinding,
   type GuardEvidence,
   type CheckOptions,

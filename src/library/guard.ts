@@ -45,6 +45,9 @@ export interface GuardOptions {
   parser?: BackendChoice;
 }
 
+/** The library's decisions. (The hook's `sandbox` decision, which rewrites the command, is answered as ask here.) */
+export type GuardDecision = 'allow' | 'ask' | 'deny';
+
 export interface GuardEvidence {
   note: string;
   line: number;
@@ -57,7 +60,7 @@ export interface GuardFinding {
   name: string;
   severity: Severity;
   confidence: Confidence;
-  decision: Decision;
+  decision: GuardDecision;
   message: string;
   /** The resolved path or repository the finding is about, or null. */
   path: string | null;
@@ -65,7 +68,7 @@ export interface GuardFinding {
 }
 
 export interface GuardResult {
-  decision: Decision;
+  decision: GuardDecision;
   /** The text the hook gives the agent (empty for allow). */
   reason: string;
   findings: GuardFinding[];
@@ -141,9 +144,16 @@ export function createGuard(opts: GuardOptions): Guard {
   };
 }
 
+const SANDBOX_NOTE = "\n(bashguard's configuration would run this command in its sandbox; the library does not rewrite commands, so it asks: run it through `bashguard sandbox run`, or confirm it.)";
+
+function publicDecision(d: Decision): GuardDecision {
+  return d === 'sandbox' ? 'ask' : d;
+}
+
 function publicResult(answer: HookAnswer | null): GuardResult {
   if (!answer) return ALLOWED;
-  return { decision: answer.decision, reason: displayPath(answer.reason), findings: (answer.findings ?? []).map(publicFinding) };
+  const reason = displayPath(answer.reason) + (answer.decision === 'sandbox' ? SANDBOX_NOTE : '');
+  return { decision: publicDecision(answer.decision), reason, findings: (answer.findings ?? []).map(publicFinding) };
 }
 
 /** A finding without internals: no hole markers, no source ranges beyond line/column. */
@@ -153,7 +163,7 @@ export function publicFinding(f: Finding): GuardFinding {
     name: f.name,
     severity: f.severity,
     confidence: f.confidence,
-    decision: f.decision,
+    decision: publicDecision(f.decision),
     message: displayPath(f.message),
     path: f.path === null ? null : displayPath(f.path),
     evidence: f.evidence.map((e) => ({ note: displayPath(e.note), line: e.range.line, column: e.range.column })),
