@@ -40,7 +40,7 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     nested: true,
     commandField: 'command',
     entry: (command) => ({ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command, timeout: TIMEOUT_S }] }),
-    note: 'Codex loads project hooks only in trusted projects and asks you to review new hooks.',
+    note: 'Codex runs hooks only with the hooks feature on (`--enable hooks` or `[features] hooks = true`) and after you review and trust them (project hooks only in trusted projects); `codex exec` skips untrusted hooks silently unless given --dangerously-bypass-hook-trust.',
   },
   // gemini-cli docs/hooks/reference.md: settings.json hooks.BeforeTool, timeout in milliseconds.
   gemini: {
