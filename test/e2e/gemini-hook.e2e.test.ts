@@ -71,6 +71,16 @@ describe.skipIf(SKIP || !entry)(`Gemini CLI ${GEMINI_CLI_VERSION} e2e${entry ? '
     expect(r.responses[1]!.response.error).toBeUndefined();
   }, 180_000);
 
+  it('an ask (a target bashguard cannot resolve) is answered as deny: the headless run ends and nothing lands', async () => {
+    settings();
+    bashguard(['install', '--agent', 'gemini', '--user']);
+    writeFileSync(join(layout.worktree, 'name.txt'), '../../ASKED.txt\n');
+    const r = await agent([{ tool: 'run_shell_command', args: { command: 'touch "$(cat name.txt)"', description: 'x' } }]);
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(existsSync(join(layout.main, 'ASKED.txt'))).toBe(false);
+    expect(String(r.responses[0]?.response.error)).toMatch(/Gemini CLI waits forever for a confirmation/);
+  }, 180_000);
+
   it('project settings (<worktree>/.gemini/settings.json, as `install --agent gemini` writes by default) block too', async () => {
     settings(); // user settings without the hook
     bashguard(['install', '--agent', 'gemini']);
