@@ -186,6 +186,8 @@ describe('backend selection in a real process', () => {
   it('when require("tree-sitter") fails, doctor reports native unavailable and WASM working, exit 0', () => {
     const home = join(WORK, 'home');
     mkdirSync(home, { recursive: true });
+    // doctor fails when no bashguard hook is effective where it runs (#12): install one first.
+    expect(cli(['install', '--user'], baseEnv({ HOME: home })).code).toBe(0);
     const r = cli(['doctor'], baseEnv({ NODE_OPTIONS: `--require ${PRELOAD}`, HOME: home }));
     expect(r.stdout).toMatch(/parser native\s+not available, the WASM fallback will be used: .*simulated/);
     expect(r.stdout).toMatch(/^ok\s+parser wasm\s+loads and parses/m);

@@ -208,12 +208,12 @@ describe('where the hook enforces', () => {
     expect(answer(r).permissionDecision).toBe('deny');
   });
 
-  it('invalid .bashguard.json: ask, with one line naming the file and the field', async () => {
+  it("invalid worktree .bashguard.json: deny (the agent can write it), with one line naming the file and the field", async () => {
     const cfg = join(layout.worktree, '.bashguard.json');
     writeFileSync(cfg, '{"unanalyzable": "allow"}');
     try {
       const a = answer(await hook(event('Bash', { command: 'ls' }, layout.worktree)));
-      expect(a.permissionDecision).toBe('ask');
+      expect(a.permissionDecision).toBe('deny');
       expect(a.permissionDecisionReason).toContain(cfg);
       expect(a.permissionDecisionReason).toContain('unanalyzable');
       expect(a.permissionDecisionReason.split('\n')).toHaveLength(1);

@@ -5,7 +5,7 @@
  * without touching the file; doctor is healthy after install and reports both parsers.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, statSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -206,5 +206,75 @@ describe('doctor', () => {
     const r = await cli(['doctor']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+project settings.*not valid JSON/m);
+  });
+});
+
+describe('issue #12: every session covered', () => {
+  const gitIn = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const withWorktree = () => {
+    writeFileSync(join(project, 'f'), 'x');
+    gitIn(project, 'add', 'f');
+    gitIn(project, 'commit', '-q', '-m', 'i');
+    const wt = join(project, '.claude', 'worktrees', 'w1');
+    gitIn(project, 'worktree', 'add', '-q', '-b', 'w1', wt);
+    return wt;
+  };
+
+  it('install writes "onFailure": "block" on the hook entry', async () => {
+    await cli(['install', '--user']);
+    const entry = read(userSettings()).hooks.PreToolUse.at(-1);
+    expect(entry.hooks[0]).toMatchObject({ type: 'command', onFailure: 'block' });
+  });
+
+  it('install keeps a symlinked settings file a symlink, writing its target, and keeps its mode', async () => {
+    const real = join(T, `dotfiles${n}`, 'claude-settings.json');
+    write(real, EXISTING);
+    chmodSync(real, 0o640);
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    symlinkSync(real, userSettings());
+    expect((await cli(['install', '--user'])).code).toBe(0);
+    expect(lstatSync(userSettings()).isSymbolicLink()).toBe(true);
+    expect(ours(read(real))).toHaveLength(1);
+    expect(read(real).model).toBe('opus');
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+  });
+
+  it('install --project in a main checkout names the linked worktrees it does not reach', async () => {
+    const wt = withWorktree();
+    const r = await cli(['install', '--project']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/NOT covered/);
+    expect(r.stdout).toContain(wt);
+    expect(r.stdout).toContain('install --user');
+  });
+
+  it('doctor in a worktree fails when only the main checkout has the hook, passes with a user install', async () => {
+    const wt = withWorktree();
+    await cli(['install', '--project']);
+    const there = await cli(['doctor'], wt);
+    expect(there.code).toBe(1);
+    expect(there.stdout).toMatch(/^FAIL\s+hook effective\s+no:/m);
+    await cli(['install', '--user']);
+    const after = await cli(['doctor'], wt);
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).toMatch(/^ok\s+hook effective\s+yes/m);
+  });
+
+  it('doctor fails when a layer sets disableAllHooks (the local settings of the worktree)', async () => {
+    const wt = withWorktree();
+    await cli(['install', '--user']);
+    write(join(wt, '.claude', 'settings.local.json'), { disableAllHooks: true });
+    const r = await cli(['doctor'], wt);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL\s+hook effective\s+no: disableAllHooks is set in .*settings\.local\.json/m);
+  });
+
+  it('doctor prints the config notices of a worktree .bashguard.json that tries to loosen', async () => {
+    const wt = withWorktree();
+    await cli(['install', '--user']);
+    write(join(wt, '.bashguard.json'), { rules: { BG1002: 'off' } });
+    const r = await cli(['doctor'], wt);
+    expect(r.stdout).toMatch(/config notice.*rules\.BG1002: off ignored/);
   });
 });

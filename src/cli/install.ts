@@ -2,7 +2,7 @@
  * `install`, `uninstall` and `doctor`: the Claude Code settings entry for the hook.
  * The merge keeps every other key, hook and matcher; running install twice changes nothing.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { UsageError, type IO } from './io.js';
@@ -12,6 +12,7 @@ import { analyzeWith } from '../analyze.js';
 import { evaluate } from '../policy/policy.js';
 import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../scenario/standard.js';
 import { packagePath } from '../util/package-root.js';
+import { openWorkspace } from '../workspace/index.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
 
@@ -34,6 +35,8 @@ function quote(p: string): string {
 
 export function settingsPath(io: IO, scope: 'user' | 'project'): string {
   if (scope === 'user') {
+    // Claude Code reads its user settings from CLAUDE_CONFIG_DIR when that is set.
+    if (io.env.CLAUDE_CONFIG_DIR?.startsWith('/')) return join(io.env.CLAUDE_CONFIG_DIR, 'settings.json');
     const home = io.env.HOME;
     if (!home) throw new UsageError('HOME is not set; cannot find ~/.claude/settings.json');
     return join(home, '.claude', 'settings.json');
@@ -66,7 +69,9 @@ export function mergeHook(settings: Json, command: string): Json {
   const hooks = (typeof settings.hooks === 'object' && settings.hooks !== null ? { ...(settings.hooks as Json) } : {}) as Json;
   const pre = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : [];
   const cleaned = removeOurs(pre);
-  cleaned.push({ matcher: MATCHER, hooks: [{ type: 'command', command, timeout: 30 }] });
+  // onFailure "block": Claude Code blocks the call when the hook crashes or times out, instead of
+  // running the tool (its default for a failing hook).
+  cleaned.push({ matcher: MATCHER, hooks: [{ type: 'command', command, timeout: 30, onFailure: 'block' }] });
   hooks.PreToolUse = cleaned;
   return { ...settings, hooks };
 }
@@ -97,11 +102,42 @@ export function removeHook(settings: Json): Json {
   return out;
 }
 
+/**
+ * Writes settings atomically. A symlinked settings file (dotfiles managers) stays a symlink: the
+ * write goes to its target. The file keeps its mode.
+ */
 function writeSettings(file: string, settings: Json): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.bashguard-${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n');
-  renameSync(tmp, file);
+  let target = file;
+  try {
+    if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
+  } catch {
+    // no file yet, or a dangling link: write where it points (or create the file)
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  let mode: number | null = null;
+  try {
+    mode = statSync(target).mode & 0o7777;
+  } catch {
+    // new file
+  }
+  const tmp = `${target}.bashguard-${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', mode === null ? {} : { mode });
+  if (mode !== null) chmodSync(tmp, mode);
+  renameSync(tmp, target);
+}
+
+/**
+ * The linked worktrees a project-level install in `dir` does not reach: Claude Code reads the
+ * project settings of the checkout a session runs in, and every linked worktree is a checkout of
+ * its own (`.claude/worktrees/<name>`, `.builders/<id>` ...).
+ */
+export function worktreesNotReached(dir: string): string[] {
+  const found = discoverLayout(dir);
+  if (!found.ok) return [];
+  const l = found.layout;
+  const all = [l.current, l.main, ...l.siblings].filter((c) => c && c.kind === 'linked-worktree' && c.root) as { root: string }[];
+  const here = l.current.root;
+  return [...new Set(all.map((c) => c.root))].filter((r) => r !== here).sort();
 }
 
 export function runInstall(io: IO, opts: InstallOptions): number {
@@ -114,11 +150,23 @@ export function runInstall(io: IO, opts: InstallOptions): number {
   }
   if (JSON.stringify(before) === JSON.stringify(after)) {
     io.stdout(`bashguard hook already installed in ${file}\n`);
+    if (opts.scope === 'project') reportNotReached(io);
     return 0;
   }
   writeSettings(file, after);
   io.stdout(`bashguard hook installed in ${file} (matcher ${MATCHER})\n`);
+  if (opts.scope === 'project') reportNotReached(io);
   return 0;
+}
+
+function reportNotReached(io: IO): void {
+  const missed = worktreesNotReached(io.cwd);
+  if (missed.length === 0) return;
+  io.stdout(
+    `note: Claude Code sessions in ${missed.length} linked worktree(s) read their own project settings and are NOT covered by this install:\n` +
+      missed.map((m) => `  ${m}\n`).join('') +
+      'For orchestrated worktrees install at user level instead: bashguard install --user\n',
+  );
 }
 
 export function runUninstall(io: IO, opts: InstallOptions): number {
@@ -142,7 +190,7 @@ export function runUninstall(io: IO, opts: InstallOptions): number {
   return 0;
 }
 
-interface Check {
+export interface Check {
   ok: boolean;
   label: string;
   detail: string;
@@ -155,6 +203,83 @@ const SELF_TEST: [string, string][] = [
   ['echo ok > notes.txt && git commit -am x', 'allow'],
   ['git -C /home/dev/repo log -1', 'allow'],
 ];
+
+/** One settings layer Claude Code reads for a session in some directory. */
+export interface ClaudeLayer {
+  scope: 'managed' | 'user' | 'project' | 'local';
+  file: string;
+}
+
+/** The settings layers Claude Code reads for a session started in `dir`, lowest precedence first. */
+export function claudeSettingsLayers(io: Pick<IO, 'env'>, dir: string): ClaudeLayer[] {
+  const layers: ClaudeLayer[] = [];
+  const user = io.env.CLAUDE_CONFIG_DIR?.startsWith('/') ? join(io.env.CLAUDE_CONFIG_DIR, 'settings.json') : io.env.HOME ? join(io.env.HOME, '.claude', 'settings.json') : null;
+  if (user) layers.push({ scope: 'user', file: user });
+  const found = discoverLayout(dir);
+  const root = found.ok && found.layout.current.root ? found.layout.current.root : dir;
+  layers.push({ scope: 'project', file: join(root, '.claude', 'settings.json') });
+  layers.push({ scope: 'local', file: join(root, '.claude', 'settings.local.json') });
+  layers.push({ scope: 'managed', file: process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json' });
+  return layers;
+}
+
+/**
+ * doctor's view of the Claude Code settings a session in io.cwd reads: each layer's bashguard
+ * entry (and its problems), and one verdict that fails when no bashguard hook is effective there
+ * (none installed in any layer, `disableAllHooks` in a layer, or managed `allowManagedHooksOnly`
+ * without ours in the managed file).
+ */
+export function claudeSettingsChecks(io: IO): Check[] {
+  const checks: Check[] = [];
+  let effective = 0;
+  const disabledBy: string[] = [];
+  let managedOnly = false;
+  let managedHasOurs = false;
+  for (const { scope, file } of claudeSettingsLayers(io, io.cwd)) {
+    if (!existsSync(file)) {
+      checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: not present` });
+      continue;
+    }
+    let s: Json;
+    try {
+      s = readSettings(file);
+    } catch (err) {
+      checks.push({ ok: false, label: `${scope} settings`, detail: (err as Error).message });
+      continue;
+    }
+    if (s.disableAllHooks === true) disabledBy.push(file);
+    if (scope === 'managed' && s.allowManagedHooksOnly === true) managedOnly = true;
+    const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
+    const ours = (Array.isArray(pre) ? pre : []).flatMap((e) => (Array.isArray(e?.hooks) ? (e.hooks as Json[]) : []).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string, onFailure: h.onFailure })));
+    if (ours.length === 0) {
+      checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: bashguard not installed${s.disableAllHooks === true ? '; disableAllHooks is set' : ''}` });
+      continue;
+    }
+    const problems: string[] = [];
+    if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
+    for (const o of ours) {
+      if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
+      const parts = (o.command.match(/(?:[^\s']+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
+      const script = parts.find((p) => /bashguard(-hook|\.js)$/.test(p));
+      if (script && !existsSync(script)) problems.push(`command points at ${script}, which does not exist`);
+      const node = parts.find((p) => p.startsWith('BASHGUARD_NODE='))?.slice('BASHGUARD_NODE='.length);
+      if (node && !existsSync(node)) problems.push(`BASHGUARD_NODE=${node} does not exist`);
+    }
+    if (problems.length === 0) {
+      effective++;
+      if (scope === 'managed') managedHasOurs = true;
+    }
+    const noBlock = ours.some((o) => o.onFailure !== 'block') ? ' (without "onFailure": "block": a crash or time-out runs the tool; run `bashguard install` again)' : '';
+    checks.push({ ok: problems.length === 0, label: `${scope} settings`, detail: `${file}: ${problems.length ? problems.join('; ') : 'installed'}${noBlock}` });
+  }
+  let verdict: Check;
+  if (disabledBy.length > 0) verdict = { ok: false, label: 'hook effective', detail: `no: disableAllHooks is set in ${disabledBy.join(', ')}` };
+  else if (managedOnly && !managedHasOurs) verdict = { ok: false, label: 'hook effective', detail: 'no: the managed settings allow only managed hooks, and bashguard is not among them' };
+  else if (effective === 0) verdict = { ok: false, label: 'hook effective', detail: `no: no Claude Code settings layer read in ${io.cwd} has a working bashguard hook (run \`bashguard install --user\`)` };
+  else verdict = { ok: true, label: 'hook effective', detail: `yes, for Claude Code sessions in ${io.cwd}` };
+  checks.push(verdict);
+  return checks;
+}
 
 export async function runDoctor(io: IO): Promise<number> {
   const checks: Check[] = [];
@@ -188,38 +313,12 @@ export async function runDoctor(io: IO): Promise<number> {
   } catch (err) {
     checks.push({ ok: false, label: 'self-test', detail: (err as Error).message });
   }
-  for (const scope of ['project', 'user'] as const) {
-    let file: string;
-    try {
-      file = settingsPath(io, scope);
-    } catch {
-      continue;
-    }
-    if (!existsSync(file)) {
-      checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: not present` });
-      continue;
-    }
-    try {
-      const s = readSettings(file);
-      const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
-      const ours = pre.flatMap((e) => ((e.hooks ?? []) as Json[]).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string })));
-      if (ours.length === 0) checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: bashguard not installed` });
-      else {
-        const problems: string[] = [];
-        if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
-        for (const o of ours) {
-          if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
-          const parts = (o.command.match(/(?:[^\s']+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
-          const script = parts.find((p) => /bashguard(-hook|\.js)$/.test(p));
-          if (script && !existsSync(script)) problems.push(`command points at ${script}, which does not exist`);
-          const node = parts.find((p) => p.startsWith('BASHGUARD_NODE='))?.slice('BASHGUARD_NODE='.length);
-          if (node && !existsSync(node)) problems.push(`BASHGUARD_NODE=${node} does not exist`);
-        }
-        checks.push({ ok: problems.length === 0, label: `${scope} settings`, detail: `${file}: ${problems.length ? problems.join('; ') : 'installed'}` });
-      }
-    } catch (err) {
-      checks.push({ ok: false, label: `${scope} settings`, detail: (err as Error).message });
-    }
+  checks.push(...claudeSettingsChecks(io));
+  try {
+    const ws = openWorkspace(io.cwd, { env: io.env });
+    for (const n of ws.notices) checks.push({ ok: true, label: 'config notice', detail: n });
+  } catch (err) {
+    checks.push({ ok: false, label: 'config', detail: (err as Error).message });
   }
   // bin/bashguard-hook enforces the hook's time limit with coreutils' timeout (a run-away parse
   // would otherwise outlast Claude Code's hook timeout, which then runs the tool).

@@ -193,6 +193,16 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       exitCode = await runDoctor(io);
     });
 
+  program
+    .command('logs')
+    .description('print the decision log: every ask/deny of the hook, newest last (unattended sessions)')
+    .option('--since <when>', 'only decisions since a duration ago (30m, 2h, 7d) or an ISO time')
+    .option('--json', 'print one JSON object per line')
+    .action(async (opts: { since?: string; json?: boolean }) => {
+      const { runLogs } = await import('./logs.js');
+      exitCode = runLogs(io, opts);
+    });
+
   const extra = await import('./extra-commands.js');
   extra.register(program, io, (code) => {
     exitCode = code;

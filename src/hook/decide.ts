@@ -3,7 +3,7 @@
  * the reason text the agent sees. No client format here (src/hook/clients/* parse and render).
  */
 import type { BashParser } from '../parse/index.js';
-import { openWorkspace, type Workspace } from '../workspace/index.js';
+import { openWorkspace, UntrustedConfigError, type Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
@@ -26,12 +26,20 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   const cwd = call.cwd ?? ctx.cwd;
   let ws: Workspace;
   try {
-    ws = openWorkspace(cwd, { env: ctx.env });
+    ws = sessionWorkspace(cwd, ctx.env);
   } catch (err) {
-    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [] };
+    // The agent can write a worktree's .bashguard.json: broken, it blocks (fail closed). A
+    // person's trusted file asks.
+    if (err instanceof UntrustedConfigError) {
+      return { decision: 'deny', reason: `bashguard: the worktree's configuration is invalid or unreadable, and the agent can write it, so every call is blocked until a person fixes it: ${err.message}`, findings: [], kind: 'invalid-worktree-config' };
+    }
+    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [], kind: 'invalid-config' };
     throw err;
   }
   for (const n of ws.notices) ctx.stderr(`bashguard: ${n}\n`);
+  if (ws.broken) {
+    return { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, findings: [], kind: 'broken-worktree' };
+  }
   if (ws.skipped) return null;
   if (ctx.unfinished !== undefined) {
     const a = unfinishedAnswer(ws, ctx.unfinished);
@@ -45,11 +53,26 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   return writeAnswer(ws, call.tool, call.paths, cwd);
 }
 
+/**
+ * The workspace of the session. Opened from the event's cwd; when that is not an enforcing
+ * checkout (the agent's shell moved to /tmp, or into the main checkout), the session's project
+ * directory (CLAUDE_PROJECT_DIR, which Claude Code sets for hooks) decides, and commands are
+ * still analyzed from the event's cwd: where the shell went must not switch the guard off.
+ */
+export function sessionWorkspace(cwd: string, env: Env): Workspace {
+  const ws = openWorkspace(cwd, { env });
+  const project = env.CLAUDE_PROJECT_DIR;
+  if (!ws.skipped || ws.broken || !project || !project.startsWith('/') || project === cwd) return ws;
+  const fromProject = openWorkspace(project, { env });
+  return fromProject.broken || !fromProject.skipped ? fromProject : ws;
+}
+
 export function unfinishedAnswer(ws: Workspace, seconds: number): HookAnswer {
   return {
     decision: ws.config.unanalyzable === 'deny' || ws.config.unanalyzable === 'sandbox' ? ws.config.unanalyzable : 'ask',
     reason: `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
     findings: [],
+    kind: 'analysis-stopped',
   };
 }
 

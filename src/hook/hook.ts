@@ -3,12 +3,17 @@
  * stdin, decides (src/hook/decide.ts, the same core for every client) and answers in that client's
  * format (src/hook/clients/*). Claude Code is the default.
  *
- * Fail-open vs fail-closed (as in the worktree-edit-guard seed):
- * - environmental failures allow and say why on stderr: empty stdin, malformed JSON, a cwd that
- *   is not a checkout, unreadable git files;
- * - protocol drift denies: an in-scope tool without its `command` / `file_path` / `notebook_path`;
- * - oversized or unanalyzable commands ask (or deny with `"unanalyzable": "deny"`), never allow;
- *   clients that ignore or reject ask get a deny that says so.
+ * Fail closed where the agent could have caused the failure, open only where it could not (issue
+ * #12; every path is listed in docs/limits.md "Failure paths", tested in test/failure-paths.test.ts):
+ * - open (allow, reason on stderr): empty stdin, malformed JSON, no tool_name, a session outside
+ *   any git checkout, a plain checkout (the client or a person made those, not the agent);
+ * - deny: protocol drift (an in-scope tool without its `command` / `file_path` / `notebook_path`),
+ *   broken git files around the worktree (a `.git` file the agent could have rewritten or
+ *   deleted), an invalid or unreadable worktree `.bashguard.json` (the agent can write it);
+ * - ask (deny with `"unanalyzable": "deny"`; clients that cannot ask get deny): oversized or
+ *   unanalyzable commands, a run-away analysis, an internal error or a parser that cannot load,
+ *   an invalid trusted config (a person's file).
+ * Every non-allow answer is appended to the decision log (src/log/decisions.ts).
  */
 import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
@@ -17,6 +22,7 @@ import type { Decision } from '../policy/config.js';
 import { decideCall } from './decide.js';
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
+import { appendDecision } from '../log/decisions.js';
 
 export { explainForAgent, decideCall, type DecideContext } from './decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';
@@ -44,8 +50,45 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);
     return 0;
   }
-  const answer = await decideHook(raw, io, opts);
+  const info: EventInfo = { session: null, cwd: null, tool: null, value: null };
+  let answer: HookAnswer | null;
+  try {
+    answer = await decideHook(raw, io, opts, info);
+  } catch (err) {
+    // Never a silent allow: an internal failure (a parser that cannot load included) is answered
+    // as an unanalyzable call, and logged.
+    answer = { decision: 'ask', reason: `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`, findings: [] };
+  }
+  if (answer && answer.decision !== 'allow') logDecision(io, answer, info, opts.client?.name ?? 'claude');
   return emit(renderAnswer(answer, opts), io);
+}
+
+/** What the decision log records of the event (filled in by decideHook as far as it gets). */
+export interface EventInfo {
+  session: string | null;
+  cwd: string | null;
+  tool: string | null;
+  /** The Bash command, or the path(s) of a file tool. */
+  value: string | null;
+}
+
+function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string): void {
+  const isPath = info.tool !== null && !/^(Bash|run_shell_command|beforeShellExecution|shell|bash)$/.test(info.tool) && info.value !== null;
+  const rules = [...new Set((answer.findings ?? []).map((f) => f.rule as string))];
+  const err = appendDecision(io.env, {
+    time: new Date().toISOString(),
+    session: info.session ?? io.env.CLAUDE_CODE_SESSION_ID ?? null,
+    cwd: info.cwd,
+    tool: info.tool,
+    ...(info.value === null ? {} : isPath ? { path: info.value } : { command: info.value.length > 4096 ? info.value.slice(0, 4096) + '...' : info.value }),
+    decision: answer.decision as 'ask' | 'deny' | 'sandbox',
+    rules: rules.length ? rules : answer.kind ? [answer.kind] : [],
+    reason: answer.reason.split('\n')[0]!,
+    entrypoint: io.env.CLAUDE_CODE_ENTRYPOINT ?? null,
+    attended: io.env.CLAUDE_CODE_SESSION_ATTENDED ?? null,
+    ...(client === 'claude' ? {} : { client }),
+  });
+  if (err) io.stderr(`bashguard: ${err}\n`);
 }
 
 /** The client's rendering of an answer (Claude Code's when no client is given). */
@@ -60,7 +103,7 @@ export function renderAnswer(answer: HookAnswer | null, opts: { exitCode: boolea
  * Raw stdin -> decision, for any client (Claude Code's format by default). The stable entry point
  * for the hook's failure paths and decision log: null means allow.
  */
-export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished' | 'client'>): Promise<HookAnswer | null> {
+export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished' | 'client'>, info?: EventInfo): Promise<HookAnswer | null> {
   if (raw.trim() === '') {
     io.stderr('bashguard: empty hook input on stdin; allowing\n');
     return null;
@@ -75,7 +118,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     } catch {
       // invalid config or unreadable git files: ask
     }
-    return { decision, reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.`, findings: [] };
+    return { decision, reason: `bashguard could not analyze this call: the hook input is ${raw.length} bytes, over the ${MAX_HOOK_INPUT}-byte limit.`, findings: [], kind: 'input-too-large' };
   }
   let event: Record<string, unknown>;
   try {
@@ -86,12 +129,22 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     io.stderr(`bashguard: hook input is not valid JSON (${(err as Error).message}); allowing\n`);
     return null;
   }
+  if (info) {
+    info.session = typeof event.session_id === 'string' ? event.session_id : typeof event.conversation_id === 'string' ? event.conversation_id : null;
+    info.cwd = typeof event.cwd === 'string' ? event.cwd : null;
+    info.tool = typeof event.tool_name === 'string' ? event.tool_name : typeof event.hook_event_name === 'string' ? event.hook_event_name : null;
+  }
   const parsed = (opts.client ?? claude).parse(event);
+  if (info && parsed.kind === 'call') {
+    info.tool = parsed.call.tool;
+    info.cwd = parsed.call.cwd ?? info.cwd;
+    info.value = parsed.call.kind === 'bash' ? parsed.call.command : parsed.call.paths.join(' ');
+  }
   if (parsed.kind === 'ignore') {
     if (parsed.note) io.stderr(`bashguard: ${parsed.note}\n`);
     return null;
   }
-  if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [] };
+  if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [], kind: 'protocol-drift' };
   return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished });
 }
 

@@ -48,6 +48,8 @@ export interface HookAnswer {
   reason: string;
   /** The findings behind the decision (empty for config errors, drift, unfinished analyses). */
   findings?: Finding[];
+  /** Without findings: which failure path answered (protocol-drift, broken-worktree ...), for the decision log. */
+  kind?: string;
   sandbox?: SandboxedCommand;
 }
 

@@ -11,6 +11,7 @@ import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
+import { controlRisk, pathspecReaches, type FileState } from './git-control.js';
 import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
 
 export interface PolicyContext {
@@ -21,6 +22,11 @@ export interface PolicyContext {
   regions: Region[];
   config: Config;
   fs: PhysicalFs;
+  /**
+   * The index state of existing files under the root (untracked, ignored, modified, clean), for
+   * git commands that drop control files; null or absent: unknown (every state is assumed).
+   */
+  gitFileStates?: (root: string, paths: string[]) => Map<string, Set<FileState>> | null;
 }
 
 export interface Finding {
@@ -201,6 +207,7 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const cmd = `git ${e.subcommand ?? ''}`.trim();
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
+  if (target.kind === 'worktree' && e.access === 'checkout') controlFileFindings(e, ctx, regions, fs, add);
   switch (e.access) {
     case 'config':
       if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
@@ -227,6 +234,28 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
     return;
   }
   add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
+}
+
+/** BG1005 for a git command in the worktree that drops or rewrites an existing control file. */
+function controlFileFindings(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+  const risk = controlRisk(e.subcommand, e.args);
+  if (!risk) return;
+  const base = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
+  const specs = risk.pathspecs === null ? null : base === null ? null : risk.pathspecs.map((p) => (p.startsWith('/') ? resolvePhysical(p, fs) : normalizeLogical(`${base}/${p}`)));
+  const files = regions
+    // (the worktree's own .git file is never dropped by these commands)
+    .filter((r) => r.kind === 'protected' && r.root !== ctx.root && r.root !== `${ctx.root}/.git` && isInside(r.root, ctx.root) && (fs.exists?.(r.root) ?? false))
+    .filter((r) => specs === null || specs.some((s) => pathspecReaches(s, r.root)));
+  if (files.length === 0) return;
+  const states = ctx.gitFileStates?.(ctx.root, files.map((f) => f.root)) ?? null;
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  for (const f of files) {
+    const has = states?.get(f.root) ?? new Set<FileState>(['untracked', 'ignored', 'modified', 'clean']);
+    const hit = [...has].filter((s) => risk.states.has(s));
+    if (hit.length === 0) continue;
+    const how = states ? hit.join('/') : 'its git state unknown';
+    add('BG1005', e.confidence, `\`${e.text}\`${via} ${risk.verb} ${f.root} (${how}): ${f.why ?? 'a protected file'}`, f.root, e, [...e.evidence, { range: e.range, note: `${f.root} exists and is ${states ? hit.join('/') : 'of unknown git state'}` }]);
+  }
 }
 
 /** `sandbox` allows, contained: stricter than allow, looser than asking a person. */

@@ -32,6 +32,12 @@ export interface TrustedConfigInput {
   nestedDir?: string;
 }
 
+/**
+ * An invalid or unreadable worktree `.bashguard.json`: the agent can write that file, so the hook
+ * answers deny (fail closed) rather than ask as for a person's broken trusted file.
+ */
+export class UntrustedConfigError extends ConfigError {}
+
 export interface LoadedConfig {
   config: Config;
   /** What the untrusted worktree file tried and was refused, one line each. */
@@ -74,7 +80,13 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
   const notices: string[] = [];
   for (const { file, trusted } of configFiles(input)) {
     // The file BASHGUARD_CONFIG names must exist; the others are optional.
-    const layer = readLayer(file, !(trusted && file === input.env.BASHGUARD_CONFIG), input.env);
+    let layer: ConfigLayer | null;
+    try {
+      layer = readLayer(file, !(trusted && file === input.env.BASHGUARD_CONFIG), input.env);
+    } catch (err) {
+      if (!trusted && err instanceof ConfigError) throw new UntrustedConfigError(err.message);
+      throw err;
+    }
     if (!layer) continue;
     config = trusted ? applyLayer(config, layer) : tighten(config, layer, notices);
   }

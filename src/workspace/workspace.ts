@@ -19,6 +19,8 @@ import type { WriteEffect } from '../effects/types.js';
 import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
 import { buildRegions, classify, scratchRoots, type Region } from './regions.js';
 import { nodeHost } from './host.js';
+import { gitFileStates } from './git-state.js';
+import { decisionLogDir } from '../log/decisions.js';
 
 /** How the write root was chosen (lint reports it). */
 export type RootSource = 'linked-worktree' | 'checkout' | 'option' | 'script-dir' | 'config';
@@ -65,6 +67,14 @@ export class Workspace {
   readonly regions: Region[];
   readonly fs: PhysicalFs;
   readonly host: Host;
+  /**
+   * Set when the git files around `cwd` are broken in a way the agent could have caused: a `.git`
+   * file that is garbage or points nowhere, or a directory git has registered as a linked worktree
+   * whose `.git` file is gone or no longer points at its admin dir. The hook denies then.
+   */
+  broken: string | null = null;
+  /** Replaces the `git status` probe of control files (tests, in-memory scenarios). */
+  gitFileStates?: PolicyContext['gitFileStates'];
 
   constructor(
     /** The directory the workspace was opened from. */
@@ -99,6 +109,15 @@ export class Workspace {
     const user = userConfigFile(this.env);
     if (user) out.push({ path: normalizeLogical(join(user, '..')), why: "bashguard's user configuration" });
     if (this.env.BASHGUARD_CONFIG?.startsWith('/')) out.push({ path: normalizeLogical(this.env.BASHGUARD_CONFIG), why: "bashguard's configuration (BASHGUARD_CONFIG)" });
+    const logDir = decisionLogDir(this.env);
+    if (logDir) out.push({ path: normalizeLogical(logDir), why: "bashguard's decision log" });
+    // The files that make this directory a linked worktree: without them discovery finds the main
+    // checkout around it, where the hook has nothing to enforce.
+    const cur = this.layout?.current;
+    if (cur?.kind === 'linked-worktree' && cur.root) {
+      out.push({ path: join(cur.root, '.git'), why: "the worktree's link to its repository (.git file)" });
+      for (const f of ['gitdir', 'commondir']) out.push({ path: join(cur.gitDir, f), why: "the worktree's registration in the repository" });
+    }
     for (const p of this.config.protect) out.push({ path: p, why: 'a path the configuration protects' });
     return out;
   }
@@ -111,7 +130,7 @@ export class Workspace {
   /** The policy's view of this workspace, or null when there is no root. */
   policy(fs: PhysicalFs = this.fs): PolicyContext | null {
     if (!this.root) return null;
-    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs };
+    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
   }
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
@@ -208,9 +227,17 @@ export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
       // Outside any checkout, a trusted config's first write root is the root (orchestrators without git).
       return new Workspace(cwd, null, { path: config.writeRoots[0]!, source: 'config' }, { ...config, writeRoots: config.writeRoots.slice(1) }, notices, null, opts.env, opts);
     }
-    return make(null, found.reason === 'not-a-checkout' ? 'not inside a git checkout' : `git files unreadable: ${found.message}`);
+    const ws = make(null, found.reason === 'not-a-checkout' ? 'not inside a git checkout' : `git files unreadable: ${found.message}`);
+    if (found.reason === 'unreadable') ws.broken = `the git files around ${cwd} are unreadable or invalid (${found.message})`;
+    return ws;
   }
   const l = found.layout;
+  const lost = lostWorktree(l, realpathOr(cwd, opts.host));
+  if (lost && !fixedRoot && !opts.enforceEverywhere) {
+    const ws = make(null, `inside ${lost}, a registered linked worktree whose .git file is missing or does not point at its admin dir`);
+    ws.broken = `${lost} is registered as a linked worktree of ${l.current.commonDir}, but its .git file is missing or points elsewhere`;
+    return ws;
+  }
   const root = l.current.root;
   if (!root) return make(null, 'inside a bare repository');
   const source: RootSource = l.current.kind === 'linked-worktree' ? 'linked-worktree' : 'checkout';
@@ -218,6 +245,24 @@ export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
     return make({ path: root, source }, config.source === null ? 'in a plain checkout (not a linked worktree); nothing to enforce' : 'in a plain checkout and enforceInPlainCheckout is false');
   }
   return make({ path: root, source }, null);
+}
+
+/**
+ * The root of a registered linked worktree (a sibling in the layout) that holds `dir` more closely
+ * than the checkout discovery found: its `.git` file was deleted or rewritten, so discovery walked
+ * past it (to the main checkout around it) or took it for a checkout of its own.
+ */
+function lostWorktree(l: Layout, dir: string): string | null {
+  if (l.current.kind === 'linked-worktree') return null;
+  const here = l.current.root ?? '';
+  // A `.git` file rewritten to name the main repository's `.git` directory: a "checkout" nested in
+  // the main checkout whose git dir is the main one's.
+  const natural = l.current.gitDir.endsWith('/.git') ? l.current.gitDir.slice(0, -'/.git'.length) : null;
+  if (natural && here && here !== natural && isInside(here, natural)) return here;
+  for (const s of l.siblings) {
+    if (s.root && s.root.length > here.length && isInside(dir, s.root)) return s.root;
+  }
+  return null;
 }
 
 /** A workspace over a layout given as data (the standard scenario, corpus cases, rule examples). */

@@ -1,0 +1,111 @@
+/**
+ * The decision log (issue #12 item 5): every non-allow hook decision appended as one JSON line to
+ * `$XDG_STATE_HOME/bashguard/decisions.jsonl` (default `~/.local/state/bashguard/...`), for people
+ * who cannot watch an unattended session. The file is capped: past `MAX_LOG_BYTES` it is renamed
+ * to `decisions.jsonl.1` (replacing the previous one) and a new file is started. Writing the log is
+ * never a reason for the hook to fail: errors go to stderr only. The log directory is protected
+ * (BG1005; src/workspace/workspace.ts), so the agent cannot erase what it tried.
+ */
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Env = Record<string, string | undefined>;
+
+/** Past this size the log is rotated to one `.1` file. */
+export const MAX_LOG_BYTES = 1024 * 1024;
+
+export interface DecisionRecord {
+  /** ISO 8601 time of the decision. */
+  time: string;
+  session: string | null;
+  cwd: string | null;
+  tool: string | null;
+  /** The Bash command, or the path of an Edit/Write/... call. */
+  command?: string;
+  path?: string;
+  /** `sandbox`: allowed to run contained (bashguard sandbox run). */
+  decision: 'ask' | 'deny' | 'sandbox';
+  rules: string[];
+  /** The reason the agent was given (first line). */
+  reason: string;
+  /** CLAUDE_CODE_ENTRYPOINT: cli (interactive), sdk-cli (-p), sdk-ts, sdk-py, ... */
+  entrypoint: string | null;
+  /** CLAUDE_CODE_SESSION_ATTENDED: "0" when nobody watches the session. */
+  attended: string | null;
+}
+
+/** The state directory holding the log, or null when neither XDG_STATE_HOME nor HOME is set. */
+export function decisionLogDir(env: Env): string | null {
+  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : env.HOME?.startsWith('/') ? join(env.HOME, '.local', 'state') : null;
+  return base ? join(base, 'bashguard') : null;
+}
+
+export function decisionLogFile(env: Env): string | null {
+  const dir = decisionLogDir(env);
+  return dir ? join(dir, 'decisions.jsonl') : null;
+}
+
+/** Appends one record; returns an error message instead of throwing. */
+export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_LOG_BYTES): string | null {
+  const file = decisionLogFile(env);
+  if (!file) return 'cannot log the decision: neither XDG_STATE_HOME nor HOME is set';
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const line = JSON.stringify(record) + '\n';
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      // no log yet
+    }
+    if (size > 0 && size + Buffer.byteLength(line) > maxBytes) renameSync(file, `${file}.1`);
+    appendFileSync(file, line, { mode: 0o600 });
+    return null;
+  } catch (err) {
+    return `cannot write the decision log ${file}: ${(err as Error).message.split('\n')[0]}`;
+  }
+}
+
+/** Reads the records (the rotated file first, oldest first); lines that are not records are skipped. */
+export function readDecisions(env: Env): { file: string | null; records: DecisionRecord[]; skipped: number } {
+  const file = decisionLogFile(env);
+  if (!file) return { file, records: [], skipped: 0 };
+  const records: DecisionRecord[] = [];
+  let skipped = 0;
+  for (const f of [`${file}.1`, file]) {
+    let text: string;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const r = JSON.parse(line) as DecisionRecord;
+        if (typeof r === 'object' && r !== null && typeof r.time === 'string' && typeof r.decision === 'string') records.push(r);
+        else skipped++;
+      } catch {
+        skipped++;
+      }
+    }
+  }
+  return { file, records, skipped };
+}
+
+/**
+ * Parses `--since`: a duration (`90s`, `15m`, `2h`, `7d`) before `now`, or an ISO 8601 time.
+ * Returns the cut-off in ms since the epoch, or null when the text is neither.
+ */
+export function parseSince(text: string, now: number): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/.exec(text.trim());
+  if (m) {
+    const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 }[m[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+    return now - Number(m[1]) * unit;
+  }
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const t = Date.parse(text.trim());
+    return Number.isNaN(t) ? null : t;
+  }
+  return null;
+}
