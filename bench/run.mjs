@@ -5,7 +5,7 @@
 //
 // Options:
 //   --quick             fewer iterations and a sample of the corpora (~1 minute)
-//   --only=a,b          sections: hook, analysis, lint, growth (default: all)
+//   --only=a,b          sections: hook, analysis, library, lint, growth (default: all)
 //   --install           install missing shellcheck with apt-get (needs root)
 //   --no-build          measure dist/ as it is (default: run the build first)
 //   --no-peer           skip the cc-safety-net peer
@@ -28,7 +28,7 @@ const opt = (name, dflt) => {
   return a ? a.slice(name.length + 3) : dflt;
 };
 const QUICK = flag('quick');
-const ONLY = new Set(opt('only', 'hook,analysis,lint,growth').split(','));
+const ONLY = new Set(opt('only', 'hook,analysis,library,lint,growth').split(','));
 const OUT = resolve(opt('out', join(BENCH_DIR, 'results')));
 const NODE = process.execPath;
 const BIN = join(ROOT, 'bin', 'bashguard.js');
@@ -415,6 +415,32 @@ async function benchAnalysis() {
   target('Analysis p99 < 1 ms', fmtMs(out.total.p99), `${out.total.p99.toFixed(3)} of 1 ms`, out.total.p99 < 1);
 }
 
+// ---- 2b. library: in-process decision latency (createGuard) ---------------------------------
+// The analysis time alone (Workspace.check in this process) is the baseline; createGuard's
+// checkBash with isolation "none" adds the reason and finding mapping, with the default isolation
+// "process" the IPC round trip to its analysis process (which makes the time limit hold).
+async function benchLibrary() {
+  const { sets } = loadCommands();
+  const all = sets.flatMap((s) => s.cmds);
+  const cmds = (all.length ? all : ['ls', 'cd .. && echo x > f', 'git status', 'cp a b && rm -rf build']).filter((_, i, a) => i % Math.max(1, Math.floor(a.length / (QUICK ? 300 : 2000))) === 0);
+  const { api, check } = await loadEngines();
+  const inproc = api.createGuard({ worktree: layout.wt, env: HOOK_ENV, isolation: 'none' });
+  const child = api.createGuard({ worktree: layout.wt, env: HOOK_ENV });
+  for (const c of cmds.slice(0, 200)) { check(c); await inproc.checkBash(c); await child.checkBash(c); } // warm-up (and start the analysis process)
+  const t = { analysis: [], none: [], process: [] };
+  const fns = [
+    async (c) => { const s = now(); check(c); t.analysis.push(msSince(s)); },
+    async (c) => { const s = now(); await inproc.checkBash(c); t.none.push(msSince(s)); },
+    async (c) => { const s = now(); await child.checkBash(c); t.process.push(msSince(s)); },
+  ];
+  for (let i = 0; i < cmds.length; i++) for (let k = 0; k < 3; k++) await fns[(k + i) % 3](cmds[i]);
+  child.close();
+  const out = { commands: cmds.length, analysis: summary(t.analysis), none: summary(t.none), process: summary(t.process) };
+  results.sections.library = out;
+  log(`[library] ${cmds.length} commands: analysis alone p50 ${fmtMs(out.analysis.median)}; createGuard checkBash p50 ${fmtMs(out.none.median)} in-process, ${fmtMs(out.process.median)} with its analysis process (p99 ${fmtMs(out.process.p99)})`);
+  target('Library decision (createGuard.checkBash, analysis process) p50 vs the analysis alone', `${fmtMs(out.process.median)} vs ${fmtMs(out.analysis.median)} (isolation none: ${fmtMs(out.none.median)})`, `+${(out.process.median - out.analysis.median).toFixed(3)} ms`, null);
+}
+
 // ---- 3. lint throughput -----------------------------------------------------------------------
 
 function shellcheckVersion() {
@@ -677,6 +703,7 @@ function svg() {
 try {
   if (ONLY.has('hook')) benchHook();
   if (ONLY.has('analysis')) await benchAnalysis();
+  if (ONLY.has('library')) await benchLibrary();
   if (ONLY.has('lint')) benchLint();
   if (ONLY.has('growth')) await benchGrowth();
 } finally {

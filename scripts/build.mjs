@@ -23,7 +23,7 @@ const common = {
   banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
 };
 
-await build({ ...common, entryPoints: { bashguard: 'src/cli/main.ts', api: 'src/api.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
+await build({ ...common, entryPoints: { bashguard: 'src/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
 
 // The hook runs as a fresh process on every tool call, so it gets its own single-file CommonJS
 // bundle (bin/bashguard.js routes `bashguard hook` to it). CommonJS because Node 20's ESM loader
@@ -111,4 +111,4 @@ await build({
   banner: { js: "const __bgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   minifySyntax: true,
 });
-console.log('build: dist/bashguard.js, dist/api.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs');
+console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs');

@@ -1,15 +1,44 @@
 /**
- * The library API for in-process use (SDK orchestrators, tests): the same engine as the CLI.
+ * bashguard's library API: the stable, curated export list (`import { ... } from 'bashguard'`).
+ * Importing it has no side effects: nothing is spawned, loaded or read until a function is called.
+ * Nothing is read from `process.env`: every function that needs an environment takes `env`.
+ *
+ * Stable:
+ * - `createGuard({ worktree, env })`: checkBash / checkPath / checkToolUse with the hook's decision,
+ *   findings and reason, under a time limit that holds for a run-away parse (an analysis process);
+ * - `bashguardHook({ worktree, env })` and `BASHGUARD_MATCHER`: the Claude Agent SDK PreToolUse callback.
+ * Engine (for tools built on the analysis; shapes may grow): getParser, openWorkspace / Workspace,
+ * analyzeWith, writeRootViolations, RULES, displayPath (effect paths hold U+0000 where a value is
+ * unknown: print them through displayPath).
  */
-export { analyze, analyzeWith, parseScript, type AnalyzeOptions, type AnalysisResult } from './analyze.js';
-export { getParser, type BashParser, type BackendChoice, DEFAULT_LIMITS, type ParseLimits } from './parse/index.js';
-export { openWorkspace, workspaceFromLayout, Workspace, type WorkspaceOptions, type CommandCheck, type Region, type RegionKind } from './workspace/index.js';
-export { evaluate, type Finding, type Verdict, type PolicyContext } from './policy/policy.js';
-export { writeRootViolations, type WriteRootOptions } from './policy/write-roots.js';
-export { parseConfig, DEFAULT_CONFIG, type Config, type Decision } from './policy/config.js';
-export { loadTrustedConfig } from './workspace/config.js';
-export { discoverLayout } from './layout/discover.js';
-export type { Layout, Checkout } from './layout/types.js';
-export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './effects/types.js';
+export {
+  createGuard,
+  DEFAULT_TIMEOUT_MS,
+  type Guard,
+  type GuardOptions,
+  type GuardResult,
+  type GuardDecision,
+  type GuardFinding,
+  type GuardEvidence,
+  type CheckOptions,
+} from './library/guard.js';
+export { bashguardHook, BASHGUARD_MATCHER, type AgentHookCallback, type AgentHookInput, type AgentHookOutput, type BashguardHookOptions } from './library/sdk.js';
+export { ConfigError, type Config, type Decision } from './policy/config.js';
 export type { Confidence } from './effects/confidence.js';
-export { RULES, resolveRuleRef } from './rules/catalog.js';
+export type { Severity } from './rules/catalog.js';
+
+// Engine
+export { analyzeWith, type AnalyzeOptions, type AnalysisResult } from './analyze.js';
+export type { BashParser, BackendChoice } from './parse/index.js';
+import { getParser as loadParser, type BackendChoice, type BashParser } from './parse/index.js';
+/** The tree-sitter parser: "auto" (default: native, else the WASM build), "native" or "wasm". Loaded once per backend. */
+export function getParser(backend: BackendChoice = 'auto'): Promise<BashParser> {
+  return loadParser(backend);
+}
+export { openWorkspace, type Workspace, type WorkspaceOptions, type CommandCheck } from './workspace/index.js';
+export type { Env } from './workspace/config.js';
+export type { Finding, Verdict } from './policy/policy.js';
+export { writeRootViolations, type WriteRootOptions } from './policy/write-roots.js';
+export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './effects/types.js';
+export { RULES } from './rules/catalog.js';
+export { displayPath } from './interpret/paths.js';

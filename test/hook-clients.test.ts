@@ -114,8 +114,10 @@ describe('gemini (BeforeTool; decision/reason)', () => {
     expect((await hook('gemini', ev('run_shell_command', { command: 'echo x > README.md', dir_path: 'src' }))).stdout).toBe('');
   });
 
-  it('ask stays ask', async () => {
-    expect(json((await hook('gemini', ev('run_shell_command', { command: ASK }))).stdout).decision).toBe('ask');
+  it('ask: deny, saying headless Gemini would wait forever', async () => {
+    const o = json((await hook('gemini', ev('run_shell_command', { command: ASK }))).stdout);
+    expect(o.decision).toBe('deny');
+    expect(String(o.reason)).toMatch(/Gemini CLI waits forever for a confirmation/);
   });
 
   it('write_file / replace paths: deny outside, allow inside', async () => {

@@ -169,7 +169,12 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .addOption(new Option('--user', 'install in ~/.claude/settings.json').conflicts('project'))
     .option('--project', 'install in <project>/.claude/settings.json (default)')
     .option('--dry-run', 'print the resulting settings instead of writing them')
-    .action((opts: { user?: boolean; project?: boolean; dryRun?: boolean }) => {
+    .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .action(async (opts: { user?: boolean; project?: boolean; dryRun?: boolean; agent: string }) => {
+      if (agentOf(opts.agent) !== 'claude') {
+        exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+        return;
+      }
       exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
     });
 
@@ -179,14 +184,24 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .addOption(new Option('--user', 'from ~/.claude/settings.json').conflicts('project'))
     .option('--project', 'from <project>/.claude/settings.json (default)')
     .option('--dry-run', 'print the resulting settings instead of writing them')
-    .action((opts: { user?: boolean; dryRun?: boolean }) => {
+    .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .action(async (opts: { user?: boolean; dryRun?: boolean; agent: string }) => {
+      if (agentOf(opts.agent) !== 'claude') {
+        exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+        return;
+      }
       exitCode = runUninstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
     });
 
   program
     .command('doctor')
     .description('check the installation, both parsers and the hook, with a self-test')
-    .action(async () => {
+    .option('--agent <client>', `check this agent client's hook config: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .action(async (opts: { agent: string }) => {
+      if (agentOf(opts.agent) !== 'claude') {
+        exitCode = (await import('./install-agents.js')).runAgentDoctor(io, opts.agent);
+        return;
+      }
       exitCode = await runDoctor(io);
     });
 
@@ -224,6 +239,11 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     throw err;
   }
   return exitCode;
+}
+
+function agentOf(name: string): string {
+  if (!clientByName(name)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
+  return name;
 }
 
 function withConfig<T>(f: () => T): T {

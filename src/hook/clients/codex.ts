@@ -10,7 +10,10 @@
  * every path it touches (each is checked).
  * Output: Claude's `hookSpecificOutput` with `permissionDecision: "deny"` (a reason is required),
  * or exit 2 with the reason on stderr. `ask` (and a bare `allow`) are "unsupported" and FAIL OPEN,
- * so every ask is rendered as a deny that says so; allow prints nothing.
+ * so every ask is rendered as a deny that says so; allow prints nothing. Checked against the
+ * 0.169.0 binary (its messages "PreToolUse hook returned unsupported permissionDecision:ask",
+ * "... permissionDecision:deny without a non-empty permissionDecisionReason") and in
+ * test/e2e/codex-hook.e2e.test.ts (exec_command arrives as Bash; a deny blocks it on disk).
  */
 import { absCwd, askAsDeny, field, type HookClient, type ParsedEvent } from '../types.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude.js';

@@ -7,11 +7,13 @@
  * ...}`. Input: `{session_id, transcript_path, cwd, hook_event_name: "BeforeTool", timestamp,
  * tool_name, tool_input}`; `dir_path` is resolved against `cwd` when relative.
  * Output: `{"decision": "deny", "reason": ...}` (allow / deny / block / ask); exit 2 blocks with
- * stderr as the reason; invalid JSON or no output means allow. `ask` is documented, but a headless
- * `gemini -p` has no one to ask; it is kept as ask (the documented behaviour) unless `--exit-code`.
+ * stderr as the reason; invalid JSON or no output means allow.
+ * `ask` (shipped 0.61.0: BeforeTool `isAskDecision()` forces the scheduler's ASK_USER) waits for a
+ * confirmation that a headless `gemini -p --yolo` never gets: measured, the run hung until killed.
+ * So an ask is rendered as a deny that says so (unattended runs are the main use).
  */
 import { resolve } from 'node:path';
-import { ALLOW, absCwd, field, type HookClient, type ParsedEvent, type Rendered } from '../types.js';
+import { ALLOW, absCwd, askAsDeny, field, type HookClient, type ParsedEvent, type Rendered } from '../types.js';
 
 const SHELL = 'run_shell_command';
 const WRITE: Record<string, string> = { write_file: 'file_path', replace: 'file_path' };
@@ -34,8 +36,9 @@ function parse(event: Record<string, unknown>): ParsedEvent {
 
 function render(answer: Parameters<HookClient['render']>[0], opts: Parameters<HookClient['render']>[1]): Rendered {
   if (!answer || answer.decision === 'allow') return ALLOW;
-  if (opts.exitCode) return { stdout: '', stderr: answer.reason + '\n', code: 2 };
-  return { stdout: JSON.stringify({ decision: answer.decision, reason: answer.reason }) + '\n', stderr: '', code: 0 };
+  const a = askAsDeny(answer, 'Gemini CLI', 'waits forever for a confirmation in headless runs');
+  if (opts.exitCode) return { stdout: '', stderr: a.reason + '\n', code: 2 };
+  return { stdout: JSON.stringify({ decision: a.decision, reason: a.reason }) + '\n', stderr: '', code: 0 };
 }
 
 export const gemini: HookClient = { name: 'gemini', parse, render };
