@@ -4,11 +4,11 @@
  * own install/doctor stay in install.ts. Idempotent: our entry is recognised by its command
  * (bashguard-hook / bashguard hook), replaced in place, every other entry and setting kept.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
-import { hookCommand } from './install.js';
+import { hookCommand, readSettings, writeSettings } from './install.js';
 
 type Json = Record<string, unknown>;
 type Scope = 'user' | 'project';
@@ -135,28 +135,9 @@ export function removeAgentHook(agent: string, settings: Json): Json {
   return { ...settings, hooks };
 }
 
-function readJson(file: string): Json {
-  if (!existsSync(file)) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${file}: not valid JSON (${(err as Error).message}); not changing it`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${file}: the top level is not a JSON object; not changing it`);
-  return parsed as Json;
-}
-
-function writeJson(file: string, value: Json): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.bashguard-${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
-  renameSync(tmp, file);
-}
-
 export function runAgentInstall(io: IO, agent: string, opts: { scope: Scope; dryRun: boolean }): number {
   const file = agentConfigPath(io, agent, opts.scope);
-  const before = readJson(file);
+  const before = readSettings(file);
   const after = mergeAgentHook(agent, before, agentHookCommand(agent));
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
@@ -166,7 +147,7 @@ export function runAgentInstall(io: IO, agent: string, opts: { scope: Scope; dry
     io.stdout(`bashguard hook already installed in ${file}\n`);
     return 0;
   }
-  writeJson(file, after);
+  writeSettings(file, after);
   const note = AGENT_CONFIGS[agent]!.note;
   io.stdout(`bashguard hook installed for ${agent} in ${file}\n${note ? `note: ${note}\n` : ''}`);
   return 0;
@@ -174,7 +155,7 @@ export function runAgentInstall(io: IO, agent: string, opts: { scope: Scope; dry
 
 export function runAgentUninstall(io: IO, agent: string, opts: { scope: Scope; dryRun: boolean }): number {
   const file = agentConfigPath(io, agent, opts.scope);
-  const before = readJson(file);
+  const before = readSettings(file);
   const after = removeAgentHook(agent, before);
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
@@ -184,7 +165,7 @@ export function runAgentUninstall(io: IO, agent: string, opts: { scope: Scope; d
     io.stdout(`no bashguard hook in ${file}\n`);
     return 0;
   }
-  writeJson(file, after);
+  writeSettings(file, after);
   io.stdout(`bashguard hook removed from ${file}\n`);
   return 0;
 }
@@ -203,7 +184,7 @@ export function runAgentDoctor(io: IO, agent: string): number {
     }
     let settings: Json;
     try {
-      settings = readJson(file);
+      settings = readSettings(file);
     } catch (err) {
       io.stdout(`✗ ${(err as Error).message}\n`);
       problems++;

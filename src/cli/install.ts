@@ -48,7 +48,8 @@ export function settingsPath(io: IO, scope: 'user' | 'project'): string {
 
 type Json = Record<string, unknown>;
 
-function readSettings(file: string): Json {
+/** Reads a client's JSON settings file ({} when absent); anything but a JSON object is a usage error. */
+export function readSettings(file: string): Json {
   if (!existsSync(file)) return {};
   let parsed: unknown;
   try {
@@ -106,7 +107,7 @@ export function removeHook(settings: Json): Json {
  * Writes settings atomically. A symlinked settings file (dotfiles managers) stays a symlink: the
  * write goes to its target. The file keeps its mode.
  */
-function writeSettings(file: string, settings: Json): void {
+export function writeSettings(file: string, settings: Json): void {
   let target = file;
   try {
     if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
