@@ -51,8 +51,13 @@ const lazyBuiltins = {
     const shims = {
       'node:module': "export function createRequire(p) { return require('node:module').createRequire(p); }",
       'node:url': "export function fileURLToPath(u) { return require('node:url').fileURLToPath(u); }\nexport function pathToFileURL(p) { return require('node:url').pathToFileURL(p); }",
+      // node:child_process pulls in node:net and node:stream (~8 ms per hook process); the hook
+      // spawns git only for the rare git-control check (src/workspace/git-state.ts).
+      'node:child_process': ['execFileSync', 'spawnSync', 'spawn', 'fork']
+        .map((f) => `export function ${f}(...a) { return require('node:child_process').${f}(...a); }`)
+        .join('\n'),
     };
-    b.onResolve({ filter: /^node:(module|url)$/ }, (args) =>
+    b.onResolve({ filter: /^node:(module|url|child_process)$/ }, (args) =>
       args.namespace === 'bg-lazy-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'bg-lazy-builtin' },
     );
     b.onLoad({ filter: /.*/, namespace: 'bg-lazy-builtin' }, (args) => ({ contents: shims[args.path], loader: 'js' }));
