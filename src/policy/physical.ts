@@ -13,22 +13,31 @@ export interface PhysicalFs {
   exists?(path: string): boolean;
 }
 
+/**
+ * What an lstat says about a path: a symlink (its target), something else (a directory or not),
+ * or nothing (missing, or a parent is not a directory). A missing path is answered without an
+ * exception: Node builds an Error with a stack for every throwing lstat, which cost more than
+ * the system call for the many paths of a command that do not exist (`/path/to/file`).
+ */
+type Entry = { link: string } | { link: null; dir: boolean } | null;
+
+function lstatEntry(path: string): Entry {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return null;
+    if (st.isSymbolicLink()) return { link: readlinkSync(path) };
+    return { link: null, dir: st.isDirectory() };
+  } catch {
+    return null;
+  }
+}
+
 export const nodeFs: PhysicalFs = {
   readlink(path) {
-    try {
-      if (!lstatSync(path).isSymbolicLink()) return null;
-      return readlinkSync(path);
-    } catch {
-      return null;
-    }
+    return lstatEntry(path)?.link ?? null;
   },
   exists(path) {
-    try {
-      lstatSync(path);
-      return true;
-    } catch {
-      return false;
-    }
+    return lstatEntry(path) !== null;
   },
 };
 
@@ -36,16 +45,37 @@ export const nodeFs: PhysicalFs = {
  * A cached view of a PhysicalFs for one evaluation. `physical` are paths known to contain no
  * symlink (realpath'd by the layout discovery on the same file system): they and every prefix
  * of them are answered without an lstat, which is most of the policy's cost for paths under the
- * worktree (one lstat per path component).
+ * worktree (one lstat per path component). On the real file system (`nodeFs`) one lstat per
+ * path answers both questions, and a path under one that is missing or not a directory is
+ * known not to exist without asking.
  */
 export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
-  const cache = new Map<string, string | null>();
   const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
+  const isKnown = (p: string): boolean => known.some((k) => k.startsWith(p) && (k.length === p.length || k[p.length] === '/'));
+  if (fs === nodeFs) {
+    const entries = new Map<string, Entry>();
+    const entry = (p: string): Entry => {
+      let v = entries.get(p);
+      if (v === undefined) {
+        const slash = p.lastIndexOf('/');
+        const parent = slash > 0 ? entries.get(p.slice(0, slash)) : undefined;
+        // (a parent that is a symlink may lead to a directory: only a missing or non-directory one decides)
+        v = parent === null || (parent !== undefined && parent.link === null && !parent.dir) ? null : lstatEntry(p);
+        entries.set(p, v);
+      }
+      return v;
+    };
+    return {
+      readlink: (p) => (isKnown(p) ? null : (entry(p)?.link ?? null)),
+      exists: (p) => entry(p) !== null,
+    };
+  }
+  const cache = new Map<string, string | null>();
   return {
     readlink(p) {
       let v = cache.get(p);
       if (v === undefined) {
-        v = known.some((k) => k.startsWith(p) && (k.length === p.length || k[p.length] === '/')) ? null : fs.readlink(p);
+        v = isKnown(p) ? null : fs.readlink(p);
         cache.set(p, v);
       }
       return v;

@@ -14,7 +14,9 @@ export const nodeHost: Host = {
   },
   stat(p) {
     try {
-      const s = statSync(p);
+      // (a missing path without an exception: Node builds an Error with a stack for each)
+      const s = statSync(p, { throwIfNoEntry: false });
+      if (!s) return 'missing';
       return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
