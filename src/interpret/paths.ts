@@ -55,7 +55,9 @@ export function displayPath(p: string | null): string {
 /** True when `p` equals `root` or lies below it, on whole components. Both absolute, normalized. */
 export function isInside(p: string, root: string): boolean {
   if (root === '/') return p.startsWith('/');
-  return p === root || p.startsWith(root.endsWith('/') ? root : root + '/');
+  // (no string built per call: the policy asks this for every region of every path)
+  if (!p.startsWith(root)) return false;
+  return p.length === root.length || root.endsWith('/') || p.charCodeAt(root.length) === 47; /* '/' */
 }
 
 /**

@@ -89,31 +89,32 @@ const MAX_LINKS = 40;
 /** Resolves an absolute path physically. Components containing HOLE are kept as they are. */
 export function resolvePhysical(path: string, fs: PhysicalFs): string {
   let links = 0;
-  const resolved: string[] = [];
-  const pending = path.split('/').filter((c) => c !== '' && c !== '.');
+  // `resolved` so far as a path ('' for the root), grown and cut as text: no array joined per
+  // component. `pending` holds the components still to walk, the next one last.
+  let resolved = '';
+  const pending = path.split('/').filter((c) => c !== '' && c !== '.').reverse();
   while (pending.length > 0) {
-    const part = pending.shift()!;
+    const part = pending.pop()!;
     if (part === '.') continue;
     if (part === '..') {
-      resolved.pop();
+      resolved = resolved.slice(0, Math.max(0, resolved.lastIndexOf('/')));
       continue;
     }
     if (part.includes(HOLE)) {
-      resolved.push(part, ...pending);
+      resolved += '/' + part;
+      for (let i = pending.length - 1; i >= 0; i--) resolved += '/' + pending[i]!;
       break;
     }
-    const candidate = '/' + [...resolved, part].join('/');
+    const candidate = resolved + '/' + part;
     const target = links < MAX_LINKS ? fs.readlink(candidate) : null;
     if (target === null) {
-      resolved.push(part);
+      resolved = candidate;
       continue;
     }
     links++;
     const parts = target.split('/').filter((c) => c !== '' && c !== '.');
-    if (target.startsWith('/')) resolved.length = 0;
-    pending.unshift(...parts);
+    if (target.startsWith('/')) resolved = '';
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return '/' + resolved.join('/');
+  return resolved === '' ? '/' : resolved;
 }
-
-

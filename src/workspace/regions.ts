@@ -73,11 +73,53 @@ export function buildRegions(input: RegionInput): Region[] {
   return regions;
 }
 
+/**
+ * Regions by root, for classify: a path lies inside a root (with no trailing `/`) exactly when
+ * the root is the path itself or the path cut before one of its slashes, so a path of k
+ * components needs k lookups instead of a comparison with every region (60 or so: each agent
+ * client's settings in two checkouts and the home directory). Roots that are `/` or end in `/`
+ * are compared one by one. Built once per regions array (rebuilt if its length changes).
+ */
+interface RegionIndex {
+  length: number;
+  byRoot: Map<string, number[]>;
+  other: number[];
+}
+const indexes = new WeakMap<Region[], RegionIndex>();
+
+function indexOf(regions: Region[]): RegionIndex {
+  let idx = indexes.get(regions);
+  if (idx && idx.length === regions.length) return idx;
+  idx = { length: regions.length, byRoot: new Map(), other: [] };
+  regions.forEach((r, i) => {
+    if (r.root === '/' || r.root.endsWith('/') || !r.root.startsWith('/')) idx!.other.push(i);
+    else {
+      const list = idx!.byRoot.get(r.root);
+      if (list) list.push(i);
+      else idx!.byRoot.set(r.root, [i]);
+    }
+  });
+  indexes.set(regions, idx);
+  return idx;
+}
+
 /** The most specific region containing a physical path. */
 export function classify(path: string, regions: Region[]): Region {
+  const idx = indexOf(regions);
+  // The candidates, in the regions' order (the order decides among equal roots of equal rank).
+  const hits: number[] = [];
+  for (const i of idx.other) if (isInside(path, regions[i]!.root)) hits.push(i);
+  if (path.startsWith('/')) {
+    for (let cut = path.indexOf('/', 1); ; cut = path.indexOf('/', cut + 1)) {
+      const list = idx.byRoot.get(cut < 0 ? path : path.slice(0, cut));
+      if (list) hits.push(...list);
+      if (cut < 0) break;
+    }
+  }
+  if (hits.length > 1) hits.sort((a, b) => a - b);
   let best: Region | null = null;
-  for (const r of regions) {
-    if (!isInside(path, r.root)) continue;
+  for (const i of hits) {
+    const r = regions[i]!;
     // Longer root wins; on a tie, a protected region wins over a permissive one.
     if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
   }
