@@ -106,6 +106,9 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
 export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
+  // No marker (no unquoted brace, split point or glob character): one field, the text itself,
+  // as the general path below gives it (most words of most commands).
+  if (!MARKER.test(acc.text)) return { fields: [{ value: acc.text, confidence: acc.confidence, evidence: acc.evidence, glob: false }], truncated: false };
   const { words, truncated } = braceExpand(acc.text, MAX_FIELDS);
   const fields: Field[] = [];
   for (const whole of words) {
@@ -134,7 +137,11 @@ export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   return { value: unmark(value), confidence: acc.confidence, evidence: acc.evidence, glob: false };
 }
 
+/** Any of the private-use markers above. */
+const MARKER = /[\uE000-\uE012]/;
+
 function unmark(s: string): string {
+  if (!MARKER.test(s)) return s;
   return s.replace(/[\uE000-\uE012]/g, (c) => {
     switch (c) {
       case B_OPEN: return '{';

@@ -16,8 +16,12 @@ export function joinPath(base: string, rel: string): string {
   return base.endsWith('/') ? base + rel : `${base}/${rel}`;
 }
 
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 /** Logical normalization: collapses `//` and `.`, and lets `..` remove the previous component. */
 export function normalizeLogical(p: string): string {
+  // Already normal (absolute, no empty, `.` or `..` component, no trailing slash): itself.
+  if (p.charCodeAt(0) === 47 && !NOT_NORMAL.test(p)) return p;
   const out: string[] = [];
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue;
@@ -49,7 +53,7 @@ export function basenameOf(p: string): string {
 /** Shows holes as `…` for people. */
 export function displayPath(p: string | null): string {
   if (p === null) return '<unknown>';
-  return p.split(HOLE).join('…');
+  return p.includes(HOLE) ? p.split(HOLE).join('…') : p;
 }
 
 /** True when `p` equals `root` or lies below it, on whole components. Both absolute, normalized. */
