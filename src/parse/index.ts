@@ -27,14 +27,14 @@ function makeParser(
   const names = symbolNames();
   /** One tree-sitter parse plus the copy, within the time left before the deadline. */
   const parseOnce = (text: string, deadline: number, limits: ParseLimits): Tree | { kind: ParseFailureKind; message: string } => {
-    const timeout = `parse took longer than ${limits.timeoutMs} ms`;
+    const timeout = (): string => `parse took longer than ${limits.timeoutMs} ms`;
     let cursor: TreeCursorLike | null;
     try {
       cursor = run(text, Math.max(1, deadline - performance.now()));
     } catch (err) {
       return { kind: 'parser-error', message: `parser failed: ${(err as Error).message}` };
     }
-    if (!cursor) return { kind: 'timeout', message: timeout };
+    if (!cursor) return { kind: 'timeout', message: timeout() };
     // The budget covers copying the tree too: for a huge input that costs more than parsing.
     let copied: ReturnType<typeof copyTree>;
     try {
@@ -42,7 +42,7 @@ function makeParser(
     } finally {
       cursor.release?.();
     }
-    if ('timedOut' in copied) return { kind: 'timeout', message: timeout };
+    if ('timedOut' in copied) return { kind: 'timeout', message: timeout() };
     if ('tooDeep' in copied) return { kind: 'too-deep', message: `syntax nests deeper than ${limits.maxDepth} levels` };
     return copied;
   };

@@ -31,6 +31,7 @@ interface RawBinding {
     parse(input: (offset: number) => string, old: null, bufferSize: number, ranges: undefined): RawTree | null;
   };
   NodeMethods: { walk(tree: RawTree): TreeCursorLike };
+  TreeCursor?: { prototype: { reset?: unknown } };
 }
 interface RawTree {
   rootNode(): unknown;
@@ -136,35 +137,48 @@ function loadDirect(require: () => NodeRequire): NativeBackend {
     join(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
     join(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
   ]);
-  if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || !('language' in language)) {
+  if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || typeof binding.TreeCursor?.prototype.reset !== 'function' || !('language' in language)) {
     throw new Error('unexpected binding shape');
   }
   const parser = new binding.Parser();
   parser.setLanguage(language);
+  // One cursor for every parse, reset to each new tree's root: creating a cursor object (a
+  // wrapped native object with a finalizer) per parse cost about 4% of the parse. Each copy is
+  // done before the next parse starts (src/parse/index.ts), so no two trees need it at once.
+  let shared: (TreeCursorLike & { tree?: RawTree; reset(): void }) | null = null;
   const walk = (source: string, bufferSize: number): TreeCursorLike | null => {
     const tree = parser.parse((offset) => source.slice(offset), null, bufferSize, undefined);
     if (!tree) return null;
     // As tree-sitter's Tree#walk: the root goes through the binding's transfer buffer, which
-    // NodeMethods.walk reads. A fresh tree has no cached node objects, so rootNode() returns the
-    // root's symbol (a number) after writing the root there.
+    // NodeMethods.walk and TreeCursor#reset read. A fresh tree has no cached node objects, so
+    // rootNode() returns the root's symbol (a number) after writing the root there.
     if (typeof tree.rootNode() !== 'number') throw new Error('unexpected root node');
-    const cursor = binding.NodeMethods.walk(tree);
-    // The cursor points into the tree's memory, which the Tree object frees when collected: keep
-    // it reachable from the cursor, as tree-sitter's own walk() does.
-    (cursor as TreeCursorLike & { tree?: RawTree }).tree = tree;
-    return cursor;
+    if (!shared) {
+      shared = binding.NodeMethods.walk(tree) as TreeCursorLike & { tree?: RawTree; reset(): void };
+      // The cursor points into the tree's memory, which the Tree object frees when collected:
+      // keep it reachable from the cursor, as tree-sitter's own walk() does (reset() also reads
+      // the tree from there).
+      shared.tree = tree;
+      return shared;
+    }
+    shared.tree = tree;
+    shared.reset();
+    return shared;
   };
-  // Check the path end to end on a small input before trusting it.
-  const probe = walk('a=1 b', 64 * 1024);
-  if (
-    !probe ||
-    probe.nodeType !== 'program' ||
-    probe.startIndex !== 0 ||
-    probe.endIndex !== 5 ||
-    !probe.gotoFirstChild() ||
-    (probe as TreeCursorLike).nodeType !== 'command'
-  ) {
-    throw new Error('native binding failed its self-check');
+  // Check the path end to end on two small inputs (the second through the cursor's reset)
+  // before trusting it.
+  for (const [text, type] of [['a=1 b', 'command'], ['x=1', 'variable_assignment']] as const) {
+    const probe = walk(text, text.length + 1);
+    if (
+      !probe ||
+      probe.nodeType !== 'program' ||
+      probe.startIndex !== 0 ||
+      probe.endIndex !== text.length ||
+      !probe.gotoFirstChild() ||
+      (probe as TreeCursorLike).nodeType !== type
+    ) {
+      throw new Error('native binding failed its self-check');
+    }
   }
   return {
     loadedBy: 'direct',
