@@ -36,6 +36,8 @@ export function findAllJoinedLines(root: SyntaxNode, source: string): JoinedLine
 
 function joinedLines(root: SyntaxNode, source: string, firstOnly: boolean): JoinedLine[] {
   const out: JoinedLine[] = [];
+  // Only a newline can be one (most commands are one line: no walk of the tree).
+  if (!source.includes('\n')) return out;
   let points: ((i: number) => { row: number }) | null = null;
   const stack: SyntaxNode[] = [root];
   while (stack.length) {
