@@ -29,12 +29,23 @@ export interface ParsedArgs {
   operandIndex: number[];
 }
 
+const NO_LONG: ReadonlySet<string> = new Set();
+const longSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The long option names of a grammar as a set, built once per grammar (they are table data). */
+function longNames(list: readonly string[] | undefined): ReadonlySet<string> {
+  if (!list) return NO_LONG;
+  let set = longSets.get(list);
+  if (!set) longSets.set(list, (set = new Set(list)));
+  return set;
+}
+
 export function parseArgs(args: Field[], g: OptionGrammar): ParsedArgs {
   const options: ParsedOption[] = [];
   const operands: Field[] = [];
   const operandIndex: number[] = [];
   const short = g.short ?? '';
-  const long = new Set(g.long ?? []);
+  const long = longNames(g.long);
   let onlyOperands = false;
   for (let i = 0; i < args.length; i++) {
     const f = args[i]!;
