@@ -51,7 +51,7 @@ export const nodeFs: PhysicalFs = {
  */
 export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
   const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
-  const isKnown = (p: string): boolean => known.some((k) => k.startsWith(p) && (k.length === p.length || k[p.length] === '/'));
+  const isKnown = knownPrefixes(known);
   if (fs === nodeFs) {
     const entries = new Map<string, Entry>();
     const entry = (p: string): Entry => {
@@ -84,25 +84,55 @@ export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | und
   };
 }
 
+let lastKnown: { key: string; test: (p: string) => boolean } | null = null;
+
+/**
+ * Whether a path is one of `known` or a prefix of one on a component boundary, as a set of those
+ * prefixes (the same few layout paths on every evaluation of a workspace: built once for them).
+ */
+function knownPrefixes(known: string[]): (p: string) => boolean {
+  const key = known.join('\0');
+  if (lastKnown?.key === key) return lastKnown.test;
+  const prefixes = new Set<string>();
+  for (const k of known) {
+    prefixes.add(k);
+    for (let i = k.indexOf('/'); i >= 0; i = k.indexOf('/', i + 1)) prefixes.add(k.slice(0, i));
+  }
+  const test = (p: string): boolean => prefixes.has(p);
+  lastKnown = { key, test };
+  return test;
+}
+
 const MAX_LINKS = 40;
 
 /** Resolves an absolute path physically. Components containing HOLE are kept as they are. */
 export function resolvePhysical(path: string, fs: PhysicalFs): string {
   let links = 0;
-  // `resolved` so far as a path ('' for the root), grown and cut as text: no array joined per
-  // component. `pending` holds the components still to walk, the next one last.
+  // `resolved` so far as a path ('' for the root), grown and cut as text. The components still
+  // to walk: those of symlink targets met on the way in `pending` (the next one last), then the
+  // rest of `path` from `pos` on, read in place (no array per call).
   let resolved = '';
-  const pending = path.split('/').filter((c) => c !== '' && c !== '.').reverse();
-  while (pending.length > 0) {
-    const part = pending.pop()!;
-    if (part === '.') continue;
+  const pending: string[] = [];
+  let pos = 0;
+  const next = (): string | null => {
+    if (pending.length > 0) return pending.pop()!;
+    while (pos < path.length) {
+      let end = path.indexOf('/', pos);
+      if (end < 0) end = path.length;
+      const c = path.slice(pos, end);
+      pos = end + 1;
+      if (c !== '' && c !== '.') return c;
+    }
+    return null;
+  };
+  for (let part = next(); part !== null; part = next()) {
     if (part === '..') {
       resolved = resolved.slice(0, Math.max(0, resolved.lastIndexOf('/')));
       continue;
     }
     if (part.includes(HOLE)) {
       resolved += '/' + part;
-      for (let i = pending.length - 1; i >= 0; i--) resolved += '/' + pending[i]!;
+      for (let rest = next(); rest !== null; rest = next()) resolved += '/' + rest;
       break;
     }
     const candidate = resolved + '/' + part;
