@@ -820,7 +820,7 @@ const vi: CommandSpec = writes({ grammar: { short: 'cSiTuwW', long: [] }, operan
 
 const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh', 'rbash', 'yash', 'posh'];
 
-const TABLE: Record<string, CommandSpec> = {
+const OWN: Record<string, CommandSpec> = {
   // files and directories
   touch: writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
   mkdir: writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
@@ -951,7 +951,12 @@ const TABLE: Record<string, CommandSpec> = {
   eslint: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } },
 };
 
-for (const s of shells) TABLE[s] = shell;
+/**
+ * The table. A Map, not an object: adding hundreds of keys one by one to an object walks V8
+ * through a hidden-class transition per key, ~1.5 ms of every hook process (bench/README.md).
+ */
+const TABLE = new Map<string, CommandSpec>(Object.entries(OWN));
+for (const s of shells) TABLE.set(s, shell);
 
 // ---------------------------------------------------------------- closed world: data for the rest
 
@@ -1568,24 +1573,26 @@ const MORE: Record<string, CommandSpec> = {
   'py.test': pytest,
 };
 
-for (const n of READ_ONLY) if (!(n in MORE)) MORE[n] ??= readOnly;
-for (const n of SILENT_BUILTINS) MORE[n] = { category: 'builtin', silent: true, run() {} };
-for (const n of PRINTING_BUILTINS) MORE[n] = { category: 'builtin', run() {} };
-for (const [k, v] of Object.entries(MORE)) if (!Object.prototype.hasOwnProperty.call(TABLE, k)) TABLE[k] = v;
+// Precedence: the entries above, then the builtins, then MORE, then the read-only list.
+const more = new Map<string, CommandSpec>(Object.entries(MORE));
+for (const n of READ_ONLY) if (!more.has(n)) more.set(n, readOnly);
+for (const n of SILENT_BUILTINS) more.set(n, { category: 'builtin', silent: true, run() {} });
+for (const n of PRINTING_BUILTINS) more.set(n, { category: 'builtin', run() {} });
+for (const [k, v] of more) if (!TABLE.has(k)) TABLE.set(k, v);
 
 // Python interpreters: -c / -m / stdin / script.
-for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE[n] = python;
-TABLE.pytest = pytest;
+for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE.set(n, python);
+TABLE.set('pytest', pytest);
 // Explicit install targets, npm's config, make's stdin makefile, commands run through options.
-TABLE.pip = installer(TABLE.pip!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']);
-TABLE.pip3 = TABLE.pip;
-TABLE.npm = npmConfig(installer(TABLE.npm!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune']));
-TABLE.make = makeFromStdin(TABLE.make!);
-TABLE.gmake = makeFromStdin(TABLE.gmake!);
-TABLE.tar = commandOptions(TABLE.tar!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']);
-TABLE.rsync = commandOptions(TABLE.rsync!, ['-e', '--rsh']);
-TABLE.zip = commandOptions(TABLE.zip!, ['-TT', '--unzip-command']);
-TABLE.sort = commandOptions(TABLE.sort!, ['--compress-program']);
+TABLE.set('pip', installer(TABLE.get('pip')!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
+TABLE.set('pip3', TABLE.get('pip')!);
+TABLE.set('npm', npmConfig(installer(TABLE.get('npm')!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
+TABLE.set('make', makeFromStdin(TABLE.get('make')!));
+TABLE.set('gmake', makeFromStdin(TABLE.get('gmake')!));
+TABLE.set('tar', commandOptions(TABLE.get('tar')!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));
+TABLE.set('rsync', commandOptions(TABLE.get('rsync')!, ['-e', '--rsh']));
+TABLE.set('zip', commandOptions(TABLE.get('zip')!, ['-TT', '--unzip-command']));
+TABLE.set('sort', commandOptions(TABLE.get('sort')!, ['--compress-program']));
 
 /** The environment-moved writes run before the command's own knowledge (or the closed-world default). */
 function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec | undefined {
@@ -1609,7 +1616,7 @@ const withEnv = new Map<string, CommandSpec | undefined>();
  * default (src/commands/unknown.ts), never "no effect".
  */
 export function lookupCommand(name: string): CommandSpec | undefined {
-  const own = Object.prototype.hasOwnProperty.call(TABLE, name) ? TABLE[name] : undefined;
+  const own = TABLE.get(name);
   if (!Object.prototype.hasOwnProperty.call(ENV_DOTFILES, name)) return own;
   if (!withEnv.has(name)) withEnv.set(name, withEnvWrites(name, own));
   return withEnv.get(name);
@@ -1617,6 +1624,6 @@ export function lookupCommand(name: string): CommandSpec | undefined {
 
 /** Every command name bashguard knows, for docs and property tests. */
 export function knownCommands(): string[] {
-  return Object.keys(TABLE).sort();
+  return [...TABLE.keys()].sort();
 }
 
