@@ -58,6 +58,15 @@ export interface CommandCheck {
 const CHECKOUT_CONTROL = ['.bashguard.json', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks'];
 const HOME_CONTROL = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'];
 
+/**
+ * `rel` (clean, relative) under the normalized absolute directory `dir`. Not path.join: its
+ * normalisation loop is what V8 found hot enough to optimise in a hook process (a TurboFan job,
+ * ~5 MiB of peak RSS on Node 22, bench/README.md), and these inputs are normalized already.
+ */
+function under(dir: string, rel: string): string {
+  return dir === '/' ? '/' + rel : dir + '/' + rel;
+}
+
 export class Workspace {
   /** Why the guard does not enforce here (plain checkout, not a checkout), or null when it does. */
   readonly skipped: string | null;
@@ -104,10 +113,13 @@ export class Workspace {
     const roots = new Set<string>();
     if (this.root) roots.add(this.root);
     if (this.layout?.main?.root) roots.add(this.layout.main.root);
-    for (const r of roots) for (const f of CHECKOUT_CONTROL) out.push({ path: join(r, f), why: 'a file that controls the guard or the agent client' });
-    if (this.env.HOME?.startsWith('/')) for (const f of HOME_CONTROL) out.push({ path: join(this.env.HOME, f), why: "a user-level agent client's settings" });
+    for (const r of roots) for (const f of CHECKOUT_CONTROL) out.push({ path: under(normalizeLogical(r), f), why: 'a file that controls the guard or the agent client' });
+    if (this.env.HOME?.startsWith('/')) {
+      const home = normalizeLogical(this.env.HOME);
+      for (const f of HOME_CONTROL) out.push({ path: under(home, f), why: "a user-level agent client's settings" });
+    }
     const user = userConfigFile(this.env);
-    if (user) out.push({ path: normalizeLogical(join(user, '..')), why: "bashguard's user configuration" });
+    if (user) out.push({ path: normalizeLogical(user + '/..'), why: "bashguard's user configuration" });
     if (this.env.BASHGUARD_CONFIG?.startsWith('/')) out.push({ path: normalizeLogical(this.env.BASHGUARD_CONFIG), why: "bashguard's configuration (BASHGUARD_CONFIG)" });
     const logDir = decisionLogDir(this.env);
     if (logDir) out.push({ path: normalizeLogical(logDir), why: "bashguard's decision log" });
@@ -115,8 +127,8 @@ export class Workspace {
     // checkout around it, where the hook has nothing to enforce.
     const cur = this.layout?.current;
     if (cur?.kind === 'linked-worktree' && cur.root) {
-      out.push({ path: join(cur.root, '.git'), why: "the worktree's link to its repository (.git file)" });
-      for (const f of ['gitdir', 'commondir']) out.push({ path: join(cur.gitDir, f), why: "the worktree's registration in the repository" });
+      out.push({ path: under(normalizeLogical(cur.root), '.git'), why: "the worktree's link to its repository (.git file)" });
+      for (const f of ['gitdir', 'commondir']) out.push({ path: under(normalizeLogical(cur.gitDir), f), why: "the worktree's registration in the repository" });
     }
     for (const p of this.config.protect) out.push({ path: p, why: 'a path the configuration protects' });
     return out;
