@@ -382,8 +382,15 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     while (i < n && text[i] !== '\n') i++;
     i++;
   };
+  // Sticky patterns for the common runs (whitespace, a key, a plain value): a character loop is
+  // slow in the cold interpreter every hook process starts with (bench/README.md).
+  const blank = /[ \t\r\n]*/y;
+  const keyChars = /[A-Za-z0-9-]*/y;
+  const plainValue = /[ \t\r]*([^"\\#;\n\r]*?)[ \t\r]*(?=\n|$)/y;
   while (i < n) {
-    while (i < n && (isSpace(text[i]) || text[i] === '\n')) i++;
+    blank.lastIndex = i;
+    blank.exec(text);
+    i = blank.lastIndex;
     if (i >= n) break;
     const c = text[i];
     if (c === '#' || c === ';') {
@@ -408,7 +415,9 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     }
     // key [= value]
     const keyStart = i;
-    while (i < n && /[A-Za-z0-9-]/.test(text[i] ?? '')) i++;
+    keyChars.lastIndex = i;
+    keyChars.exec(text);
+    i = keyChars.lastIndex;
     const key = text.slice(keyStart, i).toLowerCase();
     if (!key) {
       skipLine();
@@ -418,6 +427,15 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     let value: string | true = true;
     if (text[i] === '=') {
       i++;
+      plainValue.lastIndex = i;
+      const plain = plainValue.exec(text);
+      if (plain) {
+        // No quote, escape or comment on the line: the value is the text, trimmed.
+        if (section !== null) out.set(`${section}.${key}`, plain[1]!);
+        i = plainValue.lastIndex;
+        skipLine();
+        continue;
+      }
       let v = '';
       let quoted = false;
       let pendingSpace = '';
