@@ -36,7 +36,9 @@
  * - Not modelled: GIT_DIR / GIT_WORK_TREE / GIT_CEILING_DIRECTORIES / GIT_DISCOVERY_ACROSS_FILESYSTEM
  *   environment variables, config `include`s, per-worktree `config.worktree` of linked worktrees.
  */
-import * as nodeFs from 'node:fs';
+// Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
+// hook's CommonJS bundle (esbuild's __toESM), in every hook process.
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 
@@ -63,10 +65,10 @@ export interface LayoutFs {
 
 /** The default LayoutFs, on synchronous node:fs. */
 export const nodeLayoutFs: LayoutFs = {
-  readFile: (path) => nodeFs.readFileSync(path, 'utf8'),
-  stat: (path) => nodeFs.statSync(path, { throwIfNoEntry: false }),
-  realpath: (path) => nodeFs.realpathSync.native(path),
-  readdir: (path) => nodeFs.readdirSync(path),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  stat: (path) => statSync(path, { throwIfNoEntry: false }),
+  realpath: (path) => realpathSync.native(path),
+  readdir: (path) => readdirSync(path),
 };
 
 /** True when `path` is `root` or below it, comparing whole path components. Both absolute, normalized. */
