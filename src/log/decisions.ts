@@ -7,7 +7,9 @@
  * (BG1005; src/workspace/workspace.ts), so the agent cannot erase what it tried.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { normalizeLogical } from '../interpret/paths.js';
+import { under } from '../util/under.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -36,13 +38,14 @@ export interface DecisionRecord {
 
 /** The state directory holding the log, or null when neither XDG_STATE_HOME nor HOME is set. */
 export function decisionLogDir(env: Env): string | null {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : env.HOME?.startsWith('/') ? join(env.HOME, '.local', 'state') : null;
-  return base ? join(base, 'bashguard') : null;
+  // Concatenation, not path.join: this runs in every hook process (see src/util/under.ts).
+  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? normalizeLogical(env.XDG_STATE_HOME) : env.HOME?.startsWith('/') ? under(normalizeLogical(env.HOME), '.local', 'state') : null;
+  return base ? under(base, 'bashguard') : null;
 }
 
 export function decisionLogFile(env: Env): string | null {
   const dir = decisionLogDir(env);
-  return dir ? join(dir, 'decisions.jsonl') : null;
+  return dir ? under(dir, 'decisions.jsonl') : null;
 }
 
 /** Appends one record; returns an error message instead of throwing. */

@@ -22,7 +22,9 @@ export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(modulePath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'grammars'))) return (root = dir);
+    // Concatenation: dir is normalized (see src/util/under.ts for why not join here).
+    const base = dir === '/' ? '' : dir;
+    if (existsSync(base + '/package.json') && existsSync(base + '/grammars')) return (root = dir);
     const up = dirname(dir);
     if (up === dir) throw new Error('bashguard: cannot find the package root (package.json with grammars/)');
     dir = up;

@@ -15,6 +15,8 @@ import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFi
 import { ruleById, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import { DECISION_RANK } from '../policy/policy.js';
+import { normalizeLogical } from '../interpret/paths.js';
+import { under } from '../util/under.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -46,8 +48,9 @@ export interface LoadedConfig {
 
 /** The user's config file, or null when neither XDG_CONFIG_HOME nor HOME is set. */
 export function userConfigFile(env: Env): string | null {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : env.HOME ? join(env.HOME, '.config') : null;
-  return base ? join(base, 'bashguard', 'config.json') : null;
+  if (env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/')) return under(normalizeLogical(env.XDG_CONFIG_HOME), 'bashguard', 'config.json');
+  if (env.HOME?.startsWith('/')) return under(normalizeLogical(env.HOME), '.config', 'bashguard', 'config.json');
+  return env.HOME ? join(env.HOME, '.config', 'bashguard', 'config.json') : null;
 }
 
 /** The config files bashguard reads for a workspace, trusted ones first (for doctor and protection). */

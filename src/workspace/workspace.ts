@@ -14,6 +14,7 @@ import { evaluate, type PolicyContext, type Verdict } from '../policy/policy.js'
 import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
 import { nodeFs, resolvePhysical, type PhysicalFs } from '../policy/physical.js';
 import { isInside, normalizeLogical } from '../interpret/paths.js';
+import { under } from '../util/under.js';
 import type { Host } from '../interpret/interpreter.js';
 import type { WriteEffect } from '../effects/types.js';
 import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
@@ -57,15 +58,6 @@ export interface CommandCheck {
 /** Files that control the guard or an agent client, protected by BG1005 (relative to a checkout root or HOME). */
 const CHECKOUT_CONTROL = ['.bashguard.json', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks'];
 const HOME_CONTROL = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'];
-
-/**
- * `rel` (clean, relative) under the normalized absolute directory `dir`. Not path.join: its
- * normalisation loop is what V8 found hot enough to optimise in a hook process (a TurboFan job,
- * ~5 MiB of peak RSS on Node 22, bench/README.md), and these inputs are normalized already.
- */
-function under(dir: string, rel: string): string {
-  return dir === '/' ? '/' + rel : dir + '/' + rel;
-}
 
 export class Workspace {
   /** Why the guard does not enforce here (plain checkout, not a checkout), or null when it does. */
