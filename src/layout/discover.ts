@@ -39,8 +39,10 @@
 // Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
 // hook's CommonJS bundle (esbuild's __toESM), in every hook process.
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
+// Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
+import { resolveFrom, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
 export interface LayoutStat {
@@ -153,7 +155,7 @@ class Discovery {
   run(dir: string): DiscoveryResult {
     const start = this.realpathExisting(resolve(dir));
     for (let d = start; ; ) {
-      const dotGit = join(d, '.git');
+      const dotGit = under(d, '.git');
       const st = this.statQuiet(dotGit);
       if (st?.isFile()) return this.fromGitFile(d, dotGit);
       if (st?.isDirectory() && this.isGitDirectory(dotGit)) return this.fromGitDir(d, dotGit);
@@ -220,9 +222,9 @@ class Discovery {
 
   /** git's is_git_directory, cheaply: a HEAD file, and either a commondir file or an objects dir. */
   private isGitDirectory(path: string): boolean {
-    if (!this.statQuiet(join(path, 'HEAD'))?.isFile()) return false;
-    if (this.statQuiet(join(path, 'commondir'))?.isFile()) return true;
-    return this.statQuiet(join(path, 'objects'))?.isDirectory() ?? false;
+    if (!this.statQuiet(under(path, 'HEAD'))?.isFile()) return false;
+    if (this.statQuiet(under(path, 'commondir'))?.isFile()) return true;
+    return this.statQuiet(under(path, 'objects'))?.isDirectory() ?? false;
   }
 
   // ---- discovery branches -------------------------------------------------------------------
@@ -239,7 +241,7 @@ class Discovery {
     if (!line.startsWith('gitdir: ') || line.length === 'gitdir: '.length) {
       throw new Unreadable(`invalid gitfile format: ${dotGit}`);
     }
-    const target = resolve(d, line.slice('gitdir: '.length));
+    const target = resolveFrom(d, line.slice('gitdir: '.length));
     if (!this.isGitDirectory(target)) throw new Unreadable(`${dotGit} points at ${target}, which is not a git directory`);
     return this.fromGitDir(d, target);
   }
@@ -247,11 +249,11 @@ class Discovery {
   /** `d` holds `.git` (a dir, or a file pointing at `gitDirPath`). */
   private fromGitDir(d: string, gitDirPath: string): DiscoveryResult {
     const gitDir = this.realpathOrThrow(gitDirPath, 'git dir');
-    const commonRaw = this.readOptional(join(gitDir, 'commondir'));
+    const commonRaw = this.readOptional(under(gitDir, 'commondir'));
     const commonDir =
-      commonRaw === null ? gitDir : this.realpathOrThrow(resolve(gitDir, stripNewlines(commonRaw)), 'common dir');
+      commonRaw === null ? gitDir : this.realpathOrThrow(resolveFrom(gitDir, stripNewlines(commonRaw)), 'common dir');
 
-    if (commonRaw !== null && dirname(gitDir) === join(commonDir, 'worktrees')) {
+    if (commonRaw !== null && dirname(gitDir) === under(commonDir, 'worktrees')) {
       const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: basename(gitDir) };
       const main = this.mainOf(commonDir, this.readConfig(commonDir));
       return this.layout(current, main);
@@ -275,9 +277,9 @@ class Discovery {
 
   /** `d` is itself a git directory (found without a `.git`): a bare repo, or inside some `.git`. */
   private fromInsideGitDir(d: string): DiscoveryResult {
-    const commonRaw = this.readOptional(join(d, 'commondir'));
+    const commonRaw = this.readOptional(under(d, 'commondir'));
     const commonDir =
-      commonRaw === null ? d : this.realpathOrThrow(resolve(d, stripNewlines(commonRaw)), 'common dir');
+      commonRaw === null ? d : this.realpathOrThrow(resolveFrom(d, stripNewlines(commonRaw)), 'common dir');
     const cfg = this.readConfig(commonDir);
     const bare = cfg.bare ?? (cfg.worktree === undefined && basename(commonDir) !== '.git');
     if (!bare || cfg.worktree !== undefined) {
@@ -310,7 +312,7 @@ class Discovery {
 
   /** Every `<common>/worktrees/<name>` with a readable gitdir file, sorted by name. */
   private linkedWorktrees(commonDir: string): Checkout[] {
-    const adminRoot = join(commonDir, 'worktrees');
+    const adminRoot = under(commonDir, 'worktrees');
     let names: string[];
     try {
       names = this.fs.readdir(adminRoot);
@@ -319,16 +321,16 @@ class Discovery {
     }
     const out: Checkout[] = [];
     for (const name of [...names].sort()) {
-      const adminDir = join(adminRoot, name);
+      const adminDir = under(adminRoot, name);
       let text: string;
       try {
-        text = this.fs.readFile(join(adminDir, 'gitdir'));
+        text = this.fs.readFile(under(adminDir, 'gitdir'));
       } catch {
         continue; // not an admin dir, or no gitdir file: git skips these too
       }
       const written = text.trim();
       if (!written) continue;
-      const dotGit = isAbsolute(written) ? resolve(written) : resolve(adminDir, written);
+      const dotGit = resolveFrom(adminDir, written);
       const rootPath = basename(dotGit) === '.git' ? dirname(dotGit) : dotGit;
       out.push({
         kind: 'linked-worktree',
@@ -343,11 +345,11 @@ class Discovery {
 
   /** core.bare, core.worktree and extensions.worktreeConfig of `<gitDir>/config` (+ config.worktree). */
   private readConfig(gitDir: string): GitConfig {
-    const text = this.readOptional(join(gitDir, 'config'));
+    const text = this.readOptional(under(gitDir, 'config'));
     const values = text === null ? new Map<string, string | true>() : parseGitConfig(text);
     const worktreeConfig = configBool(values.get('extensions.worktreeconfig')) === true;
     if (worktreeConfig) {
-      const extra = this.readOptional(join(gitDir, 'config.worktree'));
+      const extra = this.readOptional(under(gitDir, 'config.worktree'));
       if (extra !== null) for (const [k, v] of parseGitConfig(extra)) values.set(k, v);
     }
     const wt = values.get('core.worktree');

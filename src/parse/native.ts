@@ -79,18 +79,22 @@ export function nativeLoadMethod(): 'direct' | 'require' | null {
  * node_modules, then the node_modules it is installed in (hoisted dependencies). Node's resolver
  * (0.3-0.8 ms in a fresh process) is asked only when neither holds the addon.
  */
+let nearbyBases: string[] | null = null;
 function nearbyDirs(name: string): string[] {
   try {
-    const root = packageRoot();
-    const dirs = [under(root, 'node_modules', name)];
-    // node_modules/bashguard or node_modules/@scope/bashguard
-    for (const up of [dirname(root), dirname(dirname(root))]) {
-      if (basename(up) === 'node_modules') {
-        dirs.push(under(up, name));
-        break;
+    if (!nearbyBases) {
+      const root = packageRoot();
+      const bases = [under(root, 'node_modules')];
+      // node_modules/bashguard or node_modules/@scope/bashguard
+      for (const up of [dirname(root), dirname(dirname(root))]) {
+        if (basename(up) === 'node_modules') {
+          bases.push(up);
+          break;
+        }
       }
+      nearbyBases = bases;
     }
-    return dirs;
+    return nearbyBases.map((b) => under(b, name));
   } catch {
     return [];
   }

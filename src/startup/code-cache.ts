@@ -28,6 +28,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdir
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { resolveFrom } from '../util/under.js';
 import { Script, constants as vmConstants } from 'node:vm';
 
 const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
@@ -53,9 +54,9 @@ export interface LoadResult {
 export function cacheDir(env: Record<string, string | undefined>): string | null {
   if (env.BASHGUARD_CODE_CACHE === '0' || env.BASHGUARD_CODE_CACHE === 'off') return null;
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && xdg.startsWith('/')) return join(xdg, 'bashguard');
+  if (xdg && xdg.startsWith('/')) return resolveFrom('/', xdg + '/bashguard');
   const home = env.HOME;
-  if (home && home.startsWith('/')) return join(home, '.cache', 'bashguard');
+  if (home && home.startsWith('/')) return resolveFrom('/', home + '/.cache/bashguard');
   return null;
 }
 

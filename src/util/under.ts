@@ -7,3 +7,14 @@
 export function under(dir: string, ...parts: string[]): string {
   return (dir === '/' ? '' : dir) + '/' + parts.join('/');
 }
+
+/** path.resolve(base, p) for an absolute `base` on POSIX, without Node's normalisation loop (see above). */
+export function resolveFrom(base: string, p: string): string {
+  const out: string[] = [];
+  for (const part of (p.startsWith('/') ? p : base + '/' + p).split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return '/' + out.join('/');
+}

@@ -59,8 +59,8 @@ export function configFiles(input: TrustedConfigInput): { file: string; trusted:
   const user = userConfigFile(input.env);
   if (user) out.push({ file: user, trusted: true });
   if (input.env.BASHGUARD_CONFIG) out.push({ file: input.env.BASHGUARD_CONFIG, trusted: true });
-  else if (input.projectRoot) out.push({ file: join(input.projectRoot, '.bashguard.json'), trusted: true });
-  if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: join(input.worktreeRoot, '.bashguard.json'), trusted: false });
+  else if (input.projectRoot) out.push({ file: under(input.projectRoot, '.bashguard.json'), trusted: true });
+  if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: under(input.worktreeRoot, '.bashguard.json'), trusted: false });
   const top = input.worktreeRoot ?? input.projectRoot;
   if (input.nestedDir && top && input.nestedDir !== top && input.nestedDir.startsWith(top + '/')) {
     let dir = top;
