@@ -39,10 +39,10 @@
 // Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
 // hook's CommonJS bundle (esbuild's __toESM), in every hook process.
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
-import { resolveFrom, under } from '../util/under.js';
+import { baseOf, parentOf, resolveFrom, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
 export interface LayoutStat {
@@ -160,7 +160,7 @@ class Discovery {
       if (st?.isFile()) return this.fromGitFile(d, dotGit);
       if (st?.isDirectory() && this.isGitDirectory(dotGit)) return this.fromGitDir(d, dotGit);
       if (this.isGitDirectory(d)) return this.fromInsideGitDir(d);
-      const up = dirname(d);
+      const up = parentOf(d);
       if (up === d) break;
       d = up;
     }
@@ -212,9 +212,9 @@ class Discovery {
         const real = this.fs.realpath(p);
         return tail.length ? join(real, ...tail.reverse()) : real;
       } catch {
-        const up = dirname(p);
+        const up = parentOf(p);
         if (up === p) return abs;
-        tail.push(basename(p));
+        tail.push(baseOf(p));
         p = up;
       }
     }
@@ -253,8 +253,8 @@ class Discovery {
     const commonDir =
       commonRaw === null ? gitDir : this.realpathOrThrow(resolveFrom(gitDir, stripNewlines(commonRaw)), 'common dir');
 
-    if (commonRaw !== null && dirname(gitDir) === under(commonDir, 'worktrees')) {
-      const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: basename(gitDir) };
+    if (commonRaw !== null && parentOf(gitDir) === under(commonDir, 'worktrees')) {
+      const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: baseOf(gitDir) };
       const main = this.mainOf(commonDir, this.readConfig(commonDir));
       return this.layout(current, main);
     }
@@ -281,7 +281,7 @@ class Discovery {
     const commonDir =
       commonRaw === null ? d : this.realpathOrThrow(resolveFrom(d, stripNewlines(commonRaw)), 'common dir');
     const cfg = this.readConfig(commonDir);
-    const bare = cfg.bare ?? (cfg.worktree === undefined && basename(commonDir) !== '.git');
+    const bare = cfg.bare ?? (cfg.worktree === undefined && baseOf(commonDir) !== '.git');
     if (!bare || cfg.worktree !== undefined) {
       return {
         ok: false,
@@ -298,7 +298,7 @@ class Discovery {
     if (cfg.bare === true) return null;
     let root: string;
     if (cfg.worktree !== undefined) root = this.realpathOrNormalized(resolve(commonDir, cfg.worktree));
-    else if (basename(commonDir) === '.git') root = dirname(commonDir);
+    else if (baseOf(commonDir) === '.git') root = parentOf(commonDir);
     else root = commonDir; // what `git worktree list` reports when the main work tree is unrecorded
     return { kind: 'main', root, gitDir: commonDir, commonDir, name: null };
   }
@@ -331,7 +331,7 @@ class Discovery {
       const written = text.trim();
       if (!written) continue;
       const dotGit = resolveFrom(adminDir, written);
-      const rootPath = basename(dotGit) === '.git' ? dirname(dotGit) : dotGit;
+      const rootPath = baseOf(dotGit) === '.git' ? parentOf(dotGit) : dotGit;
       out.push({
         kind: 'linked-worktree',
         root: this.realpathOrNormalized(rootPath),

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
-import { under } from '../util/under.js';
+import { baseOf, parentOf, under } from '../util/under.js';
 import type { TreeCursorLike } from './tree.js';
 
 /** What the parser layer needs from the native binding, whichever way it was loaded. */
@@ -86,8 +86,8 @@ function nearbyDirs(name: string): string[] {
       const root = packageRoot();
       const bases = [under(root, 'node_modules')];
       // node_modules/bashguard or node_modules/@scope/bashguard
-      for (const up of [dirname(root), dirname(dirname(root))]) {
-        if (basename(up) === 'node_modules') {
+      for (const up of [parentOf(root), parentOf(parentOf(root))]) {
+        if (baseOf(up) === 'node_modules') {
           bases.push(up);
           break;
         }

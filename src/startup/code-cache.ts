@@ -28,7 +28,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdir
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { resolveFrom } from '../util/under.js';
+import { parentOf, resolveFrom } from '../util/under.js';
 import { Script, constants as vmConstants } from 'node:vm';
 
 const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
@@ -93,7 +93,7 @@ function dirIsPrivate(dir: string): boolean {
  * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
  */
 export function readCache(file: string, source: Buffer): Buffer | null {
-  if (!dirIsPrivate(dirname(file))) return null;
+  if (!dirIsPrivate(parentOf(file))) return null;
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parentOf } from './under.js';
 
 let root: string | null = null;
 
@@ -25,7 +26,7 @@ export function packageRoot(): string {
     // Concatenation: dir is normalized (see src/util/under.ts for why not join here).
     const base = dir === '/' ? '' : dir;
     if (existsSync(base + '/package.json') && existsSync(base + '/grammars')) return (root = dir);
-    const up = dirname(dir);
+    const up = parentOf(dir);
     if (up === dir) throw new Error('bashguard: cannot find the package root (package.json with grammars/)');
     dir = up;
   }

@@ -18,3 +18,14 @@ export function resolveFrom(base: string, p: string): string {
   }
   return '/' + out.join('/');
 }
+
+/** path.dirname of a normalized absolute path (no trailing slash), by its last slash. */
+export function parentOf(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+}
+
+/** path.basename of a normalized absolute path (no trailing slash), by its last slash. */
+export function baseOf(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
