@@ -29,3 +29,18 @@ describe('string path helpers', () => {
     );
   });
 });
+
+describe('normalizeLogical', () => {
+  it('returns an already normal path unchanged and normalizes the rest like path.normalize (no HOLE)', async () => {
+    const { normalizeLogical } = await import('../src/interpret/paths.js');
+    const { normalize } = await import('node:path');
+    const any = fc.array(fc.oneof(name, fc.constantFrom('.', '..', '')), { maxLength: 8 }).map((parts) => '/' + parts.join('/'));
+    fc.assert(
+      fc.property(any, (p) => {
+        const n = normalize(p);
+        expect(normalizeLogical(p)).toBe(n.length > 1 && n.endsWith('/') ? n.slice(0, -1) : n);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
