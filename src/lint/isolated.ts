@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BackendChoice } from '../parse/index.js';
 import { packagePath } from '../util/package-root.js';
-import type { FileResult, Linter, LintOptions } from './lint.js';
+import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
 
 export interface LintJob {
   path: string;
@@ -34,12 +34,13 @@ export const LINT_WORKER_COMMAND = '__lint-worker';
 
 /**
  * The child's entry: the lean worker bundle (dist/lint-worker.cjs, src/lint/worker-main.ts) when
- * it is built, which starts ~3x faster than the full CLI; else the CLI's hidden command (running
- * from src/ under a test runner).
+ * it is built, which starts ~3x faster than the full CLI, loaded through the V8 code cache by
+ * dist/lint-worker-start.cjs (./worker-start.ts); else the CLI's hidden command (running from
+ * src/ under a test runner).
  */
 function workerEntry(): string {
-  const lean = packagePath('dist', 'lint-worker.cjs');
-  return existsSync(lean) ? lean : packagePath('bin', 'bashguard.js');
+  for (const lean of [packagePath('dist', 'lint-worker-start.cjs'), packagePath('dist', 'lint-worker.cjs')]) if (existsSync(lean)) return lean;
+  return packagePath('bin', 'bashguard.js');
 }
 function workerArgs(): string[] {
   return workerEntry().endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND];
@@ -94,7 +95,12 @@ function runChild(
       if (done) return;
       done = true;
       if (timer) clearTimeout(timer);
-      child.kill('SIGKILL');
+      if (why === 'done' && child.connected) {
+        // Every file answered: the child ends by itself once disconnected (and writes its code
+        // cache, ./worker-start.ts); this process does not wait for it.
+        child.disconnect();
+        child.unref();
+      } else child.kill('SIGKILL');
       resolve({ next: current, why });
     };
     const send = (msg: WorkerRequest) => child.send(msg, (err) => err && finish(`the analysis process could not be reached (${err.message})`));
@@ -109,7 +115,7 @@ function runChild(
     };
     child.on('message', (m: WorkerReply) => {
       if (m.type !== 'result' || m.index !== current) return;
-      results[current] = m.result;
+      results[current] = { ...m.result, findings: fingerprint(m.result.findings, m.result.source) };
       current++;
       arm();
     });
