@@ -97,9 +97,11 @@ function runChild(
       if (timer) clearTimeout(timer);
       if (why === 'done' && child.connected) {
         // Every file answered: the child ends by itself once disconnected (and writes its code
-        // cache, ./worker-start.ts); this process does not wait for it.
+        // cache, ./worker-start.ts) while this process formats the output; a child that does
+        // not end within a few seconds is killed.
+        const stop = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => clearTimeout(stop));
         child.disconnect();
-        child.unref();
       } else child.kill('SIGKILL');
       resolve({ next: current, why });
     };

@@ -198,6 +198,11 @@ export function loadWithCodeCache(
   file: string | null,
   /** The `require` the bundle gets: one of a module in the bundle's directory (createRequire when not given). */
   requireFn?: NodeRequire,
+  /**
+   * The caller knows this process never changes V8's flags (the lint CLI: only the hook's WASM
+   * path does), so loading node:v8 is no reason to skip writing: forking a child loads it.
+   */
+  flagsNeverChanged = false,
 ): LoadResult {
   let source: Buffer;
   let script: Script;
@@ -225,7 +230,7 @@ export function loadWithCodeCache(
     const flagsBefore = v8Loaded();
     process.once('exit', () => {
       try {
-        if (!flagsBefore && v8Loaded()) return;
+        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) return;
         writeCache(file, source, () => script.createCachedData());
       } catch {
         // a cache is an optimisation only
