@@ -3,11 +3,15 @@
 // (bench/README.md, "Where the hook's milliseconds go"). Run it like the hook, in a minimal
 // environment, after one real hook run has written the code cache:
 //   env -i PATH=$PATH HOME=$HOME node bench/hook-stages.cjs < event.json 2>> stages.txt
-// Prints to stderr one line of milliseconds: node boot (process start to first line), builtins,
-// read bundle, read + check cache, decode, compile (deserialize), bundle top level, main (sync
-// part), the hook's work (stdin, workspace, parser, analysis, answer), exit.
+// Prints to stderr the hook's own stage line (`bashguard stages: modules=... stdin=... event=...
+// workspace=... parser=... analysis=... log=... answer=...`, src/startup/marks.ts), then one line
+// of milliseconds: node boot (process start to first line), builtins, read bundle, read + check
+// cache, decode, compile (deserialize), bundle top level, main (sync part), the hook's work
+// (the stages above), exit.
 'use strict';
 const u = () => process.uptime() * 1000;
+// The hook's own stage marks (src/startup/marks.ts), printed by the hook on stderr first.
+process.env.BASHGUARD_HOOK_STAGES = '1';
 const t = [u()];
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,10 +28,28 @@ const src = fs.readFileSync(bundle);
 t.push(u());
 let data;
 try {
-  const buf = fs.readFileSync(file);
-  const sl = buf.readUInt32LE(8);
-  const dl = buf.readUInt32LE(12);
-  if (buf.subarray(16, 16 + sl).equals(src) && buf.subarray(16 + sl, 16 + sl + dl).equals(buf.subarray(16 + sl + dl))) data = buf.subarray(16 + sl, 16 + sl + dl);
+  // As src/startup/code-cache.ts readCache: header, the source copy compared chunk by chunk, one
+  // copy of the data read, the other compared chunk by chunk.
+  const fd = fs.openSync(file, 'r');
+  const head = Buffer.alloc(16);
+  fs.readSync(fd, head, 0, 16, 0);
+  const sl = head.readUInt32LE(8);
+  const dl = head.readUInt32LE(12);
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  const same = (pos, expected) => {
+    for (let off = 0; off < expected.length; off += chunk.length) {
+      const n = Math.min(chunk.length, expected.length - off);
+      fs.readSync(fd, chunk, 0, n, pos + off);
+      if (!chunk.subarray(0, n).equals(expected.subarray(off, off + n))) return false;
+    }
+    return true;
+  };
+  if (sl === src.length && same(16, src)) {
+    const d = Buffer.allocUnsafe(dl);
+    fs.readSync(fd, d, 0, dl, 16 + sl);
+    if (same(16 + sl + dl, d)) data = d;
+  }
+  fs.closeSync(fd);
 } catch {}
 t.push(u());
 const text = isAscii(src) ? src.toString('latin1') : src.toString('utf8');

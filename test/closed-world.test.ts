@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { knownCommands, lookupCommand } from '../src/commands/table.js';
+import { knownCommands, lookupCommand, shadowedLazyCommands } from '../src/commands/table.js';
 import { INTERPRETER_BUILTINS, SHELL_KEYWORDS } from '../src/interpret/builtins.js';
 import { WRAPPER_ARGS } from '../src/oracle/skip.js';
 import { getParser, runScenario } from './helpers/scenario.js';
@@ -22,6 +22,14 @@ function bashNames(): string[] | null {
 }
 
 const decide = (cmd: string) => runScenario(parser, cmd).verdict;
+
+describe('the command table', () => {
+  it('has no lazily built entry that an eager one shadows (lookup order must not decide an entry)', () => {
+    expect(shadowedLazyCommands()).toEqual([]);
+    expect(lookupCommand('tree')?.category).toBe('writes');
+    expect(lookupCommand('cat')?.category).toBe('read');
+  });
+});
 
 describe('closed world: bash builtins and keywords', () => {
   const names = bashNames();

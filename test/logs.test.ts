@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, existsSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendDecision, decisionLogFile, parseSince, readDecisions, type DecisionRecord } from '../src/log/decisions.js';
+import fc from 'fast-check';
+import { appendDecision, decisionLogFile, isoTime, parseSince, readDecisions, type DecisionRecord } from '../src/log/decisions.js';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 
@@ -67,3 +68,11 @@ describe('decision log', () => {
     expect(bad.stderr).toMatch(/--since takes a duration/);
   });
 });
+
+describe('isoTime', () => {
+  it('formats like Date.prototype.toISOString over the whole time range', () => {
+    fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => isoTime(ms) === new Date(ms).toISOString()), { numRuns: 2000 });
+    for (const ms of [0, -1, 253402300799999, 253402300800000, -62167219200000, -62167219200001, 8.64e15, -8.64e15]) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+

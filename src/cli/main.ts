@@ -2,6 +2,7 @@
  * Entry point. `run(argv, io)` returns an exit code and never calls process.exit. The hook
  * path skips commander and everything else it does not need: it runs on every tool call.
  */
+import { mark } from '../startup/marks.js';
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { processIO, UsageError, type IO } from './io.js';
@@ -12,6 +13,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
   try {
     const hookArgs = fastHookArgs(argv);
     if (hookArgs) {
+      mark('start');
       const { exitCode, agent } = hookArgs;
       const { clientByName } = await import('../hook/clients/index.js');
       const client = clientByName(agent);

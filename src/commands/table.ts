@@ -820,7 +820,7 @@ const vi: CommandSpec = writes({ grammar: { short: 'cSiTuwW', long: [] }, operan
 
 const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh', 'rbash', 'yash', 'posh'];
 
-const TABLE: Record<string, CommandSpec> = {
+const OWN: Record<string, CommandSpec> = {
   // files and directories
   touch: writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
   mkdir: writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
@@ -951,14 +951,19 @@ const TABLE: Record<string, CommandSpec> = {
   eslint: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } },
 };
 
-for (const s of shells) TABLE[s] = shell;
+/**
+ * The table. A Map, not an object: adding hundreds of keys one by one to an object walks V8
+ * through a hidden-class transition per key, ~1.5 ms of every hook process (bench/README.md).
+ */
+const TABLE = new Map<string, CommandSpec>(Object.entries(OWN));
+for (const s of shells) TABLE.set(s, shell);
 
 // ---------------------------------------------------------------- closed world: data for the rest
 
 /** Commands that only read their arguments (and print): no writes, whatever paths they are given. */
 const READ_ONLY = [
-  'cat', 'tac', 'nl', 'head', 'tail', 'more', 'ls', 'dir', 'vdir', 'tree', 'stat', 'file', 'wc', 'du', 'df', 'grep', 'egrep', 'fgrep',
-  'zgrep', 'zcat', 'bzcat', 'xzcat', 'zstdcat', 'zless', 'rg', 'ag', 'ack', 'cut', 'tr', 'paste', 'join', 'comm', 'diff', 'diff3', 'cmp',
+  'cat', 'tac', 'nl', 'head', 'tail', 'more', 'ls', 'dir', 'vdir', 'stat', 'file', 'wc', 'du', 'df', 'grep', 'egrep', 'fgrep',
+  'zgrep', 'zcat', 'bzcat', 'xzcat', 'zstdcat', 'zless', 'ag', 'ack', 'cut', 'tr', 'paste', 'join', 'comm', 'diff', 'diff3', 'cmp',
   'colordiff', 'expand', 'unexpand', 'fold', 'fmt', 'pr', 'column', 'rev', 'od', 'hexdump', 'strings', 'base32', 'base64', 'basenc',
   'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum', 'md5', 'jq', 'gojq',
   'which', 'whereis', 'whatis', 'apropos', 'man', 'info', 'realpath', 'readlink', 'basename', 'dirname', 'pathchk', 'date', 'cal',
@@ -1505,7 +1510,11 @@ function commandOptions(base: CommandSpec, options: string[]): CommandSpec {
   };
 }
 
-const MORE: Record<string, CommandSpec> = {
+/**
+ * Less common commands, built on the first lookup that needs them: most hook calls never do, and
+ * building these entries is a measurable part of a hook process's start-up (bench/README.md).
+ */
+const MORE = (): Record<string, CommandSpec> => ({
   history,
   enable,
   chronic: wrapper({ grammar: {} }),
@@ -1564,28 +1573,36 @@ const MORE: Record<string, CommandSpec> = {
   'ssh-keygen': sshKeygen,
   cpio,
   rg,
-  pytest,
   'py.test': pytest,
-};
+});
 
-for (const n of READ_ONLY) if (!(n in MORE)) MORE[n] ??= readOnly;
-for (const n of SILENT_BUILTINS) MORE[n] = { category: 'builtin', silent: true, run() {} };
-for (const n of PRINTING_BUILTINS) MORE[n] = { category: 'builtin', run() {} };
-for (const [k, v] of Object.entries(MORE)) if (!Object.prototype.hasOwnProperty.call(TABLE, k)) TABLE[k] = v;
+// Precedence: TABLE (the entries above and the changes below), then the builtins, then the
+// read-only list, then MORE (built lazily; a test keeps it disjoint from the read-only list).
+const silentBuiltin: CommandSpec = { category: 'builtin', silent: true, run() {} };
+const printingBuiltin: CommandSpec = { category: 'builtin', run() {} };
+const SMALL = new Map<string, CommandSpec>();
+for (const n of READ_ONLY) SMALL.set(n, readOnly);
+for (const n of SILENT_BUILTINS) SMALL.set(n, silentBuiltin);
+for (const n of PRINTING_BUILTINS) SMALL.set(n, printingBuiltin);
+let more: Map<string, CommandSpec> | null = null;
+function moreTable(): Map<string, CommandSpec> {
+  more ??= new Map(Object.entries(MORE()));
+  return more;
+}
 
 // Python interpreters: -c / -m / stdin / script.
-for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE[n] = python;
-TABLE.pytest = pytest;
+for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE.set(n, python);
+TABLE.set('pytest', pytest);
 // Explicit install targets, npm's config, make's stdin makefile, commands run through options.
-TABLE.pip = installer(TABLE.pip!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']);
-TABLE.pip3 = TABLE.pip;
-TABLE.npm = npmConfig(installer(TABLE.npm!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune']));
-TABLE.make = makeFromStdin(TABLE.make!);
-TABLE.gmake = makeFromStdin(TABLE.gmake!);
-TABLE.tar = commandOptions(TABLE.tar!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']);
-TABLE.rsync = commandOptions(TABLE.rsync!, ['-e', '--rsh']);
-TABLE.zip = commandOptions(TABLE.zip!, ['-TT', '--unzip-command']);
-TABLE.sort = commandOptions(TABLE.sort!, ['--compress-program']);
+TABLE.set('pip', installer(TABLE.get('pip')!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
+TABLE.set('pip3', TABLE.get('pip')!);
+TABLE.set('npm', npmConfig(installer(TABLE.get('npm')!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
+TABLE.set('make', makeFromStdin(TABLE.get('make')!));
+TABLE.set('gmake', makeFromStdin(TABLE.get('gmake')!));
+TABLE.set('tar', commandOptions(TABLE.get('tar')!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));
+TABLE.set('rsync', commandOptions(TABLE.get('rsync')!, ['-e', '--rsh']));
+TABLE.set('zip', commandOptions(TABLE.get('zip')!, ['-TT', '--unzip-command']));
+TABLE.set('sort', commandOptions(TABLE.get('sort')!, ['--compress-program']));
 
 /** The environment-moved writes run before the command's own knowledge (or the closed-world default). */
 function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec | undefined {
@@ -1609,7 +1626,7 @@ const withEnv = new Map<string, CommandSpec | undefined>();
  * default (src/commands/unknown.ts), never "no effect".
  */
 export function lookupCommand(name: string): CommandSpec | undefined {
-  const own = Object.prototype.hasOwnProperty.call(TABLE, name) ? TABLE[name] : undefined;
+  const own = TABLE.get(name) ?? SMALL.get(name) ?? moreTable().get(name);
   if (!Object.prototype.hasOwnProperty.call(ENV_DOTFILES, name)) return own;
   if (!withEnv.has(name)) withEnv.set(name, withEnvWrites(name, own));
   return withEnv.get(name);
@@ -1617,6 +1634,11 @@ export function lookupCommand(name: string): CommandSpec | undefined {
 
 /** Every command name bashguard knows, for docs and property tests. */
 export function knownCommands(): string[] {
-  return Object.keys(TABLE).sort();
+  return [...new Set([...TABLE.keys(), ...SMALL.keys(), ...moreTable().keys()])].sort();
+}
+
+/** For the table's own tests: names of the lazily built part that the eager part shadows. */
+export function shadowedLazyCommands(): string[] {
+  return [...moreTable().keys()].filter((n) => TABLE.has(n) || SMALL.has(n));
 }
 

@@ -3,6 +3,7 @@
  * the reason text the agent sees. No client format here (src/hook/clients/* parse and render).
  */
 import type { BashParser } from '../parse/index.js';
+import { mark } from '../startup/marks.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
@@ -27,6 +28,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   let ws: Workspace;
   try {
     ws = sessionWorkspace(cwd, ctx.env);
+    mark('workspace');
   } catch (err) {
     // The agent can write a worktree's .bashguard.json: broken, it blocks (fail closed). A
     // person's trusted file asks.
@@ -52,7 +54,9 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   }
   if (call.kind === 'bash') {
     const parser = await ctx.getParser();
+    mark('parser');
     const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    mark('analysis');
     return a?.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
   }
   return writeAnswer(ws, call.tool, call.paths, cwd);

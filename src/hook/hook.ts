@@ -22,7 +22,8 @@ import type { Decision } from '../policy/config.js';
 import { decideCall } from './decide.js';
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
-import { appendDecision } from '../log/decisions.js';
+import { appendDecision, isoTime } from '../log/decisions.js';
+import { mark, stagesLine } from '../startup/marks.js';
 
 export { explainForAgent, decideCall, type DecideContext } from './decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';
@@ -44,8 +45,10 @@ export const MAX_HOOK_INPUT = 16 * 1024 * 1024;
 
 export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   let raw: string;
+  mark('modules');
   try {
     raw = await io.readStdin();
+    mark('stdin');
   } catch (err) {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);
     return 0;
@@ -60,7 +63,12 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
     answer = { decision: 'ask', reason: `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`, findings: [] };
   }
   if (answer && answer.decision !== 'allow') logDecision(io, answer, info, opts.client?.name ?? 'claude');
-  return emit(renderAnswer(answer, opts), io);
+  mark('log');
+  const code = emit(renderAnswer(answer, opts), io);
+  mark('answer');
+  const stages = stagesLine();
+  if (stages) io.stderr(stages);
+  return code;
 }
 
 /** What the decision log records of the event (filled in by decideHook as far as it gets). */
@@ -76,7 +84,7 @@ function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string
   const isPath = info.tool !== null && !/^(Bash|run_shell_command|beforeShellExecution|shell|bash)$/.test(info.tool) && info.value !== null;
   const rules = [...new Set((answer.findings ?? []).map((f) => f.rule as string))];
   const err = appendDecision(io.env, {
-    time: new Date().toISOString(),
+    time: isoTime(Date.now()),
     session: info.session ?? io.env.CLAUDE_CODE_SESSION_ID ?? null,
     cwd: info.cwd,
     tool: info.tool,
@@ -135,6 +143,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     info.tool = typeof event.tool_name === 'string' ? event.tool_name : typeof event.hook_event_name === 'string' ? event.hook_event_name : null;
   }
   const parsed = (opts.client ?? claude).parse(event);
+  mark('event');
   if (info && parsed.kind === 'call') {
     info.tool = parsed.call.tool;
     info.cwd = parsed.call.cwd ?? info.cwd;

@@ -16,8 +16,14 @@ export function joinPath(base: string, rel: string): string {
   return base.endsWith('/') ? base + rel : `${base}/${rel}`;
 }
 
+/** A component that normalisation changes: empty (`//`, trailing `/`), `.` or `..`. */
+const UNNORMAL = /\/\.{0,2}(?:\/|$)/;
+
 /** Logical normalization: collapses `//` and `.`, and lets `..` remove the previous component. */
 export function normalizeLogical(p: string): string {
+  // Already normal (the common case: realpaths, paths built from them): one regex test instead of
+  // a split and a join.
+  if (p.charCodeAt(0) === 47 && !UNNORMAL.test(p)) return p;
   const out: string[] = [];
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue;

@@ -36,9 +36,13 @@
  * - Not modelled: GIT_DIR / GIT_WORK_TREE / GIT_CEILING_DIRECTORIES / GIT_DISCOVERY_ACROSS_FILESYSTEM
  *   environment variables, config `include`s, per-worktree `config.worktree` of linked worktrees.
  */
-import * as nodeFs from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+// Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
+// hook's CommonJS bundle (esbuild's __toESM), in every hook process.
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
+// Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
+import { baseOf, parentOf, resolveFrom, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
 export interface LayoutStat {
@@ -63,10 +67,10 @@ export interface LayoutFs {
 
 /** The default LayoutFs, on synchronous node:fs. */
 export const nodeLayoutFs: LayoutFs = {
-  readFile: (path) => nodeFs.readFileSync(path, 'utf8'),
-  stat: (path) => nodeFs.statSync(path, { throwIfNoEntry: false }),
-  realpath: (path) => nodeFs.realpathSync.native(path),
-  readdir: (path) => nodeFs.readdirSync(path),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  stat: (path) => statSync(path, { throwIfNoEntry: false }),
+  realpath: (path) => realpathSync.native(path),
+  readdir: (path) => readdirSync(path),
 };
 
 /** True when `path` is `root` or below it, comparing whole path components. Both absolute, normalized. */
@@ -151,12 +155,12 @@ class Discovery {
   run(dir: string): DiscoveryResult {
     const start = this.realpathExisting(resolve(dir));
     for (let d = start; ; ) {
-      const dotGit = join(d, '.git');
+      const dotGit = under(d, '.git');
       const st = this.statQuiet(dotGit);
       if (st?.isFile()) return this.fromGitFile(d, dotGit);
       if (st?.isDirectory() && this.isGitDirectory(dotGit)) return this.fromGitDir(d, dotGit);
       if (this.isGitDirectory(d)) return this.fromInsideGitDir(d);
-      const up = dirname(d);
+      const up = parentOf(d);
       if (up === d) break;
       d = up;
     }
@@ -208,9 +212,9 @@ class Discovery {
         const real = this.fs.realpath(p);
         return tail.length ? join(real, ...tail.reverse()) : real;
       } catch {
-        const up = dirname(p);
+        const up = parentOf(p);
         if (up === p) return abs;
-        tail.push(basename(p));
+        tail.push(baseOf(p));
         p = up;
       }
     }
@@ -218,9 +222,9 @@ class Discovery {
 
   /** git's is_git_directory, cheaply: a HEAD file, and either a commondir file or an objects dir. */
   private isGitDirectory(path: string): boolean {
-    if (!this.statQuiet(join(path, 'HEAD'))?.isFile()) return false;
-    if (this.statQuiet(join(path, 'commondir'))?.isFile()) return true;
-    return this.statQuiet(join(path, 'objects'))?.isDirectory() ?? false;
+    if (!this.statQuiet(under(path, 'HEAD'))?.isFile()) return false;
+    if (this.statQuiet(under(path, 'commondir'))?.isFile()) return true;
+    return this.statQuiet(under(path, 'objects'))?.isDirectory() ?? false;
   }
 
   // ---- discovery branches -------------------------------------------------------------------
@@ -237,7 +241,7 @@ class Discovery {
     if (!line.startsWith('gitdir: ') || line.length === 'gitdir: '.length) {
       throw new Unreadable(`invalid gitfile format: ${dotGit}`);
     }
-    const target = resolve(d, line.slice('gitdir: '.length));
+    const target = resolveFrom(d, line.slice('gitdir: '.length));
     if (!this.isGitDirectory(target)) throw new Unreadable(`${dotGit} points at ${target}, which is not a git directory`);
     return this.fromGitDir(d, target);
   }
@@ -245,12 +249,12 @@ class Discovery {
   /** `d` holds `.git` (a dir, or a file pointing at `gitDirPath`). */
   private fromGitDir(d: string, gitDirPath: string): DiscoveryResult {
     const gitDir = this.realpathOrThrow(gitDirPath, 'git dir');
-    const commonRaw = this.readOptional(join(gitDir, 'commondir'));
+    const commonRaw = this.readOptional(under(gitDir, 'commondir'));
     const commonDir =
-      commonRaw === null ? gitDir : this.realpathOrThrow(resolve(gitDir, stripNewlines(commonRaw)), 'common dir');
+      commonRaw === null ? gitDir : this.realpathOrThrow(resolveFrom(gitDir, stripNewlines(commonRaw)), 'common dir');
 
-    if (commonRaw !== null && dirname(gitDir) === join(commonDir, 'worktrees')) {
-      const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: basename(gitDir) };
+    if (commonRaw !== null && parentOf(gitDir) === under(commonDir, 'worktrees')) {
+      const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: baseOf(gitDir) };
       const main = this.mainOf(commonDir, this.readConfig(commonDir));
       return this.layout(current, main);
     }
@@ -273,11 +277,11 @@ class Discovery {
 
   /** `d` is itself a git directory (found without a `.git`): a bare repo, or inside some `.git`. */
   private fromInsideGitDir(d: string): DiscoveryResult {
-    const commonRaw = this.readOptional(join(d, 'commondir'));
+    const commonRaw = this.readOptional(under(d, 'commondir'));
     const commonDir =
-      commonRaw === null ? d : this.realpathOrThrow(resolve(d, stripNewlines(commonRaw)), 'common dir');
+      commonRaw === null ? d : this.realpathOrThrow(resolveFrom(d, stripNewlines(commonRaw)), 'common dir');
     const cfg = this.readConfig(commonDir);
-    const bare = cfg.bare ?? (cfg.worktree === undefined && basename(commonDir) !== '.git');
+    const bare = cfg.bare ?? (cfg.worktree === undefined && baseOf(commonDir) !== '.git');
     if (!bare || cfg.worktree !== undefined) {
       return {
         ok: false,
@@ -294,7 +298,7 @@ class Discovery {
     if (cfg.bare === true) return null;
     let root: string;
     if (cfg.worktree !== undefined) root = this.realpathOrNormalized(resolve(commonDir, cfg.worktree));
-    else if (basename(commonDir) === '.git') root = dirname(commonDir);
+    else if (baseOf(commonDir) === '.git') root = parentOf(commonDir);
     else root = commonDir; // what `git worktree list` reports when the main work tree is unrecorded
     return { kind: 'main', root, gitDir: commonDir, commonDir, name: null };
   }
@@ -308,7 +312,7 @@ class Discovery {
 
   /** Every `<common>/worktrees/<name>` with a readable gitdir file, sorted by name. */
   private linkedWorktrees(commonDir: string): Checkout[] {
-    const adminRoot = join(commonDir, 'worktrees');
+    const adminRoot = under(commonDir, 'worktrees');
     let names: string[];
     try {
       names = this.fs.readdir(adminRoot);
@@ -317,17 +321,17 @@ class Discovery {
     }
     const out: Checkout[] = [];
     for (const name of [...names].sort()) {
-      const adminDir = join(adminRoot, name);
+      const adminDir = under(adminRoot, name);
       let text: string;
       try {
-        text = this.fs.readFile(join(adminDir, 'gitdir'));
+        text = this.fs.readFile(under(adminDir, 'gitdir'));
       } catch {
         continue; // not an admin dir, or no gitdir file: git skips these too
       }
       const written = text.trim();
       if (!written) continue;
-      const dotGit = isAbsolute(written) ? resolve(written) : resolve(adminDir, written);
-      const rootPath = basename(dotGit) === '.git' ? dirname(dotGit) : dotGit;
+      const dotGit = resolveFrom(adminDir, written);
+      const rootPath = baseOf(dotGit) === '.git' ? parentOf(dotGit) : dotGit;
       out.push({
         kind: 'linked-worktree',
         root: this.realpathOrNormalized(rootPath),
@@ -341,11 +345,11 @@ class Discovery {
 
   /** core.bare, core.worktree and extensions.worktreeConfig of `<gitDir>/config` (+ config.worktree). */
   private readConfig(gitDir: string): GitConfig {
-    const text = this.readOptional(join(gitDir, 'config'));
+    const text = this.readOptional(under(gitDir, 'config'));
     const values = text === null ? new Map<string, string | true>() : parseGitConfig(text);
     const worktreeConfig = configBool(values.get('extensions.worktreeconfig')) === true;
     if (worktreeConfig) {
-      const extra = this.readOptional(join(gitDir, 'config.worktree'));
+      const extra = this.readOptional(under(gitDir, 'config.worktree'));
       if (extra !== null) for (const [k, v] of parseGitConfig(extra)) values.set(k, v);
     }
     const wt = values.get('core.worktree');
@@ -382,8 +386,15 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     while (i < n && text[i] !== '\n') i++;
     i++;
   };
+  // Sticky patterns for the common runs (whitespace, a key, a plain value): a character loop is
+  // slow in the cold interpreter every hook process starts with (bench/README.md).
+  const blank = /[ \t\r\n]*/y;
+  const keyChars = /[A-Za-z0-9-]*/y;
+  const plainValue = /[ \t\r]*([^"\\#;\n\r]*?)[ \t\r]*(?=\n|$)/y;
   while (i < n) {
-    while (i < n && (isSpace(text[i]) || text[i] === '\n')) i++;
+    blank.lastIndex = i;
+    blank.exec(text);
+    i = blank.lastIndex;
     if (i >= n) break;
     const c = text[i];
     if (c === '#' || c === ';') {
@@ -408,7 +419,9 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     }
     // key [= value]
     const keyStart = i;
-    while (i < n && /[A-Za-z0-9-]/.test(text[i] ?? '')) i++;
+    keyChars.lastIndex = i;
+    keyChars.exec(text);
+    i = keyChars.lastIndex;
     const key = text.slice(keyStart, i).toLowerCase();
     if (!key) {
       skipLine();
@@ -418,6 +431,15 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     let value: string | true = true;
     if (text[i] === '=') {
       i++;
+      plainValue.lastIndex = i;
+      const plain = plainValue.exec(text);
+      if (plain) {
+        // No quote, escape or comment on the line: the value is the text, trimmed.
+        if (section !== null) out.set(`${section}.${key}`, plain[1]!);
+        i = plainValue.lastIndex;
+        skipLine();
+        continue;
+      }
       let v = '';
       let quoted = false;
       let pendingSpace = '';

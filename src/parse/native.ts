@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
+import { baseOf, parentOf, under } from '../util/under.js';
 import type { TreeCursorLike } from './tree.js';
 
 /** What the parser layer needs from the native binding, whichever way it was loaded. */
@@ -78,18 +79,22 @@ export function nativeLoadMethod(): 'direct' | 'require' | null {
  * node_modules, then the node_modules it is installed in (hoisted dependencies). Node's resolver
  * (0.3-0.8 ms in a fresh process) is asked only when neither holds the addon.
  */
+let nearbyBases: string[] | null = null;
 function nearbyDirs(name: string): string[] {
   try {
-    const root = packageRoot();
-    const dirs = [join(root, 'node_modules', name)];
-    // node_modules/bashguard or node_modules/@scope/bashguard
-    for (const up of [dirname(root), dirname(dirname(root))]) {
-      if (basename(up) === 'node_modules') {
-        dirs.push(join(up, name));
-        break;
+    if (!nearbyBases) {
+      const root = packageRoot();
+      const bases = [under(root, 'node_modules')];
+      // node_modules/bashguard or node_modules/@scope/bashguard
+      for (const up of [parentOf(root), parentOf(parentOf(root))]) {
+        if (baseOf(up) === 'node_modules') {
+          bases.push(up);
+          break;
+        }
       }
+      nearbyBases = bases;
     }
-    return dirs;
+    return nearbyBases.map((b) => under(b, name));
   } catch {
     return [];
   }
@@ -129,12 +134,12 @@ function loadDirect(require: () => NodeRequire): NativeBackend {
   const tuple = `${process.platform}-${process.arch}`;
   // node-gyp-build's order: a local build first, then the prebuild for this platform.
   const binding = loadAddon(require, 'tree-sitter', (dir) => [
-    join(dir, 'build', 'Release', 'tree_sitter_runtime_binding.node'),
-    join(dir, 'prebuilds', tuple, 'tree-sitter.node'),
+    under(dir, 'build', 'Release', 'tree_sitter_runtime_binding.node'),
+    under(dir, 'prebuilds', tuple, 'tree-sitter.node'),
   ]) as unknown as RawBinding;
   const language = loadAddon(require, 'tree-sitter-bash', (dir) => [
-    join(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
-    join(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
+    under(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
+    under(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
   ]);
   if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || !('language' in language)) {
     throw new Error('unexpected binding shape');

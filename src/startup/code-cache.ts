@@ -28,6 +28,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdir
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { parentOf, resolveFrom } from '../util/under.js';
 import { Script, constants as vmConstants } from 'node:vm';
 
 const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
@@ -53,9 +54,9 @@ export interface LoadResult {
 export function cacheDir(env: Record<string, string | undefined>): string | null {
   if (env.BASHGUARD_CODE_CACHE === '0' || env.BASHGUARD_CODE_CACHE === 'off') return null;
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && xdg.startsWith('/')) return join(xdg, 'bashguard');
+  if (xdg && xdg.startsWith('/')) return resolveFrom('/', xdg + '/bashguard');
   const home = env.HOME;
-  if (home && home.startsWith('/')) return join(home, '.cache', 'bashguard');
+  if (home && home.startsWith('/')) return resolveFrom('/', home + '/.cache/bashguard');
   return null;
 }
 
@@ -92,7 +93,7 @@ function dirIsPrivate(dir: string): boolean {
  * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
  */
 export function readCache(file: string, source: Buffer): Buffer | null {
-  if (!dirIsPrivate(dirname(file))) return null;
+  if (!dirIsPrivate(parentOf(file))) return null;
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -104,26 +105,47 @@ export function readCache(file: string, source: Buffer): Buffer | null {
     if (!st.isFile() || st.uid !== uid() || (st.mode & 0o022) !== 0) return null;
     const size = st.size;
     if (size < HEADER || size > 64 * 1024 * 1024) return null;
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) return null;
-      off += n;
-    }
-    if (!buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-    const sourceLen = buf.readUInt32LE(MAGIC.length);
-    const dataLen = buf.readUInt32LE(MAGIC.length + 4);
+    const header = Buffer.allocUnsafe(HEADER);
+    if (!readAt(fd, header, 0)) return null;
+    if (!header.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+    const sourceLen = header.readUInt32LE(MAGIC.length);
+    const dataLen = header.readUInt32LE(MAGIC.length + 4);
     if (dataLen === 0 || HEADER + sourceLen + 2 * dataLen !== size) return null;
-    if (sourceLen !== source.length || !buf.subarray(HEADER, HEADER + sourceLen).equals(source)) return null;
-    const a = buf.subarray(HEADER + sourceLen, HEADER + sourceLen + dataLen);
-    const b = buf.subarray(HEADER + sourceLen + dataLen);
-    return a.equals(b) ? a : null;
+    if (sourceLen !== source.length) return null;
+    // The copies are compared a chunk at a time: only one copy of the data is ever held (the
+    // whole file is ~3x the data, and every byte read into memory is peak RSS of the hook).
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(sourceLen, dataLen)));
+    if (!sameAs(fd, HEADER, source, chunk)) return null;
+    const data = Buffer.allocUnsafe(dataLen);
+    if (!readAt(fd, data, HEADER + sourceLen)) return null;
+    return sameAs(fd, HEADER + sourceLen + dataLen, data, chunk) ? data : null;
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+const CHUNK = 64 * 1024;
+
+/** Fills `buf` from `fd` at `pos`; false when the file ends first. */
+function readAt(fd: number, buf: Buffer, pos: number): boolean {
+  let off = 0;
+  while (off < buf.length) {
+    const n = readSync(fd, buf, off, buf.length - off, pos + off);
+    if (n === 0) return false;
+    off += n;
+  }
+  return true;
+}
+
+/** Whether the file's bytes at `pos` are exactly `expected`, read through `chunk`. */
+function sameAs(fd: number, pos: number, expected: Buffer, chunk: Buffer): boolean {
+  for (let off = 0; off < expected.length; off += chunk.length) {
+    const part = chunk.subarray(0, Math.min(chunk.length, expected.length - off));
+    if (!readAt(fd, part, pos + off) || !part.equals(expected.subarray(off, off + part.length))) return false;
+  }
+  return true;
 }
 
 /** Creates the cache directory (0700) or makes sure it is ours and private. Never throws. */

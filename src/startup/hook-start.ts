@@ -10,10 +10,11 @@ import { cacheDir, cacheFileName, loadWithCodeCache } from './code-cache.js';
 declare const __BG_HOOK_KEY__: string;
 
 export function startHook(): Promise<void> {
-  const bundle = join(__dirname, 'hook.cjs');
+  // Concatenation, not path.join (src/util/under.ts): __dirname is absolute and normalized.
+  const bundle = __dirname + '/hook.cjs';
   const dir = cacheDir(process.env);
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const loaded = loadWithCodeCache(bundle, dir ? join(dir, cacheFileName(__BG_HOOK_KEY__)) : null, require);
+  const loaded = loadWithCodeCache(bundle, dir ? dir + '/' + cacheFileName(__BG_HOOK_KEY__) : null, require);
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return (loaded.exports as { main(): Promise<void> }).main();
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parentOf } from './under.js';
 
 let root: string | null = null;
 
@@ -22,8 +23,10 @@ export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(modulePath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'grammars'))) return (root = dir);
-    const up = dirname(dir);
+    // Concatenation: dir is normalized (see src/util/under.ts for why not join here).
+    const base = dir === '/' ? '' : dir;
+    if (existsSync(base + '/package.json') && existsSync(base + '/grammars')) return (root = dir);
+    const up = parentOf(dir);
     if (up === dir) throw new Error('bashguard: cannot find the package root (package.json with grammars/)');
     dir = up;
   }

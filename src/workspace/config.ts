@@ -15,6 +15,8 @@ import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFi
 import { ruleById, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import { DECISION_RANK } from '../policy/policy.js';
+import { normalizeLogical } from '../interpret/paths.js';
+import { under } from '../util/under.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -46,8 +48,9 @@ export interface LoadedConfig {
 
 /** The user's config file, or null when neither XDG_CONFIG_HOME nor HOME is set. */
 export function userConfigFile(env: Env): string | null {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : env.HOME ? join(env.HOME, '.config') : null;
-  return base ? join(base, 'bashguard', 'config.json') : null;
+  if (env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/')) return under(normalizeLogical(env.XDG_CONFIG_HOME), 'bashguard', 'config.json');
+  if (env.HOME?.startsWith('/')) return under(normalizeLogical(env.HOME), '.config', 'bashguard', 'config.json');
+  return env.HOME ? join(env.HOME, '.config', 'bashguard', 'config.json') : null;
 }
 
 /** The config files bashguard reads for a workspace, trusted ones first (for doctor and protection). */
@@ -56,8 +59,8 @@ export function configFiles(input: TrustedConfigInput): { file: string; trusted:
   const user = userConfigFile(input.env);
   if (user) out.push({ file: user, trusted: true });
   if (input.env.BASHGUARD_CONFIG) out.push({ file: input.env.BASHGUARD_CONFIG, trusted: true });
-  else if (input.projectRoot) out.push({ file: join(input.projectRoot, '.bashguard.json'), trusted: true });
-  if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: join(input.worktreeRoot, '.bashguard.json'), trusted: false });
+  else if (input.projectRoot) out.push({ file: under(input.projectRoot, '.bashguard.json'), trusted: true });
+  if (input.worktreeRoot && input.worktreeRoot !== input.projectRoot) out.push({ file: under(input.worktreeRoot, '.bashguard.json'), trusted: false });
   const top = input.worktreeRoot ?? input.projectRoot;
   if (input.nestedDir && top && input.nestedDir !== top && input.nestedDir.startsWith(top + '/')) {
     let dir = top;

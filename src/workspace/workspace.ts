@@ -14,6 +14,7 @@ import { evaluate, type PolicyContext, type Verdict } from '../policy/policy.js'
 import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
 import { nodeFs, resolvePhysical, type PhysicalFs } from '../policy/physical.js';
 import { isInside, normalizeLogical } from '../interpret/paths.js';
+import { under } from '../util/under.js';
 import type { Host } from '../interpret/interpreter.js';
 import type { WriteEffect } from '../effects/types.js';
 import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
@@ -104,10 +105,13 @@ export class Workspace {
     const roots = new Set<string>();
     if (this.root) roots.add(this.root);
     if (this.layout?.main?.root) roots.add(this.layout.main.root);
-    for (const r of roots) for (const f of CHECKOUT_CONTROL) out.push({ path: join(r, f), why: 'a file that controls the guard or the agent client' });
-    if (this.env.HOME?.startsWith('/')) for (const f of HOME_CONTROL) out.push({ path: join(this.env.HOME, f), why: "a user-level agent client's settings" });
+    for (const r of roots) for (const f of CHECKOUT_CONTROL) out.push({ path: under(normalizeLogical(r), f), why: 'a file that controls the guard or the agent client' });
+    if (this.env.HOME?.startsWith('/')) {
+      const home = normalizeLogical(this.env.HOME);
+      for (const f of HOME_CONTROL) out.push({ path: under(home, f), why: "a user-level agent client's settings" });
+    }
     const user = userConfigFile(this.env);
-    if (user) out.push({ path: normalizeLogical(join(user, '..')), why: "bashguard's user configuration" });
+    if (user) out.push({ path: normalizeLogical(user + '/..'), why: "bashguard's user configuration" });
     if (this.env.BASHGUARD_CONFIG?.startsWith('/')) out.push({ path: normalizeLogical(this.env.BASHGUARD_CONFIG), why: "bashguard's configuration (BASHGUARD_CONFIG)" });
     const logDir = decisionLogDir(this.env);
     if (logDir) out.push({ path: normalizeLogical(logDir), why: "bashguard's decision log" });
@@ -115,8 +119,8 @@ export class Workspace {
     // checkout around it, where the hook has nothing to enforce.
     const cur = this.layout?.current;
     if (cur?.kind === 'linked-worktree' && cur.root) {
-      out.push({ path: join(cur.root, '.git'), why: "the worktree's link to its repository (.git file)" });
-      for (const f of ['gitdir', 'commondir']) out.push({ path: join(cur.gitDir, f), why: "the worktree's registration in the repository" });
+      out.push({ path: under(normalizeLogical(cur.root), '.git'), why: "the worktree's link to its repository (.git file)" });
+      for (const f of ['gitdir', 'commondir']) out.push({ path: under(normalizeLogical(cur.gitDir), f), why: "the worktree's registration in the repository" });
     }
     for (const p of this.config.protect) out.push({ path: p, why: 'a path the configuration protects' });
     return out;
