@@ -537,7 +537,28 @@ function benchLint() {
       log(`[lint] pass ${p + 1}/${passes}: ${Math.min(i + batch, files.length)}/${files.length} files (${elapsed()})`);
     }
   }
+  // The fixed cost of one invocation: one tiny script, interleaved with `node -e 0` (wall medians).
+  const tinyDir = mkdtempSync(join(tmpdir(), 'bashguard-bench-lint-'));
+  const tiny = join(tinyDir, 'tiny.sh');
+  writeFileSync(tiny, '#!/bin/sh\necho hello\n');
+  const one = { node: [], bashguard: [], bashguardInProcess: [], shellcheck: [] };
+  const oneRounds = QUICK ? 6 : 15;
+  for (let r = 0; r < oneRounds + 1; r++) {
+    const row = {
+      node: timeRun([NODE, '-e', '0']).ms,
+      bashguard: timeRun(bgArgv([tiny])).ms,
+      bashguardInProcess: timeRun([...bgArgv([tiny]), '--timeout', '0']).ms,
+      shellcheck: sc ? timeRun(scArgv([tiny])).ms : null,
+    };
+    // The first round writes bashguard's code caches (as the first lint on a machine does).
+    if (r > 0) for (const [k, v] of Object.entries(row)) if (v !== null) one[k].push(v);
+  }
+  rmSync(tinyDir, { recursive: true, force: true });
+  const oneFile = Object.fromEntries(Object.entries(one).map(([k, v]) => [k, v.length ? median(v) : null]));
+  log(`[lint] one tiny file, medians of ${oneRounds}: node -e 0 ${fmtMs(oneFile.node)}, bashguard lint ${fmtMs(oneFile.bashguard)} (--timeout 0: ${fmtMs(oneFile.bashguardInProcess)})${sc ? `, shellcheck ${fmtMs(oneFile.shellcheck)}` : ''}`);
   Object.assign(out, {
+    oneFile,
+    oneFileRounds: oneRounds,
     batch,
     passes,
     bashguardMs: tBg / passes,
@@ -677,6 +698,10 @@ function report() {
       L.push('| Tool | time per pass | lines/s | exit statuses |', '|---|---|---|---|');
       L.push(`| \`bashguard lint --format json\` | ${fmtMs(l.bashguardMs)} | ${Math.round(l.bashguardLinesPerSec)} | ${JSON.stringify(l.exitStatuses.bashguard)} |`);
       if (l.shellcheck) L.push(`| \`shellcheck -f gcc\` ${l.shellcheck} | ${fmtMs(l.shellcheckMs)} | ${Math.round(l.shellcheckLinesPerSec)} | ${JSON.stringify(l.exitStatuses.shellcheck)} |`);
+      if (l.oneFile) {
+        const o = l.oneFile;
+        L.push('', `Fixed cost of one invocation (one 2-line script, wall medians of ${l.oneFileRounds} interleaved rounds): \`node -e 0\` ${fmtMs(o.node)}; \`bashguard lint\` ${fmtMs(o.bashguard)} (${fmtMs(o.bashguard - o.node)} above Node's start; analysis in its child process), with \`--timeout 0\` (in-process, no per-file limit) ${fmtMs(o.bashguardInProcess)}${o.shellcheck !== null ? `; \`shellcheck\` ${fmtMs(o.shellcheck)}` : ''}.`);
+      }
       L.push('', `bashguard reported ${l.bashguardFindings} findings and ${l.bashguardFileErrors} file errors. The tools do different jobs: shellcheck checks everything, bashguard lint only where writes and git commands land.`);
       if (l.error) L.push('', l.error);
     }

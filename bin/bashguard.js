@@ -10,6 +10,9 @@ const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a ===
 if (fastHook) {
   // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
   require('../dist/hook-start.cjs').startHook();
+} else if (argv[0] === 'lint') {
+  // The CLI as one CommonJS bundle through its code cache (src/lint/cli-start.ts).
+  require('../dist/lint-start.cjs').startLint();
 } else {
   import('../dist/bashguard.js').then((m) => m.main());
 }

@@ -119,6 +119,8 @@ describe('control files are protected (BG1005)', () => {
     `mv .claude/settings.json /tmp/`,
     `echo '{}' > ~/.claude/settings.json`,
     `rm -f .gemini/settings.json`,
+    // The hook runs the bytecode in its code cache: planting a file there is tampering.
+    `cp /tmp/evil.cache ~/.cache/bashguard/hook-0-node20-x64.cache`,
   ])('%s is denied', async (cmd) => {
     const run = await hookDecision(parser, cmd, L.worktree, env);
     expect(run.decision).toBe('deny');

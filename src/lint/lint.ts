@@ -89,6 +89,11 @@ export interface LintOptions {
   fs?: PhysicalFs;
   /** `--norc`: no configuration file at all (user, project, nested), only the defaults. */
   noConfig?: boolean;
+  /**
+   * false: findings get no fingerprint here (the lint child process leaves them to its parent,
+   * which has node:crypto loaded anyway: ./isolated.ts). Default true.
+   */
+  fingerprints?: boolean;
 }
 
 interface Scope {
@@ -226,7 +231,7 @@ export class Linter {
       // An engine failure on one file is that file's finding, never the end of the run.
       result.findings = [this.ownFinding('BG0002', scope.config, `internal error while analyzing this file: ${(err as Error).message.split('\n')[0]}`, display, EMPTY, 'possible')].filter((f): f is LintFinding => f !== null);
     }
-    fingerprint(result.findings, source);
+    if (this.opts.fingerprints !== false) fingerprint(result.findings, source);
     result.timeMs = performance.now() - t0;
     return result;
   }

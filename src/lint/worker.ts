@@ -20,7 +20,7 @@ export function runLintWorker(): Promise<number> {
         if (failed) return;
         if (m.type === 'init') {
           try {
-            linter = new Linter(await getParser(m.parser), m.opts, m.displayCwd);
+            linter = new Linter(await getParser(m.parser), { ...m.opts, fingerprints: false }, m.displayCwd);
           } catch (err) {
             process.stderr.write(`bashguard: lint worker: ${(err as Error).message.split('\n')[0]}\n`);
             failed = true;

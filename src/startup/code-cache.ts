@@ -28,7 +28,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdir
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parentOf, resolveFrom } from '../util/under.js';
+import { parentOf } from '../util/under.js';
 import { Script, constants as vmConstants } from 'node:vm';
 
 const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
@@ -50,15 +50,7 @@ export interface LoadResult {
   file: string | null;
 }
 
-/** $XDG_CACHE_HOME/bashguard (when absolute), else $HOME/.cache/bashguard; null without either. */
-export function cacheDir(env: Record<string, string | undefined>): string | null {
-  if (env.BASHGUARD_CODE_CACHE === '0' || env.BASHGUARD_CODE_CACHE === 'off') return null;
-  const xdg = env.XDG_CACHE_HOME;
-  if (xdg && xdg.startsWith('/')) return resolveFrom('/', xdg + '/bashguard');
-  const home = env.HOME;
-  if (home && home.startsWith('/')) return resolveFrom('/', home + '/.cache/bashguard');
-  return null;
-}
+export { cacheDir } from './cache-dir.js';
 
 /**
  * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
@@ -220,6 +212,11 @@ export function loadWithCodeCache(
   file: string | null,
   /** The `require` the bundle gets: one of a module in the bundle's directory (createRequire when not given). */
   requireFn?: NodeRequire,
+  /**
+   * The caller knows this process never changes V8's flags (the lint CLI: only the hook's WASM
+   * path does), so loading node:v8 is no reason to skip writing: forking a child loads it.
+   */
+  flagsNeverChanged = false,
 ): LoadResult {
   let source: Buffer;
   let script: Script;
@@ -247,7 +244,7 @@ export function loadWithCodeCache(
     const flagsBefore = v8Loaded();
     process.once('exit', () => {
       try {
-        if (!flagsBefore && v8Loaded()) return;
+        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) return;
         writeCache(file, source, () => script.createCachedData());
       } catch {
         // a cache is an optimisation only
