@@ -66,115 +66,66 @@ const lazyBuiltinsWith = (extra) => ({
   },
 });
 const lazyBuiltins = lazyBuiltinsWith({});
-await build({
-  ...common,
-  entryPoints: { hook: 'src/cli/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  external: [...common.external, './bashguard.js'],
-  define: { 'import.meta.url': '__bgImportMetaUrl' },
-  // `performance` is a lazy global: its first use loads perf_hooks internals (~2 ms per hook
-  // process). The bundle only takes differences of performance.now() (deadlines), so a
-  // module-level stand-in on the monotonic process.hrtime serves.
-  banner: {
-    // import.meta.url without node:url's URL machinery on POSIX (~0.5 ms per process).
-    js: "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');\nconst performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };",
-  },
-  plugins: [programShim, lazyBuiltins],
-  minifySyntax: true,
-});
+// The bundles loaded through a V8 code cache (src/startup/code-cache.ts): one CommonJS file each,
+// made ASCII, then a small start entry that knows the file's content hash (its cache key).
+const cjs = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', minifySyntax: true };
+// import.meta.url without node:url's URL machinery on POSIX (~0.5 ms per process).
+const IMPORT_META_URL = "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');";
+// `performance` is a lazy global: its first use loads perf_hooks internals (~2 ms per process).
+// The bundles only take differences of performance.now() (deadlines): a stand-in on hrtime serves.
+const PERFORMANCE = 'const performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };';
 
-// ASCII only (esbuild escapes strings, not the comments it keeps): the loader can then decode it
-// as latin1 into a one-byte string, ~0.7 ms less per hook process than UTF-8 decoding.
-{
-  const file = join(root, 'dist', 'hook.cjs');
+/**
+ * Builds `dist/<name>.cjs` from `entry` and its start entry `dist/<startName>.cjs` from
+ * `startEntry`, which gets the bundle's sha256 (shortened) as the constant `keyName`.
+ */
+async function cachedBundle({ name, entry, startName, startEntry, keyName, banner, plugins, external = common.external }) {
+  await build({ ...cjs, entryPoints: { [name]: entry }, external, define: { 'import.meta.url': '__bgImportMetaUrl' }, banner: { js: banner }, plugins });
+  // ASCII only (esbuild escapes strings, not the comments it keeps): the loader can then decode it
+  // as latin1 into a one-byte string, ~0.7 ms less per process than UTF-8 decoding.
+  const file = join(root, 'dist', `${name}.cjs`);
   const text = readFileSync(file, 'utf8');
   const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
   if (ascii !== text) writeFileSync(file, ascii);
+  // Built after the bundle so the hash is of the final file.
+  const key = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
+  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: {}, define: { [keyName]: JSON.stringify(key) }, plugins: [lazyBuiltins] });
 }
 
-// The hook's start-up entry: loads dist/hook.cjs through a V8 code cache keyed by the bundle's
-// content hash (src/startup/code-cache.ts). Built after hook.cjs so the hash is of the final file.
-const hookKey = createHash('sha256').update(readFileSync(join(root, 'dist', 'hook.cjs'))).digest('hex').slice(0, 32);
-await build({
-  ...common,
-  entryPoints: { 'hook-start': 'src/startup/hook-start.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  banner: {},
-  define: { __BG_HOOK_KEY__: JSON.stringify(hookKey) },
-  plugins: [lazyBuiltins],
-  minifySyntax: true,
+await cachedBundle({
+  name: 'hook',
+  entry: 'src/cli/main.ts',
+  startName: 'hook-start',
+  startEntry: 'src/startup/hook-start.ts',
+  keyName: '__BG_HOOK_KEY__',
+  banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
+  plugins: [programShim, lazyBuiltins],
+  external: [...common.external, './bashguard.js'],
 });
+
 // The lint child process (src/lint/isolated.ts): one CommonJS file with only the analysis, with
 // the hook bundle's start-up treatment (no URL parser, lazy builtins, `performance` on hrtime,
 // ASCII for latin1 decoding), loaded through the V8 code cache by dist/lint-worker-start.cjs.
-await build({
-  ...common,
-  entryPoints: { 'lint-worker': 'src/lint/worker-main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { 'import.meta.url': '__bgImportMetaUrl' },
-  banner: {
-    js: "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');\nconst performance = { now() { const t = process.hrtime(); return t[0] * 1e3 + t[1] / 1e6; } };",
-  },
+await cachedBundle({
+  name: 'lint-worker',
+  entry: 'src/lint/worker-main.ts',
+  startName: 'lint-worker-start',
+  startEntry: 'src/lint/worker-start.ts',
+  keyName: '__BG_LINT_WORKER_KEY__',
+  banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   // node:crypto (~6 ms per child): the child leaves the findings' fingerprints to the parent.
   plugins: [lazyBuiltinsWith({ 'node:crypto': "export function createHash(...a) { return require('node:crypto').createHash(...a); }" })],
-  minifySyntax: true,
-});
-{
-  const file = join(root, 'dist', 'lint-worker.cjs');
-  const text = readFileSync(file, 'utf8');
-  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
-  if (ascii !== text) writeFileSync(file, ascii);
-}
-const lintWorkerKey = createHash('sha256').update(readFileSync(join(root, 'dist', 'lint-worker.cjs'))).digest('hex').slice(0, 32);
-await build({
-  ...common,
-  entryPoints: { 'lint-worker-start': 'src/lint/worker-start.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  banner: {},
-  define: { __BG_LINT_WORKER_KEY__: JSON.stringify(lintWorkerKey) },
-  plugins: [lazyBuiltins],
-  minifySyntax: true,
 });
 // `bashguard lint` (bin/bashguard.js routes argv `lint ...` here): the whole CLI as one CommonJS
 // file, loaded through the V8 code cache by dist/lint-start.cjs (src/lint/cli-start.ts): ~40 ms
 // of CPU less per lint run than the ESM CLI (bench/README.md). Same source as dist/bashguard.js.
-await build({
-  ...common,
-  entryPoints: { 'lint-cli': 'src/cli/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { 'import.meta.url': '__bgImportMetaUrl' },
-  banner: {
-    js: "const __bgImportMetaUrl = process.platform === 'win32' ? require('node:url').pathToFileURL(__filename).href : 'file://' + __filename.split('/').map(encodeURIComponent).join('/');",
-  },
+await cachedBundle({
+  name: 'lint-cli',
+  entry: 'src/cli/main.ts',
+  startName: 'lint-start',
+  startEntry: 'src/lint/cli-start.ts',
+  keyName: '__BG_LINT_CLI_KEY__',
+  banner: IMPORT_META_URL,
   plugins: [lazyBuiltins],
-  minifySyntax: true,
-});
-{
-  const file = join(root, 'dist', 'lint-cli.cjs');
-  const text = readFileSync(file, 'utf8');
-  const ascii = text.replace(/[^\x00-\x7f]/gu, (c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
-  if (ascii !== text) writeFileSync(file, ascii);
-}
-const lintCliKey = createHash('sha256').update(readFileSync(join(root, 'dist', 'lint-cli.cjs'))).digest('hex').slice(0, 32);
-await build({
-  ...common,
-  entryPoints: { 'lint-start': 'src/lint/cli-start.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  banner: {},
-  define: { __BG_LINT_CLI_KEY__: JSON.stringify(lintCliKey) },
-  plugins: [lazyBuiltins],
-  minifySyntax: true,
 });
 console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');
