@@ -180,6 +180,20 @@ describe('hook code cache', () => {
     expect(readdirSync(cacheDirPath())).toEqual([]);
   }, 60_000);
 
+  it('the WASM fallback (which changes V8 flags) still writes a cache a later process uses', () => {
+    const wasm = { BASHGUARD_PARSER: 'wasm' };
+    const first = hook('deny', wasm);
+    expect(first.state).toBe('miss');
+    expect(first.stdout).toBe(reference.deny);
+    const file = cacheFile();
+    expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
+    const second = hook('deny', wasm);
+    expect(second.state).toBe('hit');
+    expect(second.stdout).toBe(reference.deny);
+    // and a native process accepts it too (same default flags when it was made)
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
   it('other node flags get their own file', () => {
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', ['--max-old-space-size=100'], ''));
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', [], '--stack-size=2000'));

@@ -39,6 +39,10 @@ export function loadWasm(): Promise<WasmParser> {
         // Loaded here, not at the top: node:v8 (and node:stream with it) costs every hook process
         // ~3 ms, and only the WASM fallback needs it.
         const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+        // The code cache keeps what was compiled so far (src/startup/code-cache.ts): after the
+        // flags change, new bytecode would be refused by a default-flag process.
+        const beforeFlags = (globalThis as Record<symbol, unknown>)[Symbol.for('bashguard.beforeV8Flags')];
+        if (typeof beforeFlags === 'function') beforeFlags();
         setFlagsFromString('--liftoff-only');
         setFlagsFromString('--wasm-lazy-compilation');
       }

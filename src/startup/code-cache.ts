@@ -242,9 +242,23 @@ export function loadWithCodeCache(
   fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
   if (file !== null && (state === 'miss' || state === 'rejected')) {
     const flagsBefore = v8Loaded();
+    // A process about to change V8's flags (the WASM fallback, src/parse/wasm.ts) calls this first:
+    // bytecode serialized now is still valid for the next default-flag process, so a machine
+    // where only WASM works still gets a cache (of what ran before the parser).
+    let beforeFlags: Buffer | null = null;
+    (globalThis as Record<symbol, unknown>)[BEFORE_V8_FLAGS] = () => {
+      try {
+        beforeFlags ??= script.createCachedData();
+      } catch {
+        // a cache is an optimisation only
+      }
+    };
     process.once('exit', () => {
       try {
-        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) return;
+        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) {
+          if (beforeFlags) writeCache(file, source, beforeFlags);
+          return;
+        }
         writeCache(file, source, () => script.createCachedData());
       } catch {
         // a cache is an optimisation only
@@ -253,6 +267,9 @@ export function loadWithCodeCache(
   }
   return { exports: module.exports, state, file };
 }
+
+/** The global (the bundles are separate files) a process calls before it changes V8's flags. */
+export const BEFORE_V8_FLAGS = Symbol.for('bashguard.beforeV8Flags');
 
 /** node:v8 loaded means setFlagsFromString may have run (src/parse/wasm.ts does, for WASM). */
 function v8Loaded(): boolean {
