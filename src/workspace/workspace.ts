@@ -22,7 +22,7 @@ import { buildRegions, classify, scratchRoots, type Region } from './regions.js'
 import { nodeHost } from './host.js';
 import { gitFileStates } from './git-state.js';
 import { decisionLogDir } from '../log/decisions.js';
-import { cacheDir } from '../startup/cache-dir.js';
+import { cacheLocation } from '../startup/cache-dir.js';
 
 /** How the write root was chosen (lint reports it). */
 export type RootSource = 'linked-worktree' | 'checkout' | 'option' | 'script-dir' | 'config';
@@ -118,7 +118,7 @@ export class Workspace {
     if (logDir) out.push({ path: normalizeLogical(logDir), why: "bashguard's decision log" });
     // Bytecode planted in the code cache would run inside the hook (its checks stop stale and
     // damaged files, not crafted ones written by the same user).
-    const codeCache = cacheDir({ ...this.env, BASHGUARD_CODE_CACHE: undefined });
+    const codeCache = cacheLocation(this.env);
     if (codeCache) out.push({ path: codeCache, why: "bashguard's code cache (bytecode the hook runs)" });
     // The files that make this directory a linked worktree: without them discovery finds the main
     // checkout around it, where the hook has nothing to enforce.
