@@ -6,17 +6,14 @@
  * builtins through synthetic modules) and compiling the CLI cost a lint run ~40 ms of CPU before
  * it reads a file; CI and pre-commit run lint once per commit, often on a few files.
  */
-import { join } from 'node:path';
-import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
+import { loadBundle } from '../startup/code-cache.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
 
 export function startLint(): Promise<void> {
-  const dir = cacheDir(process.env);
   // `lint` never changes V8's flags (src/parse/wasm.ts does only after preferFastWasmStartup(),
   // which only the hook calls); node:v8 is loaded with node:child_process when the child is forked.
-  const loaded = loadWithCodeCache(join(__dirname, 'lint-cli.cjs'), dir ? join(dir, cacheFileName(`lintcli-${__BG_LINT_CLI_KEY__}`)) : null, require, true);
-  if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+  const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache', true);
   return (loaded.exports as { main(): Promise<void> }).main();
 }

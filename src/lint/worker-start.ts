@@ -5,12 +5,9 @@
  * its child every time. The cache is keyed by a hash of the worker bundle (computed by the build)
  * and written when the child ends normally (the parent disconnects it once every file is done).
  */
-import { join } from 'node:path';
-import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
+import { loadBundle } from '../startup/code-cache.js';
 
 /** sha256 (hex, shortened) of dist/lint-worker.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_WORKER_KEY__: string;
 
-const dir = cacheDir(process.env);
-const loaded = loadWithCodeCache(join(__dirname, 'lint-worker.cjs'), dir ? join(dir, cacheFileName(`lint-${__BG_LINT_WORKER_KEY__}`)) : null, require);
-if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: lint worker code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+loadBundle(__dirname, 'lint-worker.cjs', `lint-${__BG_LINT_WORKER_KEY__}`, require, 'lint worker code cache');

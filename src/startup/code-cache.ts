@@ -50,7 +50,8 @@ export interface LoadResult {
   file: string | null;
 }
 
-export { cacheDir } from './cache-dir.js';
+import { cacheDir } from './cache-dir.js';
+export { cacheDir };
 
 /**
  * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
@@ -266,6 +267,19 @@ export function loadWithCodeCache(
     });
   }
   return { exports: module.exports, state, file };
+}
+
+/**
+ * What every start entry (hook, lint CLI, lint child) does: loads `dir/<bundle>` through the cache
+ * file for `key` in the user's cache directory, and prints `bashguard: <label> <state> <file>`
+ * on stderr when BASHGUARD_CODE_CACHE_DEBUG is set.
+ */
+export function loadBundle(dir: string, bundle: string, key: string, requireFn: NodeRequire, label: string, flagsNeverChanged = false): LoadResult {
+  const cache = cacheDir(process.env);
+  // Concatenation, not path.join (src/util/under.ts): both directories are absolute and normalized.
+  const loaded = loadWithCodeCache(dir + '/' + bundle, cache ? cache + '/' + cacheFileName(key) : null, requireFn, flagsNeverChanged);
+  if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: ${label} ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+  return loaded;
 }
 
 /** The global (the bundles are separate files) a process calls before it changes V8's flags. */

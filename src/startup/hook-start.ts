@@ -4,18 +4,14 @@
  * Kept tiny and free of imports beyond node builtins that every Node process has loaded anyway.
  */
 import { join } from 'node:path';
-import { cacheDir, cacheFileName, loadWithCodeCache } from './code-cache.js';
+import { loadBundle } from './code-cache.js';
 
 /** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
 declare const __BG_HOOK_KEY__: string;
 
 export function startHook(): Promise<void> {
-  // Concatenation, not path.join (src/util/under.ts): __dirname is absolute and normalized.
-  const bundle = __dirname + '/hook.cjs';
-  const dir = cacheDir(process.env);
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const loaded = loadWithCodeCache(bundle, dir ? dir + '/' + cacheFileName(__BG_HOOK_KEY__) : null, require);
-  if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: code cache ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
+  const loaded = loadBundle(__dirname, 'hook.cjs', __BG_HOOK_KEY__, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }
 
