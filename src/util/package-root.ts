@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentOf } from './under.js';
+import { parentOf, under } from './under.js';
 
 let root: string | null = null;
 
@@ -23,9 +23,8 @@ export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(modulePath(import.meta.url));
   for (;;) {
-    // Concatenation: dir is normalized (see src/util/under.ts for why not join here).
-    const base = dir === '/' ? '' : dir;
-    if (existsSync(base + '/package.json') && existsSync(base + '/grammars')) return (root = dir);
+    // under, not join: dir is normalized (see src/util/under.ts for why).
+    if (existsSync(under(dir, 'package.json')) && existsSync(under(dir, 'grammars'))) return (root = dir);
     const up = parentOf(dir);
     if (up === dir) throw new Error('bashguard: cannot find the package root (package.json with grammars/)');
     dir = up;
