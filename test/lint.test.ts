@@ -484,3 +484,32 @@ describe('lint: --cwd script', () => {
     }
   });
 });
+
+describe('lint: nested code is parsed once per run', () => {
+  it('a library two scripts source is parsed once, and both get its findings', async () => {
+    const { Linter } = await import('../src/lint/lint.js');
+    const { getParser } = await import('../src/parse/index.js');
+    const real = await getParser();
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-cache-')));
+    try {
+      const lib = '# a library\nsetup() { touch /etc/bg-lint-cache-test; }\n';
+      writeFileSync(join(dir, 'lib.sh'), lib);
+      for (const s of ['a.sh', 'b.sh']) writeFileSync(join(dir, s), `#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nsetup\n`);
+      const parsed: string[] = [];
+      const counting = { backend: real.backend, fallbackReason: real.fallbackReason, parse: (s: string, l?: object) => (parsed.push(s), real.parse(s, l)) };
+      const opts = { env: { HOME: '/root' }, noConfig: true };
+      const cached = new Linter(counting, opts, dir);
+      const a = cached.lintFile(join(dir, 'a.sh'), 'a.sh');
+      const b = cached.lintFile(join(dir, 'b.sh'), 'b.sh');
+      expect(parsed.filter((s) => s === lib)).toHaveLength(1);
+      // The script itself is parsed each time, never taken from the cache.
+      expect(parsed).toHaveLength(3);
+      const fresh = new Linter(real, opts, dir).lintFile(join(dir, 'b.sh'), 'b.sh');
+      expect(b.findings.map((f) => [f.rule, f.line, f.target])).toEqual([['BG1001', 2, '/etc/bg-lint-cache-test']]);
+      expect(b.findings).toEqual(fresh.findings);
+      expect(a.findings.map((f) => f.rule)).toEqual(['BG1001']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
