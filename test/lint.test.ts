@@ -266,6 +266,39 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
+  it('--jobs: several child processes give the same result, in order, and a runaway file among them is stopped alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-jobs-'));
+    try {
+      const names: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const name = `f${i}.sh`;
+        if (i === 2) writeFileSync(join(dir, name), readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8'));
+        else writeFileSync(join(dir, name), `#!/bin/sh\necho ${i} > /etc/f${i}\n${'cd /tmp\n'.repeat(i)}touch ../x${i}\n`);
+        names.push(join(dir, name));
+      }
+      const args = ['--root', dir, '--format', 'json', '--timeout', '2', ...names];
+      const one = JSON.parse((await lint(['--jobs', '1', ...args])).out) as JsonOut;
+      const three = JSON.parse((await lint(['--jobs', '3', ...args])).out) as JsonOut;
+      expect(three.files.map((f) => f.file)).toEqual(one.files.map((f) => f.file));
+      expect(three.files.map((f) => f.findings)).toEqual(one.files.map((f) => f.findings));
+      expect(rulesAt(three, 'f2.sh')).toEqual(['1:BG0002']);
+      expect(rulesAt(three, 'f6.sh')).toEqual(['2:BG1001', `${3 + 6}:BG1001`]);
+      const bad = await lint(['--jobs', '0', names[0]!]);
+      expect(bad.code).toBe(2);
+      expect(bad.err.trim().split('\n')).toHaveLength(1);
+      expect(bad.err).toMatch(/--jobs takes a whole number/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('one child per 16 files by default, up to the CPUs and 4', async () => {
+    const { defaultWorkers } = await import('../src/lint/isolated.js');
+    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2))).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    expect([50, 320].map((n) => defaultWorkers(n, 8))).toEqual([3, 4]);
+    expect(defaultWorkers(320, 1)).toBe(1);
+  });
+
   it('--timeout 0 (in this process) and the default (a child process) give the same findings', async () => {
     const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy')];
     const isolated = JSON.parse((await lint(['--root', PROJECT, '--format', 'json', ...files])).out) as JsonOut;
