@@ -80,7 +80,9 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   const firstJoined = findJoinedLines(first.root, source);
   const original: Recovered = { kind: 'original', joined: firstJoined };
   if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0) return original;
-  if (first.hasErrors && errorCount(first.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return original;
+  // Counted once (at most MAX_REPAIR_ERRORS + 1, so exactly whenever the repairs go on).
+  const firstErrors = first.hasErrors ? errorCount(first.root, MAX_REPAIR_ERRORS + 1) : 0;
+  if (firstErrors > MAX_REPAIR_ERRORS) return original;
 
   const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
   for (const at of emptyBackquotes) {
@@ -117,7 +119,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   if (!tree.hasErrors && !joined) return { kind: 'recovered', tree, joined };
   // Still broken (a real error elsewhere): the repaired tree is closer to bash when the grammar's
   // own tree was known wrong, or when the repairs removed errors (fewer spurious reports).
-  if (knownWrong || errorCount(tree.root) < errorCount(first.root)) return { kind: 'recovered', tree, joined };
+  if (knownWrong || errorCount(tree.root, firstErrors) < firstErrors) return { kind: 'recovered', tree, joined };
   return original;
 }
 
