@@ -292,11 +292,12 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
-  it('one child per 16 files by default, up to the CPUs and 4', async () => {
+  it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/lint/isolated.js');
-    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2))).toEqual([1, 1, 1, 1, 2, 2, 2]);
-    expect([50, 320].map((n) => defaultWorkers(n, 8))).toEqual([3, 4]);
-    expect(defaultWorkers(320, 1)).toBe(1);
+    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0.5))).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    expect([50, 320].map((n) => defaultWorkers(n, 8, 0))).toEqual([3, 4]);
+    expect(defaultWorkers(320, 1, 0)).toBe(1);
+    expect([1.9, 2, 4].map((load) => defaultWorkers(320, 2, load))).toEqual([2, 1, 1]);
   });
 
   it('--timeout 0 (in this process) and the default (a child process) give the same findings', async () => {
