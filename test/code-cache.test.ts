@@ -194,6 +194,36 @@ describe('hook code cache', () => {
     expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
   }, 60_000);
 
+  it('the cache written after a file-tool call covers Bash calls too (the warm-up, src/hook/warm-up.ts), and the warm-up writes nothing', () => {
+    const log = join(layout.root, 'function-events.log');
+    const state = join(layout.root, 'state');
+    rmSync(state, { recursive: true, force: true });
+    // V8's function events name every function compiled from source instead of taken from the cache.
+    const run = (input: object) => {
+      rmSync(log, { force: true });
+      const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, XDG_STATE_HOME: state, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', CLI, 'hook'], { input: JSON.stringify(input), env, cwd: layout.worktree, encoding: 'utf8', timeout: 60_000 });
+      const lines = readFileSync(log, 'latin1').split('\n');
+      const bundleScripts = new Set(lines.filter((l) => l.startsWith('script-details,') && l.includes(BUNDLE)).map((l) => l.split(',')[1]));
+      const compiled = lines.filter((l) => l.startsWith('function,parse-function,') && bundleScripts.has(l.split(',')[2])).length;
+      return { ...r, state: /^bashguard: code cache (\w+)/.exec(r.stderr)?.[1], compiled };
+    };
+    const edit = run({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(layout.worktree, 'notes.md'), old_string: 'a', new_string: 'b' }, cwd: layout.worktree });
+    expect(edit.state).toBe('miss');
+    expect(edit.status).toBe(0);
+    // one answer (an allow: nothing), nothing else on stderr, no decision logged: the warm-up's own calls stay silent
+    expect(edit.stdout).toBe('');
+    expect(edit.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('bashguard: code cache'))).toEqual([]);
+    expect(existsSync(join(state, 'bashguard', 'decisions.jsonl'))).toBe(false);
+    // A Bash call unlike the warm-up's: git, a pipeline, a write outside the worktree.
+    const bash = run({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git diff HEAD~1 | head -3 && printf ok > ../../out.txt' }, cwd: layout.worktree });
+    expect(bash.state).toBe('hit');
+    expect(JSON.parse(bash.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    // Without the warm-up ~150 functions of the bundle are compiled again here; with it, a handful.
+    expect(bash.compiled).toBeLessThan(40);
+    expect(readFileSync(join(state, 'bashguard', 'decisions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 60_000);
+
   it('other node flags get their own file', () => {
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', ['--max-old-space-size=100'], ''));
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', [], '--stack-size=2000'));

@@ -20,6 +20,7 @@ import type { BashParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import type { Decision } from '../policy/config.js';
 import { decideCall } from './decide.js';
+import { WARM_UP, warmUp } from './warm-up.js';
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 import { appendDecision, isoTime } from '../log/decisions.js';
@@ -68,6 +69,17 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   mark('answer');
   const stages = stagesLine();
   if (stages) io.stderr(stages);
+  // This process writes the code cache at exit: first run the typical calls, so that the cache
+  // covers them too (./warm-up.ts). The answer is already out.
+  const g = globalThis as Record<symbol, unknown>;
+  if (g[WARM_UP] === true && opts.unfinished === undefined) {
+    g[WARM_UP] = false;
+    try {
+      await warmUp(io, info.cwd, opts.getParser, (a) => renderAnswer(a, opts));
+    } catch {
+      // a training run only
+    }
+  }
   return code;
 }
 

@@ -254,6 +254,9 @@ export function loadWithCodeCache(
         // a cache is an optimisation only
       }
     };
+    // The hook bundle runs its typical calls before exit when this is set (src/hook/warm-up.ts),
+    // so the cache written below covers more than this one call's path.
+    (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] = true;
     process.once('exit', () => {
       try {
         if (!flagsNeverChanged && !flagsBefore && v8Loaded()) {
@@ -284,6 +287,9 @@ export function loadBundle(dir: string, bundle: string, key: string, requireFn: 
 
 /** The global (the bundles are separate files) a process calls before it changes V8's flags. */
 export const BEFORE_V8_FLAGS = Symbol.for('bashguard.beforeV8Flags');
+
+/** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
+export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
 
 /** node:v8 loaded means setFlagsFromString may have run (src/parse/wasm.ts does, for WASM). */
 function v8Loaded(): boolean {
