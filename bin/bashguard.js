@@ -5,8 +5,8 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-// `hook [--exit-code] [--agent NAME]` (same test as fastHookArgs in src/cli/main.ts).
-const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (same test as fastHookArgs in src/cli/main.ts).
+const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent' || a === '--keep-event' || rest[i - 1] === '--keep-event');
 if (fastHook) {
   // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
   loadStart('hook-start.cjs').startHook();

@@ -24,7 +24,7 @@
  * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
  * an answer: every error in here is caught, and the bundle's own errors are not.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, chmodSync, constants, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, constants, readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,8 +50,8 @@ export interface LoadResult {
   file: string | null;
 }
 
-import { cacheDir } from './cache-dir.js';
-export { cacheDir };
+import { cacheDir, dirIsPrivate, prepareDir, uid } from './cache-dir.js';
+export { cacheDir, prepareDir };
 
 /**
  * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
@@ -64,22 +64,6 @@ export function cacheFileName(key: string, execArgv: string[] = process.execArgv
   for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 16777619);
   const variant = flags === '\0' ? '' : `-f${(h >>> 0).toString(16)}`;
   return `hook-${key}-node${process.versions.node}-${process.arch}${variant}.cache`;
-}
-
-function uid(): number | null {
-  return typeof process.getuid === 'function' ? process.getuid() : null;
-}
-
-/** The directory is ours alone: a real directory (not a link), owned by us, mode 0700 or tighter. */
-function dirIsPrivate(dir: string): boolean {
-  const me = uid();
-  if (me === null) return false;
-  try {
-    const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === me && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -141,21 +125,6 @@ function sameAs(fd: number, pos: number, expected: Buffer, chunk: Buffer): boole
   return true;
 }
 
-/** Creates the cache directory (0700) or makes sure it is ours and private. Never throws. */
-export function prepareDir(dir: string): boolean {
-  const me = uid();
-  if (me === null) return false;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = lstatSync(dir);
-    if (!st.isDirectory() || st.uid !== me) return false;
-    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-    return dirIsPrivate(dir);
-  } catch {
-    return false;
-  }
-}
-
 /** Writes a cache file for `source` (atomically, mode 0600, in a 0700 directory). Never throws. */
 export function writeCache(file: string, source: Buffer, data: Buffer | (() => Buffer)): boolean {
   const dir = dirname(file);
@@ -188,14 +157,19 @@ export function writeCache(file: string, source: Buffer, data: Buffer | (() => B
   }
 }
 
-/** Removes cache files of other keys (other versions, other Nodes) that have not been written for a month. */
+/**
+ * Removes cache files of other keys (other versions, other Nodes) that have not been written for a
+ * month, and events kept for the hook's supervisor (src/hook/kept-event.ts) left over for a day
+ * (a supervisor killed in between).
+ */
 function prune(dir: string, keep: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (path === keep || !/^hook-.*\.cache$|^\.tmp-/.test(name)) continue;
+    const event = /^event-.*\.json$/.test(name);
+    if (path === keep || !(event || /^hook-.*\.cache$|^\.tmp-/.test(name))) continue;
     try {
-      if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) unlinkSync(path);
+      if (now - statSync(path).mtimeMs > (event ? 24 * 3600 * 1000 : PRUNE_AFTER_MS)) unlinkSync(path);
     } catch {
       // raced with another process, or not ours to remove
     }

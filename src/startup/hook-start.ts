@@ -19,8 +19,8 @@ export function startHook(): Promise<void> {
 // one module load less than through bin/bashguard.js.
 if (typeof require !== 'undefined' && require.main === module) {
   const argv = process.argv.slice(2);
-  // `hook [--exit-code] [--agent NAME]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
-  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+  // `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
+  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent' || a === '--keep-event' || rest[i - 1] === '--keep-event');
   if (fast) void startHook();
   // Anything else is the CLI's: bin/bashguard.js reads the same argv.
   else require(join(__dirname, '..', 'bin', 'bashguard.js'));
