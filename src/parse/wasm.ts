@@ -26,6 +26,28 @@ export function preferFastWasmStartup(): void {
   fastStartup = true;
 }
 
+/**
+ * V8's setFlagsFromString, as cheaply as this Node offers it. node:v8 costs a fresh process ~8 ms
+ * (~32 M instructions: it loads Node's heap utilities and streams); Node 20 and 22 still expose the
+ * same function on their internal v8 binding (`process.binding`, deprecated as DEP0111, whose
+ * warning is kept quiet here) for ~0.7 M. Node 24 has no such binding: node:v8 then.
+ */
+function v8FlagSetter(): (flags: string) => void {
+  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
+  const quiet = proc.noDeprecation;
+  try {
+    proc.noDeprecation = true;
+    const binding = proc.binding?.('v8') as { setFlagsFromString?: (flags: string) => void } | undefined;
+    const set = binding?.setFlagsFromString;
+    if (typeof set === 'function') return (flags) => set.call(binding, flags);
+  } catch {
+    // no such binding on this Node
+  } finally {
+    proc.noDeprecation = quiet;
+  }
+  return (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString;
+}
+
 /** Path of the pinned grammar; its checksum is recorded in grammars/README.md. */
 export function grammarPath(): string {
   return packagePath('grammars', 'tree-sitter-bash.wasm');
@@ -36,9 +58,7 @@ export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
       if (fastStartup) {
-        // Loaded here, not at the top: node:v8 (and node:stream with it) costs every hook process
-        // ~3 ms, and only the WASM fallback needs it.
-        const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+        const setFlagsFromString = v8FlagSetter();
         // The code cache keeps what was compiled so far (src/startup/code-cache.ts): after the
         // flags change, new bytecode would be refused by a default-flag process.
         const beforeFlags = (globalThis as Record<symbol, unknown>)[Symbol.for('bashguard.beforeV8Flags')];

@@ -221,7 +221,10 @@ export function loadWithCodeCache(
     // bytecode serialized now is still valid for the next default-flag process, so a machine
     // where only WASM works still gets a cache (of what ran before the parser).
     let beforeFlags: Buffer | null = null;
+    let flagsChanged = false;
     (globalThis as Record<symbol, unknown>)[BEFORE_V8_FLAGS] = () => {
+      // Whoever calls this changes the flags next, with node:v8 or without it (wasm.ts).
+      flagsChanged = true;
       try {
         beforeFlags ??= script.createCachedData();
       } catch {
@@ -233,7 +236,7 @@ export function loadWithCodeCache(
     (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] = true;
     process.once('exit', () => {
       try {
-        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) {
+        if (flagsChanged || (!flagsNeverChanged && !flagsBefore && v8Loaded())) {
           if (beforeFlags) writeCache(file, source, beforeFlags);
           return;
         }
