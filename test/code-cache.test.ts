@@ -51,7 +51,8 @@ function expectSameAnswers(extra: Record<string, string> = {}): (string | null)[
 
 const cacheDirPath = () => join(xdg, 'bashguard');
 function cacheFile(): string {
-  const files = readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache'));
+  // The hook bundle's file (a WASM run also writes web-tree-sitter's, hook-wts...).
+  const files = readdirSync(cacheDirPath()).filter((f) => /^hook-[0-9a-f]{32}-node.*\.cache$/.test(f));
   expect(files).toHaveLength(1);
   return join(cacheDirPath(), files[0]!);
 }
@@ -180,18 +181,33 @@ describe('hook code cache', () => {
     expect(readdirSync(cacheDirPath())).toEqual([]);
   }, 60_000);
 
-  it('the WASM fallback (which changes V8 flags) still writes a cache a later process uses', () => {
-    const wasm = { BASHGUARD_PARSER: 'wasm' };
-    const first = hook('deny', wasm);
+  it('the WASM fallback (native addon failing: V8 flags changed mid-run) still writes a cache a later process uses', () => {
+    // node-gyp-build honours TREE_SITTER_PREBUILD: a path that does not exist makes the native
+    // binding fail to load, and auto mode falls back to WASM.
+    const fallback = { TREE_SITTER_PREBUILD: join(layout.root, 'no-such-prebuild') };
+    const first = hook('deny', fallback);
     expect(first.state).toBe('miss');
     expect(first.stdout).toBe(reference.deny);
     const file = cacheFile();
     expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
-    const second = hook('deny', wasm);
+    const second = hook('deny', fallback);
     expect(second.state).toBe('hit');
     expect(second.stdout).toBe(reference.deny);
-    // and a native process accepts it too (same default flags when it was made)
+    // and a native process accepts it too (made under the default flags, before they changed)
     expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it('BASHGUARD_PARSER=wasm: the flags are set first and the cache is a file of its own, used by the next such process; native ones keep theirs', () => {
+    const wasm = { BASHGUARD_PARSER: 'wasm' };
+    const first = hook('deny', wasm);
+    expect(first.state).toBe('miss');
+    expect(first.stdout).toBe(reference.deny);
+    const files = readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache'));
+    expect(files.some((f) => /^hook-[0-9a-f]+-wasm-node/.test(f))).toBe(true);
+    expect(hook('deny', wasm).state).toBe('hit');
+    // The native processes start from their own file (a miss, then hits), with the same answers.
+    expect(expectSameAnswers()).toEqual(['miss', 'hit', 'hit']);
+    expect(hook('deny', wasm)).toMatchObject({ state: 'hit', stdout: reference.deny });
   }, 60_000);
 
   it('the cache written after a file-tool call covers Bash calls too (the warm-up, src/hook/warm-up.ts), and the warm-up writes nothing', () => {

@@ -192,6 +192,12 @@ export function loadWithCodeCache(
    * path does), so loading node:v8 is no reason to skip writing: forking a child loads it.
    */
   flagsNeverChanged = false,
+  /**
+   * A module loaded after the process settled its V8 flags (web-tree-sitter under the WASM
+   * flags, src/parse/wasm.ts): its cache is written as the process ends, and it takes no part
+   * in the main bundle's flag-change and warm-up protocol (BEFORE_V8_FLAGS, CODE_CACHE_WARM_UP).
+   */
+  secondary = false,
 ): LoadResult {
   let source: Buffer;
   let script: Script;
@@ -215,7 +221,9 @@ export function loadWithCodeCache(
   const module = { exports: {} as unknown };
   const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
   fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
-  if (file !== null && (state === 'miss' || state === 'rejected')) {
+  if (file !== null && (state === 'miss' || state === 'rejected') && secondary) {
+    process.once('exit', () => writeCache(file, source, () => script.createCachedData()));
+  } else if (file !== null && (state === 'miss' || state === 'rejected')) {
     const flagsBefore = v8Loaded();
     // A process about to change V8's flags (the WASM fallback, src/parse/wasm.ts) calls this first:
     // bytecode serialized now is still valid for the next default-flag process, so a machine

@@ -5,13 +5,18 @@
  */
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
+import { setWasmStartupFlags } from './v8-flags.js';
 
 /** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
 declare const __BG_HOOK_KEY__: string;
 
 export function startHook(): Promise<void> {
+  // A process told to parse with WASM sets the WASM flags first (./v8-flags.ts): its code cache,
+  // a file of its own, then holds the whole run instead of what ran before the flags changed.
+  const wasm = process.env.BASHGUARD_PARSER === 'wasm';
+  if (wasm) setWasmStartupFlags();
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const loaded = loadBundle(__dirname, 'hook.cjs', __BG_HOOK_KEY__, require, 'code cache');
+  const loaded = loadBundle(__dirname, 'hook.cjs', wasm ? `${__BG_HOOK_KEY__}-wasm` : __BG_HOOK_KEY__, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }
 
