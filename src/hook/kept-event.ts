@@ -12,8 +12,8 @@
  * of ours that nobody else can write. Anything wrong means "no kept event", which the
  * `--unfinished` run answers without the event (never an allow).
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { cacheLocation, dirIsPrivate, prepareDir, uid } from '../startup/cache-dir.js';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cacheLocation, prepareDir, readPrivateFile } from '../startup/cache-dir.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -46,21 +46,9 @@ export function dropKeptEvent(file: string): void {
 
 /** The kept event in `file`, removed once read; null when missing or not trustworthy. */
 export function takeKeptEvent(file: string): string | null {
-  if (!dirIsPrivate(file.slice(0, file.lastIndexOf('/')))) return null;
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.uid !== uid() || (st.mode & 0o022) !== 0) return null;
-    return readFileSync(fd, 'utf8');
-  } catch {
-    return null;
+    return readPrivateFile(file, (fd) => readFileSync(fd, 'utf8'));
   } finally {
-    closeSync(fd);
     dropKeptEvent(file);
   }
 }

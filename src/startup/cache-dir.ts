@@ -4,7 +4,8 @@
  * without loading the cache code; the hook keeps its event there for the supervisor too
  * (src/hook/kept-event.ts).
  */
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { parentOf } from '../util/under.js';
 import { resolveFrom } from '../util/under.js';
 
 type Env = Record<string, string | undefined>;
@@ -52,5 +53,29 @@ export function prepareDir(dir: string): boolean {
     return dirIsPrivate(dir);
   } catch {
     return false;
+  }
+}
+
+/**
+ * `read(fd, size)` of `file` when it is one of ours to trust: in a private directory, opened
+ * without following a link, a regular file owned by us that nobody else can write. null
+ * otherwise, or when `read` throws or returns null. The descriptor is closed here.
+ */
+export function readPrivateFile<T>(file: string, read: (fd: number, size: number) => T | null): T | null {
+  if (!dirIsPrivate(parentOf(file))) return null;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.uid !== uid() || (st.mode & 0o022) !== 0) return null;
+    return read(fd, st.size);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -24,11 +24,10 @@
  * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
  * an answer: every error in here is caught, and the bundle's own errors are not.
  */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, constants, readFileSync, statSync } from 'node:fs';
+import { readSync, readdirSync, renameSync, unlinkSync, writeFileSync, readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parentOf } from '../util/under.js';
 import { Script, constants as vmConstants } from 'node:vm';
 
 const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
@@ -50,7 +49,7 @@ export interface LoadResult {
   file: string | null;
 }
 
-import { cacheDir, dirIsPrivate, prepareDir, uid } from './cache-dir.js';
+import { cacheDir, prepareDir, readPrivateFile } from './cache-dir.js';
 export { cacheDir, prepareDir };
 
 /**
@@ -70,17 +69,7 @@ export function cacheFileName(key: string, execArgv: string[] = process.execArgv
  * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
  */
 export function readCache(file: string, source: Buffer): Buffer | null {
-  if (!dirIsPrivate(parentOf(file))) return null;
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.uid !== uid() || (st.mode & 0o022) !== 0) return null;
-    const size = st.size;
+  return readPrivateFile(file, (fd, size) => {
     if (size < HEADER || size > 64 * 1024 * 1024) return null;
     const header = Buffer.allocUnsafe(HEADER);
     if (!readAt(fd, header, 0)) return null;
@@ -96,11 +85,7 @@ export function readCache(file: string, source: Buffer): Buffer | null {
     const data = Buffer.allocUnsafe(dataLen);
     if (!readAt(fd, data, HEADER + sourceLen)) return null;
     return sameAs(fd, HEADER + sourceLen + dataLen, data, chunk) ? data : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 const CHUNK = 64 * 1024;
