@@ -160,11 +160,25 @@ export class Workspace {
   /** Analyzes a Bash command run from `cwd` (default: where the workspace was opened) and decides. */
   check(parser: BashParser, command: string, opts: { cwd?: string; budgetMs?: number; env?: Env } = {}): CommandCheck {
     const cwd = opts.cwd ?? this.cwd;
-    const env = { ...analysisEnv(this.env), PWD: cwd, ...opts.env };
+    const env = opts.env ? { ...analysisEnv(this.env), PWD: cwd, ...opts.env } : this.commandEnv(cwd);
     const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: (d) => this.gitToplevel(d), budgetMs: opts.budgetMs });
     const policy = this.policy();
     if (this.skipped || !policy) return { workspace: this, analysis, verdict: { decision: 'allow', findings: [] } };
     return { workspace: this, analysis, verdict: evaluate(analysis.effects, policy) };
+  }
+
+  private lastEnv: { cwd: string; env: Env } | null = null;
+
+  /**
+   * What a command run from `cwd` inherits (`analysisEnv` plus PWD), built once per cwd: the
+   * spreads cost ~2% of a check. The analysis only reads it; rebuilt when `this.env` changed.
+   */
+  private commandEnv(cwd: string): Env {
+    const last = this.lastEnv;
+    if (last && last.cwd === cwd && sameAnalysisEnv(last.env, this.env)) return last.env;
+    const env = { ...analysisEnv(this.env), PWD: cwd };
+    this.lastEnv = { cwd, env };
+    return env;
   }
 
   /** The Edit/Write/MultiEdit/NotebookEdit check: one write by `tool` to `path`. */
@@ -185,6 +199,12 @@ export class Workspace {
  * its builder `GIT_DIR`/`GIT_WORK_TREE`, see `bashguard env`, gives them to the hook too).
  */
 const ANALYSIS_ENV = ['HOME', 'TMPDIR', 'USER', 'OLDPWD', 'CDPATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
+
+/** True when `built` (an `analysisEnv` of some environment plus PWD) still matches `env`. */
+function sameAnalysisEnv(built: Env, env: Env): boolean {
+  for (const k of ANALYSIS_ENV) if (built[k] !== env[k]) return false;
+  return true;
+}
 
 function analysisEnv(env: Env): Env {
   const out: Env = {};
