@@ -184,6 +184,23 @@ const DEFAULT_STEPS = 20_000;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
 
+/** The variables of each frozen environment (see Interpreter#initialState). */
+const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
+
+function envVariables(env: Record<string, string | undefined>, freeze: boolean): CowMap<string, Variable> {
+  const vars = CowMap.of<string, Variable>();
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    const variable: Variable = { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true };
+    if (freeze) {
+      Object.freeze(variable.evidence);
+      Object.freeze(variable);
+    }
+    vars.set(k, variable);
+  }
+  return vars;
+}
+
 export class Interpreter implements ExpandHooks {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
@@ -198,11 +215,16 @@ export class Interpreter implements ExpandHooks {
   constructor(readonly ctx: AnalyzeContext) {}
 
   initialState(): State {
-    const vars = CowMap.of<string, Variable>();
-    for (const [k, v] of Object.entries(this.ctx.env)) {
-      if (v === undefined) continue;
-      vars.set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
-    }
+    const env = this.ctx.env;
+    // A frozen environment (Workspace.check's, one per cwd) cannot change: its variables are built
+    // once and every run starts from a fork (copied on its first assignment). The variables are
+    // frozen too, so an in-place change anywhere would throw instead of leaking into the next run.
+    let vars: CowMap<string, Variable> | undefined;
+    if (Object.isFrozen(env)) {
+      let template = ENV_VARS.get(env);
+      if (!template) ENV_VARS.set(env, (template = envVariables(env, true)));
+      vars = template.fork();
+    } else vars = envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
     return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }

@@ -170,13 +170,15 @@ export class Workspace {
   private lastEnv: { cwd: string; env: Env } | null = null;
 
   /**
-   * What a command run from `cwd` inherits (`analysisEnv` plus PWD), built once per cwd: the
-   * spreads cost ~2% of a check. The analysis only reads it; rebuilt when `this.env` changed.
+   * What a command run from `cwd` inherits (`analysisEnv` plus PWD), built once per cwd (the
+   * spreads cost ~2% of a check) from the workspace's environment, which, like its regions, is
+   * read as it was when the workspace was opened. Frozen: the interpreter then also builds its
+   * variables once (Interpreter#initialState).
    */
   private commandEnv(cwd: string): Env {
     const last = this.lastEnv;
-    if (last && last.cwd === cwd && sameAnalysisEnv(last.env, this.env)) return last.env;
-    const env = { ...analysisEnv(this.env), PWD: cwd };
+    if (last && last.cwd === cwd) return last.env;
+    const env = Object.freeze({ ...analysisEnv(this.env), PWD: cwd });
     this.lastEnv = { cwd, env };
     return env;
   }
@@ -199,12 +201,6 @@ export class Workspace {
  * its builder `GIT_DIR`/`GIT_WORK_TREE`, see `bashguard env`, gives them to the hook too).
  */
 const ANALYSIS_ENV = ['HOME', 'TMPDIR', 'USER', 'OLDPWD', 'CDPATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
-
-/** True when `built` (an `analysisEnv` of some environment plus PWD) still matches `env`. */
-function sameAnalysisEnv(built: Env, env: Env): boolean {
-  for (const k of ANALYSIS_ENV) if (built[k] !== env[k]) return false;
-  return true;
-}
 
 function analysisEnv(env: Env): Env {
   const out: Env = {};
