@@ -11,6 +11,12 @@ export interface PhysicalFs {
   readlink(path: string): string | null;
   /** Whether something (a file, a directory, a link) is at the path now; unknown when absent. */
   exists?(path: string): boolean;
+  /**
+   * The length of the longest directory known to hold no symlink that `path` begins with (whole
+   * components, as written), or 0: resolvePhysical starts after it instead of asking `readlink`
+   * about each of its components (which would answer null for every one).
+   */
+  knownPrefix?(path: string): number;
 }
 
 /**
@@ -52,6 +58,14 @@ export const nodeFs: PhysicalFs = {
 export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
   const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
   const isKnown = knownPrefixes(known);
+  const plain = known.filter(isPlain);
+  const knownPrefix = (p: string): number => {
+    let best = 0;
+    for (const k of plain) {
+      if (k.length > best && p.startsWith(k) && (p.length === k.length || p.charCodeAt(k.length) === 47)) best = k.length;
+    }
+    return best;
+  };
   if (fs === nodeFs) {
     const entries = new Map<string, Entry>();
     const entry = (p: string): Entry => {
@@ -68,6 +82,7 @@ export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | und
     return {
       readlink: (p) => (isKnown(p) ? null : (entry(p)?.link ?? null)),
       exists: (p) => entry(p) !== null,
+      knownPrefix,
     };
   }
   const cache = new Map<string, string | null>();
@@ -81,7 +96,13 @@ export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | und
       return v;
     },
     exists: fs.exists ? (p) => fs.exists!(p) : undefined,
+    knownPrefix,
   };
+}
+
+/** An absolute path of plain components: no empty, `.` or `..` one, no trailing slash (not `/` itself). */
+function isPlain(p: string): boolean {
+  return p.length > 1 && p.charCodeAt(0) === 47 && !/\/\/|\/\.\.?(?:\/|$)|\/$/.test(p);
 }
 
 let lastKnown: { known: string[]; test: (p: string) => boolean } | null = null;
@@ -117,9 +138,12 @@ export function resolvePhysical(path: string, fs: PhysicalFs): string {
   // `resolved` so far as a path ('' for the root), grown and cut as text. The components still
   // to walk: those of symlink targets met on the way in `pending` (the next one last), then the
   // rest of `path` from `pos` on, read in place (no array per call).
-  let resolved = '';
+  // A known directory at the start (whole plain components, each of which readlink would answer
+  // null for) is taken as it is.
+  const known = fs.knownPrefix ? fs.knownPrefix(path) : 0;
+  let resolved = known > 0 ? path.slice(0, known) : '';
   const pending: string[] = [];
-  let pos = 0;
+  let pos = known > 0 ? known + 1 : 0;
   const next = (): string | null => {
     if (pending.length > 0) return pending.pop()!;
     while (pos < path.length) {
