@@ -169,6 +169,7 @@ const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full',
 /** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
 function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
   const out: { variable: string; redirect: Redirect; field: Field }[] = [];
+  if (cmd.redirects.length === 0) return out;
   cmd.words.forEach((w, i) => {
     const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
     if (!m || i === 0) return;
@@ -183,6 +184,9 @@ const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
+
+/** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
+const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
 
 /** The variables of each frozen environment (see Interpreter#initialState). */
 const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
@@ -219,12 +223,9 @@ export class Interpreter implements ExpandHooks {
     // A frozen environment (Workspace.check's, one per cwd) cannot change: its variables are built
     // once and every run starts from a fork (copied on its first assignment). The variables are
     // frozen too, so an in-place change anywhere would throw instead of leaking into the next run.
-    let vars: CowMap<string, Variable> | undefined;
-    if (Object.isFrozen(env)) {
-      let template = ENV_VARS.get(env);
-      if (!template) ENV_VARS.set(env, (template = envVariables(env, true)));
-      vars = template.fork();
-    } else vars = envVariables(env, false);
+    let template = ENV_VARS.get(env);
+    if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
+    const vars = template ? template.fork() : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
     return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
@@ -1022,8 +1023,9 @@ export class Interpreter implements ExpandHooks {
    * provides. `closeRedirects` restores the descriptors when the command ends.
    */
   openRedirects(list: Redirect[], st: State): RedirectLayer {
+    // Most commands have no redirect: one empty layer for all of them (only this method fills one).
+    if (list.length === 0) return NO_REDIRECTS;
     const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
-    if (list.length === 0) return layer;
     const point = (fd: number, target: FdTarget | null) => {
       if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
       st.extras.fds.set(fd, target);
