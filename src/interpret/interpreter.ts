@@ -212,6 +212,10 @@ export class Interpreter implements ExpandHooks {
   private steps = 0;
   private shellDepth = 0;
   private functionDepth = 0;
+  /**
+   * The nesting the current command runs in (`bash -c`, `eval`, a function). Replaced, never
+   * changed in place, so effects and traces share it instead of copying it.
+   */
   private via: string[] = [];
   private stepLimitReported = false;
   private nextNamedFd = 10;
@@ -232,7 +236,7 @@ export class Interpreter implements ExpandHooks {
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
-      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
     this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
@@ -397,7 +401,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   problem(reason: string, text: string, word: Word): void {
-    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.via });
   }
 
   pwd(st: State): string | null {
@@ -659,7 +663,7 @@ export class Interpreter implements ExpandHooks {
           reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
           text: '',
           range,
-          via: [...this.via],
+          via: this.via,
         });
       }
       return false;
@@ -680,7 +684,7 @@ export class Interpreter implements ExpandHooks {
           reason: 'brace expansion produces too many words to check',
           text: w.text,
           range: w.range,
-          via: [...this.via],
+          via: this.via,
         });
       }
       fields.push(...fs);
@@ -745,7 +749,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: [...this.via] };
+    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
@@ -955,7 +959,7 @@ export class Interpreter implements ExpandHooks {
 
   private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
       // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
       this.emitOutput(HOLE);
       return;
@@ -1135,7 +1139,7 @@ export class Interpreter implements ExpandHooks {
     const value = field.value;
     const text = displayPath(value);
     const cwd = opts.cwdOverride ?? st.cwd;
-    const via = [...this.via];
+    const via = this.via;
     const base = (path: string | null, cwdPath: string | null, conf: Confidence, ev: Evidence[]): WriteEffect => ({
       kind: 'write',
       op,
@@ -1193,15 +1197,15 @@ export class Interpreter implements ExpandHooks {
   }
 
   git(effect: Omit<GitEffect, 'kind' | 'via'>): void {
-    this.effects.push({ kind: 'git', ...effect, via: [...this.via] });
+    this.effects.push({ kind: 'git', ...effect, via: this.via });
   }
 
   dynamicProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via });
   }
 
   limitProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: this.via });
   }
 
   /**
@@ -1226,7 +1230,7 @@ export class Interpreter implements ExpandHooks {
         confidence: 'possible',
         cwd: null,
         command,
-        via: [...this.via],
+        via: this.via,
         range,
         evidence: [{ range, note: `${what} (\`${command}\`) mentions ${p} and may write it` }],
       });
@@ -1318,7 +1322,7 @@ export class Interpreter implements ExpandHooks {
     }
     const parsed = this.ctx.parse(source);
     if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.via });
       return;
     }
     this.shellDepth++;
@@ -1329,7 +1333,7 @@ export class Interpreter implements ExpandHooks {
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
       for (const p of parsed.problems) {
-        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: [...this.via] });
+        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.via });
       }
       const before = this.effects.length;
       const tl = this.timeline.length;

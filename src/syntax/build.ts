@@ -858,6 +858,11 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
       i = m[0].length;
     }
   }
+  // Without a backslash the rest is one text part (most words): no copy character by character.
+  if (raw.indexOf('\\', i) < 0) {
+    if (i < raw.length) parts.push({ kind: 'text', value: i === 0 ? raw : raw.slice(i), quoting: 'none' });
+    return parts;
+  }
   let buf = '';
   const flush = () => {
     if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
