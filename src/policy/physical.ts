@@ -57,8 +57,7 @@ export const nodeFs: PhysicalFs = {
  */
 export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
   const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
-  const isKnown = knownPrefixes(known);
-  const plain = known.filter(isPlain);
+  const { test: isKnown, plain } = knownPrefixes(known);
   const knownPrefix = (p: string): number => {
     let best = 0;
     for (const k of plain) {
@@ -105,7 +104,13 @@ function isPlain(p: string): boolean {
   return p.length > 1 && p.charCodeAt(0) === 47 && !/\/\/|\/\.\.?(?:\/|$)|\/$/.test(p);
 }
 
-let lastKnown: { known: string[]; test: (p: string) => boolean } | null = null;
+interface KnownPrefixes {
+  test: (p: string) => boolean;
+  /** The known paths made of plain components (see isPlain). */
+  plain: string[];
+}
+
+let lastKnown: { known: string[]; result: KnownPrefixes } | null = null;
 
 function sameList(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
@@ -117,17 +122,18 @@ function sameList(a: string[], b: string[]): boolean {
  * Whether a path is one of `known` or a prefix of one on a component boundary, as a set of those
  * prefixes (the same few layout paths on every evaluation of a workspace: built once for them).
  */
-function knownPrefixes(known: string[]): (p: string) => boolean {
+function knownPrefixes(known: string[]): KnownPrefixes {
   // Compared element by element (joining them into a key cost ~1% of a check).
-  if (lastKnown && sameList(lastKnown.known, known)) return lastKnown.test;
+  if (lastKnown && sameList(lastKnown.known, known)) return lastKnown.result;
   const prefixes = new Set<string>();
   for (const k of known) {
     prefixes.add(k);
     for (let i = k.indexOf('/'); i >= 0; i = k.indexOf('/', i + 1)) prefixes.add(k.slice(0, i));
   }
   const test = (p: string): boolean => prefixes.has(p);
-  lastKnown = { known, test };
-  return test;
+  const result = { test, plain: known.filter(isPlain) };
+  lastKnown = { known, result };
+  return result;
 }
 
 const MAX_LINKS = 40;
