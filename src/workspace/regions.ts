@@ -82,9 +82,11 @@ export function buildRegions(input: RegionInput): Region[] {
  */
 interface RegionIndex {
   length: number;
+  /**
+   * The regions of each root, and an empty list for each root cut before one of its slashes
+   * (after the first character): a path cut that is missing here begins no root.
+   */
   byRoot: Map<string, number[]>;
-  /** Each root of byRoot cut before each of its slashes (after the first character), and the root. */
-  prefixes: Set<string>;
   other: number[];
 }
 const indexes = new WeakMap<Region[], RegionIndex>();
@@ -92,17 +94,23 @@ const indexes = new WeakMap<Region[], RegionIndex>();
 function indexOf(regions: Region[]): RegionIndex {
   let idx = indexes.get(regions);
   if (idx && idx.length === regions.length) return idx;
-  idx = { length: regions.length, byRoot: new Map(), prefixes: new Set(), other: [] };
+  idx = { length: regions.length, byRoot: new Map(), other: [] };
+  const roots = new Set<string>();
   regions.forEach((r, i) => {
     if (r.root === '/' || r.root.endsWith('/') || !r.root.startsWith('/')) idx!.other.push(i);
     else {
       const list = idx!.byRoot.get(r.root);
       if (list) list.push(i);
       else idx!.byRoot.set(r.root, [i]);
-      idx!.prefixes.add(r.root);
-      for (let cut = r.root.indexOf('/', 1); cut >= 0; cut = r.root.indexOf('/', cut + 1)) idx!.prefixes.add(r.root.slice(0, cut));
+      roots.add(r.root);
     }
   });
+  for (const root of roots) {
+    for (let cut = root.indexOf('/', 1); cut >= 0; cut = root.indexOf('/', cut + 1)) {
+      const prefix = root.slice(0, cut);
+      if (!idx.byRoot.has(prefix)) idx.byRoot.set(prefix, []);
+    }
+  }
   indexes.set(regions, idx);
   return idx;
 }
@@ -115,11 +123,11 @@ export function classify(path: string, regions: Region[]): Region {
   for (const i of idx.other) if (isInside(path, regions[i]!.root)) hits.push(i);
   if (path.startsWith('/')) {
     for (let cut = path.indexOf('/', 1); ; cut = path.indexOf('/', cut + 1)) {
-      const prefix = cut < 0 ? path : path.slice(0, cut);
-      const list = idx.byRoot.get(prefix);
-      if (list) hits.push(...list);
+      const list = idx.byRoot.get(cut < 0 ? path : path.slice(0, cut));
       // A cut that begins no root: no longer one is a root either.
-      if (cut < 0 || !idx.prefixes.has(prefix)) break;
+      if (list === undefined) break;
+      if (list.length > 0) hits.push(...list);
+      if (cut < 0) break;
     }
   }
   if (hits.length > 1) hits.sort((a, b) => a - b);
