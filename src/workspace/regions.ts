@@ -130,14 +130,25 @@ export function classify(path: string, regions: Region[]): Region {
       if (cut < 0) break;
     }
   }
-  if (hits.length > 1) hits.sort((a, b) => a - b);
-  let best: Region | null = null;
+  // Longer root wins; on a tie, a protected region wins over a permissive one, and then the
+  // earlier region (the order of `regions`; compared here instead of sorting the hits).
+  let bi = -1;
   for (const i of hits) {
+    if (bi < 0) {
+      bi = i;
+      continue;
+    }
     const r = regions[i]!;
-    // Longer root wins; on a tie, a protected region wins over a permissive one.
-    if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
+    const best = regions[bi]!;
+    if (r.root.length !== best.root.length) {
+      if (r.root.length > best.root.length) bi = i;
+      continue;
+    }
+    const pr = protects(r);
+    const pb = protects(best);
+    if ((pr && !pb) || (pr === pb && i < bi)) bi = i;
   }
-  return best ?? { kind: 'outside', root: '/' };
+  return bi >= 0 ? regions[bi]! : { kind: 'outside', root: '/' };
 }
 
 /** Whether a region protects what is in it (from writes by the agent). */
