@@ -20,7 +20,7 @@ const { isAscii } = require('node:buffer');
 const dist = path.join(__dirname, '..', 'dist');
 process.argv = [process.argv[0], path.join(dist, 'hook-start.cjs'), 'hook'];
 const bundle = path.join(dist, 'hook.cjs');
-const key = /cacheFileName\("([0-9a-f]+)"\)/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
+const key = /"([0-9a-f]{32})"[,)]/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
 const file = path.join(dir, `hook-${key}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());

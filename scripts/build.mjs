@@ -89,7 +89,7 @@ async function cachedBundle({ name, entry, startName, startEntry, keyName, banne
   if (ascii !== text) writeFileSync(file, ascii);
   // Built after the bundle so the hash is of the final file.
   const key = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
-  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: {}, define: { [keyName]: JSON.stringify(key) }, plugins: [lazyBuiltins] });
+  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: {}, define: { [keyName]: JSON.stringify(key) }, plugins: [lazyBuiltins], minify: true });
 }
 
 await cachedBundle({

@@ -51,7 +51,8 @@ function expectSameAnswers(extra: Record<string, string> = {}): (string | null)[
 
 const cacheDirPath = () => join(xdg, 'bashguard');
 function cacheFile(): string {
-  const files = readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache'));
+  // The hook bundle's file (a WASM run also writes web-tree-sitter's, hook-wts...).
+  const files = readdirSync(cacheDirPath()).filter((f) => /^hook-[0-9a-f]{32}-node.*\.cache$/.test(f));
   expect(files).toHaveLength(1);
   return join(cacheDirPath(), files[0]!);
 }
@@ -180,18 +181,63 @@ describe('hook code cache', () => {
     expect(readdirSync(cacheDirPath())).toEqual([]);
   }, 60_000);
 
-  it('the WASM fallback (which changes V8 flags) still writes a cache a later process uses', () => {
-    const wasm = { BASHGUARD_PARSER: 'wasm' };
-    const first = hook('deny', wasm);
+  it('the WASM fallback (native addon failing: V8 flags changed mid-run) still writes a cache a later process uses', () => {
+    // node-gyp-build honours TREE_SITTER_PREBUILD: a path that does not exist makes the native
+    // binding fail to load, and auto mode falls back to WASM.
+    const fallback = { TREE_SITTER_PREBUILD: join(layout.root, 'no-such-prebuild') };
+    const first = hook('deny', fallback);
     expect(first.state).toBe('miss');
     expect(first.stdout).toBe(reference.deny);
     const file = cacheFile();
     expect(readCache(file, readFileSync(BUNDLE))).not.toBeNull();
-    const second = hook('deny', wasm);
+    const second = hook('deny', fallback);
     expect(second.state).toBe('hit');
     expect(second.stdout).toBe(reference.deny);
-    // and a native process accepts it too (same default flags when it was made)
+    // and a native process accepts it too (made under the default flags, before they changed)
     expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it('BASHGUARD_PARSER=wasm: the flags are set first and the cache is a file of its own, used by the next such process; native ones keep theirs', () => {
+    const wasm = { BASHGUARD_PARSER: 'wasm' };
+    const first = hook('deny', wasm);
+    expect(first.state).toBe('miss');
+    expect(first.stdout).toBe(reference.deny);
+    const files = readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache'));
+    expect(files.some((f) => /^hook-[0-9a-f]+-wasm-node/.test(f))).toBe(true);
+    expect(hook('deny', wasm).state).toBe('hit');
+    // The native processes start from their own file (a miss, then hits), with the same answers.
+    expect(expectSameAnswers()).toEqual(['miss', 'hit', 'hit']);
+    expect(hook('deny', wasm)).toMatchObject({ state: 'hit', stdout: reference.deny });
+  }, 60_000);
+
+  it('the cache written after a file-tool call covers Bash calls too (the warm-up, src/hook/warm-up.ts), and the warm-up writes nothing', () => {
+    const log = join(layout.root, 'function-events.log');
+    const state = join(layout.root, 'state');
+    rmSync(state, { recursive: true, force: true });
+    // V8's function events name every function compiled from source instead of taken from the cache.
+    const run = (input: object) => {
+      rmSync(log, { force: true });
+      const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, XDG_STATE_HOME: state, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', CLI, 'hook'], { input: JSON.stringify(input), env, cwd: layout.worktree, encoding: 'utf8', timeout: 60_000 });
+      const lines = readFileSync(log, 'latin1').split('\n');
+      const bundleScripts = new Set(lines.filter((l) => l.startsWith('script-details,') && l.includes(BUNDLE)).map((l) => l.split(',')[1]));
+      const compiled = lines.filter((l) => l.startsWith('function,parse-function,') && bundleScripts.has(l.split(',')[2])).length;
+      return { ...r, state: /^bashguard: code cache (\w+)/.exec(r.stderr)?.[1], compiled };
+    };
+    const edit = run({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(layout.worktree, 'notes.md'), old_string: 'a', new_string: 'b' }, cwd: layout.worktree });
+    expect(edit.state).toBe('miss');
+    expect(edit.status).toBe(0);
+    // one answer (an allow: nothing), nothing else on stderr, no decision logged: the warm-up's own calls stay silent
+    expect(edit.stdout).toBe('');
+    expect(edit.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('bashguard: code cache'))).toEqual([]);
+    expect(existsSync(join(state, 'bashguard', 'decisions.jsonl'))).toBe(false);
+    // A Bash call unlike the warm-up's: git, a pipeline, a write outside the worktree.
+    const bash = run({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git diff HEAD~1 | head -3 && printf ok > ../../out.txt' }, cwd: layout.worktree });
+    expect(bash.state).toBe('hit');
+    expect(JSON.parse(bash.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    // Without the warm-up ~150 functions of the bundle are compiled again here; with it, a handful.
+    expect(bash.compiled).toBeLessThan(40);
+    expect(readFileSync(join(state, 'bashguard', 'decisions.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
   }, 60_000);
 
   it('other node flags get their own file', () => {

@@ -7,7 +7,8 @@
  * dist/ first) against a real git layout.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
@@ -107,6 +108,50 @@ describe('bin/bashguard-hook', () => {
     expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
     const hung = run('/bin/sh', ['-c', command], event(HANG));
     expect(decisionOf(hung.stdout).permissionDecision).toBe('ask');
+  });
+
+  it('the event the hook keeps for a stopped analysis is gone afterwards, whether the analysis finished or was stopped', () => {
+    const cacheDir = join(layout.root, '.cache', 'bashguard');
+    const kept = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith('event-')) : []);
+    expect(decisionOf(run(SUPERVISOR, [], event(`echo x > ${layout.main}/README.md`)).stdout).permissionDecision).toBe('deny');
+    expect(kept()).toEqual([]);
+    expect(decisionOf(run(SUPERVISOR, [], event(HANG)).stdout).permissionDecision).toBe('ask');
+    expect(kept()).toEqual([]);
+  });
+
+  it('a stopped analysis whose event was not kept is still never an allow: ask, or deny per the config at the hook\'s cwd', () => {
+    // What the supervisor runs after stopping the analysis, with no kept file under the token.
+    const args = [CLI, 'hook', '--unfinished', '2', '--keep-event', '4242'];
+    const r = spawnSync(process.execPath, args, { input: '', env: env(), cwd: layout.worktree, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(decisionOf(r.stdout).permissionDecision).toBe('ask');
+    expect(decisionOf(r.stdout).permissionDecisionReason).toMatch(/did not finish within 2 s.*not kept/);
+    const cfg = join(layout.worktree, '.bashguard.json');
+    writeFileSync(cfg, '{"unanalyzable": "deny"}');
+    try {
+      const d = spawnSync(process.execPath, args, { input: '', env: env(), cwd: layout.worktree, encoding: 'utf8' });
+      expect(decisionOf(d.stdout).permissionDecision).toBe('deny');
+    } finally {
+      rmSync(cfg);
+    }
+  });
+
+  it('a node that rejects the supervisor\'s V8 flags (exit 9, bad option) runs the hook without them: same answers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-oldnode-'));
+    try {
+      const fake = join(dir, 'node');
+      writeFileSync(fake, `#!/bin/sh\ncase "$1" in --no-*) echo "node: bad option: $1" >&2; exit 9;; esac\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
+      chmodSync(fake, 0o755);
+      for (const [command, decision] of [[`echo x > ${layout.main}/README.md`, 'deny'], [HANG, 'ask']] as const) {
+        const r = run(SUPERVISOR, [], event(command), { BASHGUARD_NODE: fake });
+        expect(r.code, r.stderr).toBe(0);
+        expect(decisionOf(r.stdout).permissionDecision).toBe(decision);
+      }
+      const allow = run(SUPERVISOR, [], event('ls'), { BASHGUARD_NODE: fake });
+      expect([allow.code, allow.stdout]).toEqual([0, '']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bashguard hook --unfinished rejects a bad value with one line, exit 2', () => {

@@ -266,6 +266,40 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
+  it('--jobs: several child processes give the same result, in order, and a runaway file among them is stopped alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-jobs-'));
+    try {
+      const names: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const name = `f${i}.sh`;
+        if (i === 2) writeFileSync(join(dir, name), readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8'));
+        else writeFileSync(join(dir, name), `#!/bin/sh\necho ${i} > /etc/f${i}\n${'cd /tmp\n'.repeat(i)}touch ../x${i}\n`);
+        names.push(join(dir, name));
+      }
+      const args = ['--root', dir, '--format', 'json', '--timeout', '2', ...names];
+      const one = JSON.parse((await lint(['--jobs', '1', ...args])).out) as JsonOut;
+      const three = JSON.parse((await lint(['--jobs', '3', ...args])).out) as JsonOut;
+      expect(three.files.map((f) => f.file)).toEqual(one.files.map((f) => f.file));
+      expect(three.files.map((f) => f.findings)).toEqual(one.files.map((f) => f.findings));
+      expect(rulesAt(three, 'f2.sh')).toEqual(['1:BG0002']);
+      expect(rulesAt(three, 'f6.sh')).toEqual(['2:BG1001', `${3 + 6}:BG1001`]);
+      const bad = await lint(['--jobs', '0', names[0]!]);
+      expect(bad.code).toBe(2);
+      expect(bad.err.trim().split('\n')).toHaveLength(1);
+      expect(bad.err).toMatch(/--jobs takes a whole number/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
+    const { defaultWorkers } = await import('../src/lint/isolated.js');
+    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0.5))).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    expect([50, 320].map((n) => defaultWorkers(n, 8, 0))).toEqual([3, 4]);
+    expect(defaultWorkers(320, 1, 0)).toBe(1);
+    expect([1.9, 2, 4].map((load) => defaultWorkers(320, 2, load))).toEqual([2, 1, 1]);
+  });
+
   it('--timeout 0 (in this process) and the default (a child process) give the same findings', async () => {
     const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy')];
     const isolated = JSON.parse((await lint(['--root', PROJECT, '--format', 'json', ...files])).out) as JsonOut;
@@ -479,6 +513,35 @@ describe('lint: --cwd script', () => {
       const fromScript = JSON.parse((await lint(['--format', 'json', '--cwd', 'script', join(dir, 'tests')])).out) as JsonOut;
       expect(fromScript.files[0]!.cwd).toBe(join(dir, 'tests', 'unit'));
       expect(fromScript.files[0]!.findings).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lint: nested code is parsed once per run', () => {
+  it('a library two scripts source is parsed once, and both get its findings', async () => {
+    const { Linter } = await import('../src/lint/lint.js');
+    const { getParser } = await import('../src/parse/index.js');
+    const real = await getParser();
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-cache-')));
+    try {
+      const lib = '# a library\nsetup() { touch /etc/bg-lint-cache-test; }\n';
+      writeFileSync(join(dir, 'lib.sh'), lib);
+      for (const s of ['a.sh', 'b.sh']) writeFileSync(join(dir, s), `#!/bin/sh\n. "$(dirname "$0")/lib.sh"\nsetup\n`);
+      const parsed: string[] = [];
+      const counting = { backend: real.backend, fallbackReason: real.fallbackReason, parse: (s: string, l?: object) => (parsed.push(s), real.parse(s, l)) };
+      const opts = { env: { HOME: '/root' }, noConfig: true };
+      const cached = new Linter(counting, opts, dir);
+      const a = cached.lintFile(join(dir, 'a.sh'), 'a.sh');
+      const b = cached.lintFile(join(dir, 'b.sh'), 'b.sh');
+      expect(parsed.filter((s) => s === lib)).toHaveLength(1);
+      // The script itself is parsed each time, never taken from the cache.
+      expect(parsed).toHaveLength(3);
+      const fresh = new Linter(real, opts, dir).lintFile(join(dir, 'b.sh'), 'b.sh');
+      expect(b.findings.map((f) => [f.rule, f.line, f.target])).toEqual([['BG1001', 2, '/etc/bg-lint-cache-test']]);
+      expect(b.findings).toEqual(fresh.findings);
+      expect(a.findings.map((f) => f.rule)).toEqual(['BG1001']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

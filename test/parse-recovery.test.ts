@@ -285,3 +285,16 @@ describe('edits map back onto the original', () => {
     expect(applyEdits(src, [{ start: 0, end: 5, text: '' }, { start: 3, end: 4, text: '' }])).toBeNull();
   });
 });
+
+describe('no repair on a text full of errors (an HTML page, Tcl behind a sh shebang)', () => {
+  // `for x do` is repaired (ACCEPTED above); each noise line is one ERROR the repairs cannot fix.
+  const text = (noise: number) => 'for x do echo "$x"; done\n' + 'a <p>) b\n'.repeat(noise);
+  const problemLines = (parser: BashParser, src: string) => [...new Set(parse(parser, src).problems.map((p) => p.range.line))];
+  it.each(Object.keys(parsers))('%s: repaired among 400 errors, left as the grammar read it among 1,200', (backend) => {
+    const parser = parsers[backend]!;
+    expect(problemLines(parser, text(400))[0]).toBe(2);
+    const many = problemLines(parser, text(1200));
+    expect(many[0]).toBe(1);
+    expect(many.length).toBe(1201);
+  });
+});

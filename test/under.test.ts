@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { basename, dirname, join, resolve } from 'node:path';
-import { baseOf, parentOf, resolveFrom, under } from '../src/util/under.js';
+import { baseOf, parentOf, resolveFrom, resolvePath, under } from '../src/util/under.js';
 
 const name = fc.stringMatching(/^[A-Za-z0-9._-]{1,8}$/).filter((s) => s !== '.' && s !== '..');
 const absolute = fc.array(name, { maxLength: 6 }).map((parts) => '/' + parts.join('/'));
@@ -24,6 +24,15 @@ describe('string path helpers', () => {
     fc.assert(
       fc.property(absolute, fc.oneof(relative, absolute, relative.map((r) => '/' + r)), (base, p) => {
         expect(resolveFrom(base, p)).toBe(resolve(base, p));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('resolvePath agrees with resolve for any mix of absolute, relative and empty parts', () => {
+    const part = fc.oneof(relative, absolute, relative.map((r) => '/' + r), fc.constant(''), relative.map((r) => r + '/'));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 4 }), (parts) => {
+        expect(resolvePath(...parts)).toBe(resolve(...parts));
       }),
       { numRuns: 3000 },
     );

@@ -20,7 +20,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
       if (client) {
         try {
           const { runHook } = await import('../hook/hook.js');
-          return await runHook(io, { exitCode, getParser: () => getParser(), client });
+          return await runHook(io, { exitCode, getParser: () => getParser(), client, keepEvent: hookArgs.keepEvent });
         } catch (err) {
           // Never a silent allow: an internal failure asks the person (or denies, for clients that cannot ask), with the reason.
           const reason = `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`;
@@ -45,21 +45,23 @@ export async function run(argv: string[], io: IO): Promise<number> {
 }
 
 /**
- * `hook [--exit-code] [--agent NAME]` (the fast path, without commander), or null. Anything else,
+ * `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (the fast path, without commander), or null. Anything else,
  * an unknown agent included, goes through the full program (which reports usage errors).
  */
-export function fastHookArgs(argv: string[]): { exitCode: boolean; agent: string } | null {
+export function fastHookArgs(argv: string[]): { exitCode: boolean; agent: string; keepEvent?: string } | null {
   if (argv[0] !== 'hook') return null;
   let exitCode = false;
   let agent = 'claude';
+  let keepEvent: string | undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--exit-code') exitCode = true;
     else if (a === '--agent' && i + 1 < argv.length) agent = argv[++i]!;
     else if (a.startsWith('--agent=')) agent = a.slice('--agent='.length);
+    else if (a === '--keep-event' && i + 1 < argv.length) keepEvent = argv[++i]!;
     else return null;
   }
-  return { exitCode, agent };
+  return { exitCode, agent, ...(keepEvent === undefined ? {} : { keepEvent }) };
 }
 
 /**

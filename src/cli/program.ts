@@ -67,13 +67,14 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
     .option('--agent <client>', `the client's hook format: ${AGENT_NAMES.join(', ')}`, 'claude')
     .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
-    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string }) => {
+    .option('--keep-event <token>', 'keep the event for bin/bashguard-hook while analysing; with --unfinished, answer from the event kept under this token')
+    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string; keepEvent?: string }) => {
       const client = clientByName(opts.agent);
       if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
-      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client });
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client, keepEvent: opts.keepEvent });
     });
 
   program

@@ -820,143 +820,164 @@ const vi: CommandSpec = writes({ grammar: { short: 'cSiTuwW', long: [] }, operan
 
 const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh', 'rbash', 'yash', 'posh'];
 
-const OWN: Record<string, CommandSpec> = {
+const OWN: Record<string, () => CommandSpec> = {
   // files and directories
-  touch: writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
-  mkdir: writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
-  rm: writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
-  rmdir: writes({ grammar: {}, operands: 'each', op: 'delete' }),
-  unlink: writes({ grammar: {}, operands: 'each', op: 'delete' }),
-  shred: writes({ grammar: { short: 'ns', long: ['iterations', 'size', 'random-source'] }, operands: 'each', op: 'modify' }),
-  truncate: writes({ grammar: { short: 'sr', long: ['size', 'reference'] }, operands: 'each', op: 'modify' }),
-  chmod: chmodLike(true),
-  chown: chmodLike(true),
-  chgrp: chmodLike(true),
-  chattr: chmodLike(true),
-  setfacl: writes({ grammar: { short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] }, operands: 'each', op: 'chmod' }),
-  cp: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
-  mv: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }),
-  install: writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
-  ln: writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
-  link: writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
-  tee: writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
-  dd,
-  sort: writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
-  split,
-  csplit,
-  rsync: writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
-  scp: writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
-  tar,
-  unzip,
-  zip: { category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } },
-  gzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
-  gunzip: writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
-  bzip2: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
-  bunzip2: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
-  xz: writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
-  unxz: writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
-  zstd: writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
-  patch,
-  curl,
-  wget,
-  mktemp,
-  sed,
-  vi, vim: vi, nvim: vi, nano: vi, emacs: vi, ed: vi, ex: vi, code: vi, subl: vi, gedit: vi, kate: vi, micro: vi, hx: vi, helix: vi, joe: vi, mcedit: vi,
+  touch: () => writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
+  mkdir: () => writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
+  rm: () => writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
+  rmdir: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
+  unlink: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
+  shred: () => writes({ grammar: { short: 'ns', long: ['iterations', 'size', 'random-source'] }, operands: 'each', op: 'modify' }),
+  truncate: () => writes({ grammar: { short: 'sr', long: ['size', 'reference'] }, operands: 'each', op: 'modify' }),
+  chmod: () => chmodLike(true),
+  chown: () => chmodLike(true),
+  chgrp: () => chmodLike(true),
+  chattr: () => chmodLike(true),
+  setfacl: () => writes({ grammar: { short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] }, operands: 'each', op: 'chmod' }),
+  cp: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
+  mv: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }),
+  install: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
+  ln: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
+  link: () => writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
+  tee: () => writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  dd: () => dd,
+  sort: () => writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  split: () => split,
+  csplit: () => csplit,
+  rsync: () => writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
+  scp: () => writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
+  tar: () => tar,
+  unzip: () => unzip,
+  zip: () => ({ category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } }),
+  gzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  gunzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  bzip2: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
+  bunzip2: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
+  xz: () => writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  unxz: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  zstd: () => writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  patch: () => patch,
+  curl: () => curl,
+  wget: () => wget,
+  mktemp: () => mktemp,
+  sed: () => sed,
+  vi: () => vi, vim: () => vi, nvim: () => vi, nano: () => vi, emacs: () => vi, ed: () => vi, ex: () => vi, code: () => vi, subl: () => vi, gedit: () => vi, kate: () => vi, micro: () => vi, hx: () => vi, helix: () => vi, joe: () => vi, mcedit: () => vi,
   // wrappers
-  sudo: wrapper({ grammar: SUDO_GRAMMAR, chdir: ['-D', '--chdir'], assignments: true, noRunFlags: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '-e', '--edit'] }),
-  doas: wrapper({ grammar: { short: 'uC' } }),
-  env: wrapper({ grammar: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] }, chdir: ['-C', '--chdir'], assignments: true, splitString: ['-S', '--split-string'] }),
-  busybox: wrapper({ grammar: {} }),
-  nice: wrapper({ grammar: { short: 'n', long: ['adjustment'] } }),
-  nohup: wrapper({ grammar: {} }),
-  timeout: wrapper({ grammar: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 }),
-  time: wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
-  stdbuf: wrapper({ grammar: { short: 'ioe', long: ['input', 'output', 'error'] } }),
-  command: wrapper({ grammar: {}, noRunFlags: ['-v', '-V'] }),
-  builtin: wrapper({ grammar: {} }),
-  exec: wrapper({ grammar: { short: 'a' } }),
-  chrt: wrapper({ grammar: {}, skip: 1 }),
-  ionice: wrapper({ grammar: { short: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] } }),
-  taskset: wrapper({ grammar: {}, skip: 1 }),
-  setsid: wrapper({ grammar: {} }),
-  unbuffer: wrapper({ grammar: {} }),
-  fakeroot: wrapper({ grammar: { short: 'is', long: ['lib', 'faked'] } }),
-  caffeinate: wrapper({ grammar: { short: 'tw' } }),
-  strace: wrapper({ grammar: { short: 'abeEIoOpPsSuU', long: [] } }),
-  ltrace: wrapper({ grammar: { short: 'aeEnopsSuxX' } }),
-  valgrind: wrapper({ grammar: {} }),
-  xvfb_run: wrapper({ grammar: { short: 'nsefpw' } }),
-  'xvfb-run': wrapper({ grammar: { short: 'nsefpw' } }),
-  runuser: commandString({ short: 'ugGc', long: ['user', 'group', 'supp-group', 'command'] }, '-c', true),
-  su: commandString({ short: 'cgGs', long: ['command', 'group', 'supp-group', 'shell'] }, '-c', false),
-  watch: commandString({ short: 'nqd', long: ['interval', 'differences', 'equexit'] }, null, true),
-  script: commandString({ short: 'cEIOBT', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing'] }, '-c', false),
-  flock,
-  xargs,
-  parallel,
-  find,
+  sudo: () => wrapper({ grammar: SUDO_GRAMMAR, chdir: ['-D', '--chdir'], assignments: true, noRunFlags: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '-e', '--edit'] }),
+  doas: () => wrapper({ grammar: { short: 'uC' } }),
+  env: () => wrapper({ grammar: { short: 'uCS', long: ['unset', 'chdir', 'split-string'] }, chdir: ['-C', '--chdir'], assignments: true, splitString: ['-S', '--split-string'] }),
+  busybox: () => wrapper({ grammar: {} }),
+  nice: () => wrapper({ grammar: { short: 'n', long: ['adjustment'] } }),
+  nohup: () => wrapper({ grammar: {} }),
+  timeout: () => wrapper({ grammar: { short: 'sk', long: ['signal', 'kill-after'] }, skip: 1 }),
+  time: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
+  stdbuf: () => wrapper({ grammar: { short: 'ioe', long: ['input', 'output', 'error'] } }),
+  command: () => wrapper({ grammar: {}, noRunFlags: ['-v', '-V'] }),
+  builtin: () => wrapper({ grammar: {} }),
+  exec: () => wrapper({ grammar: { short: 'a' } }),
+  chrt: () => wrapper({ grammar: {}, skip: 1 }),
+  ionice: () => wrapper({ grammar: { short: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] } }),
+  taskset: () => wrapper({ grammar: {}, skip: 1 }),
+  setsid: () => wrapper({ grammar: {} }),
+  unbuffer: () => wrapper({ grammar: {} }),
+  fakeroot: () => wrapper({ grammar: { short: 'is', long: ['lib', 'faked'] } }),
+  caffeinate: () => wrapper({ grammar: { short: 'tw' } }),
+  strace: () => wrapper({ grammar: { short: 'abeEIoOpPsSuU', long: [] } }),
+  ltrace: () => wrapper({ grammar: { short: 'aeEnopsSuxX' } }),
+  valgrind: () => wrapper({ grammar: {} }),
+  xvfb_run: () => wrapper({ grammar: { short: 'nsefpw' } }),
+  'xvfb-run': () => wrapper({ grammar: { short: 'nsefpw' } }),
+  runuser: () => commandString({ short: 'ugGc', long: ['user', 'group', 'supp-group', 'command'] }, '-c', true),
+  su: () => commandString({ short: 'cgGs', long: ['command', 'group', 'supp-group', 'shell'] }, '-c', false),
+  watch: () => commandString({ short: 'nqd', long: ['interval', 'differences', 'equexit'] }, null, true),
+  script: () => commandString({ short: 'cEIOBT', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing'] }, '-c', false),
+  flock: () => flock,
+  xargs: () => xargs,
+  parallel: () => parallel,
+  find: () => find,
   // shells and shell code
-  eval: evalSpec,
-  source,
-  '.': source,
+  eval: () => evalSpec,
+  source: () => source,
+  '.': () => source,
   // builtins with state
-  cd,
-  pushd,
-  popd,
-  exit,
-  logout: exit,
-  return: ret,
-  unset,
-  read: readVar,
-  mapfile: readVar,
-  readarray: readVar,
-  printf: { category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) },
-  git: { category: 'git', run: runGit },
+  cd: () => cd,
+  pushd: () => pushd,
+  popd: () => popd,
+  exit: () => exit,
+  logout: () => exit,
+  return: () => ret,
+  unset: () => unset,
+  read: () => readVar,
+  mapfile: () => readVar,
+  readarray: () => readVar,
+  printf: () => ({ category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) }),
+  git: () => ({ category: 'git', run: runGit }),
   // inline code in other languages
-  python: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
-  python3: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
-  python2: code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
-  node: code({ grammar: { short: 'epr', long: ['eval', 'print', 'require', 'import', 'loader'] }, codeOptions: ['-e', '-p', '--eval', '--print'] , argvOperands: true }),
-  deno: code({ grammar: {}, codeOptions: [] }),
-  bun: code({ grammar: { short: 'e', long: ['eval'] }, codeOptions: ['-e', '--eval'] }),
-  perl: code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: '-i' }),
-  ruby: code({ grammar: { short: 'eIrECFTx', long: [] }, codeOptions: ['-e'], inPlace: '-i' }),
-  php: code({ grammar: { short: 'rBREFcdz' }, codeOptions: ['-r'] }),
-  lua: code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
-  Rscript: code({ grammar: { short: 'e' }, codeOptions: ['-e'] }),
-  osascript: code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
-  awk: code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
-  gawk: code({ grammar: { short: 'fvFeiIlLE', long: ['file', 'assign', 'field-separator', 'source', 'include', 'load'] }, codeOptions: ['-e', '--source'], programOperand: true, inPlace: '-i' }),
-  mawk: code({ grammar: { short: 'fvFW' }, codeOptions: [], programOperand: true }),
-  nawk: code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
+  python: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  python3: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  python2: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
+  node: () => code({ grammar: { short: 'epr', long: ['eval', 'print', 'require', 'import', 'loader'] }, codeOptions: ['-e', '-p', '--eval', '--print'] , argvOperands: true }),
+  deno: () => code({ grammar: {}, codeOptions: [] }),
+  bun: () => code({ grammar: { short: 'e', long: ['eval'] }, codeOptions: ['-e', '--eval'] }),
+  perl: () => code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: '-i' }),
+  ruby: () => code({ grammar: { short: 'eIrECFTx', long: [] }, codeOptions: ['-e'], inPlace: '-i' }),
+  php: () => code({ grammar: { short: 'rBREFcdz' }, codeOptions: ['-r'] }),
+  lua: () => code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
+  Rscript: () => code({ grammar: { short: 'e' }, codeOptions: ['-e'] }),
+  osascript: () => code({ grammar: { short: 'el' }, codeOptions: ['-e'] }),
+  awk: () => code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
+  gawk: () => code({ grammar: { short: 'fvFeiIlLE', long: ['file', 'assign', 'field-separator', 'source', 'include', 'load'] }, codeOptions: ['-e', '--source'], programOperand: true, inPlace: '-i' }),
+  mawk: () => code({ grammar: { short: 'fvFW' }, codeOptions: [], programOperand: true }),
+  nawk: () => code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
   // project tools: write below their project directory
-  make: project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, []),
-  gmake: project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, []),
-  npm: project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs']),
-  yarn: project(['--cwd'], { long: ['cwd'] }, ['info', 'list', 'why', 'help', 'config', 'outdated']),
-  pnpm: project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config']),
-  npx: project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, []),
-  cargo: project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project']),
-  go: project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet']),
-  pip: project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  pip3: project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  cmake: project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, []),
-  ninja: project(['-C'], { short: 'Cfjkl' }, []),
-  mvn: project(['-f', '--file'], { short: 'fsDPplbT' }, []),
-  gradle: project(['-p', '--project-dir'], { short: 'pbc' }, []),
-  gradlew: project(['-p', '--project-dir'], { short: 'pbc' }, []),
-  pytest: project(['--rootdir', '--basetemp'], { short: 'kmpcorx', long: ['rootdir', 'basetemp'] }, []),
-  tsc: project(['--outDir', '-p', '--project'], { short: 'p', long: ['outDir', 'project', 'outFile'] }, []),
-  prettier: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--write' || a.value === '-w')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'prettier --write', { subtree: true }); } },
-  eslint: { category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } },
+  make: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, []),
+  gmake: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, []),
+  npm: () => project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs']),
+  yarn: () => project(['--cwd'], { long: ['cwd'] }, ['info', 'list', 'why', 'help', 'config', 'outdated']),
+  pnpm: () => project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config']),
+  npx: () => project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, []),
+  cargo: () => project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project']),
+  go: () => project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet']),
+  pip: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
+  pip3: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
+  cmake: () => project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, []),
+  ninja: () => project(['-C'], { short: 'Cfjkl' }, []),
+  mvn: () => project(['-f', '--file'], { short: 'fsDPplbT' }, []),
+  gradle: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  gradlew: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  pytest: () => project(['--rootdir', '--basetemp'], { short: 'kmpcorx', long: ['rootdir', 'basetemp'] }, []),
+  tsc: () => project(['--outDir', '-p', '--project'], { short: 'p', long: ['outDir', 'project', 'outFile'] }, []),
+  prettier: () => ({ category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--write' || a.value === '-w')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'prettier --write', { subtree: true }); } }),
+  eslint: () => ({ category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } }),
 };
 
 /**
  * The table. A Map, not an object: adding hundreds of keys one by one to an object walks V8
  * through a hidden-class transition per key, ~1.5 ms of every hook process (bench/README.md).
  */
-const TABLE = new Map<string, CommandSpec>(Object.entries(OWN));
-for (const s of shells) TABLE.set(s, shell);
+const TABLE = new Map<string, () => CommandSpec>(Object.entries(OWN));
+const shellEntry = () => shell;
+for (const s of shells) TABLE.set(s, shellEntry);
+/**
+ * The entries are built on first lookup (a hook process looks up a handful of the ~300 names;
+ * building them all was ~0.5 ms of every hook's start-up, bench/README.md).
+ */
+const BUILT = new Map<string, CommandSpec>();
+function ownSpec(name: string): CommandSpec | undefined {
+  let spec = BUILT.get(name);
+  if (spec === undefined) {
+    const build = TABLE.get(name);
+    if (build === undefined) return undefined;
+    spec = build();
+    BUILT.set(name, spec);
+  }
+  return spec;
+}
+/** Replaces `name`'s entry with `change` of it, still built on first lookup. */
+function amend(name: string, change: (spec: CommandSpec) => CommandSpec): void {
+  const base = TABLE.get(name)!;
+  TABLE.set(name, () => change(base()));
+}
 
 // ---------------------------------------------------------------- closed world: data for the rest
 
@@ -1591,18 +1612,19 @@ function moreTable(): Map<string, CommandSpec> {
 }
 
 // Python interpreters: -c / -m / stdin / script.
-for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE.set(n, python);
-TABLE.set('pytest', pytest);
+const pythonEntry = () => python;
+for (const n of ['python', 'python3', 'python2', 'pypy', 'pypy3', ...['8', '9', '10', '11', '12', '13', '14'].map((v) => `python3.${v}`)]) TABLE.set(n, pythonEntry);
+TABLE.set('pytest', () => pytest);
 // Explicit install targets, npm's config, make's stdin makefile, commands run through options.
-TABLE.set('pip', installer(TABLE.get('pip')!, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
-TABLE.set('pip3', TABLE.get('pip')!);
-TABLE.set('npm', npmConfig(installer(TABLE.get('npm')!, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
-TABLE.set('make', makeFromStdin(TABLE.get('make')!));
-TABLE.set('gmake', makeFromStdin(TABLE.get('gmake')!));
-TABLE.set('tar', commandOptions(TABLE.get('tar')!, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));
-TABLE.set('rsync', commandOptions(TABLE.get('rsync')!, ['-e', '--rsh']));
-TABLE.set('zip', commandOptions(TABLE.get('zip')!, ['-TT', '--unzip-command']));
-TABLE.set('sort', commandOptions(TABLE.get('sort')!, ['--compress-program']));
+amend('pip', (pip) => installer(pip, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
+TABLE.set('pip3', () => ownSpec('pip')!);
+amend('npm', (npm) => npmConfig(installer(npm, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
+amend('make', makeFromStdin);
+amend('gmake', makeFromStdin);
+amend('tar', (tar) => commandOptions(tar, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));
+amend('rsync', (rsync) => commandOptions(rsync, ['-e', '--rsh']));
+amend('zip', (zip) => commandOptions(zip, ['-TT', '--unzip-command']));
+amend('sort', (sort) => commandOptions(sort, ['--compress-program']));
 
 /** The environment-moved writes run before the command's own knowledge (or the closed-world default). */
 function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec | undefined {
@@ -1628,7 +1650,7 @@ const ENV_DOTFILE_NAMES = new Set(Object.keys(ENV_DOTFILES));
  * default (src/commands/unknown.ts), never "no effect".
  */
 export function lookupCommand(name: string): CommandSpec | undefined {
-  const own = TABLE.get(name) ?? SMALL.get(name) ?? moreTable().get(name);
+  const own = ownSpec(name) ?? SMALL.get(name) ?? moreTable().get(name);
   if (!ENV_DOTFILE_NAMES.has(name)) return own;
   if (!withEnv.has(name)) withEnv.set(name, withEnvWrites(name, own));
   return withEnv.get(name);

@@ -79,10 +79,14 @@ export function sessionWorkspace(cwd: string, env: Env): Workspace {
 export function unfinishedAnswer(ws: Workspace, seconds: number): HookAnswer {
   return {
     decision: ws.config.unanalyzable === 'deny' || ws.config.unanalyzable === 'sandbox' ? ws.config.unanalyzable : 'ask',
-    reason: `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`,
+    reason: unfinishedReason(seconds),
     findings: [],
     kind: 'analysis-stopped',
   };
+}
+
+export function unfinishedReason(seconds: number): string {
+  return `bashguard could not analyze this call: its analysis did not finish within ${seconds} s and was stopped (tree-sitter can run away on some malformed input). Split the command into simpler ones, or confirm it yourself.`;
 }
 
 /**

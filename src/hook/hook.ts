@@ -19,7 +19,9 @@ import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import type { Decision } from '../policy/config.js';
-import { decideCall } from './decide.js';
+import { decideCall, unfinishedAnswer, unfinishedReason } from './decide.js';
+import { WARM_UP, warmUp } from './warm-up.js';
+import { dropKeptEvent, keepEvent, keptEventFile, takeKeptEvent } from './kept-event.js';
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 import { appendDecision, isoTime } from '../log/decisions.js';
@@ -38,6 +40,11 @@ export interface HookOptions {
   unfinished?: number;
   /** The client whose format is read and written (default: Claude Code). */
   client?: HookClient;
+  /**
+   * Set by bin/bashguard-hook (its shell's pid): keep the event for the supervisor while
+   * analysing (./kept-event.ts); with `unfinished`, take the event kept under this token.
+   */
+  keepEvent?: string;
 }
 
 /** The largest stdin accepted; beyond it the command is unanalyzable (ask), not parsed. */
@@ -46,17 +53,20 @@ export const MAX_HOOK_INPUT = 16 * 1024 * 1024;
 export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   let raw: string;
   mark('modules');
+  const kept = opts.keepEvent !== undefined ? keptEventFile(io.env, opts.keepEvent) : null;
   try {
-    raw = await io.readStdin();
+    raw = (kept && opts.unfinished !== undefined ? takeKeptEvent(kept) : null) ?? (await io.readStdin());
     mark('stdin');
   } catch (err) {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);
     return 0;
   }
+  if (kept && opts.unfinished === undefined) keepEvent(kept, raw);
   const info: EventInfo = { session: null, cwd: null, tool: null, value: null };
   let answer: HookAnswer | null;
   try {
-    answer = await decideHook(raw, io, opts, info);
+    // A stopped analysis whose event was not kept: still never an allow (the supervisor asked).
+    answer = opts.unfinished !== undefined && raw.trim() === '' ? unfinishedWithoutEvent(io, opts.unfinished) : await decideHook(raw, io, opts, info);
   } catch (err) {
     // Never a silent allow: an internal failure (a parser that cannot load included) is answered
     // as an unanalyzable call, and logged.
@@ -65,9 +75,21 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   if (answer && answer.decision !== 'allow') logDecision(io, answer, info, opts.client?.name ?? 'claude');
   mark('log');
   const code = emit(renderAnswer(answer, opts), io);
+  if (kept && opts.unfinished === undefined) dropKeptEvent(kept);
   mark('answer');
   const stages = stagesLine();
   if (stages) io.stderr(stages);
+  // This process writes the code cache at exit: first run the typical calls, so that the cache
+  // covers them too (./warm-up.ts). The answer is already out.
+  const g = globalThis as Record<symbol, unknown>;
+  if (g[WARM_UP] === true && opts.unfinished === undefined) {
+    g[WARM_UP] = false;
+    try {
+      await warmUp(io, info.cwd, opts.getParser, (a) => renderAnswer(a, opts));
+    } catch {
+      // a training run only
+    }
+  }
   return code;
 }
 
@@ -155,6 +177,21 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
   }
   if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [], kind: 'protocol-drift' };
   return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished });
+}
+
+/**
+ * The answer to a stopped analysis when the event is gone (not kept, or unreadable): the
+ * configuration at the hook's own cwd decides between ask and deny, as for an unanalyzable call.
+ */
+function unfinishedWithoutEvent(io: IO, seconds: number): HookAnswer {
+  let decision: Decision = 'ask';
+  try {
+    const ws = openWorkspace(io.cwd, { env: io.env });
+    if (!ws.skipped && unfinishedAnswer(ws, seconds).decision === 'deny') decision = 'deny';
+  } catch {
+    // invalid config or unreadable git files: ask
+  }
+  return { decision, reason: `${unfinishedReason(seconds)} (Its event was not kept.)`, findings: [], kind: 'analysis-stopped' };
 }
 
 function emit(r: Rendered, io: IO): number {

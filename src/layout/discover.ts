@@ -39,10 +39,10 @@
 // Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
 // hook's CommonJS bundle (esbuild's __toESM), in every hook process.
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
-import { baseOf, parentOf, resolveFrom, under } from '../util/under.js';
+import { baseOf, parentOf, resolveFrom, resolvePath, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
 export interface LayoutStat {
@@ -90,7 +90,7 @@ export function checkoutContaining(
   layout: Layout,
   path: string,
 ): { checkout: Checkout; role: 'current' | 'main' | 'sibling' } | null {
-  const p = resolve(path);
+  const p = resolvePath(path);
   let best: { checkout: Checkout; role: 'current' | 'main' | 'sibling' } | null = null;
   let bestLen = -1;
   const consider = (checkout: Checkout | null, role: 'current' | 'main' | 'sibling'): void => {
@@ -153,7 +153,7 @@ class Discovery {
   constructor(private readonly fs: LayoutFs) {}
 
   run(dir: string): DiscoveryResult {
-    const start = this.realpathExisting(resolve(dir));
+    const start = this.realpathExisting(resolvePath(dir));
     for (let d = start; ; ) {
       const dotGit = under(d, '.git');
       const st = this.statQuiet(dotGit);
@@ -200,7 +200,7 @@ class Discovery {
     try {
       return this.fs.realpath(path);
     } catch {
-      return resolve(path);
+      return resolvePath(path);
     }
   }
 
@@ -270,7 +270,7 @@ class Discovery {
       const current: Checkout = { kind: 'bare', root: null, gitDir, commonDir, name: null };
       return this.layout(current, null);
     }
-    const root = cfg.worktree !== undefined ? this.realpathOrNormalized(resolve(gitDir, cfg.worktree)) : d;
+    const root = cfg.worktree !== undefined ? this.realpathOrNormalized(resolvePath(gitDir, cfg.worktree)) : d;
     const current: Checkout = { kind: 'main', root, gitDir, commonDir, name: null };
     return this.layout(current, current);
   }
@@ -297,7 +297,7 @@ class Discovery {
   private mainOf(commonDir: string, cfg: GitConfig): Checkout | null {
     if (cfg.bare === true) return null;
     let root: string;
-    if (cfg.worktree !== undefined) root = this.realpathOrNormalized(resolve(commonDir, cfg.worktree));
+    if (cfg.worktree !== undefined) root = this.realpathOrNormalized(resolvePath(commonDir, cfg.worktree));
     else if (baseOf(commonDir) === '.git') root = parentOf(commonDir);
     else root = commonDir; // what `git worktree list` reports when the main work tree is unrecorded
     return { kind: 'main', root, gitDir: commonDir, commonDir, name: null };

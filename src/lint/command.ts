@@ -11,7 +11,7 @@ import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
-import { lintIsolated } from './isolated.js';
+import { defaultWorkers, lintIsolated } from './isolated.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
 import { readBaseline, ruleList, select, writeBaseline } from './select.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -41,6 +41,7 @@ export interface LintCliOptions {
   summary?: boolean;
   parser?: string;
   timeout?: string;
+  jobs?: string;
   minConfidence?: string;
   maxWarnings?: string;
   baseline?: string;
@@ -63,6 +64,8 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   if (paths.length === 0) throw new UsageError('lint: give at least one PATH (a file, a directory, or - for stdin)');
   const limit = Number(opts.timeout ?? '0');
   if (!Number.isFinite(limit) || limit < 0) throw new UsageError(`--timeout takes a number of seconds, 0 for no limit (got ${opts.timeout})`);
+  const workers = opts.jobs === undefined ? null : Number(opts.jobs);
+  if (workers !== null && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--jobs takes a whole number of processes, 1 or more (got ${opts.jobs})`);
 
   const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
   if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
@@ -98,7 +101,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   };
   let results: FileResult[];
   if (limit > 0 && jobs.length > 0) {
-    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart);
+    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, workers ?? defaultWorkers(jobs.length));
   } else {
     results = jobs.map((j, i) => {
       onStart(i);

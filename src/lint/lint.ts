@@ -13,7 +13,7 @@ function realpathOr(p: string): string {
   }
 }
 import { dirname, relative } from 'node:path';
-import type { BashParser } from '../parse/index.js';
+import type { BashParser, ParseLimits, ParseResult } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
 import { createHash } from 'node:crypto';
@@ -106,16 +106,62 @@ interface Scope {
 
 const EMPTY: Range = { start: 0, end: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
 
+/** Source text kept by the parse cache, at most (the trees take ~25x that in memory). */
+const PARSE_CACHE_CHARS = 2_000_000;
+
+/**
+ * `parser` with the trees of nested code kept for the rest of the run: a library every script
+ * sources (git-sh-setup in git's commands, nvm.sh in each of nvm's tests) or a common `eval`
+ * string is parsed once, not once per script. A tree is never changed by the analysis (the IR
+ * builder reads it), and the same text with the same limits parses to the same tree, so a kept
+ * one gives what a fresh parse would (short of a repair round cut by the time budget, which
+ * depends on the machine's load either way). Not kept: the file being linted (parsed once
+ * anyway) and timeouts (they depend on the time left, not on the text).
+ */
+function cachingParser(parser: BashParser, isMain: (source: string) => boolean): BashParser {
+  const kept = new Map<string, ParseResult>();
+  let chars = 0;
+  return {
+    backend: parser.backend,
+    fallbackReason: parser.fallbackReason,
+    parse(source: string, limits?: Partial<ParseLimits>): ParseResult {
+      if (isMain(source)) return parser.parse(source, limits);
+      const key = `${limits?.maxDepth ?? ''}\0${limits?.maxInputChars ?? ''}\0${source}`;
+      const hit = kept.get(key);
+      if (hit) return hit;
+      const result = parser.parse(source, limits);
+      if (result.ok || result.kind !== 'timeout') {
+        // Oldest first out, when full.
+        for (const [k] of kept) {
+          if (chars + key.length <= PARSE_CACHE_CHARS) break;
+          kept.delete(k);
+          chars -= k.length;
+        }
+        if (chars + key.length <= PARSE_CACHE_CHARS) {
+          kept.set(key, result);
+          chars += key.length;
+        }
+      }
+      return result;
+    },
+  };
+}
+
 /** Finds roots and configs, cached per directory: one per run. */
 export class Linter {
   private scopes = new Map<string, Scope | ConfigError>();
+  private parser: BashParser;
+  /** The text of the file being analyzed (its parse is not cached). */
+  private current: string | null = null;
 
   constructor(
-    private parser: BashParser,
+    parser: BashParser,
     private opts: LintOptions,
     /** For display names. */
     private displayCwd: string,
-  ) {}
+  ) {
+    this.parser = cachingParser(parser, (source) => source === this.current);
+  }
 
   /** The scope for files in `dir`; throws ConfigError for an invalid `.bashguard.json`. */
   scopeFor(dir: string): Scope {
@@ -245,7 +291,13 @@ export class Linter {
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
     const env: Record<string, string | undefined> = scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {};
-    const { verdict } = scope.ws.check(this.parser, source, { cwd, env });
+    this.current = source;
+    let verdict: ReturnType<Workspace['check']>['verdict'];
+    try {
+      verdict = scope.ws.check(this.parser, source, { cwd, env }).verdict;
+    } finally {
+      this.current = null;
+    }
     for (const f of verdict.findings) {
       if (suppress(directives, f.rule, f.range.line)) {
         result.suppressed++;

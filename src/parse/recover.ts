@@ -57,6 +57,18 @@ export type Recovered =
 
 const MAX_ROUNDS = 4;
 
+/**
+ * No repair is tried on a tree with more ERROR/MISSING nodes than this. The repairs are for a few
+ * grammar gaps in a shell script; a text with thousands of errors is not one (an HTML page or a Tcl
+ * script behind a `sh` shebang: 2,126 errors on a 150 KB page), its repaired tree keeps its errors,
+ * and each round is one more full parse and copy. On that page the four rounds ran into the parse
+ * time budget (limits.ts) at a point that depended on the machine's load, so the line reported
+ * changed from run to run; without the rounds the outcome is the grammar's tree, every time, in a
+ * fifth of the time. The most in any other of the machine's 320 scripts or the six repositories
+ * docs/lint.md lists is 169.
+ */
+const MAX_REPAIR_ERRORS = 1000;
+
 export function recover(source: string, first: Tree, reparse: Reparse): Recovered {
   const scan = scanSource(source);
   const heredocs = scan?.heredocs ?? null;
@@ -68,6 +80,9 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   const firstJoined = findJoinedLines(first.root, source);
   const original: Recovered = { kind: 'original', joined: firstJoined };
   if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0) return original;
+  // Counted once (at most MAX_REPAIR_ERRORS + 1, so exactly whenever the repairs go on).
+  const firstErrors = first.hasErrors ? errorCount(first.root, MAX_REPAIR_ERRORS + 1) : 0;
+  if (firstErrors > MAX_REPAIR_ERRORS) return original;
 
   const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
   for (const at of emptyBackquotes) {
@@ -104,7 +119,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   if (!tree.hasErrors && !joined) return { kind: 'recovered', tree, joined };
   // Still broken (a real error elsewhere): the repaired tree is closer to bash when the grammar's
   // own tree was known wrong, or when the repairs removed errors (fewer spurious reports).
-  if (knownWrong || errorCount(tree.root) < errorCount(first.root)) return { kind: 'recovered', tree, joined };
+  if (knownWrong || errorCount(tree.root, firstErrors) < firstErrors) return { kind: 'recovered', tree, joined };
   return original;
 }
 
@@ -129,10 +144,11 @@ function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
   return out;
 }
 
-function errorCount(root: SyntaxNode): number {
+/** ERROR and MISSING nodes in the tree, counted up to `upTo`. */
+function errorCount(root: SyntaxNode, upTo = Infinity): number {
   let n = 0;
   const stack = [root];
-  while (stack.length) {
+  while (stack.length && n < upTo) {
     const c = stack.pop()!;
     if (c.type === 'ERROR' || c.missing) n++;
     for (const k of c.children) stack.push(k);

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
+import { WASM_FLAGS_SET, setWasmStartupFlags } from '../startup/v8-flags.js';
 import { createRequire } from 'node:module';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
@@ -26,6 +28,28 @@ export function preferFastWasmStartup(): void {
   fastStartup = true;
 }
 
+/**
+ * web-tree-sitter's CommonJS build. In the hook (a fresh process per call), through a V8 code
+ * cache of its own like the hook bundle (src/startup/code-cache.ts): compiling its 160 KB from
+ * source was ~14 M instructions (~3.5 ms) of every WASM hook. Its cache is made under the WASM
+ * flags, which every process that loads it has set by then.
+ */
+function loadWebTreeSitter(): unknown {
+  const req = createRequire(import.meta.url);
+  if (!fastStartup) return req('web-tree-sitter');
+  const file = req.resolve('web-tree-sitter');
+  const dir = cacheDir(process.env);
+  let cache: string | null = null;
+  try {
+    // Size and time name the file; the cache's own source check is what makes it safe.
+    const st = statSync(file);
+    if (dir) cache = dir + '/' + cacheFileName(`wts${st.size}-${Math.trunc(st.mtimeMs)}`);
+  } catch {
+    // no cache then
+  }
+  return loadWithCodeCache(file, cache, req, true, true).exports;
+}
+
 /** Path of the pinned grammar; its checksum is recorded in grammars/README.md. */
 export function grammarPath(): string {
   return packagePath('grammars', 'tree-sitter-bash.wasm');
@@ -35,20 +59,17 @@ export function grammarPath(): string {
 export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
-      if (fastStartup) {
-        // Loaded here, not at the top: node:v8 (and node:stream with it) costs every hook process
-        // ~3 ms, and only the WASM fallback needs it.
-        const { setFlagsFromString } = createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
+      // (Already set when the process knew it would use WASM: src/startup/hook-start.ts.)
+      if (fastStartup && !(globalThis as Record<symbol, unknown>)[WASM_FLAGS_SET]) {
         // The code cache keeps what was compiled so far (src/startup/code-cache.ts): after the
         // flags change, new bytecode would be refused by a default-flag process.
         const beforeFlags = (globalThis as Record<symbol, unknown>)[Symbol.for('bashguard.beforeV8Flags')];
         if (typeof beforeFlags === 'function') beforeFlags();
-        setFlagsFromString('--liftoff-only');
-        setFlagsFromString('--wasm-lazy-compilation');
+        setWasmStartupFlags();
       }
       // The CommonJS build of web-tree-sitter: the ESM one costs a fresh process (the hook) the
       // ESM loader's start-up and a module compile, several ms (bench/README.md).
-      const mod = createRequire(import.meta.url)('web-tree-sitter') as {
+      const mod = loadWebTreeSitter() as {
         Parser: { init(): Promise<void>; new (): WasmParser & { setLanguage(l: unknown): void } };
         Language: { load(bytes: Uint8Array): Promise<unknown> };
       };

@@ -4,7 +4,7 @@
  * the hook's start-up path); an invalid file gives one line naming the file and the field.
  */
 import { lstatSync, readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { resolvePath } from '../util/under.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 
@@ -91,10 +91,10 @@ export function expandConfigPath(p: string, baseDir: string, home: string | unde
   const m = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(p);
   if (m) {
     if (!home) throw new ConfigError(`${file}: ${field}: ${p} needs HOME, which is not set`);
-    return resolve(home, '.' + p.slice(m[0].length));
+    return resolvePath(home, '.' + p.slice(m[0].length));
   }
   if (p.startsWith('~')) throw new ConfigError(`${file}: ${field}: ${p}: only ~ and ~/ are expanded (not ~user)`);
-  return isAbsolute(p) ? resolve(p) : resolve(baseDir, p);
+  return resolvePath(baseDir, p);
 }
 
 function pathList(obj: Record<string, unknown>, key: string, file: string, baseDir: string, home: string | undefined): string[] | undefined {

@@ -1,8 +1,10 @@
 /**
  * Where bashguard keeps its V8 code caches (src/startup/code-cache.ts). Its own module so that the
  * workspace can protect the directory (BG1005: bytecode planted there would run in the hook)
- * without loading the cache code.
+ * without loading the cache code; the hook keeps its event there for the supervisor too
+ * (src/hook/kept-event.ts).
  */
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { resolveFrom } from '../util/under.js';
 
 type Env = Record<string, string | undefined>;
@@ -20,4 +22,35 @@ export function cacheLocation(env: Env): string | null {
 export function cacheDir(env: Env): string | null {
   if (env.BASHGUARD_CODE_CACHE === '0' || env.BASHGUARD_CODE_CACHE === 'off') return null;
   return cacheLocation(env);
+}
+
+export function uid(): number | null {
+  return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/** The directory is ours alone: a real directory (not a link), owned by us, mode 0700 or tighter. */
+export function dirIsPrivate(dir: string): boolean {
+  const me = uid();
+  if (me === null) return false;
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === me && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the directory (0700) or makes sure it is ours and private. Never throws. */
+export function prepareDir(dir: string): boolean {
+  const me = uid();
+  if (me === null) return false;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || st.uid !== me) return false;
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    return dirIsPrivate(dir);
+  } catch {
+    return false;
+  }
 }

@@ -24,7 +24,7 @@
  * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
  * an answer: every error in here is caught, and the bundle's own errors are not.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, chmodSync, constants, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, constants, readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,8 +50,8 @@ export interface LoadResult {
   file: string | null;
 }
 
-import { cacheDir } from './cache-dir.js';
-export { cacheDir };
+import { cacheDir, dirIsPrivate, prepareDir, uid } from './cache-dir.js';
+export { cacheDir, prepareDir };
 
 /**
  * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
@@ -64,22 +64,6 @@ export function cacheFileName(key: string, execArgv: string[] = process.execArgv
   for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 16777619);
   const variant = flags === '\0' ? '' : `-f${(h >>> 0).toString(16)}`;
   return `hook-${key}-node${process.versions.node}-${process.arch}${variant}.cache`;
-}
-
-function uid(): number | null {
-  return typeof process.getuid === 'function' ? process.getuid() : null;
-}
-
-/** The directory is ours alone: a real directory (not a link), owned by us, mode 0700 or tighter. */
-function dirIsPrivate(dir: string): boolean {
-  const me = uid();
-  if (me === null) return false;
-  try {
-    const st = lstatSync(dir);
-    return st.isDirectory() && st.uid === me && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -141,21 +125,6 @@ function sameAs(fd: number, pos: number, expected: Buffer, chunk: Buffer): boole
   return true;
 }
 
-/** Creates the cache directory (0700) or makes sure it is ours and private. Never throws. */
-export function prepareDir(dir: string): boolean {
-  const me = uid();
-  if (me === null) return false;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = lstatSync(dir);
-    if (!st.isDirectory() || st.uid !== me) return false;
-    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-    return dirIsPrivate(dir);
-  } catch {
-    return false;
-  }
-}
-
 /** Writes a cache file for `source` (atomically, mode 0600, in a 0700 directory). Never throws. */
 export function writeCache(file: string, source: Buffer, data: Buffer | (() => Buffer)): boolean {
   const dir = dirname(file);
@@ -188,14 +157,19 @@ export function writeCache(file: string, source: Buffer, data: Buffer | (() => B
   }
 }
 
-/** Removes cache files of other keys (other versions, other Nodes) that have not been written for a month. */
+/**
+ * Removes cache files of other keys (other versions, other Nodes) that have not been written for a
+ * month, and events kept for the hook's supervisor (src/hook/kept-event.ts) left over for a day
+ * (a supervisor killed in between).
+ */
 function prune(dir: string, keep: string): void {
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (path === keep || !/^hook-.*\.cache$|^\.tmp-/.test(name)) continue;
+    const event = /^event-.*\.json$/.test(name);
+    if (path === keep || !(event || /^hook-.*\.cache$|^\.tmp-/.test(name))) continue;
     try {
-      if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) unlinkSync(path);
+      if (now - statSync(path).mtimeMs > (event ? 24 * 3600 * 1000 : PRUNE_AFTER_MS)) unlinkSync(path);
     } catch {
       // raced with another process, or not ours to remove
     }
@@ -218,6 +192,12 @@ export function loadWithCodeCache(
    * path does), so loading node:v8 is no reason to skip writing: forking a child loads it.
    */
   flagsNeverChanged = false,
+  /**
+   * A module loaded after the process settled its V8 flags (web-tree-sitter under the WASM
+   * flags, src/parse/wasm.ts): its cache is written as the process ends, and it takes no part
+   * in the main bundle's flag-change and warm-up protocol (BEFORE_V8_FLAGS, CODE_CACHE_WARM_UP).
+   */
+  secondary = false,
 ): LoadResult {
   let source: Buffer;
   let script: Script;
@@ -241,22 +221,30 @@ export function loadWithCodeCache(
   const module = { exports: {} as unknown };
   const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
   fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
-  if (file !== null && (state === 'miss' || state === 'rejected')) {
+  if (file !== null && (state === 'miss' || state === 'rejected') && secondary) {
+    process.once('exit', () => writeCache(file, source, () => script.createCachedData()));
+  } else if (file !== null && (state === 'miss' || state === 'rejected')) {
     const flagsBefore = v8Loaded();
     // A process about to change V8's flags (the WASM fallback, src/parse/wasm.ts) calls this first:
     // bytecode serialized now is still valid for the next default-flag process, so a machine
     // where only WASM works still gets a cache (of what ran before the parser).
     let beforeFlags: Buffer | null = null;
+    let flagsChanged = false;
     (globalThis as Record<symbol, unknown>)[BEFORE_V8_FLAGS] = () => {
+      // Whoever calls this changes the flags next, with node:v8 or without it (wasm.ts).
+      flagsChanged = true;
       try {
         beforeFlags ??= script.createCachedData();
       } catch {
         // a cache is an optimisation only
       }
     };
+    // The hook bundle runs its typical calls before exit when this is set (src/hook/warm-up.ts),
+    // so the cache written below covers more than this one call's path.
+    (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] = true;
     process.once('exit', () => {
       try {
-        if (!flagsNeverChanged && !flagsBefore && v8Loaded()) {
+        if (flagsChanged || (!flagsNeverChanged && !flagsBefore && v8Loaded())) {
           if (beforeFlags) writeCache(file, source, beforeFlags);
           return;
         }
@@ -284,6 +272,9 @@ export function loadBundle(dir: string, bundle: string, key: string, requireFn: 
 
 /** The global (the bundles are separate files) a process calls before it changes V8's flags. */
 export const BEFORE_V8_FLAGS = Symbol.for('bashguard.beforeV8Flags');
+
+/** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
+export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
 
 /** node:v8 loaded means setFlagsFromString may have run (src/parse/wasm.ts does, for WASM). */
 function v8Loaded(): boolean {

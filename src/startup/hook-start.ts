@@ -5,13 +5,18 @@
  */
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
+import { setWasmStartupFlags } from './v8-flags.js';
 
 /** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
 declare const __BG_HOOK_KEY__: string;
 
 export function startHook(): Promise<void> {
+  // A process told to parse with WASM sets the WASM flags first (./v8-flags.ts): its code cache,
+  // a file of its own, then holds the whole run instead of what ran before the flags changed.
+  const wasm = process.env.BASHGUARD_PARSER === 'wasm';
+  if (wasm) setWasmStartupFlags();
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const loaded = loadBundle(__dirname, 'hook.cjs', __BG_HOOK_KEY__, require, 'code cache');
+  const loaded = loadBundle(__dirname, 'hook.cjs', wasm ? `${__BG_HOOK_KEY__}-wasm` : __BG_HOOK_KEY__, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }
 
@@ -19,8 +24,8 @@ export function startHook(): Promise<void> {
 // one module load less than through bin/bashguard.js.
 if (typeof require !== 'undefined' && require.main === module) {
   const argv = process.argv.slice(2);
-  // `hook [--exit-code] [--agent NAME]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
-  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent');
+  // `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
+  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent' || a === '--keep-event' || rest[i - 1] === '--keep-event');
   if (fast) void startHook();
   // Anything else is the CLI's: bin/bashguard.js reads the same argv.
   else require(join(__dirname, '..', 'bin', 'bashguard.js'));

@@ -19,6 +19,19 @@ export function resolveFrom(base: string, p: string): string {
   return '/' + out.join('/');
 }
 
+/**
+ * path.resolve(...parts) on POSIX, without Node's normalisation loop (see above): the parts from
+ * the last absolute one on, against the process's cwd when none is absolute; empty parts ignored.
+ */
+export function resolvePath(...parts: string[]): string {
+  let p = '';
+  for (let i = parts.length - 1; i >= 0 && !p.startsWith('/'); i--) {
+    const part = parts[i]!;
+    if (part !== '') p = p === '' ? part : part + '/' + p;
+  }
+  return resolveFrom(p.startsWith('/') ? '/' : process.cwd(), p);
+}
+
 /** path.dirname of a normalized absolute path (no trailing slash), by its last slash. */
 export function parentOf(p: string): string {
   const i = p.lastIndexOf('/');

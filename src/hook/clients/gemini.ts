@@ -12,7 +12,8 @@
  * confirmation that a headless `gemini -p --yolo` never gets: measured, the run hung until killed.
  * So an ask is rendered as a deny that says so (unattended runs are the main use).
  */
-import { resolve } from 'node:path';
+
+import { resolvePath } from '../../util/under.js';
 import { ALLOW, absCwd, askAsDeny, field, type HookClient, type ParsedEvent, type Rendered } from '../types.js';
 
 const SHELL = 'run_shell_command';
@@ -30,7 +31,7 @@ function parse(event: Record<string, unknown>): ParsedEvent {
   const base = absCwd(event.cwd);
   if (tool !== SHELL) return { kind: 'call', call: { kind: 'write', tool, paths: [value], cwd: base } };
   const dir = field(event.tool_input, 'dir_path');
-  const runIn = typeof dir === 'string' && dir !== '' ? (dir.startsWith('/') ? dir : base ? resolve(base, dir) : undefined) : undefined;
+  const runIn = typeof dir === 'string' && dir !== '' ? (dir.startsWith('/') ? dir : base ? resolvePath(base, dir) : undefined) : undefined;
   return { kind: 'call', call: { kind: 'bash', tool, command: value, cwd: base, ...(runIn ? { runIn } : {}) } };
 }
 

@@ -1,0 +1,46 @@
+/**
+ * V8 flags a bashguard process sets for itself at run time. The hook's WASM fallback needs
+ * Liftoff only, compiled lazily (src/parse/wasm.ts: with V8's defaults the 1.3 MB grammar costs a
+ * fresh process ~1.5 s of CPU). A process that knows from the start that it will parse with WASM
+ * (BASHGUARD_PARSER=wasm) sets them before it loads the hook bundle (src/startup/hook-start.ts), so
+ * that its code cache, made under these flags, holds the whole run.
+ */
+import { createRequire } from 'node:module';
+
+export const WASM_STARTUP_FLAGS = ['--liftoff-only', '--wasm-lazy-compilation'] as const;
+
+/** Set on globalThis once this process runs with WASM_STARTUP_FLAGS. */
+export const WASM_FLAGS_SET = Symbol.for('bashguard.wasmFlagsSet');
+
+/**
+ * V8's setFlagsFromString, as cheaply as this Node offers it. node:v8 costs a fresh process ~8 ms
+ * (~32 M instructions: it loads Node's heap utilities and streams); Node 20 and 22 still expose the
+ * same function on their internal v8 binding (`process.binding`, deprecated as DEP0111, whose
+ * warning is kept quiet here) for ~0.7 M. Node 24 has no such binding: node:v8 then.
+ */
+export function v8FlagSetter(): (flags: string) => void {
+  const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
+  const quiet = proc.noDeprecation;
+  try {
+    proc.noDeprecation = true;
+    const binding = proc.binding?.('v8') as { setFlagsFromString?: (flags: string) => void } | undefined;
+    const set = binding?.setFlagsFromString;
+    if (typeof set === 'function') return (flags) => set.call(binding, flags);
+  } catch {
+    // no such binding on this Node
+  } finally {
+    proc.noDeprecation = quiet;
+  }
+  // A builtin resolves the same from anywhere: no module URL needed (this file is in CommonJS
+  // and ESM builds).
+  return (createRequire('/')('node:v8') as typeof import('node:v8')).setFlagsFromString;
+}
+
+/** Sets WASM_STARTUP_FLAGS in this process (once). */
+export function setWasmStartupFlags(): void {
+  const g = globalThis as Record<symbol, unknown>;
+  if (g[WASM_FLAGS_SET]) return;
+  const set = v8FlagSetter();
+  for (const f of WASM_STARTUP_FLAGS) set(f);
+  g[WASM_FLAGS_SET] = true;
+}
