@@ -54,10 +54,10 @@ function failureRange(source: string, at: number | undefined): Effect['range'] {
 export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOptions): AnalysisResult {
   const deadline = performance.now() + (opts.budgetMs ?? DEFAULT_BUDGET_MS);
   // Each parse gets what is left of the budget (and never more than its own parse limit).
-  const limitsNow = (): Partial<ParseLimits> => ({
-    ...opts.limits,
-    timeoutMs: Math.max(1, Math.min(opts.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, deadline - performance.now())),
-  });
+  const limitsNow = (): Partial<ParseLimits> => {
+    const timeoutMs = Math.max(1, Math.min(opts.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, deadline - performance.now()));
+    return opts.limits ? { ...opts.limits, timeoutMs } : { timeoutMs };
+  };
   const script = parseScript(parser, source, limitsNow());
   if ('error' in script) {
     const range = failureRange(source, script.at);
@@ -85,7 +85,8 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     },
   });
   const analysis = interp.run(script);
-  return { ...analysis, script, backend: parser.backend };
+  // Written out: a spread of the result cost ~4% of a check.
+  return { effects: analysis.effects, timeline: analysis.timeline, commands: analysis.commands, script, backend: parser.backend };
 }
 
 export async function analyze(source: string, opts: AnalyzeOptions, parser?: BashParser): Promise<AnalysisResult> {

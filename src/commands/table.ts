@@ -1642,6 +1642,8 @@ function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec
 
 
 const withEnv = new Map<string, CommandSpec | undefined>();
+/** ENV_DOTFILES' names as a Set: an own-property test of a name not yet interned cost ~4% of the interpreter. */
+const ENV_DOTFILE_NAMES = new Set(Object.keys(ENV_DOTFILES));
 
 /**
  * Command knowledge for a basename, or undefined: the interpreter then applies the closed-world
@@ -1649,7 +1651,7 @@ const withEnv = new Map<string, CommandSpec | undefined>();
  */
 export function lookupCommand(name: string): CommandSpec | undefined {
   const own = ownSpec(name) ?? SMALL.get(name) ?? moreTable().get(name);
-  if (!Object.prototype.hasOwnProperty.call(ENV_DOTFILES, name)) return own;
+  if (!ENV_DOTFILE_NAMES.has(name)) return own;
   if (!withEnv.has(name)) withEnv.set(name, withEnvWrites(name, own));
   return withEnv.get(name);
 }

@@ -49,7 +49,12 @@ interface Acc {
   evidence: Evidence[];
 }
 
+const UNQUOTED_SPECIAL = /[{,}*?[]/;
+const EXPANSION_SPECIAL = /[ \t\n*?[]/;
+
 function markUnquoted(s: string): string {
+  // Most words have none of these: no copy built character by character.
+  if (!UNQUOTED_SPECIAL.test(s)) return s;
   let out = '';
   for (const ch of s) {
     if (ch === '{') out += B_OPEN;
@@ -65,6 +70,7 @@ function markUnquoted(s: string): string {
 
 /** Unquoted expansion results are split on IFS whitespace and globbed, but never brace-expanded. */
 function markExpansion(s: string): string {
+  if (!EXPANSION_SPECIAL.test(s)) return s;
   let out = '';
   for (const ch of s) {
     if (ch === ' ' || ch === '\t' || ch === '\n') out += SPLIT;

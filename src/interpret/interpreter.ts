@@ -169,6 +169,7 @@ const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full',
 /** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
 function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
   const out: { variable: string; redirect: Redirect; field: Field }[] = [];
+  if (cmd.redirects.length === 0) return out;
   cmd.words.forEach((w, i) => {
     const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
     if (!m || i === 0) return;
@@ -184,6 +185,26 @@ const DEFAULT_STEPS = 20_000;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
 
+/** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
+const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
+
+/** The variables of each frozen environment (see Interpreter#initialState). */
+const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
+
+function envVariables(env: Record<string, string | undefined>, freeze: boolean): CowMap<string, Variable> {
+  const vars = CowMap.of<string, Variable>();
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    const variable: Variable = { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true };
+    if (freeze) {
+      Object.freeze(variable.evidence);
+      Object.freeze(variable);
+    }
+    vars.set(k, variable);
+  }
+  return vars;
+}
+
 export class Interpreter implements ExpandHooks {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
@@ -191,6 +212,10 @@ export class Interpreter implements ExpandHooks {
   private steps = 0;
   private shellDepth = 0;
   private functionDepth = 0;
+  /**
+   * The nesting the current command runs in (`bash -c`, `eval`, a function). Replaced, never
+   * changed in place, so effects and traces share it instead of copying it.
+   */
   private via: string[] = [];
   private stepLimitReported = false;
   private nextNamedFd = 10;
@@ -198,18 +223,20 @@ export class Interpreter implements ExpandHooks {
   constructor(readonly ctx: AnalyzeContext) {}
 
   initialState(): State {
-    const vars = CowMap.of<string, Variable>();
-    for (const [k, v] of Object.entries(this.ctx.env)) {
-      if (v === undefined) continue;
-      vars.set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
-    }
+    const env = this.ctx.env;
+    // A frozen environment (Workspace.check's, one per cwd) cannot change: its variables are built
+    // once and every run starts from a fork (copied on its first assignment). The variables are
+    // frozen too, so an in-place change anywhere would throw instead of leaking into the next run.
+    let template = ENV_VARS.get(env);
+    if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
+    const vars = template ? template.fork() : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
     return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
-      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
     this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
@@ -374,7 +401,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   problem(reason: string, text: string, word: Word): void {
-    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.via });
   }
 
   pwd(st: State): string | null {
@@ -636,7 +663,7 @@ export class Interpreter implements ExpandHooks {
           reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
           text: '',
           range,
-          via: [...this.via],
+          via: this.via,
         });
       }
       return false;
@@ -657,7 +684,7 @@ export class Interpreter implements ExpandHooks {
           reason: 'brace expansion produces too many words to check',
           text: w.text,
           range: w.range,
-          via: [...this.via],
+          via: this.via,
         });
       }
       fields.push(...fs);
@@ -722,7 +749,7 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: [...this.via] };
+    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
@@ -932,7 +959,7 @@ export class Interpreter implements ExpandHooks {
 
   private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
       // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
       this.emitOutput(HOLE);
       return;
@@ -1000,8 +1027,9 @@ export class Interpreter implements ExpandHooks {
    * provides. `closeRedirects` restores the descriptors when the command ends.
    */
   openRedirects(list: Redirect[], st: State): RedirectLayer {
+    // Most commands have no redirect: one empty layer for all of them (only this method fills one).
+    if (list.length === 0) return NO_REDIRECTS;
     const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
-    if (list.length === 0) return layer;
     const point = (fd: number, target: FdTarget | null) => {
       if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
       st.extras.fds.set(fd, target);
@@ -1111,7 +1139,7 @@ export class Interpreter implements ExpandHooks {
     const value = field.value;
     const text = displayPath(value);
     const cwd = opts.cwdOverride ?? st.cwd;
-    const via = [...this.via];
+    const via = this.via;
     const base = (path: string | null, cwdPath: string | null, conf: Confidence, ev: Evidence[]): WriteEffect => ({
       kind: 'write',
       op,
@@ -1169,15 +1197,15 @@ export class Interpreter implements ExpandHooks {
   }
 
   git(effect: Omit<GitEffect, 'kind' | 'via'>): void {
-    this.effects.push({ kind: 'git', ...effect, via: [...this.via] });
+    this.effects.push({ kind: 'git', ...effect, via: this.via });
   }
 
   dynamicProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via });
   }
 
   limitProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: [...this.via] });
+    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: this.via });
   }
 
   /**
@@ -1202,7 +1230,7 @@ export class Interpreter implements ExpandHooks {
         confidence: 'possible',
         cwd: null,
         command,
-        via: [...this.via],
+        via: this.via,
         range,
         evidence: [{ range, note: `${what} (\`${command}\`) mentions ${p} and may write it` }],
       });
@@ -1294,7 +1322,7 @@ export class Interpreter implements ExpandHooks {
     }
     const parsed = this.ctx.parse(source);
     if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: [...this.via] });
+      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.via });
       return;
     }
     this.shellDepth++;
@@ -1305,7 +1333,7 @@ export class Interpreter implements ExpandHooks {
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
       for (const p of parsed.problems) {
-        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: [...this.via] });
+        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.via });
       }
       const before = this.effects.length;
       const tl = this.timeline.length;

@@ -227,9 +227,18 @@ function bashLanguage(require: NodeRequire, SyntaxNode: unknown): unknown {
   return Object.create(lang, { nodeSubclasses: { value: generic } }) as unknown;
 }
 
+/** The parse timeout last given to the binding, in microseconds. */
+let timeoutSet = -1;
+
 export function nativeParse(source: string, timeoutMs: number): TreeCursorLike | null {
   const parser = loadNative();
-  parser.setTimeoutMicros(timeoutMs * 1000);
+  // Whole milliseconds, set only when that changes: the first parse of every command asks for
+  // what is left of the same limit (1499.99... ms), and the binding call cost ~1% of a check.
+  const us = Math.max(1, Math.floor(timeoutMs)) * 1000;
+  if (us !== timeoutSet) {
+    parser.setTimeoutMicros(us);
+    timeoutSet = us;
+  }
   // The binding copies the string through a buffer of this many UTF-16 units (+1 for the
   // terminating NUL it writes), allocated and zeroed per parse: exactly the input's size reads it
   // in one piece (a fixed 64 Ki-unit buffer cost ~4 us a parse for zeroing 128 KB).

@@ -83,6 +83,9 @@ export interface SymbolNames {
   fields: (string | null)[];
 }
 
+/** Symbols below this are remembered in SymbolNames' arrays (the grammar has a few hundred). */
+const DENSE_SYMBOLS = 4096;
+
 export function symbolNames(): SymbolNames {
   return { types: [], named: [], fields: [null] };
 }
@@ -101,19 +104,27 @@ export function copyTree(
   const { types, named, fields } = names;
   const make = (): SyntaxNode => {
     const symbol = cursor.nodeTypeId;
-    let type = types[symbol];
+    // The arrays stay dense: ERROR's symbol is 65535, and storing at that index once turned them
+    // into dictionaries for good (every later lookup slow). Such symbols are asked each time.
+    let type = symbol < DENSE_SYMBOLS ? types[symbol] : undefined;
+    let isNamed: boolean;
     if (type === undefined) {
-      type = types[symbol] = cursor.nodeType;
-      named[symbol] = cursor.nodeIsNamed;
-    }
+      type = cursor.nodeType;
+      isNamed = cursor.nodeIsNamed;
+      if (symbol < DENSE_SYMBOLS) {
+        types[symbol] = type;
+        named[symbol] = isNamed;
+      }
+    } else isNamed = named[symbol]!;
+    // The native binding gives undefined for "no field" (0 in the WASM one): no array lookup then.
     const fieldId = cursor.currentFieldId;
-    let field = fields[fieldId];
+    let field = fieldId ? fields[fieldId] : null;
     if (field === undefined) field = fields[fieldId] = cursor.currentFieldName ?? null;
     const start = cursor.startIndex;
     const end = cursor.endIndex;
     return {
       type,
-      named: named[symbol]!,
+      named: isNamed,
       field,
       start,
       end,

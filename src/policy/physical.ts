@@ -11,6 +11,12 @@ export interface PhysicalFs {
   readlink(path: string): string | null;
   /** Whether something (a file, a directory, a link) is at the path now; unknown when absent. */
   exists?(path: string): boolean;
+  /**
+   * The length of the longest directory known to hold no symlink that `path` begins with (whole
+   * components, as written), or 0: resolvePhysical starts after it instead of asking `readlink`
+   * about each of its components (which would answer null for every one).
+   */
+  knownPrefix?(path: string): number;
 }
 
 /**
@@ -51,7 +57,14 @@ export const nodeFs: PhysicalFs = {
  */
 export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | undefined)[] = []): PhysicalFs {
   const known = physical.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.includes(HOLE));
-  const isKnown = knownPrefixes(known);
+  const { test: isKnown, plain } = knownPrefixes(known);
+  const knownPrefix = (p: string): number => {
+    let best = 0;
+    for (const k of plain) {
+      if (k.length > best && p.startsWith(k) && (p.length === k.length || p.charCodeAt(k.length) === 47)) best = k.length;
+    }
+    return best;
+  };
   if (fs === nodeFs) {
     const entries = new Map<string, Entry>();
     const entry = (p: string): Entry => {
@@ -68,6 +81,7 @@ export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | und
     return {
       readlink: (p) => (isKnown(p) ? null : (entry(p)?.link ?? null)),
       exists: (p) => entry(p) !== null,
+      knownPrefix,
     };
   }
   const cache = new Map<string, string | null>();
@@ -81,26 +95,45 @@ export function cachedFs(fs: PhysicalFs, physical: readonly (string | null | und
       return v;
     },
     exists: fs.exists ? (p) => fs.exists!(p) : undefined,
+    knownPrefix,
   };
 }
 
-let lastKnown: { key: string; test: (p: string) => boolean } | null = null;
+/** An absolute path of plain components: no empty, `.` or `..` one, no trailing slash (not `/` itself). */
+function isPlain(p: string): boolean {
+  return p.length > 1 && p.charCodeAt(0) === 47 && !/\/\/|\/\.\.?(?:\/|$)|\/$/.test(p);
+}
+
+interface KnownPrefixes {
+  test: (p: string) => boolean;
+  /** The known paths made of plain components (see isPlain). */
+  plain: string[];
+}
+
+let lastKnown: { known: string[]; result: KnownPrefixes } | null = null;
+
+function sameList(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * Whether a path is one of `known` or a prefix of one on a component boundary, as a set of those
  * prefixes (the same few layout paths on every evaluation of a workspace: built once for them).
  */
-function knownPrefixes(known: string[]): (p: string) => boolean {
-  const key = known.join('\0');
-  if (lastKnown?.key === key) return lastKnown.test;
+function knownPrefixes(known: string[]): KnownPrefixes {
+  // Compared element by element (joining them into a key cost ~1% of a check).
+  if (lastKnown && sameList(lastKnown.known, known)) return lastKnown.result;
   const prefixes = new Set<string>();
   for (const k of known) {
     prefixes.add(k);
     for (let i = k.indexOf('/'); i >= 0; i = k.indexOf('/', i + 1)) prefixes.add(k.slice(0, i));
   }
   const test = (p: string): boolean => prefixes.has(p);
-  lastKnown = { key, test };
-  return test;
+  const result = { test, plain: known.filter(isPlain) };
+  lastKnown = { known, result };
+  return result;
 }
 
 const MAX_LINKS = 40;
@@ -111,9 +144,12 @@ export function resolvePhysical(path: string, fs: PhysicalFs): string {
   // `resolved` so far as a path ('' for the root), grown and cut as text. The components still
   // to walk: those of symlink targets met on the way in `pending` (the next one last), then the
   // rest of `path` from `pos` on, read in place (no array per call).
-  let resolved = '';
+  // A known directory at the start (whole plain components, each of which readlink would answer
+  // null for) is taken as it is.
+  const known = fs.knownPrefix ? fs.knownPrefix(path) : 0;
+  let resolved = known > 0 ? path.slice(0, known) : '';
   const pending: string[] = [];
-  let pos = 0;
+  let pos = known > 0 ? known + 1 : 0;
   const next = (): string | null => {
     if (pending.length > 0) return pending.pop()!;
     while (pos < path.length) {

@@ -49,6 +49,8 @@ export interface Verdict {
 }
 
 export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
+  // A third of the corpus has no effect at all: nothing to set up.
+  if (effects.length === 0) return { decision: 'allow', findings: [] };
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
@@ -56,7 +58,12 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // (only on the real file system, which is where discovery realpath'd them).
   const current = ctx.layout?.current;
   const disk = cachedFs(ctx.fs, ctx.fs === nodeFs ? [ctx.root, current?.root, current?.gitDir, current?.commonDir, ctx.layout?.main?.root] : []);
-  const fs: PhysicalFs = { readlink: (p) => created.get(p) ?? disk.readlink(p), exists: disk.exists };
+  const fs: PhysicalFs = {
+    readlink: (p) => created.get(p) ?? disk.readlink(p),
+    exists: disk.exists,
+    // Only while the command created no symlink (one could sit on a known directory's path).
+    knownPrefix: (p) => (created.size === 0 && disk.knownPrefix ? disk.knownPrefix(p) : 0),
+  };
   const regions = ctx.regions;
   const findings: Finding[] = [];
   const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {

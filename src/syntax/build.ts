@@ -41,8 +41,11 @@ class Builder {
   /** `>&3 0<&3`: the grammar gave `0` to the previous redirect; it is the next one's fd. */
   pendingFd: { at: number; fd: number } | null = null;
   private readonly pointAt: (offset: number) => Point;
+  /** Whether the source has a line continuation (`\\` then a newline) anywhere. */
+  private readonly hasContinuation: boolean;
   constructor(readonly source: string) {
     this.pointAt = pointFinder(source);
+    this.hasContinuation = source.includes('\\\n');
   }
 
   range(n: SyntaxNode): Range {
@@ -201,6 +204,8 @@ class Builder {
    * one word `/home/x`; the grammar treats the continuation as a separator and yields two.
    */
   joinContinuations(words: Word[]): Word[] {
+    // Only a backslash-newline in the source can join two words.
+    if (words.length < 2 || !this.hasContinuation) return words;
     const out: Word[] = [];
     for (const w of words) {
       const prev = out[out.length - 1];
@@ -821,6 +826,7 @@ class Builder {
 const SPILLED = new WeakMap<Redirect, Word[]>();
 
 function withSpilled(words: Word[], redirects: Redirect[]): Word[] {
+  if (redirects.length === 0) return words;
   const spilled = redirects.flatMap((r) => SPILLED.get(r) ?? []);
   if (spilled.length === 0) return words;
   return [...words, ...spilled].sort((a, b) => a.range.start - b.range.start);
@@ -857,6 +863,11 @@ function unquotedParts(raw: string, atStart: boolean): WordPart[] {
       parts.push({ kind: 'tilde', user: m[1]! });
       i = m[0].length;
     }
+  }
+  // Without a backslash the rest is one text part (most words): no copy character by character.
+  if (raw.indexOf('\\', i) < 0) {
+    if (i < raw.length) parts.push({ kind: 'text', value: i === 0 ? raw : raw.slice(i), quoting: 'none' });
+    return parts;
   }
   let buf = '';
   const flush = () => {

@@ -82,6 +82,10 @@ export function buildRegions(input: RegionInput): Region[] {
  */
 interface RegionIndex {
   length: number;
+  /**
+   * The regions of each root, and an empty list for each root cut before one of its slashes
+   * (after the first character): a path cut that is missing here begins no root.
+   */
   byRoot: Map<string, number[]>;
   other: number[];
 }
@@ -91,14 +95,22 @@ function indexOf(regions: Region[]): RegionIndex {
   let idx = indexes.get(regions);
   if (idx && idx.length === regions.length) return idx;
   idx = { length: regions.length, byRoot: new Map(), other: [] };
+  const roots = new Set<string>();
   regions.forEach((r, i) => {
     if (r.root === '/' || r.root.endsWith('/') || !r.root.startsWith('/')) idx!.other.push(i);
     else {
       const list = idx!.byRoot.get(r.root);
       if (list) list.push(i);
       else idx!.byRoot.set(r.root, [i]);
+      roots.add(r.root);
     }
   });
+  for (const root of roots) {
+    for (let cut = root.indexOf('/', 1); cut >= 0; cut = root.indexOf('/', cut + 1)) {
+      const prefix = root.slice(0, cut);
+      if (!idx.byRoot.has(prefix)) idx.byRoot.set(prefix, []);
+    }
+  }
   indexes.set(regions, idx);
   return idx;
 }
@@ -112,18 +124,31 @@ export function classify(path: string, regions: Region[]): Region {
   if (path.startsWith('/')) {
     for (let cut = path.indexOf('/', 1); ; cut = path.indexOf('/', cut + 1)) {
       const list = idx.byRoot.get(cut < 0 ? path : path.slice(0, cut));
-      if (list) hits.push(...list);
+      // A cut that begins no root: no longer one is a root either.
+      if (list === undefined) break;
+      if (list.length > 0) hits.push(...list);
       if (cut < 0) break;
     }
   }
-  if (hits.length > 1) hits.sort((a, b) => a - b);
-  let best: Region | null = null;
+  // Longer root wins; on a tie, a protected region wins over a permissive one, and then the
+  // earlier region (the order of `regions`; compared here instead of sorting the hits).
+  let bi = -1;
   for (const i of hits) {
+    if (bi < 0) {
+      bi = i;
+      continue;
+    }
     const r = regions[i]!;
-    // Longer root wins; on a tie, a protected region wins over a permissive one.
-    if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
+    const best = regions[bi]!;
+    if (r.root.length !== best.root.length) {
+      if (r.root.length > best.root.length) bi = i;
+      continue;
+    }
+    const pr = protects(r);
+    const pb = protects(best);
+    if ((pr && !pb) || (pr === pb && i < bi)) bi = i;
   }
-  return best ?? { kind: 'outside', root: '/' };
+  return bi >= 0 ? regions[bi]! : { kind: 'outside', root: '/' };
 }
 
 /** Whether a region protects what is in it (from writes by the agent). */

@@ -139,8 +139,13 @@ export class Workspace {
   /** The policy's view of this workspace, or null when there is no root. */
   policy(fs: PhysicalFs = this.fs): PolicyContext | null {
     if (!this.root) return null;
-    return { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
+    // The context on the workspace's own file system is the same for every check: built once.
+    if (fs === this.fs && this.ownPolicy) return this.ownPolicy;
+    const ctx: PolicyContext = { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
+    if (fs === this.fs) this.ownPolicy = ctx;
+    return ctx;
   }
+  private ownPolicy: PolicyContext | null = null;
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
   classify(path: string): Region {
@@ -160,11 +165,28 @@ export class Workspace {
   /** Analyzes a Bash command run from `cwd` (default: where the workspace was opened) and decides. */
   check(parser: BashParser, command: string, opts: { cwd?: string; budgetMs?: number; env?: Env } = {}): CommandCheck {
     const cwd = opts.cwd ?? this.cwd;
-    const env = { ...analysisEnv(this.env), PWD: cwd, ...opts.env };
-    const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: (d) => this.gitToplevel(d), budgetMs: opts.budgetMs });
+    const env = opts.env ? { ...analysisEnv(this.env), PWD: cwd, ...opts.env } : this.commandEnv(cwd);
+    const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: this.boundGitToplevel, budgetMs: opts.budgetMs });
     const policy = this.policy();
     if (this.skipped || !policy) return { workspace: this, analysis, verdict: { decision: 'allow', findings: [] } };
     return { workspace: this, analysis, verdict: evaluate(analysis.effects, policy) };
+  }
+
+  private lastEnv: { cwd: string; env: Env } | null = null;
+  private readonly boundGitToplevel = (dir: string): string | null => this.gitToplevel(dir);
+
+  /**
+   * What a command run from `cwd` inherits (`analysisEnv` plus PWD), built once per cwd (the
+   * spreads cost ~2% of a check) from the workspace's environment, which, like its regions, is
+   * read as it was when the workspace was opened. Frozen: the interpreter then also builds its
+   * variables once (Interpreter#initialState).
+   */
+  private commandEnv(cwd: string): Env {
+    const last = this.lastEnv;
+    if (last && last.cwd === cwd) return last.env;
+    const env = Object.freeze({ ...analysisEnv(this.env), PWD: cwd });
+    this.lastEnv = { cwd, env };
+    return env;
   }
 
   /** The Edit/Write/MultiEdit/NotebookEdit check: one write by `tool` to `path`. */
