@@ -13,7 +13,7 @@
  * `--unfinished` run answers without the event (never an allow).
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { cacheLocation, prepareDir, readPrivateFile } from '../startup/cache-dir.js';
+import { cacheLocation, dirIsPrivate, prepareDir, readPrivateFile } from '../startup/cache-dir.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,14 +26,20 @@ export function keptEventFile(env: Env, token: string): string | null {
 
 /** Writes `raw` to `file` (exclusively, 0600, in the private directory). Never throws. */
 export function keepEvent(file: string, raw: string): boolean {
-  try {
-    if (!prepareDir(file.slice(0, file.lastIndexOf('/')))) return false;
-    dropKeptEvent(file);
-    writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
-    return true;
-  } catch {
-    return false;
+  const dir = file.slice(0, file.lastIndexOf('/'));
+  // The code cache has usually made the directory already: one lstat instead of mkdir + lstats.
+  if (!dirIsPrivate(dir) && !prepareDir(dir)) return false;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
+      return true;
+    } catch (err) {
+      // A file left by a supervisor that was killed, whose pid this one reuses: replace it once.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      dropKeptEvent(file);
+    }
   }
+  return false;
 }
 
 export function dropKeptEvent(file: string): void {
