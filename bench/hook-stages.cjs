@@ -5,9 +5,9 @@
 //   env -i PATH=$PATH HOME=$HOME node bench/hook-stages.cjs < event.json 2>> stages.txt
 // Prints to stderr the hook's own stage line (`bashguard stages: modules=... stdin=... event=...
 // workspace=... parser=... analysis=... log=... answer=...`, src/startup/marks.ts), then one line
-// of milliseconds: node boot (process start to first line), builtins, read bundle, read + check
-// cache, decode, compile (deserialize), bundle top level, main (sync part), the hook's work
-// (the stages above), exit.
+// of milliseconds: node boot (process start to first line), builtins, read bundle, decode, read +
+// check cache, compile (deserialize), bundle top level, main (sync part), the hook's work (the
+// stages above), exit.
 'use strict';
 const u = () => process.uptime() * 1000;
 // The hook's own stage marks (src/startup/marks.ts), printed by the hook on stderr first.
@@ -24,12 +24,24 @@ const key = /"([0-9a-f]{32})"[,)]/.exec(fs.readFileSync(path.join(dist, 'hook-st
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
 const file = path.join(dir, `hook-${key}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());
-const src = fs.readFileSync(bundle);
+// As src/startup/code-cache.ts: the file read between the CommonJS wrapper's two ends, decoded
+// once, then the cache: header, the source copy compared chunk by chunk, the data read into the
+// buffer the source came in, its second copy compared chunk by chunk.
+const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const TAIL = '\n})';
+const bfd = fs.openSync(bundle, 'r');
+const size = fs.fstatSync(bfd).size;
+const wrapped = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);
+wrapped.write(HEAD, 0, 'latin1');
+fs.readSync(bfd, wrapped, HEAD.length, size, 0);
+wrapped.write(TAIL, HEAD.length + size, 'latin1');
+fs.closeSync(bfd);
+const src = wrapped.subarray(HEAD.length, HEAD.length + size);
+t.push(u());
+const text = isAscii(src) ? wrapped.toString('latin1') : wrapped.toString('utf8');
 t.push(u());
 let data;
 try {
-  // As src/startup/code-cache.ts readCache: header, the source copy compared chunk by chunk, one
-  // copy of the data read, the other compared chunk by chunk.
   const fd = fs.openSync(file, 'r');
   const head = Buffer.alloc(16);
   fs.readSync(fd, head, 0, 16, 0);
@@ -45,16 +57,14 @@ try {
     return true;
   };
   if (sl === src.length && same(16, src)) {
-    const d = Buffer.allocUnsafe(dl);
+    const d = dl <= wrapped.length ? wrapped.subarray(0, dl) : Buffer.allocUnsafe(dl);
     fs.readSync(fd, d, 0, dl, 16 + sl);
     if (same(16 + sl + dl, d)) data = d;
   }
   fs.closeSync(fd);
 } catch {}
 t.push(u());
-const text = isAscii(src) ? src.toString('latin1') : src.toString('utf8');
-t.push(u());
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${text}\n})`, { filename: bundle, cachedData: data, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+const script = new vm.Script(text, { filename: bundle, cachedData: data, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
 t.push(u());
 const m = { exports: {} };
 script.runInThisContext().call(m.exports, m.exports, require, m, bundle, dist);

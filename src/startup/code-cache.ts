@@ -24,7 +24,7 @@
  * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
  * an answer: every error in here is caught, and the bundle's own errors are not.
  */
-import { readSync, readdirSync, renameSync, unlinkSync, writeFileSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -68,7 +68,16 @@ export function cacheFileName(key: string, execArgv: string[] = process.execArgv
 /**
  * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
  */
-export function readCache(file: string, source: Buffer): Buffer | null {
+export function readCache(
+  file: string,
+  source: Buffer,
+  /**
+   * Memory the data may be read into instead of a new buffer, when it fits (the loader passes the
+   * buffer the source was read into, no longer needed once decoded: ~0.35 MB less peak RSS).
+   * Whatever the outcome, its content is not to be used afterwards.
+   */
+  into?: Buffer,
+): Buffer | null {
   return readPrivateFile(file, (fd, size) => {
     if (size < HEADER || size > 64 * 1024 * 1024) return null;
     const header = Buffer.allocUnsafe(HEADER);
@@ -82,13 +91,37 @@ export function readCache(file: string, source: Buffer): Buffer | null {
     // whole file is ~3x the data, and every byte read into memory is peak RSS of the hook).
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(sourceLen, dataLen)));
     if (!sameAs(fd, HEADER, source, chunk)) return null;
-    const data = Buffer.allocUnsafe(dataLen);
+    const data = into && into.length >= dataLen ? into.subarray(0, dataLen) : Buffer.allocUnsafe(dataLen);
     if (!readAt(fd, data, HEADER + sourceLen)) return null;
     return sameAs(fd, HEADER + sourceLen + dataLen, data, chunk) ? data : null;
   });
 }
 
 const CHUNK = 64 * 1024;
+
+/** The file's bytes between WRAP_HEAD and WRAP_TAIL, in one buffer. Throws when unreadable. */
+function readWrapped(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(WRAP_HEAD.length + size + WRAP_TAIL.length);
+    buf.write(WRAP_HEAD, 0, 'latin1');
+    if (!readAt(fd, buf.subarray(WRAP_HEAD.length, WRAP_HEAD.length + size), 0)) throw new Error(`${path}: shorter than its size`);
+    buf.write(WRAP_TAIL, WRAP_HEAD.length + size, 'latin1');
+    return buf;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The source bytes a new cache file records, taken from the text that was compiled (the buffer
+ * it was decoded from may hold cached data by now). Exact for the ASCII bundles; for other text
+ * it is the UTF-8 of what V8 compiled, which a later reader compares with the file as usual.
+ */
+function sourceBytes(text: string, ascii: boolean): Buffer {
+  return Buffer.from(text.slice(WRAP_HEAD.length, text.length - WRAP_TAIL.length), ascii ? 'latin1' : 'utf8');
+}
 
 /** Fills `buf` from `fd` at `pos`; false when the file ends first. */
 function readAt(fd: number, buf: Buffer, pos: number): boolean {
@@ -184,15 +217,21 @@ export function loadWithCodeCache(
    */
   secondary = false,
 ): LoadResult {
-  let source: Buffer;
+  let text: string;
+  let ascii: boolean;
   let script: Script;
   let state: CacheState = 'off';
   try {
-    source = readFileSync(bundle);
-    const cachedData = file ? (readCache(file, source) ?? undefined) : undefined;
+    // The file is read between Node's CommonJS wrapper's two ends, in one buffer decoded once:
+    // V8 gets one flat string (concatenating the wrapper made it copy the whole text again), and
+    // the buffer then takes the cached data (readCache's `into`). Peak RSS: ~0.75 MB less.
+    const wrapped = readWrapped(bundle);
+    const source = wrapped.subarray(WRAP_HEAD.length, wrapped.length - WRAP_TAIL.length);
     // The build makes the bundle ASCII: latin1 decoding gives V8 a one-byte string, much cheaper.
-    const text = typeof isAscii === 'function' && isAscii(source) ? source.toString('latin1') : source.toString('utf8');
-    script = new Script(WRAP_HEAD + text + WRAP_TAIL, {
+    ascii = typeof isAscii === 'function' && isAscii(source);
+    text = ascii ? wrapped.toString('latin1') : wrapped.toString('utf8');
+    const cachedData = file ? (readCache(file, source, wrapped) ?? undefined) : undefined;
+    script = new Script(text, {
       filename: bundle,
       cachedData,
       // Dynamic import() in the bundle resolves as it would under require (Node >= 20.x has this).
@@ -207,7 +246,7 @@ export function loadWithCodeCache(
   const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
   fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
   if (file !== null && (state === 'miss' || state === 'rejected') && secondary) {
-    process.once('exit', () => writeCache(file, source, () => script.createCachedData()));
+    process.once('exit', () => writeCache(file, sourceBytes(text, ascii), () => script.createCachedData()));
   } else if (file !== null && (state === 'miss' || state === 'rejected')) {
     const flagsBefore = v8Loaded();
     // A process about to change V8's flags (the WASM fallback, src/parse/wasm.ts) calls this first:
@@ -230,10 +269,10 @@ export function loadWithCodeCache(
     process.once('exit', () => {
       try {
         if (flagsChanged || (!flagsNeverChanged && !flagsBefore && v8Loaded())) {
-          if (beforeFlags) writeCache(file, source, beforeFlags);
+          if (beforeFlags) writeCache(file, sourceBytes(text, ascii), beforeFlags);
           return;
         }
-        writeCache(file, source, () => script.createCachedData());
+        writeCache(file, sourceBytes(text, ascii), () => script.createCachedData());
       } catch {
         // a cache is an optimisation only
       }
