@@ -95,26 +95,34 @@ export function hookIO(): IO {
     readStdin: () => {
       // node:tty pulls in node:net; only a character device can be a terminal, so ask only then.
       if (fstatSync(0).isCharacterDevice() && isatty(0)) return Promise.resolve('');
-      const chunks: Buffer[] = [];
-      const buf = Buffer.allocUnsafe(64 * 1024);
+      // One buffer, grown when an event does not fit: an event is usually read whole in one call
+      // and decoded straight from it (no per-chunk copies and concatenation to compile and run).
+      let buf = Buffer.allocUnsafe(64 * 1024);
+      let len = 0;
       for (;;) {
+        if (len === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, len);
+          buf = bigger;
+        }
         let n: number;
         try {
-          n = readSync(0, buf, 0, buf.length, null);
+          n = readSync(0, buf, len, buf.length - len, null);
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           if (code === 'EOF') break;
           if (code === 'EAGAIN') {
+            const head = buf.toString('utf8', 0, len);
             return fallback()
               .readStdin()
-              .then((rest) => Buffer.concat(chunks).toString('utf8') + rest);
+              .then((rest) => head + rest);
           }
           return Promise.reject(err);
         }
         if (n === 0) break;
-        chunks.push(Buffer.from(buf.subarray(0, n)));
+        len += n;
       }
-      return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
+      return Promise.resolve(buf.toString('utf8', 0, len));
     },
     env: process.env,
     cwd: process.cwd(),
