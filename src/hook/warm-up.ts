@@ -15,10 +15,10 @@
 import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
 import { decideCall } from './decide.js';
+import { CODE_CACHE_WARM_UP as WARM_UP } from '../startup/code-cache.js';
+export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';
 
-/** The global the code cache sets (as a function to call) when this process will write the cache. */
-export const WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
 
 /**
  * Typical agent commands: each handler family the table has for everyday work (git, package

@@ -12,8 +12,6 @@ import { loadBundle } from '../startup/code-cache.js';
 declare const __BG_LINT_CLI_KEY__: string;
 
 export function startLint(): Promise<void> {
-  // `lint` never changes V8's flags (src/parse/wasm.ts does only after preferFastWasmStartup(),
-  // which only the hook calls); node:v8 is loaded with node:child_process when the child is forked.
-  const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache', true);
+  const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }

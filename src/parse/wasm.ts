@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
-import { WASM_FLAGS_SET, setWasmStartupFlags } from '../startup/v8-flags.js';
+import { setWasmStartupFlags } from '../startup/v8-flags.js';
 import { createRequire } from 'node:module';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
@@ -47,7 +47,7 @@ function loadWebTreeSitter(): unknown {
   } catch {
     // no cache then
   }
-  return loadWithCodeCache(file, cache, req, true, true).exports;
+  return loadWithCodeCache(file, cache, req, true).exports;
 }
 
 /** Path of the pinned grammar; its checksum is recorded in grammars/README.md. */
@@ -59,14 +59,8 @@ export function grammarPath(): string {
 export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
-      // (Already set when the process knew it would use WASM: src/startup/hook-start.ts.)
-      if (fastStartup && !(globalThis as Record<symbol, unknown>)[WASM_FLAGS_SET]) {
-        // The code cache keeps what was compiled so far (src/startup/code-cache.ts): after the
-        // flags change, new bytecode would be refused by a default-flag process.
-        const beforeFlags = (globalThis as Record<symbol, unknown>)[Symbol.for('bashguard.beforeV8Flags')];
-        if (typeof beforeFlags === 'function') beforeFlags();
-        setWasmStartupFlags();
-      }
+      // (A no-op when the process knew it would use WASM and set them first: hook-start.ts.)
+      if (fastStartup) setWasmStartupFlags();
       // The CommonJS build of web-tree-sitter: the ESM one costs a fresh process (the hook) the
       // ESM loader's start-up and a module compile, several ms (bench/README.md).
       const mod = loadWebTreeSitter() as {

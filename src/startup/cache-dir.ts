@@ -5,8 +5,7 @@
  * (src/hook/kept-event.ts).
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
-import { parentOf } from '../util/under.js';
-import { resolveFrom } from '../util/under.js';
+import { parentOf, resolveFrom } from '../util/under.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -50,7 +50,8 @@ export interface LoadResult {
 }
 
 import { cacheDir, prepareDir, readPrivateFile } from './cache-dir.js';
-export { cacheDir, prepareDir };
+import { BEFORE_V8_FLAGS } from './v8-flags.js';
+export { cacheDir, prepareDir, BEFORE_V8_FLAGS };
 
 /**
  * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
@@ -196,20 +197,16 @@ function prune(dir: string, keep: string): void {
 
 /**
  * Loads a CommonJS `bundle` like `require` would, through the code cache `file` (null: no cache).
- * After the process has run (at `exit`), a missing or refused cache is written anew, unless the
- * process changed V8's flags meanwhile (the WASM fallback does), which would make the new data
- * unusable for the next, default-flag process.
+ * After the process has run (at `exit`), a missing or refused cache is written anew; when the
+ * process changed V8's flags meanwhile (the WASM fallback, which announces it through
+ * BEFORE_V8_FLAGS: src/startup/v8-flags.ts), from the bytecode snapshot taken just before, the
+ * data made after would be unusable for the next, default-flag process.
  */
 export function loadWithCodeCache(
   bundle: string,
   file: string | null,
   /** The `require` the bundle gets: one of a module in the bundle's directory (createRequire when not given). */
   requireFn?: NodeRequire,
-  /**
-   * The caller knows this process never changes V8's flags (the lint CLI: only the hook's WASM
-   * path does), so loading node:v8 is no reason to skip writing: forking a child loads it.
-   */
-  flagsNeverChanged = false,
   /**
    * A module loaded after the process settled its V8 flags (web-tree-sitter under the WASM
    * flags, src/parse/wasm.ts): its cache is written as the process ends, and it takes no part
@@ -248,14 +245,12 @@ export function loadWithCodeCache(
   if (file !== null && (state === 'miss' || state === 'rejected') && secondary) {
     process.once('exit', () => writeCache(file, sourceBytes(text, ascii), () => script.createCachedData()));
   } else if (file !== null && (state === 'miss' || state === 'rejected')) {
-    const flagsBefore = v8Loaded();
-    // A process about to change V8's flags (the WASM fallback, src/parse/wasm.ts) calls this first:
+    // A process about to change V8's flags (setWasmStartupFlags, src/startup/v8-flags.ts) calls this first:
     // bytecode serialized now is still valid for the next default-flag process, so a machine
     // where only WASM works still gets a cache (of what ran before the parser).
     let beforeFlags: Buffer | null = null;
     let flagsChanged = false;
     (globalThis as Record<symbol, unknown>)[BEFORE_V8_FLAGS] = () => {
-      // Whoever calls this changes the flags next, with node:v8 or without it (wasm.ts).
       flagsChanged = true;
       try {
         beforeFlags ??= script.createCachedData();
@@ -268,7 +263,7 @@ export function loadWithCodeCache(
     (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] = true;
     process.once('exit', () => {
       try {
-        if (flagsChanged || (!flagsNeverChanged && !flagsBefore && v8Loaded())) {
+        if (flagsChanged) {
           if (beforeFlags) writeCache(file, sourceBytes(text, ascii), beforeFlags);
           return;
         }
@@ -286,22 +281,13 @@ export function loadWithCodeCache(
  * file for `key` in the user's cache directory, and prints `bashguard: <label> <state> <file>`
  * on stderr when BASHGUARD_CODE_CACHE_DEBUG is set.
  */
-export function loadBundle(dir: string, bundle: string, key: string, requireFn: NodeRequire, label: string, flagsNeverChanged = false): LoadResult {
+export function loadBundle(dir: string, bundle: string, key: string, requireFn: NodeRequire, label: string): LoadResult {
   const cache = cacheDir(process.env);
   // Concatenation, not path.join (src/util/under.ts): both directories are absolute and normalized.
-  const loaded = loadWithCodeCache(dir + '/' + bundle, cache ? cache + '/' + cacheFileName(key) : null, requireFn, flagsNeverChanged);
+  const loaded = loadWithCodeCache(dir + '/' + bundle, cache ? cache + '/' + cacheFileName(key) : null, requireFn);
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: ${label} ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return loaded;
 }
 
-/** The global (the bundles are separate files) a process calls before it changes V8's flags. */
-export const BEFORE_V8_FLAGS = Symbol.for('bashguard.beforeV8Flags');
-
 /** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
 export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
-
-/** node:v8 loaded means setFlagsFromString may have run (src/parse/wasm.ts does, for WASM). */
-function v8Loaded(): boolean {
-  const list = (process as unknown as { moduleLoadList?: string[] }).moduleLoadList;
-  return Array.isArray(list) && list.includes('NativeModule v8');
-}

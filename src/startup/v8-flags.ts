@@ -9,6 +9,13 @@ import { createRequire } from 'node:module';
 
 export const WASM_STARTUP_FLAGS = ['--liftoff-only', '--wasm-lazy-compilation'] as const;
 
+/**
+ * The global (the bundles are separate files) called just before this process changes V8's flags:
+ * the code cache (src/startup/code-cache.ts) installs it when it will write a cache, to snapshot
+ * the bytecode while it is still valid for the next default-flag process.
+ */
+export const BEFORE_V8_FLAGS = Symbol.for('bashguard.beforeV8Flags');
+
 /** Set on globalThis once this process runs with WASM_STARTUP_FLAGS. */
 export const WASM_FLAGS_SET = Symbol.for('bashguard.wasmFlagsSet');
 
@@ -36,10 +43,12 @@ export function v8FlagSetter(): (flags: string) => void {
   return (createRequire('/')('node:v8') as typeof import('node:v8')).setFlagsFromString;
 }
 
-/** Sets WASM_STARTUP_FLAGS in this process (once). */
+/** Sets WASM_STARTUP_FLAGS in this process (once), announcing the change (BEFORE_V8_FLAGS) first. */
 export function setWasmStartupFlags(): void {
   const g = globalThis as Record<symbol, unknown>;
   if (g[WASM_FLAGS_SET]) return;
+  const before = g[BEFORE_V8_FLAGS];
+  if (typeof before === 'function') before();
   const set = v8FlagSetter();
   for (const f of WASM_STARTUP_FLAGS) set(f);
   g[WASM_FLAGS_SET] = true;
