@@ -840,9 +840,14 @@ const OWN: Record<string, () => CommandSpec> = {
   ln: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
   link: () => writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
   tee: () => writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  dd: () => dd,
   sort: () => writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
+  split: () => split,
+  csplit: () => csplit,
   rsync: () => writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
   scp: () => writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
+  tar: () => tar,
+  unzip: () => unzip,
   zip: () => ({ category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } }),
   gzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   gunzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
@@ -851,6 +856,12 @@ const OWN: Record<string, () => CommandSpec> = {
   xz: () => writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   unxz: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   zstd: () => writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
+  patch: () => patch,
+  curl: () => curl,
+  wget: () => wget,
+  mktemp: () => mktemp,
+  sed: () => sed,
+  vi: () => vi, vim: () => vi, nvim: () => vi, nano: () => vi, emacs: () => vi, ed: () => vi, ex: () => vi, code: () => vi, subl: () => vi, gedit: () => vi, kate: () => vi, micro: () => vi, hx: () => vi, helix: () => vi, joe: () => vi, mcedit: () => vi,
   // wrappers
   sudo: () => wrapper({ grammar: SUDO_GRAMMAR, chdir: ['-D', '--chdir'], assignments: true, noRunFlags: ['-l', '--list', '-v', '--validate', '-k', '-K', '-V', '-e', '--edit'] }),
   doas: () => wrapper({ grammar: { short: 'uC' } }),
@@ -880,7 +891,25 @@ const OWN: Record<string, () => CommandSpec> = {
   su: () => commandString({ short: 'cgGs', long: ['command', 'group', 'supp-group', 'shell'] }, '-c', false),
   watch: () => commandString({ short: 'nqd', long: ['interval', 'differences', 'equexit'] }, null, true),
   script: () => commandString({ short: 'cEIOBT', long: ['command', 'echo', 'log-in', 'log-out', 'log-io', 'log-timing'] }, '-c', false),
-  // builtins with state (the others are constants, OWN_CONSTANT)
+  flock: () => flock,
+  xargs: () => xargs,
+  parallel: () => parallel,
+  find: () => find,
+  // shells and shell code
+  eval: () => evalSpec,
+  source: () => source,
+  '.': () => source,
+  // builtins with state
+  cd: () => cd,
+  pushd: () => pushd,
+  popd: () => popd,
+  exit: () => exit,
+  logout: () => exit,
+  return: () => ret,
+  unset: () => unset,
+  read: () => readVar,
+  mapfile: () => readVar,
+  readarray: () => readVar,
   printf: () => ({ category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) }),
   git: () => ({ category: 'git', run: runGit }),
   // inline code in other languages
@@ -922,46 +951,11 @@ const OWN: Record<string, () => CommandSpec> = {
   eslint: () => ({ category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--fix')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'eslint --fix', { subtree: true }); } }),
 };
 
-/** Entries that are module-level constants already: nothing to build on lookup. */
-const OWN_CONSTANT: Record<string, CommandSpec> = {
-  // files, archives, downloads, editors
-  dd,
-  split,
-  csplit,
-  tar,
-  unzip,
-  patch,
-  curl,
-  wget,
-  mktemp,
-  sed,
-  vi, vim: vi, nvim: vi, nano: vi, emacs: vi, ed: vi, ex: vi, code: vi, subl: vi, gedit: vi, kate: vi, micro: vi, hx: vi, helix: vi, joe: vi, mcedit: vi,
-  // commands that run other commands; shells and shell code; builtins with state
-  flock,
-  xargs,
-  parallel,
-  find,
-  eval: evalSpec,
-  source,
-  '.': source,
-  cd,
-  pushd,
-  popd,
-  exit,
-  logout: exit,
-  return: ret,
-  unset,
-  read: readVar,
-  mapfile: readVar,
-  readarray: readVar,
-};
-
 /**
  * The table. A Map, not an object: adding hundreds of keys one by one to an object walks V8
  * through a hidden-class transition per key, ~1.5 ms of every hook process (bench/README.md).
  */
 const TABLE = new Map<string, () => CommandSpec>(Object.entries(OWN));
-for (const [name, spec] of Object.entries(OWN_CONSTANT)) TABLE.set(name, () => spec);
 const shellEntry = () => shell;
 for (const s of shells) TABLE.set(s, shellEntry);
 /**
