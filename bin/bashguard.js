@@ -5,11 +5,11 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (same test as fastHookArgs in src/cli/main.ts).
-const fastHook = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent' || a === '--keep-event' || rest[i - 1] === '--keep-event');
-if (fastHook) {
-  // Through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
-  loadStart('hook-start.cjs').startHook();
+// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (src/cli/hook-args.ts, which the start
+// entry carries): through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
+const hookStart = argv[0] === 'hook' ? loadStart('hook-start.cjs') : null;
+if (hookStart && hookStart.isFastHook(argv)) {
+  hookStart.startHook();
 } else if (argv[0] === 'lint') {
   // The CLI as one CommonJS bundle through its code cache (src/lint/cli-start.ts).
   loadStart('lint-start.cjs').startLint();

@@ -3,6 +3,8 @@
  * path skips commander and everything else it does not need: it runs on every tool call.
  */
 import { mark } from '../startup/marks.js';
+import { fastHookArgs } from './hook-args.js';
+export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { processIO, UsageError, type IO } from './io.js';
@@ -44,25 +46,6 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
-/**
- * `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (the fast path, without commander), or null. Anything else,
- * an unknown agent included, goes through the full program (which reports usage errors).
- */
-export function fastHookArgs(argv: string[]): { exitCode: boolean; agent: string; keepEvent?: string } | null {
-  if (argv[0] !== 'hook') return null;
-  let exitCode = false;
-  let agent = 'claude';
-  let keepEvent: string | undefined;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--exit-code') exitCode = true;
-    else if (a === '--agent' && i + 1 < argv.length) agent = argv[++i]!;
-    else if (a.startsWith('--agent=')) agent = a.slice('--agent='.length);
-    else if (a === '--keep-event' && i + 1 < argv.length) keepEvent = argv[++i]!;
-    else return null;
-  }
-  return { exitCode, agent, ...(keepEvent === undefined ? {} : { keepEvent }) };
-}
 
 /**
  * processIO() for the hook, without Node's stream machinery: touching process.stdin/stdout

@@ -6,6 +6,12 @@
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
 import { setWasmStartupFlags } from './v8-flags.js';
+import { fastHookArgs } from '../cli/hook-args.js';
+
+/** Whether `argv` (after the script) is the hook's fast path; bin/bashguard.js asks this. */
+export function isFastHook(argv: string[]): boolean {
+  return fastHookArgs(argv) !== null;
+}
 
 /** sha256 (hex, shortened) of dist/hook.cjs, set by scripts/build.mjs. */
 declare const __BG_HOOK_KEY__: string;
@@ -24,9 +30,7 @@ export function startHook(): Promise<void> {
 // one module load less than through bin/bashguard.js.
 if (typeof require !== 'undefined' && require.main === module) {
   const argv = process.argv.slice(2);
-  // `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]`: the test bin/bashguard.js makes (fastHookArgs in src/cli/main.ts).
-  const fast = argv[0] === 'hook' && argv.slice(1).every((a, i, rest) => a === '--exit-code' || a.startsWith('--agent=') || a === '--agent' || rest[i - 1] === '--agent' || a === '--keep-event' || rest[i - 1] === '--keep-event');
-  if (fast) void startHook();
+  if (isFastHook(argv)) void startHook();
   // Anything else is the CLI's: bin/bashguard.js reads the same argv.
   else require(join(__dirname, '..', 'bin', 'bashguard.js'));
 }
