@@ -46,7 +46,6 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
-
 /**
  * processIO() for the hook, without Node's stream machinery: touching process.stdin/stdout
  * builds net/fs streams (several ms of module loading per hook call). Same observable
