@@ -33,13 +33,15 @@ describe('grammar facts used by the tree copy', () => {
     const leaves = new Set(nodeTypes.filter((t) => !t.children && !hasFields(t) && !t.subtypes).map((t) => t.type));
     // A string used by a leaf type and another type would be ambiguous: none is.
     for (const t of nodeTypes) if (leaves.has(t.type)) expect(!t.children && !hasFields(t) && !t.subtypes, t.type).toBe(true);
-    expect([...LEAF_TYPES].sort()).toEqual([...leaves].sort());
+    expect(LEAF_TYPES.trim().split(' ').sort()).toEqual([...leaves].sort());
+    expect(LEAF_TYPES.startsWith(' ') && LEAF_TYPES.endsWith(' ') && !LEAF_TYPES.includes('  ')).toBe(true);
   });
 
   it('FIELDLESS_TYPES: exactly the named types with children and no fields', () => {
     const fieldless = nodeTypes.filter((t) => t.named && !t.subtypes && t.children && !hasFields(t)).map((t) => t.type);
     for (const t of nodeTypes) if (fieldless.includes(t.type)) expect(hasFields(t), t.type).toBe(false);
-    expect([...FIELDLESS_TYPES].sort()).toEqual(fieldless.sort());
+    expect(FIELDLESS_TYPES.trim().split(' ').sort()).toEqual(fieldless.sort());
+    expect(FIELDLESS_TYPES.startsWith(' ') && FIELDLESS_TYPES.endsWith(' ') && !FIELDLESS_TYPES.includes('  ')).toBe(true);
   });
 });
 

@@ -95,33 +95,36 @@ export interface SymbolNames {
 /**
  * Node types the grammar never gives a child (tree-sitter-bash's src/node-types.json: no
  * `children`, `fields` or `subtypes`; test/parse-grammar-facts.test.ts keeps this list equal to
- * it). In a tree without errors such a node can still hold an extra: of the grammar's extras only
+ * it). One string, types separated by spaces (none holds one): looked up only when a symbol is
+ * first met, and cheaper to load than an array and a set in every hook process. In a tree without errors such a node can still hold an extra: of the grammar's extras only
  * `comment` is visible, so the copy asks the cursor for children only when a `#` lies in the
  * node's text. (`word` is also the alias of a non-terminal, `repeat1(_special_character)`, whose
  * children are hidden tokens: why the comment and the error cases are needed.)
  */
-export const LEAF_TYPES: readonly string[] = [
-  'word', '!', '!=', '"', '#', '##', '$', '$(', '$((', '$[', '$`', '${', '%', '%%', '%=', '&', '&&', '&=', '&>', '&>>', '(', '((', ')', '))', '*', '**', '**=', '*=',
-  '+', '++', '+=', ',', ',,', '-', '--', '-=', '-a', '-o', '..', '/', '/#', '/%', '//', '/=', ':', ':+', ':-', ':=', ':?', ';', ';&', ';;', ';;&', '<', '<&', '<&-',
-  '<(', '<<', '<<-', '<<<', '<<=', '<=', '=', '==', '=~', '>', '>&', '>&-', '>(', '>=', '>>', '>>=', '>|', '?', '@', 'A', 'E', 'K', 'L', 'P', 'Q', 'U', '[', '[[',
-  ']', ']]', '^', '^=', '^^', '`', '``', 'a', 'ansi_c_string', 'case', 'comment', 'declare', 'do', 'done', 'elif', 'else', 'esac', 'export', 'extglob_pattern',
-  'fi', 'file_descriptor', 'for', 'function', 'heredoc_content', 'heredoc_end', 'heredoc_start', 'if', 'in', 'k', 'local', 'raw_string', 'readonly', 'regex',
-  'select', 'special_variable_name', 'string_content', 'test_operator', 'then', 'typeset', 'u', 'unset', 'unsetenv', 'until', 'variable_name', 'while', '{', '|',
-  '|&', '|=', '||', '}', '~',
-];
+export const LEAF_TYPES =
+  ' ' +
+  'word ! != " # ## $ $( $(( $[ $` ${ % %% %= & && &= &> &>> ( (( ) )) * ** **= *= + ++ += , ,, - -- ' +
+  '-= -a -o .. / /# /% // /= : :+ :- := :? ; ;& ;; ;;& < <& <&- <( << <<- <<< <<= <= = == =~ > >& >&- ' +
+  '>( >= >> >>= >| ? @ A E K L P Q U [ [[ ] ]] ^ ^= ^^ ` `` a ansi_c_string case comment declare do ' +
+  'done elif else esac export extglob_pattern fi file_descriptor for function heredoc_content ' +
+  'heredoc_end heredoc_start if in k local raw_string readonly regex select special_variable_name ' +
+  'string_content test_operator then typeset u unset unsetenv until variable_name while { | |& |= || } ' +
+  '~ ';
 
 /**
  * Node types that may have children and fill none of their children's fields (node-types.json:
  * no `fields`); in a tree without errors (an ERROR node can hold anything) their children's
  * field is null without asking. Test: test/parse-grammar-facts.test.ts.
  */
-export const FIELDLESS_TYPES: readonly string[] = [
-  'arithmetic_expansion', 'array', 'brace_expression', 'command_name', 'compound_statement', 'concatenation', 'declaration_command', 'do_group', 'elif_clause',
-  'else_clause', 'heredoc_body', 'list', 'negated_command', 'number', 'parenthesized_expression', 'pipeline', 'process_substitution', 'program',
-  'simple_expansion', 'string', 'subshell', 'test_command', 'translated_string', 'unset_command', 'variable_assignments',
-];
-const LEAF_SET = new Set(LEAF_TYPES);
-const FIELDLESS_SET = new Set(FIELDLESS_TYPES);
+export const FIELDLESS_TYPES =
+  ' ' +
+  'arithmetic_expansion array brace_expression command_name compound_statement concatenation ' +
+  'declaration_command do_group elif_clause else_clause heredoc_body list negated_command number ' +
+  'parenthesized_expression pipeline process_substitution program simple_expansion string subshell ' +
+  'test_command translated_string unset_command variable_assignments ';
+
+/** Whether `type` is one of a list above (space-separated, with a space at each end). */
+const listed = (list: string, type: string): boolean => list.includes(` ${type} `);
 
 /** Symbols below this are remembered in SymbolNames' arrays (the grammar has a few hundred). */
 const DENSE_SYMBOLS = 4096;
@@ -163,8 +166,8 @@ export function copyTree(
       if (symbol < DENSE_SYMBOLS) {
         types[symbol] = type;
         named[symbol] = isNamed;
-        leaf[symbol] = LEAF_SET.has(type) ? 1 : 0;
-        fieldless[symbol] = isNamed && FIELDLESS_SET.has(type) ? 1 : 0;
+        leaf[symbol] = listed(LEAF_TYPES, type) ? 1 : 0;
+        fieldless[symbol] = isNamed && listed(FIELDLESS_TYPES, type) ? 1 : 0;
       }
     } else isNamed = named[symbol]!;
     lastSymbol = symbol;
