@@ -499,6 +499,32 @@ describe('lint: the built CLI', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
   });
+
+  it('the child the entry starts before loading the CLI gives the findings of an in-process run, on every file', () => {
+    const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy'), join(PROJECT, 'broken.sh')];
+    const bin = (extra: string[]) => {
+      try {
+        return execFileSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--root', PROJECT, ...extra, ...files], { cwd: CHECKOUT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        return (err as { stdout: string }).stdout;
+      }
+    };
+    const strip = (j: JsonOut) => j.files.map((f) => ({ file: f.file, findings: f.findings }));
+    const children = JSON.parse(bin(['--jobs', '2'])) as JsonOut;
+    const inProcess = JSON.parse(bin(['--timeout', '0'])) as JsonOut;
+    expect(strip(children)).toEqual(strip(inProcess));
+    expect(children.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
+  });
+
+  it('argvWantsWorkers: the entry starts a child early only for a run that will use one', async () => {
+    const { argvWantsWorkers } = await import('../src/lint/spawn-worker.js');
+    expect(argvWantsWorkers(['a.sh'])).toBe(true);
+    expect(argvWantsWorkers(['--timeout', '5', 'a.sh'])).toBe(true);
+    expect(argvWantsWorkers(['--timeout', '0', 'a.sh'])).toBe(false);
+    expect(argvWantsWorkers(['--timeout=0', 'a.sh'])).toBe(false);
+    expect(argvWantsWorkers(['--help'])).toBe(false);
+    expect(argvWantsWorkers(['--', '--help'])).toBe(true);
+  });
 });
 
 describe('lint: --cwd script', () => {
