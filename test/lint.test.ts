@@ -292,6 +292,21 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
+  it('children take the largest file first; the output stays in command-line order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-order-'));
+    try {
+      const sizes = { 'small.sh': 1, 'large.sh': 40, 'medium.sh': 10 };
+      for (const [name, n] of Object.entries(sizes)) writeFileSync(join(dir, name), `#!/bin/sh\n${'echo x > /dev/null\n'.repeat(n)}`);
+      const files = Object.keys(sizes).map((n) => join(dir, n));
+      const r = await lint(['--root', dir, '--format', 'json', '--jobs', '1', ...files], { tty: true });
+      const started = [...r.err.matchAll(/\[(\d)\/3\] \S*?(\w+\.sh)/g)].map((m) => `${m[1]}:${m[2]}`);
+      expect(started).toEqual(['1:large.sh', '2:medium.sh', '3:small.sh']);
+      expect((JSON.parse(r.out) as JsonOut).files.map((f) => f.file.split('/').pop())).toEqual(Object.keys(sizes));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/lint/isolated.js');
     expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0.5))).toEqual([1, 1, 1, 1, 2, 2, 2]);
