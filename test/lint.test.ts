@@ -531,14 +531,21 @@ describe('lint: the built CLI', () => {
     expect(children.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
   });
 
-  it('argvWantsWorkers: the entry starts a child early only for a run that will use one', async () => {
-    const { argvWantsWorkers } = await import('../src/lint/spawn-worker.js');
-    expect(argvWantsWorkers(['a.sh'])).toBe(true);
-    expect(argvWantsWorkers(['--timeout', '5', 'a.sh'])).toBe(true);
-    expect(argvWantsWorkers(['--timeout', '0', 'a.sh'])).toBe(false);
-    expect(argvWantsWorkers(['--timeout=0', 'a.sh'])).toBe(false);
-    expect(argvWantsWorkers(['--help'])).toBe(false);
-    expect(argvWantsWorkers(['--', '--help'])).toBe(true);
+  it('prestartCount: the entry starts as many children early as the run will use', async () => {
+    const { prestartCount } = await import('../src/lint/spawn-worker.js');
+    const perSixteen = (files: number) => Math.max(1, Math.min(2, Math.floor(files / 16)));
+    const many = Array.from({ length: 40 }, (_, i) => `f${i}.sh`);
+    expect(prestartCount(['a.sh'], perSixteen)).toBe(1);
+    expect(prestartCount(many, perSixteen)).toBe(2);
+    expect(prestartCount(['--format', 'json', '--no-progress', ...many.slice(0, 3)], perSixteen)).toBe(1);
+    expect(prestartCount(['--jobs', '3', ...many], perSixteen)).toBe(3);
+    expect(prestartCount(['-j', '8', 'a.sh', 'b.sh'], perSixteen)).toBe(2);
+    expect(prestartCount(['--timeout', '5', 'a.sh'], perSixteen)).toBe(1);
+    expect(prestartCount(['--timeout', '0', ...many], perSixteen)).toBe(0);
+    expect(prestartCount(['--timeout=0', 'a.sh'], perSixteen)).toBe(0);
+    expect(prestartCount(['--help'], perSixteen)).toBe(0);
+    expect(prestartCount(['--format', 'json'], perSixteen)).toBe(0);
+    expect(prestartCount(['--', '--help'], perSixteen)).toBe(1);
   });
 });
 

@@ -8,17 +8,18 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { argvWantsWorkers, dropPrestarted, prestartWorker } from './spawn-worker.js';
+import { dropPrestarted, prestartCount, prestartWorkers } from './spawn-worker.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
 
 export async function startLint(): Promise<void> {
-  // The first analysis child starts now and boots while this process loads the CLI (~25 ms of
-  // wall time per run on a 2-core machine); ./isolated.ts takes it. One the run does not use is
+  // The analysis children start now and boot while this process loads the CLI (~30 ms of wall
+  // time per run on a 2-core machine); ./isolated.ts takes them. Those the run does not use are
   // ended when the run is.
   const worker = `${__dirname}/lint-worker-start.cjs`;
-  if (argvWantsWorkers(process.argv.slice(3)) && existsSync(worker)) prestartWorker(process.env, worker);
+  const n = prestartCount(process.argv.slice(3));
+  if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n);
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();

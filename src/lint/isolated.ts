@@ -8,14 +8,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { availableParallelism, loadavg } from 'node:os';
 import type { BackendChoice } from '../parse/index.js';
 import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
 import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../util/package-root.js';
 import { REPLY_FD, spawnWorker, takePrestarted } from './spawn-worker.js';
 
-export { LINT_WORKER_COMMAND, workerV8Flags } from './spawn-worker.js';
+export { LINT_WORKER_COMMAND, defaultWorkers, workerV8Flags } from './spawn-worker.js';
 
 export interface LintJob {
   path: string;
@@ -43,18 +42,6 @@ export type WorkerReply = { type: 'result'; index: number; result: FileResult };
 function workerEntry(): string {
   for (const lean of [packagePath('dist', 'lint-worker-start.cjs'), packagePath('dist', 'lint-worker.cjs')]) if (existsSync(lean)) return lean;
   return packagePath('bin', 'bashguard.js');
-}
-
-/**
- * How many child processes a run of `files` files gets by default: one per 16 files, up to the
- * machine's parallelism and 4, and one while the machine is already busy (load average over the
- * last minute at or above its CPU count, as `make -l`). A child costs ~0.1 s of CPU to start and
- * warms up its own JIT: on two cores the 320 scripts took 20% more CPU in two children than in
- * one, which pays off only when a core is free (and costs wall time when none is).
- */
-export function defaultWorkers(files: number, cpus: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
-  if (load >= cpus) return 1;
-  return Math.max(1, Math.min(cpus, 4, Math.floor(files / 16)));
 }
 
 export async function lintIsolated(
