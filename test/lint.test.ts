@@ -292,6 +292,32 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
+  it('a script whose #! names another interpreter is not analyzed (one BG0001, as ShellCheck SC1071); shell shebangs are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-shebang-'));
+    try {
+      const body = 'rm -rf /etc/x\n';
+      const scripts: Record<string, string> = {
+        'a.pl': `#!/usr/bin/perl -w\n${body}`,
+        'b.tcl': `#!/usr/bin/tclsh\n${body}`,
+        'c.py': `#!/usr/bin/env python3\n${body}`,
+        'z.zsh': `#!/bin/zsh -f\n${body}`,
+        'd.sh': `#!/usr/bin/env bash\n${body}`,
+        'e.sh': `#!/bin/sh -e\n${body}`,
+        'f.sh': body,
+      };
+      for (const [n, t] of Object.entries(scripts)) writeFileSync(join(dir, n), t);
+      const r = await lint(['--root', dir, '--format', 'json', '--timeout', '0', ...Object.keys(scripts).map((n) => join(dir, n))]);
+      const j = JSON.parse(r.out) as JsonOut;
+      for (const n of ['a.pl', 'b.tcl', 'c.py', 'z.zsh']) {
+        expect(rulesAt(j, n), n).toEqual(['1:BG0001']);
+        expect(j.files.find((f) => f.file.endsWith(n))!.findings[0]!.message).toMatch(/not a sh or bash script \(bashguard reads bash\): not analyzed/);
+      }
+      for (const n of ['d.sh', 'e.sh', 'f.sh']) expect(rulesAt(j, n), n).toContain(`${n === 'f.sh' ? 1 : 2}:BG1001`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('children take the largest file first; the output stays in command-line order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-order-'));
     try {
