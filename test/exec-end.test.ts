@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { getParser, type BashParser } from '../src/parse/index.js';
-import { endsInExec, execLineEnds, firstErrorAt } from '../src/parse/exec-end.js';
+import { endsInExec, execLines, firstErrorAt } from '../src/parse/exec-end.js';
 
 const TCL = '#!/bin/sh\n# the next line is run by sh, not tcl \\\nexec tclsh "$0" ${1+"$@"}\n\nproc f {a} {\n  if {$a} { puts "x" }\n}\nset t [lindex $argv 0]\nf }{ $t\n';
 const cutAt = TCL.indexOf('\n', TCL.indexOf('exec ')) + 1;
@@ -65,17 +65,42 @@ describe('parse stops after a top-level exec line', () => {
     expect(!r.ok || r.source === src).toBe(true);
   });
 
-  it('execLineEnds lists candidates in order, and endsInExec checks each', async () => {
+  it('execLines lists candidates in order, and endsInExec checks each', async () => {
     const src = 'a\nexec 3>log\n  exec foo \\\n bar\nexec x\n';
     const l2 = src.indexOf('  exec');
     const l3 = src.indexOf(' bar') + 5;
-    expect(execLineEnds(src, Infinity)).toEqual([l2, l3, src.length]);
-    expect(execLineEnds(src, src.indexOf('exec x') - 1)).toEqual([l2, l3]);
+    expect(execLines(src, Infinity)).toEqual([
+      { at: src.indexOf('exec 3'), end: l2 },
+      { at: src.indexOf('exec foo'), end: l3 },
+      { at: src.indexOf('exec x'), end: src.length },
+    ]);
+    expect(execLines(src, src.indexOf('exec x') - 1).map((l) => l.end)).toEqual([l2, l3]);
     const p = await getParser('native');
     const whole = p.parse('exec x\n');
     expect(whole.ok && endsInExec(whole.root, 'exec x\n')).toBe(true);
     const not = p.parse('exec "$@"\n');
     expect(not.ok && endsInExec(not.root, 'exec "$@"\n')).toBe(false);
+  });
+
+  it('an exec line inside a multi-line string is not a cut', async () => {
+    const src = 'echo "#!/bin/sh\nexec sh \'$x\' \\"\\$@\\"" > f.sh\ntouch /tmp/after\n';
+    for (const p of await parsers()) {
+      const r = p.parse(src);
+      expect(r.ok && !r.hasErrors && r.source, p.backend).toBe(src);
+    }
+  });
+
+  it('without errors the tree is cut after the exec line, the same tree as the text up to it parses to', async () => {
+    const src = 'A=1\nif true; then echo; fi\nexec true # done\ncd ..; touch x\n';
+    const cut = src.indexOf('cd ..');
+    for (const p of await parsers()) {
+      const r = p.parse(src);
+      const alone = p.parse(src.slice(0, cut));
+      expect(r.ok && alone.ok, p.backend).toBe(true);
+      if (!r.ok || !alone.ok) continue;
+      expect(r.source).toBe(src.slice(0, cut));
+      expect(r.root).toEqual(alone.root);
+    }
   });
 
   it('firstErrorAt finds the first ERROR below the root, or Infinity', async () => {

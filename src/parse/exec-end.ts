@@ -57,19 +57,26 @@ export function firstErrorAt(root: SyntaxNode): number {
   return best;
 }
 
+/** A line that looks like a top-level `exec COMMAND`: where `exec` starts, and where the line ends. */
+export interface ExecLine {
+  at: number;
+  /** After the line's newline (after the last line of a continued one), or the end of the input. */
+  end: number;
+}
+
 /**
- * The ends of the lines (after their newline) that look like a top-level `exec COMMAND` and start
- * at or before `before`, in order, at most MAX_CANDIDATES. Each still has to pass `endsInExec`.
+ * The lines that look like a top-level `exec COMMAND` and start at or before `before`, in order,
+ * at most MAX_CANDIDATES. Each still has to pass `execTail` or `endsInExec`.
  */
-export function execLineEnds(source: string, before: number): number[] {
-  const out: number[] = [];
+export function execLines(source: string, before: number): ExecLine[] {
+  const out: ExecLine[] = [];
   const re = /^[ \t]*exec[ \t]+[^\s\-<>&|;]/gm;
   for (let m = re.exec(source); m && m.index <= before && out.length < MAX_CANDIDATES; m = re.exec(source)) {
     if (EXEC_CHANGED.test(source.slice(0, m.index))) break;
     // A line ending in a backslash goes on: bash reads the next one as part of the command.
     let nl = source.indexOf('\n', m.index);
     while (nl > 0 && continues(source, nl)) nl = source.indexOf('\n', nl + 1);
-    out.push(nl < 0 ? source.length : nl + 1);
+    out.push({ at: m.index + m[0].indexOf('exec'), end: nl < 0 ? source.length : nl + 1 });
   }
   return out;
 }
@@ -81,22 +88,46 @@ function continues(source: string, nl: number): boolean {
   return (nl - 1 - i) % 2 === 1;
 }
 
-/** True when the tree (of the text up to an `exec` line) ends in a top-level `exec COMMAND`. */
-export function endsInExec(root: SyntaxNode, source: string): boolean {
-  const kids = root.children;
-  let i = kids.length - 1;
-  while (i >= 0 && (kids[i]!.type === 'comment' || kids[i]!.type === ';' || kids[i]!.type === '\n')) i--;
-  const cmd = kids[i];
+/** True for a plain `exec WORD ...` command whose first argument cannot expand to no field. */
+function isExecCommand(cmd: SyntaxNode | undefined, source: string): boolean {
   if (!cmd || cmd.type !== 'command') return false;
   if (cmd.children.some((c) => c.type.endsWith('_redirect'))) return false;
   const name = cmd.children.find((c) => c.field === 'name');
   if (!name || name.children.length !== 1 || name.children[0]!.type !== 'word' || source.slice(name.start, name.end) !== 'exec') return false;
-  const rest = cmd.children.slice(cmd.children.indexOf(name) + 1);
-  const first = rest[0];
+  const first = cmd.children[cmd.children.indexOf(name) + 1];
   if (!first || first.field !== 'argument') return false;
   const text = source.slice(first.start, first.end);
   if (first.type === 'word') return LITERAL_WORD.test(text);
   if (first.type === 'raw_string') return true;
   if (first.type === 'string') return !text.includes('@');
   return false;
+}
+
+const TRAILING = (t: string): boolean => t === 'comment' || t === ';' || t === '\n';
+
+/** True when the tree (of the text up to an `exec` line) ends in a top-level `exec COMMAND`. */
+export function endsInExec(root: SyntaxNode, source: string): boolean {
+  const kids = root.children;
+  let i = kids.length - 1;
+  while (i >= 0 && TRAILING(kids[i]!.type)) i--;
+  return isExecCommand(kids[i], source);
+}
+
+/**
+ * For a tree without errors: the root cut after the first candidate line that is a top-level
+ * `exec COMMAND` with nothing but a comment after it on its line, or null. No parse is needed:
+ * every top-level node before that line ends before it.
+ */
+export function execTail(root: SyntaxNode, source: string, lines: readonly ExecLine[]): SyntaxNode | null {
+  const kids = root.children;
+  for (const line of lines) {
+    if (line.end >= source.length) return null;
+    const i = kids.findIndex((k) => k.start >= line.at);
+    if (i < 0 || kids[i]!.start !== line.at || !isExecCommand(kids[i], source)) continue;
+    let j = i + 1;
+    while (j < kids.length && kids[j]!.start < line.end && TRAILING(kids[j]!.type)) j++;
+    if (j < kids.length && kids[j]!.start < line.end) continue;
+    return { ...root, end: line.end, children: kids.slice(0, j) };
+  }
+  return null;
 }
