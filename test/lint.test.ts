@@ -557,6 +557,22 @@ describe('lint: the built CLI', () => {
     expect(children.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
   });
 
+  it('LineSplitter: lines split across chunks, inside a UTF-8 character, or several in one chunk', async () => {
+    const { LineSplitter } = await import('../src/lint/spawn-worker.js');
+    const text = '{"a":"é€"}\n{"b":1}\n{"c":"x"}\n';
+    const bytes = Buffer.from(text, 'utf8');
+    for (let size = 1; size <= bytes.length; size++) {
+      const l = new LineSplitter();
+      const reused = Buffer.alloc(size);
+      const got: string[] = [];
+      for (let i = 0; i < bytes.length; i += size) {
+        const n = bytes.copy(reused, 0, i, i + size);
+        got.push(...l.push(reused.subarray(0, n)));
+      }
+      expect(got, `chunks of ${size}`).toEqual(['{"a":"é€"}', '{"b":1}', '{"c":"x"}']);
+    }
+  });
+
   it('prestartCount: the entry starts as many children early as the run will use', async () => {
     const { prestartCount } = await import('../src/lint/spawn-worker.js');
     const perSixteen = (files: number) => Math.max(1, Math.min(2, Math.floor(files / 16)));

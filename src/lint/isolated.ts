@@ -12,7 +12,7 @@ import type { BackendChoice } from '../parse/index.js';
 import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
 import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../util/package-root.js';
-import { REPLY_FD, spawnWorker, takePrestarted } from './spawn-worker.js';
+import { LineSplitter, REPLY_FD, spawnWorker, takePrestarted } from './spawn-worker.js';
 
 export { LINT_WORKER_COMMAND, defaultWorkers, workerV8Flags } from './spawn-worker.js';
 
@@ -141,14 +141,9 @@ function runChild(
       timer = setTimeout(() => finish(timedOut), limitSeconds * 1000);
     };
     // One JSON reply per line on the child's reply pipe.
-    let pending: Buffer[] = [];
+    const lines = new LineSplitter();
     (child.stdio[REPLY_FD] as Readable).on('data', (chunk: Buffer) => {
-      let from = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
-        pending.push(chunk.subarray(from, nl));
-        from = nl + 1;
-        const line = Buffer.concat(pending).toString('utf8');
-        pending = [];
+      for (const line of lines.push(chunk)) {
         if (done) return;
         let m: WorkerReply;
         try {
@@ -161,7 +156,6 @@ function runChild(
         current = take();
         start();
       }
-      if (from < chunk.length) pending.push(chunk.subarray(from));
     });
     child.on('exit', (code, signal) => finish(`the analysis process ended (${signal ?? `exit ${code}`}) on this file`));
     child.on('error', (err) => finish(`the analysis process failed (${err.message})`));

@@ -33,6 +33,25 @@ export function workerV8Flags(v8Version: string = process.versions.v8): string[]
   return [];
 }
 
+/** Splits a byte stream into lines (a JSON message holds no raw newline), keeping a partial last one. */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+
+  /** The lines `chunk` completes. The chunk may be reused by the caller afterwards. */
+  push(chunk: Buffer): string[] {
+    const out: string[] = [];
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+      this.pending.push(chunk.subarray(from, nl));
+      from = nl + 1;
+      out.push(Buffer.concat(this.pending).toString('utf8'));
+      this.pending = [];
+    }
+    if (from < chunk.length) this.pending.push(Buffer.from(chunk.subarray(from)));
+    return out;
+  }
+}
+
 /** The child's descriptor for replies. */
 export const REPLY_FD = 3;
 

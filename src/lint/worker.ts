@@ -3,7 +3,7 @@ import { readSync, writeSync } from 'node:fs';
 import { getParser } from '../parse/index.js';
 import { Linter } from './lint.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
-import { REPLY_FD } from './spawn-worker.js';
+import { LineSplitter, REPLY_FD } from './spawn-worker.js';
 
 /**
  * The requests on `fd`, one JSON object per line, read with blocking reads until the end of the
@@ -12,7 +12,7 @@ import { REPLY_FD } from './spawn-worker.js';
  */
 function* requests(fd: number): Generator<WorkerRequest> {
   const chunk = Buffer.allocUnsafe(1 << 16);
-  let pending: Buffer[] = [];
+  const lines = new LineSplitter();
   for (;;) {
     let n: number;
     try {
@@ -27,17 +27,7 @@ function* requests(fd: number): Generator<WorkerRequest> {
       throw err;
     }
     if (n === 0) return;
-    const data = chunk.subarray(0, n);
-    let from = 0;
-    for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, from)) {
-      pending.push(data.subarray(from, nl));
-      from = nl + 1;
-      const line = Buffer.concat(pending).toString('utf8');
-      pending = [];
-      if (line.trim()) yield JSON.parse(line) as WorkerRequest;
-    }
-    // Copied: the chunk is reused by the next read.
-    if (from < n) pending.push(Buffer.from(data.subarray(from)));
+    for (const line of lines.push(chunk.subarray(0, n))) if (line.trim()) yield JSON.parse(line) as WorkerRequest;
   }
 }
 
