@@ -70,6 +70,7 @@ export interface ExecLine {
  */
 export function execLines(source: string, before: number): ExecLine[] {
   const out: ExecLine[] = [];
+  if (!source.includes('exec')) return out;
   const re = /^[ \t]*exec[ \t]+[^\s\-<>&|;]/gm;
   for (let m = re.exec(source); m && m.index <= before && out.length < MAX_CANDIDATES; m = re.exec(source)) {
     if (EXEC_CHANGED.test(source.slice(0, m.index))) break;
