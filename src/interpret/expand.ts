@@ -137,14 +137,16 @@ export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields:
 export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
-  const value = acc.text
-    .replace(/[\uE000-\uE002]/g, (c) => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}'))
-    .replace(new RegExp(`[${SPLIT}${FIELD}]`, 'g'), ' ');
-  return { value: unmark(value), confidence: acc.confidence, evidence: acc.evidence, glob: false };
+  // Markers are rare in a scalar (`"$@"`, unquoted braces): no pass over the text without one.
+  const value = MARKER.test(acc.text) ? unmark(acc.text.replace(BRACE_MARKS, braceChar).replace(SPLIT_MARKS, ' ')) : acc.text;
+  return { value, confidence: acc.confidence, evidence: acc.evidence, glob: false };
 }
 
 /** Any of the private-use markers above. */
 const MARKER = /[\uE000-\uE012]/;
+const BRACE_MARKS = /[\uE000-\uE002]/g;
+const SPLIT_MARKS = new RegExp(`[${SPLIT}${FIELD}]`, 'g');
+const braceChar = (c: string): string => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}');
 
 function unmark(s: string): string {
   if (!MARKER.test(s)) return s;

@@ -303,15 +303,28 @@ export class Interpreter implements ExpandHooks {
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
   setPositional(st: State, values: Field[] | null): void {
-    for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k)) st.vars.delete(k);
+    const stale: string[] = [];
+    for (const k of st.vars.keys()) if (isPositionalName(k)) stale.push(k);
+    this.replacePositional(st, values, stale);
+  }
+
+  /** setPositional when the caller already knows which of $1 ... $N are set (`stale`, in map order). */
+  private replacePositional(st: State, values: Field[] | null, stale: string[]): void {
+    for (let i = 0; i < stale.length; i++) st.vars.delete(stale[i]!);
     if (values === null) {
       this.setArray(st, '@', { assoc: false, entries: [], partial: true }, 'possible', []);
       st.vars.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
       return;
     }
-    values.forEach((a, i) => st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false }));
-    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'likely');
-    this.setArray(st, '@', { assoc: false, entries: values.map((v, i) => [String(i), v.value]), partial: false }, conf, values.flatMap((v) => v.evidence).slice(-4));
+    let conf: Confidence = 'likely';
+    const entries: [string, string][] = [];
+    for (let i = 0; i < values.length; i++) {
+      const a = values[i]!;
+      st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      conf = weakest(conf, a.confidence);
+      entries.push([String(i), a.value]);
+    }
+    this.setArray(st, '@', { assoc: false, entries, partial: false }, conf, lastEvidence(values, 4));
     st.vars.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
   }
 
@@ -985,17 +998,27 @@ export class Interpreter implements ExpandHooks {
   private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
+    // What the call replaces: $1 ... $N, $@ and $# (in map order), and the names it sets that were unset.
     const saved = new Map<string, Variable | undefined>();
-    for (const k of st.vars.keys()) if (/^([1-9]\d*|@|#)$/.test(k)) saved.set(k, st.vars.get(k));
-    for (const k of ['@', '#', ...args.map((_, i) => String(i + 1))]) if (!saved.has(k)) saved.set(k, undefined);
-    this.setPositional(st, args);
+    const stale: string[] = [];
+    for (const k of st.vars.keys()) {
+      if (isPositionalName(k)) stale.push(k);
+      else if (k !== '@' && k !== '#') continue;
+      saved.set(k, st.vars.get(k));
+    }
+    if (!saved.has('@')) saved.set('@', undefined);
+    if (!saved.has('#')) saved.set('#', undefined);
+    for (let i = 1; i <= args.length; i++) if (!saved.has(String(i))) saved.set(String(i), undefined);
+    this.replacePositional(st, args, stale);
     const layer = this.openRedirects(fn.redirects, st);
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
       this.closeRedirects(st, layer);
       st.returned = false;
-      for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k) && !saved.has(k)) st.vars.delete(k);
+      const extra: string[] = [];
+      for (const k of st.vars.keys()) if (isPositionalName(k) && !saved.has(k)) extra.push(k);
+      for (let i = 0; i < extra.length; i++) st.vars.delete(extra[i]!);
       for (const [k, v] of saved) {
         if (v) st.vars.set(k, v);
         else st.vars.delete(k);
@@ -1394,6 +1417,27 @@ export class Interpreter implements ExpandHooks {
 
   /** States of child shells: their EXIT traps run when the nested code they run ends. */
   private readonly childShells = new WeakSet<State>();
+}
+
+/** `1`, `2` ... `10` ...: the names of positional parameters (/^[1-9]\d*$/ without a regexp: tested for every variable at every call). */
+function isPositionalName(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (c < 49 || c > 57) return false;
+  for (let i = 1; i < k.length; i++) {
+    const d = k.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
+}
+
+/** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
+function lastEvidence(fields: Field[], n: number): Evidence[] {
+  const out: Evidence[] = [];
+  for (let i = fields.length - 1; i >= 0 && out.length < n; i--) {
+    const ev = fields[i]!.evidence;
+    for (let j = ev.length - 1; j >= 0 && out.length < n; j--) out.push(ev[j]!);
+  }
+  return out.reverse();
 }
 
 function describeOp(op: WriteOp): string {
