@@ -108,6 +108,15 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
   return { value: v.value, confidence: v.confidence, evidence: v.evidence };
 }
 
+/** The last `n` items of `a` followed by `b` (`[...a, ...b].slice(-n)`), without building the whole concatenation. */
+export function lastOf<T>(a: T[], b: T[], n: number): T[] {
+  const fromA = Math.max(0, n - b.length);
+  const out: T[] = [];
+  for (let i = Math.max(0, a.length - fromA); i < a.length; i++) out.push(a[i]!);
+  for (let i = Math.max(0, b.length - n); i < b.length; i++) out.push(b[i]!);
+  return out;
+}
+
 /** Expands one word into fields. */
 export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
@@ -203,7 +212,7 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
         acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f))).join(sep);
       } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
       acc.confidence = weakest(acc.confidence, v.confidence);
-      if (v.evidence.length) acc.evidence = [...acc.evidence, ...v.evidence].slice(-6);
+      if (v.evidence.length) acc.evidence = lastOf(acc.evidence, v.evidence, 6);
       return;
     }
     case 'command-sub': {
@@ -244,7 +253,7 @@ const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
 function arrayOf(st: State, name: string): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[] } | null {
   const v = st.vars.get(resolveNameref(st, name));
   if (!v) return null;
-  if (v.array) return { ...v.array, confidence: v.confidence, evidence: v.evidence };
+  if (v.array) return { entries: v.array.entries, assoc: v.array.assoc, partial: v.array.partial, confidence: v.confidence, evidence: v.evidence };
   return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence };
 }
 

@@ -572,7 +572,12 @@ export class Interpreter implements ExpandHooks {
         // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
         const args = cmd.single
           ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
-          : cmd.args.map((w) => ({ ...expandScalar(w, st, this), glob: w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value)) }));
+          : cmd.args.map((w) => {
+              // expandScalar returns a new field: marking it is no change to anything shared.
+              const f = expandScalar(w, st, this);
+              f.glob = hasUnquotedGlob(w);
+              return f;
+            });
         if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
           this.status = null;
           return;
@@ -762,7 +767,12 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: this.via };
+    const argv: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const v = fields[i]!.value;
+      argv.push(v.includes(HOLE) ? displayPath(v) : v);
+    }
+    const trace: CommandTrace = { range: cmd.range, argv, cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
@@ -1417,6 +1427,18 @@ export class Interpreter implements ExpandHooks {
 
   /** States of child shells: their EXIT traps run when the nested code they run ends. */
   private readonly childShells = new WeakSet<State>();
+}
+
+const UNQUOTED_GLOB = new WeakMap<Word, boolean>();
+
+/** A word with an unquoted `*`, `?` or `[` in its text (syntax only: remembered per word). */
+function hasUnquotedGlob(w: Word): boolean {
+  let glob = UNQUOTED_GLOB.get(w);
+  if (glob === undefined) {
+    glob = w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value));
+    UNQUOTED_GLOB.set(w, glob);
+  }
+  return glob;
 }
 
 /** `1`, `2` ... `10` ...: the names of positional parameters (/^[1-9]\d*$/ without a regexp: tested for every variable at every call). */

@@ -192,8 +192,13 @@ function joinVariable(maps: CowMap<string, Variable>[], name: string): Variable 
     const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
     return { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
   }
-  const ev = vs.flatMap((v) => v?.evidence ?? []);
-  return { value: HOLE, confidence: 'possible', evidence: ev.slice(-4), exported: vs.some((v) => v?.exported), fromEnvironment: false };
+  // The last 4 evidence items over all branches (`vs.flatMap((v) => v?.evidence ?? []).slice(-4)`).
+  const ev: Evidence[] = [];
+  for (let i = vs.length - 1; i >= 0 && ev.length < 4; i--) {
+    const e = vs[i]?.evidence ?? [];
+    for (let j = e.length - 1; j >= 0 && ev.length < 4; j--) ev.push(e[j]!);
+  }
+  return { value: HOLE, confidence: 'possible', evidence: ev.reverse(), exported: vs.some((v) => v?.exported), fromEnvironment: false };
 }
 
 function sameArray(a: ArrayValue | undefined, b: ArrayValue | undefined): boolean {
