@@ -170,14 +170,31 @@ const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full',
 function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
   const out: { variable: string; redirect: Redirect; field: Field }[] = [];
   if (cmd.redirects.length === 0) return out;
-  cmd.words.forEach((w, i) => {
-    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
-    if (!m || i === 0) return;
-    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
-    const f = fields.find((x) => x.value === w.text);
-    if (r && f) out.push({ variable: m[1]!, redirect: r, field: f });
-  });
+  for (const c of descriptorWords(cmd)) {
+    const f = fields.find((x) => x.value === c.text);
+    if (f) out.push({ variable: c.variable, redirect: c.redirect, field: f });
+  }
   return out;
+}
+
+const DESCRIPTOR_WORDS = new WeakMap<SimpleCommand, { variable: string; redirect: Redirect; text: string }[]>();
+const NO_DESCRIPTOR_WORDS: { variable: string; redirect: Redirect; text: string }[] = [];
+
+/** The words `{name}` written right against a redirect without a number (syntax only: found once per command). */
+function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redirect; text: string }[] {
+  let found = DESCRIPTOR_WORDS.get(cmd);
+  if (found === undefined) {
+    const list: { variable: string; redirect: Redirect; text: string }[] = [];
+    cmd.words.forEach((w, i) => {
+      const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
+      if (!m || i === 0) return;
+      const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
+      if (r) list.push({ variable: m[1]!, redirect: r, text: w.text });
+    });
+    found = list.length > 0 ? list : NO_DESCRIPTOR_WORDS;
+    DESCRIPTOR_WORDS.set(cmd, found);
+  }
+  return found;
 }
 
 const DEFAULT_SHELL_DEPTH = 12;
@@ -187,6 +204,9 @@ const MAX_UNROLL = 16;
 
 /** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
 const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
+
+/** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
+const NO_ENV: Map<string, Field> = new Map();
 
 /** The variables of each frozen environment (see Interpreter#initialState). */
 const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
@@ -705,10 +725,10 @@ export class Interpreter implements ExpandHooks {
           via: this.via,
         });
       }
-      fields.push(...fs);
+      for (let i = 0; i < fs.length; i++) fields.push(fs[i]!);
     }
     // Prefix assignments: alone they set shell variables; before a command, its environment.
-    const env = new Map<string, Field>();
+    const env = cmd.assigns.length > 0 ? new Map<string, Field>() : NO_ENV;
     for (const a of cmd.assigns) {
       const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
       if (fields.length === 0) this.assignVariable(st, a, value, {});
@@ -729,16 +749,16 @@ export class Interpreter implements ExpandHooks {
     const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
     const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
     const savedCapture = this.capture;
-    const printed: string[] = [];
     // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
-    if (!permanent && layer.saved.has(1)) this.capture = printed;
+    const printed: string[] | null = !permanent && layer.saved.has(1) ? [] : null;
+    if (printed !== null) this.capture = printed;
     try {
       this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
     } finally {
       this.capture = savedCapture;
       if (!permanent) this.closeRedirects(st, layer);
     }
-    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed.join('') : '', layer.appending.has(1));
+    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
   }
 
   /**
