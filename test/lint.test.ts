@@ -292,6 +292,47 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
+  it('a script whose #! names another interpreter is not analyzed (one BG0001, as ShellCheck SC1071); shell shebangs are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-shebang-'));
+    try {
+      const body = 'rm -rf /etc/x\n';
+      const scripts: Record<string, string> = {
+        'a.pl': `#!/usr/bin/perl -w\n${body}`,
+        'b.tcl': `#!/usr/bin/tclsh\n${body}`,
+        'c.py': `#!/usr/bin/env python3\n${body}`,
+        'z.zsh': `#!/bin/zsh -f\n${body}`,
+        'd.sh': `#!/usr/bin/env bash\n${body}`,
+        'e.sh': `#!/bin/sh -e\n${body}`,
+        'f.sh': body,
+      };
+      for (const [n, t] of Object.entries(scripts)) writeFileSync(join(dir, n), t);
+      const r = await lint(['--root', dir, '--format', 'json', '--timeout', '0', ...Object.keys(scripts).map((n) => join(dir, n))]);
+      const j = JSON.parse(r.out) as JsonOut;
+      for (const n of ['a.pl', 'b.tcl', 'c.py', 'z.zsh']) {
+        expect(rulesAt(j, n), n).toEqual(['1:BG0001']);
+        expect(j.files.find((f) => f.file.endsWith(n))!.findings[0]!.message).toMatch(/not a sh or bash script \(bashguard reads bash\): not analyzed/);
+      }
+      for (const n of ['d.sh', 'e.sh', 'f.sh']) expect(rulesAt(j, n), n).toContain(`${n === 'f.sh' ? 1 : 2}:BG1001`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('children take the largest file first; the output stays in command-line order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-order-'));
+    try {
+      const sizes = { 'small.sh': 1, 'large.sh': 40, 'medium.sh': 10 };
+      for (const [name, n] of Object.entries(sizes)) writeFileSync(join(dir, name), `#!/bin/sh\n${'echo x > /dev/null\n'.repeat(n)}`);
+      const files = Object.keys(sizes).map((n) => join(dir, n));
+      const r = await lint(['--root', dir, '--format', 'json', '--jobs', '1', ...files], { tty: true });
+      const started = [...r.err.matchAll(/\[(\d)\/3\] \S*?(\w+\.sh)/g)].map((m) => `${m[1]}:${m[2]}`);
+      expect(started).toEqual(['1:large.sh', '2:medium.sh', '3:small.sh']);
+      expect((JSON.parse(r.out) as JsonOut).files.map((f) => f.file.split('/').pop())).toEqual(Object.keys(sizes));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/lint/isolated.js');
     expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0.5))).toEqual([1, 1, 1, 1, 2, 2, 2]);
@@ -498,6 +539,55 @@ describe('lint: the built CLI', () => {
     }
     expect(code).toBe(1);
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
+  });
+
+  it('the child the entry starts before loading the CLI gives the findings of an in-process run, on every file', () => {
+    const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy'), join(PROJECT, 'broken.sh')];
+    const bin = (extra: string[]) => {
+      try {
+        return execFileSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--root', PROJECT, ...extra, ...files], { cwd: CHECKOUT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (err) {
+        return (err as { stdout: string }).stdout;
+      }
+    };
+    const strip = (j: JsonOut) => j.files.map((f) => ({ file: f.file, findings: f.findings }));
+    const children = JSON.parse(bin(['--jobs', '2'])) as JsonOut;
+    const inProcess = JSON.parse(bin(['--timeout', '0'])) as JsonOut;
+    expect(strip(children)).toEqual(strip(inProcess));
+    expect(children.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
+  });
+
+  it('LineSplitter: lines split across chunks, inside a UTF-8 character, or several in one chunk', async () => {
+    const { LineSplitter } = await import('../src/lint/spawn-worker.js');
+    const text = '{"a":"é€"}\n{"b":1}\n{"c":"x"}\n';
+    const bytes = Buffer.from(text, 'utf8');
+    for (let size = 1; size <= bytes.length; size++) {
+      const l = new LineSplitter();
+      const reused = Buffer.alloc(size);
+      const got: string[] = [];
+      for (let i = 0; i < bytes.length; i += size) {
+        const n = bytes.copy(reused, 0, i, i + size);
+        got.push(...l.push(reused.subarray(0, n)));
+      }
+      expect(got, `chunks of ${size}`).toEqual(['{"a":"é€"}', '{"b":1}', '{"c":"x"}']);
+    }
+  });
+
+  it('prestartCount: the entry starts as many children early as the run will use', async () => {
+    const { prestartCount } = await import('../src/lint/spawn-worker.js');
+    const perSixteen = (files: number) => Math.max(1, Math.min(2, Math.floor(files / 16)));
+    const many = Array.from({ length: 40 }, (_, i) => `f${i}.sh`);
+    expect(prestartCount(['a.sh'], perSixteen)).toBe(1);
+    expect(prestartCount(many, perSixteen)).toBe(2);
+    expect(prestartCount(['--format', 'json', '--no-progress', ...many.slice(0, 3)], perSixteen)).toBe(1);
+    expect(prestartCount(['--jobs', '3', ...many], perSixteen)).toBe(3);
+    expect(prestartCount(['-j', '8', 'a.sh', 'b.sh'], perSixteen)).toBe(2);
+    expect(prestartCount(['--timeout', '5', 'a.sh'], perSixteen)).toBe(1);
+    expect(prestartCount(['--timeout', '0', ...many], perSixteen)).toBe(0);
+    expect(prestartCount(['--timeout=0', 'a.sh'], perSixteen)).toBe(0);
+    expect(prestartCount(['--help'], perSixteen)).toBe(0);
+    expect(prestartCount(['--format', 'json'], perSixteen)).toBe(0);
+    expect(prestartCount(['--', '--help'], perSixteen)).toBe(1);
   });
 });
 

@@ -69,6 +69,8 @@ const ACCEPTED = [
   'cat <<EOF',
   'x=$(cat <<EOF\nhi\nEOF\n)\necho "$x"',
   'if [ -x /usr/bin/vim; then x=1; fi',
+  '[ \\( -h "$X" \\) ] && echo a',
+  'if [ "$1" = a ] &&\n   [ \\( ! -h "$X" -a \\\n        -d "$X" \\) -o \\\n     \\( -h "$X" -a \\( "$(readlink "$X")" = "$Y" \\) \\) ]; then\n  echo hi\nfi',
   'x=1\nfor i do\n  echo $i\ndone',
   'n=$(($1 + 0)) 2>/dev/null && test "$n" = "$1"',
   'n=1 >x; echo $n > y',
@@ -118,6 +120,16 @@ describe.each(Object.keys(parsers))('recovered parses (%s)', (backend) => {
     if (hasBash) expect(bashRun("d=/home/dev/wt; echo \"${d/'wt'/repo}/README.md\"")).toBe(`${MAIN_README}\n`);
     expect(runScenario(parser, "d=/home/dev/wt; touch \"${d/'wt'/repo}/README.md\"").verdict.decision).toBe('deny');
     expect(runScenario(parser, "d=/home/dev/repo; touch \"${d/'repo'/repo/.builders/b1}/x\"").verdict.decision).toBe('allow');
+  });
+
+  it('[ \\( ... \\) ]: POSIX grouping in `[` is the `[` builtin with its words, and a write after it is found', () => {
+    const src = '[ \\( -d /tmp \\) -o -d /x ] && touch /home/dev/repo/README.md';
+    const list = first(parse(parser, src));
+    expect(list.kind).toBe('and-or');
+    if (list.kind !== 'and-or') return;
+    const test = simple(list.left);
+    expect(test.words.map((w) => w.text)).toEqual(['[', '\\(', '-d', '/tmp', '\\)', '-o', '-d', '/x', ']']);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(MAIN_README);
   });
 
   it('for NAME do: a loop over "$@", and a write in its body is found', () => {

@@ -46,12 +46,12 @@ function registerLint(program: Command, io: IO, setExit: (code: number) => void)
     });
 
   // The child process of `lint --timeout` (src/lint/isolated.ts): analyzes the files its parent
-  // sends over IPC, one at a time, and sends each result back.
+  // sends on its stdin, one at a time, and sends each result back (src/lint/spawn-worker.ts).
   program
     .command('__lint-worker', { hidden: true })
     .action(async () => {
       const { runLintWorker } = await import('../lint/worker.js');
-      await runLintWorker();
+      setExit(await runLintWorker());
     });
 }
 

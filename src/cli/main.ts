@@ -52,10 +52,16 @@ export async function run(argv: string[], io: IO): Promise<number> {
  * behaviour: stdin read to EOF ('' on a TTY), writes in order, a closed pipe ends quietly.
  * Falls back to the streams when the descriptor is non-blocking (EAGAIN).
  */
+/** Whether a hookIO fell back to Node's streams, whose writes may still be pending at exit. */
+let hookStreamsUsed = false;
+
 export function hookIO(): IO {
   const io = processIO;
   let streams: IO | null = null;
-  const fallback = (): IO => (streams ??= io());
+  const fallback = (): IO => {
+    hookStreamsUsed = true;
+    return (streams ??= io());
+  };
   const write = (fd: number, text: string): void => {
     if (streams) return void (fd === 1 ? streams.stdout(text) : streams.stderr(text));
     const buf = Buffer.from(text, 'utf8');
@@ -131,4 +137,11 @@ export async function main(): Promise<void> {
     return 2;
   });
   process.exitCode = code;
+  // The hook's answer is written (synchronously, unless a non-blocking descriptor made it fall
+  // back to the streams) and its log too; what is left runs in 'exit' handlers (the code cache,
+  // src/startup/code-cache.ts). Ending here instead of letting Node wind down (disposing the
+  // isolate, its heap and threads) ends the process 2-4 ms sooner after the answer: measured from
+  // the answer's write to the parent seeing the exit, medians of 40 calls, 3 alternations, on a
+  // loaded 2-core machine, 10.2-10.4 -> 6.5-8.3 ms.
+  if (isHook && !hookStreamsUsed) process.exit(code);
 }

@@ -96,8 +96,11 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const stdinText = targets.some((t) => t.path === '-') ? await io.readStdin() : undefined;
   const progress = (opts.progress ?? io.isTTY) && targets.length > 1;
   const jobs = targets.map((t) => ({ path: t.path, display: t.path === '-' && stdinPath ? displayName(stdinPath, io.cwd) : t.display, stdinText: t.path === '-' ? stdinText : undefined, stdinPath }));
+  // Counts files started (the children take them largest first, not in order).
+  let started = 0;
   const onStart = (i: number) => {
-    if (progress) io.stderr(`\r\x1b[K[${i + 1}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
+    started++;
+    if (progress) io.stderr(`\r\x1b[K[${started}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
   };
   let results: FileResult[];
   if (limit > 0 && jobs.length > 0) {

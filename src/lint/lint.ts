@@ -24,7 +24,7 @@ import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import { parseDirectives, suppress } from './directives.js';
-import { globMatcher } from './files.js';
+import { globMatcher, isShellShebang } from './files.js';
 
 export interface LintEvidence {
   line: number;
@@ -287,6 +287,14 @@ export class Linter {
     const { directives, problems } = parseDirectives(source);
     if (source.slice(0, 8000).includes('\0')) {
       const f = this.ownFinding('BG0001', scope.config, 'binary file (contains NUL bytes), not a shell script: not analyzed', display, EMPTY, 'certain');
+      return f ? [f] : [];
+    }
+    // A `#!` line naming another interpreter (perl, python3, tclsh, zsh, fish ...): not a sh/bash
+    // script, as ShellCheck says too (SC1071). Read as bash it is a parse error or noise, at a cost.
+    const nl = source.indexOf('\n');
+    const shebang = source.startsWith('#!') ? (nl < 0 ? source : source.slice(0, nl)).trim() : null;
+    if (shebang !== null && !isShellShebang(shebang)) {
+      const f = this.ownFinding('BG0001', scope.config, `\`${shebang.length > 60 ? shebang.slice(0, 57) + '...' : shebang}\`: not a sh or bash script (bashguard reads bash): not analyzed`, display, EMPTY, 'certain');
       return f ? [f] : [];
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.

@@ -1,39 +1,61 @@
-/** The child side of src/lint/isolated.ts. */
+/** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
+import { readSync, writeSync } from 'node:fs';
 import { getParser } from '../parse/index.js';
 import { Linter } from './lint.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
+import { LineSplitter, REPLY_FD } from './spawn-worker.js';
 
 /**
- * Serves the parent's requests until it disconnects. Resolves with the exit code the process
- * should end with (library code never calls process.exit): 0 when the parent is done, 2 when the
- * parser cannot load (the channel is closed then, so the parent sees this process end and reports
- * it for the file it was on, instead of waiting for answers that never come).
+ * The requests on `fd`, one JSON object per line, read with blocking reads until the end of the
+ * input (the parent is done, or gone). The analysis is synchronous anyway, and blocking reads
+ * need none of Node's stream machinery.
  */
-export function runLintWorker(): Promise<number> {
-  return new Promise((resolve) => {
-    let linter: Linter | null = null;
-    let failed = false;
-    let ready: Promise<void> = Promise.resolve();
-    process.on('disconnect', () => resolve(failed ? 2 : 0));
-    process.on('message', (m: WorkerRequest) => {
-      ready = ready.then(async () => {
-        if (failed) return;
-        if (m.type === 'init') {
-          try {
-            linter = new Linter(await getParser(m.parser), { ...m.opts, fingerprints: false }, m.displayCwd);
-          } catch (err) {
-            process.stderr.write(`bashguard: lint worker: ${(err as Error).message.split('\n')[0]}\n`);
-            failed = true;
-            if (process.connected) process.disconnect();
-            else resolve(2);
-          }
-          return;
-        }
-        if (!linter) return;
-        const result = linter.lintFile(m.path, m.display, m.stdinText, m.stdinPath);
-        const reply: WorkerReply = { type: 'result', index: m.index, result };
-        process.send?.(reply);
-      });
-    });
-  });
+function* requests(fd: number): Generator<WorkerRequest> {
+  const chunk = Buffer.allocUnsafe(1 << 16);
+  const lines = new LineSplitter();
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+        // A non-blocking descriptor (not what the parent gives): wait a little, read again.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if ((err as NodeJS.ErrnoException).code === 'EOF') return;
+      throw err;
+    }
+    if (n === 0) return;
+    for (const line of lines.push(chunk.subarray(0, n))) if (line.trim()) yield JSON.parse(line) as WorkerRequest;
+  }
+}
+
+function reply(fd: number, msg: WorkerReply): void {
+  const buf = Buffer.from(JSON.stringify(msg) + '\n', 'utf8');
+  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+}
+
+/**
+ * Serves the parent's requests until its input ends. Resolves with the exit code the process
+ * should end with (library code never calls process.exit): 0 when the parent is done, 2 when the
+ * parser cannot load or the channel fails (the parent sees this process end and reports it for
+ * the file it was on, instead of waiting for answers that never come).
+ */
+export async function runLintWorker(input = 0, output = REPLY_FD): Promise<number> {
+  let linter: Linter | null = null;
+  try {
+    for (const m of requests(input)) {
+      if (m.type === 'init') {
+        linter = new Linter(await getParser(m.parser), { ...m.opts, fingerprints: false }, m.displayCwd);
+        continue;
+      }
+      if (!linter) continue;
+      reply(output, { type: 'result', index: m.index, result: linter.lintFile(m.path, m.display, m.stdinText, m.stdinPath) });
+    }
+    return 0;
+  } catch (err) {
+    process.stderr.write(`bashguard: lint worker: ${(err as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
 }

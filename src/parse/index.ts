@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
 import { recover, type Tree } from './recover.js';
+import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
@@ -69,9 +70,28 @@ function makeParser(
       }
       const started = performance.now();
       const deadline = started + limits.timeoutMs;
-      const first = parseOnce(source, deadline, limits);
+      let first = parseOnce(source, deadline, limits);
       if ('kind' in first) {
         return { ok: false, kind: first.kind, backend, message: first.message };
+      }
+      // Bash never reads past a top-level `exec COMMAND` line (./exec-end.ts): without errors the
+      // tree is cut there; with errors, the text up to such a line is parsed alone.
+      const lines = execLines(source, first.hasErrors ? firstErrorAt(first.root) : Infinity);
+      if (lines.length > 0 && !first.hasErrors) {
+        const root = execTail(first.root, source, lines);
+        if (root) {
+          source = source.slice(0, root.end);
+          first = { ...first, root };
+        }
+      }
+      for (const line of first.hasErrors ? lines : []) {
+        if (line.end >= source.length) break;
+        const prefix = source.slice(0, line.end);
+        const r = parseOnce(prefix, deadline, limits);
+        if ('kind' in r || r.hasErrors || !endsInExec(r.root, prefix)) continue;
+        source = prefix;
+        first = r;
+        break;
       }
       // Where the grammar reads the input differently from bash, a targeted re-parse (./recover.ts).
       const rec = recover(source, first, (text) => {

@@ -18,8 +18,9 @@
  *   the grammar and dropped from the tree again.
  * - a single-quoted blank in a `case` pattern (`less' '45*)`): the quoted text, literal to bash,
  *   is shown to the grammar as letters.
- * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time): the
- *   `[` is shown to the grammar as a command name.
+ * - `[ ...` without its `]` (bash -n accepts it: `[` is a command that fails at run time), and
+ *   `[ \( ... \) ]` (POSIX grouping, which the grammar's test_command lacks): the `[` is shown to
+ *   the grammar as a command name.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
  * - `${...}` the grammar lost the closing brace of: inside the expansion (outside quotes and
  *   nested expansions) `;&|<>` and blanks are literal to bash, so they get a backslash,
@@ -263,18 +264,26 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(out, e.start, e.end))) return;
     out.push(...list);
   };
-  if (joined) {
+  const joinedEdits = () => {
+    if (!joined) return;
     for (const j of findAllJoinedLines(tree.root, source)) {
       if (canEndCommandAt(source, j.from, j.offset)) add([{ start: j.offset, end: j.offset + 1, text: ';' }]);
     }
+  };
+  if (!tree.hasErrors) {
+    joinedEdits();
+    return out;
   }
-  if (!tree.hasErrors) return out;
   const stack = [tree.root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.type === 'ERROR') {
       const e = forDo(source, n);
       if (e) add([e]);
+      // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
+      // grouping); the grammar's test_command has no such operand and leaves the `[` in an
+      // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
+      for (const c of n.children) if (!c.named && c.type === '[') add([{ start: c.start, end: c.start + 1, text: '_' }]);
     }
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
@@ -311,6 +320,10 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       stack.push(c);
     }
   }
+  // Lines the grammar joined, as read from a tree with errors, are often the errors' own doing
+  // (`[ \( ... \) ]; then` seen joined with the next line, where `;` would make `then;`): they are
+  // repaired from the tree the error repairs give, in the next round.
+  if (out.length === 0) joinedEdits();
   return out;
 }
 

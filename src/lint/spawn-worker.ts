@@ -1,0 +1,150 @@
+/**
+ * Starting a lint child process (the other side: ./worker.ts), shared by ./isolated.ts and the
+ * lint start-up entry (./cli-start.ts), which starts the first child before it loads the CLI.
+ *
+ * The channel is two pipes, one JSON message per line: requests on the child's stdin, replies on
+ * its descriptor 3 (its stdout is discarded, as before, so nothing it prints can garble a reply).
+ * Not Node's IPC channel:
+ * a child forked with IPC loads node:child_process, node:net and the stream modules to set the
+ * channel up before it runs a line of bashguard (~10 ms of every child's start, measured against
+ * the same child with two pipes), while the worker reads and writes its two descriptors with
+ * plain blocking fs calls.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+
+/** The command the child runs (hidden from --help): see registerLintWorker in src/cli. */
+export const LINT_WORKER_COMMAND = '__lint-worker';
+
+/**
+ * V8 flags for the child: TurboFan (V8's optimizing tier) starts 16x later than by default. The
+ * interpreter's code is polymorphic (one function per IR node kind, many object shapes); in a
+ * lint run of a few hundred files TurboFan spent more CPU compiling and deoptimizing lukewarm
+ * functions than its code saved, while the really hot ones still get optimized. Measured on the
+ * machine's shell scripts in one process (bench/README.md): 100 scripts 2.5-3.0 -> 2.6 s CPU
+ * (Node 20), 3.6 -> 2.4 s (Node 22); 320 and 640 scripts 15% faster. The flag differs by V8
+ * line and an unknown flag stops Node, so only the lines it was measured on get one. Findings
+ * do not depend on it.
+ */
+export function workerV8Flags(v8Version: string = process.versions.v8): string[] {
+  const major = Number(v8Version.split('.')[0]);
+  if (major === 11) return ['--interrupt-budget=1048576']; // Node 20 (default 67584)
+  if (major === 12 || major === 13) return ['--invocation-count-for-turbofan=48000']; // Node 22, 24 (default 3000)
+  return [];
+}
+
+/** Splits a byte stream into lines (a JSON message holds no raw newline), keeping a partial last one. */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+
+  /** The lines `chunk` completes. The chunk may be reused by the caller afterwards. */
+  push(chunk: Buffer): string[] {
+    const out: string[] = [];
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+      this.pending.push(chunk.subarray(from, nl));
+      from = nl + 1;
+      out.push(Buffer.concat(this.pending).toString('utf8'));
+      this.pending = [];
+    }
+    if (from < chunk.length) this.pending.push(Buffer.from(chunk.subarray(from)));
+    return out;
+  }
+}
+
+/** The child's descriptor for replies. */
+export const REPLY_FD = 3;
+
+/**
+ * A lint child running `entry` (dist/lint-worker-start.cjs, or the CLI with its hidden
+ * LINT_WORKER_COMMAND): requests on its stdin, replies on REPLY_FD; stderr is this process's.
+ */
+export function spawnWorker(env: Record<string, string | undefined>, entry: string): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, ...workerV8Flags(), entry, ...(entry.endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND])], {
+    stdio: ['pipe', 'ignore', 'inherit', 'pipe'],
+    env: env as NodeJS.ProcessEnv,
+  });
+}
+
+/**
+ * How many child processes a run of `files` files gets by default: one per 16 files, up to the
+ * machine's parallelism and 4, and one while the machine is already busy (load average over the
+ * last minute at or above its CPU count, as `make -l`). A child costs ~0.1 s of CPU to start and
+ * warms up its own JIT: on two cores the 320 scripts took 20% more CPU in two children than in
+ * one, which pays off only when a core is free (and costs wall time when none is).
+ */
+export function defaultWorkers(files: number, cpus: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
+  if (load >= cpus) return 1;
+  return Math.max(1, Math.min(cpus, 4, Math.floor(files / 16)));
+}
+
+/** Where ./cli-start.ts leaves the children it started early (two bundles share no module state). */
+const PRESTARTED = Symbol.for('bashguard.lint.prestartedWorkers');
+type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined> } };
+
+/** Starts `n` children now, for the run that is about to begin; `takePrestarted` hands them over. */
+export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number): void {
+  const children: ChildProcess[] = [];
+  try {
+    for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry));
+  } catch {
+    // Nothing is lost: the run starts the children it needs.
+  }
+  if (children.length > 0) (globalThis as Slot)[PRESTARTED] = { children, env };
+}
+
+/** A child started early, if one is left and they were started with `env`. */
+export function takePrestarted(env: Record<string, string | undefined>): ChildProcess | null {
+  const slot = (globalThis as Slot)[PRESTARTED];
+  if (!slot) return null;
+  if (slot.env !== env) {
+    dropPrestarted();
+    return null;
+  }
+  for (let child = slot.children.shift(); child; child = slot.children.shift()) {
+    if (child.exitCode === null && child.signalCode === null) return child;
+    child.kill('SIGKILL');
+  }
+  return null;
+}
+
+/** Ends the children started early that the run did not use (usage error, fewer files, ...). */
+export function dropPrestarted(): void {
+  const slot = (globalThis as Slot)[PRESTARTED];
+  if (!slot) return;
+  delete (globalThis as Slot)[PRESTARTED];
+  for (const child of slot.children) child.kill('SIGKILL');
+}
+
+/** `bashguard lint` options that take no value (every other option takes the next argument). */
+const LINT_FLAGS = new Set(['--norc', '--report-unused-directives', '--color', '--no-color', '--progress', '--no-progress', '--no-summary']);
+
+/**
+ * How many children a `bashguard lint` command line will run its files in, guessed from argv
+ * before the CLI parses it: none with `--timeout 0` (in this process), `--help` or `--version`;
+ * `--jobs N`; else the default for the number of paths given (a directory counts as one file).
+ * A wrong guess costs a child that `dropPrestarted` ends, or one started later.
+ */
+export function prestartCount(argv: readonly string[], workers: (files: number) => number = defaultWorkers): number {
+  let paths = 0;
+  let jobs: number | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      paths += argv.length - i - 1;
+      break;
+    }
+    if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return 0;
+    const eq = a.indexOf('=');
+    const [name, value] = a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, argv[i + 1]];
+    if (name === '--timeout' && Number(value) === 0) return 0;
+    if ((name === '--jobs' || name === '-j') && Number.isInteger(Number(value)) && Number(value) >= 1) jobs = Number(value);
+    if (a.startsWith('-') && a !== '-') {
+      if (eq < 0 && !LINT_FLAGS.has(a)) i++;
+      continue;
+    }
+    paths++;
+  }
+  if (paths === 0) return 0;
+  return Math.min(jobs ?? workers(paths), paths);
+}
