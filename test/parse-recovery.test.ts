@@ -69,6 +69,8 @@ const ACCEPTED = [
   'cat <<EOF',
   'x=$(cat <<EOF\nhi\nEOF\n)\necho "$x"',
   'if [ -x /usr/bin/vim; then x=1; fi',
+  '((echo a; echo b) | cat)',
+  'x=$(\n  ((gzip -cdq -- "$f" 4>&-\n    echo $? >&4) 3>&- </dev/null |\n   eval "$cmp" - >&3) 5<&0\n)',
   '[ \\( -h "$X" \\) ] && echo a',
   'if [ "$1" = a ] &&\n   [ \\( ! -h "$X" -a \\\n        -d "$X" \\) -o \\\n     \\( -h "$X" -a \\( "$(readlink "$X")" = "$Y" \\) \\) ]; then\n  echo hi\nfi',
   'x=1\nfor i do\n  echo $i\ndone',
@@ -130,6 +132,15 @@ describe.each(Object.keys(parsers))('recovered parses (%s)', (backend) => {
     const test = simple(list.left);
     expect(test.words.map((w) => w.text)).toEqual(['[', '\\(', '-d', '/tmp', '\\)', '-o', '-d', '/x', ']']);
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(MAIN_README);
+  });
+
+  it('((a; b) | c): two subshells when the inner parenthesis does not close before another; ((x++)) stays arithmetic', () => {
+    const sub = first(parse(parser, '((cd /tmp && ls) > /home/dev/repo/README.md)'));
+    expect(sub.kind).toBe('subshell');
+    expect(runScenario(parser, '((cd /tmp && ls) > /home/dev/repo/README.md)').verdict.findings.map((f) => f.path)).toContain(MAIN_README);
+    expect(first(parse(parser, '((x++))')).kind).not.toBe('subshell');
+    // `((echo a))` is arithmetic to bash too (an error when it runs): still a parse error here.
+    expect(parse(parser, '((echo a))').problems.length).toBeGreaterThan(0);
   });
 
   it('for NAME do: a loop over "$@", and a write in its body is found', () => {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../src/parse/index.js';
 import { openWorkspace } from '../src/workspace/index.js';
+import { classify, protects, type Region } from '../src/workspace/regions.js';
+import { isInside } from '../src/interpret/paths.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { hookDecision } from './helpers/hook-decide.js';
 import { decideHook } from '../src/hook/hook.js';
@@ -155,5 +157,43 @@ describe('control files are protected (BG1005)', () => {
     const cfg = join(L.root, 'orchestrator.json');
     writeFileSync(cfg, JSON.stringify({ rules: { BG1005: 'off' } }));
     expect((await hookDecision(parser, 'mkdir -p .claude && : > .claude/settings.json', L.worktree, { ...env, BASHGUARD_CONFIG: cfg })).decision).toBe('allow');
+  });
+});
+
+describe('classify (regions index) against the rule it implements', () => {
+  // The rule, written out: among the regions whose root holds the path, the longest root; on a
+  // tie a protecting region over a permissive one, then the earlier region.
+  const brute = (path: string, regions: Region[]): Region => {
+    let best: Region | null = null;
+    for (const r of regions) {
+      if (!isInside(path, r.root)) continue;
+      if (!best || r.root.length > best.root.length || (r.root.length === best.root.length && protects(r) && !protects(best))) best = r;
+    }
+    return best ?? { kind: 'outside', root: '/' };
+  };
+
+  it('gives the same region for paths under, beside and above the worktree (the first region, which classify starts from)', () => {
+    const wt = '/w/main/.claude/worktrees/a';
+    const regions: Region[] = [
+      { kind: 'worktree', root: wt },
+      { kind: 'main', root: '/w/main' },
+      { kind: 'sibling', root: '/w/main/.claude/worktrees/b' },
+      { kind: 'protected', root: `${wt}/.claude/settings.json`, why: 'x' },
+      { kind: 'protected', root: `${wt}/.git`, why: 'x' },
+      { kind: 'protected', root: wt, why: 'same root as the worktree: protected wins' },
+      { kind: 'scratch', root: '/tmp' },
+      { kind: 'outside', root: '/', why: 'root' },
+      { kind: 'allowed', root: '/w/main/.claude/' },
+    ];
+    const parts = ['a', 'b', '.claude', 'settings.json', '.git', 'x', 'worktrees', 'main'];
+    const paths = [wt, `${wt}/`, `${wt}x`, `${wt}/x`, '/w', '/w/main', '/tmp/x', '/'];
+    for (let i = 0; i < 400; i++) {
+      let p = i % 2 ? wt : '/w';
+      for (let k = 0; k < (i % 5); k++) p += '/' + parts[(i * 7 + k * 3) % parts.length];
+      paths.push(p);
+    }
+    for (const regs of [regions, regions.slice(5), [regions[1]!, ...regions.slice(2)]]) {
+      for (const p of paths) expect(classify(p, regs), p).toEqual(brute(p, regs));
+    }
   });
 });

@@ -39,7 +39,7 @@ function makeParser(
     // The budget covers copying the tree too: for a huge input that costs more than parsing.
     let copied: ReturnType<typeof copyTree>;
     try {
-      copied = copyTree(cursor, limits.maxDepth, deadline, names);
+      copied = copyTree(cursor, limits.maxDepth, deadline, names, text);
     } finally {
       cursor.release?.();
     }

@@ -20,7 +20,7 @@ interface WrappedParser {
   setLanguage(lang: unknown): void;
   setTimeoutMicros(us: number): void;
   reset(): void;
-  parse(input: string, old?: null, options?: { bufferSize?: number }): { walk(): TreeCursorLike } | null;
+  parse(input: string, old?: null, options?: { bufferSize?: number }): { walk(): TreeCursorLike; rootNode: { hasError: boolean } } | null;
 }
 
 /** The raw N-API binding of tree-sitter 0.25 (what its index.js wraps). */
@@ -31,7 +31,7 @@ interface RawBinding {
     reset(): void;
     parse(input: (offset: number) => string, old: null, bufferSize: number, ranges: undefined): RawTree | null;
   };
-  NodeMethods: { walk(tree: RawTree): TreeCursorLike };
+  NodeMethods: { walk(tree: RawTree): TreeCursorLike; hasError(tree: RawTree): boolean };
   TreeCursor?: { prototype: { reset?: unknown } };
 }
 interface RawTree {
@@ -142,7 +142,7 @@ function loadDirect(require: () => NodeRequire): NativeBackend {
     under(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
     under(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
   ]);
-  if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || typeof binding.TreeCursor?.prototype.reset !== 'function' || !('language' in language)) {
+  if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || typeof binding.NodeMethods.hasError !== 'function' || typeof binding.TreeCursor?.prototype.reset !== 'function' || !('language' in language)) {
     throw new Error('unexpected binding shape');
   }
   const parser = new binding.Parser();
@@ -155,19 +155,24 @@ function loadDirect(require: () => NodeRequire): NativeBackend {
     const tree = parser.parse((offset) => source.slice(offset), null, bufferSize, undefined);
     if (!tree) return null;
     // As tree-sitter's Tree#walk: the root goes through the binding's transfer buffer, which
-    // NodeMethods.walk and TreeCursor#reset read. A fresh tree has no cached node objects, so
-    // rootNode() returns the root's symbol (a number) after writing the root there.
+    // NodeMethods.walk, NodeMethods.hasError and TreeCursor#reset read. A fresh tree has no cached
+    // node objects, so rootNode() returns the root's symbol (a number) after writing the root there.
     if (typeof tree.rootNode() !== 'number') throw new Error('unexpected root node');
+    // Read before the cursor (nothing in between writes the buffer): the copy trusts the
+    // grammar's facts only in a tree without errors (src/parse/tree.ts).
+    const treeHasError = binding.NodeMethods.hasError(tree) === true;
     if (!shared) {
       shared = binding.NodeMethods.walk(tree) as TreeCursorLike & { tree?: RawTree; reset(): void };
       // The cursor points into the tree's memory, which the Tree object frees when collected:
       // keep it reachable from the cursor, as tree-sitter's own walk() does (reset() also reads
       // the tree from there).
       shared.tree = tree;
+      shared.treeHasError = treeHasError;
       return shared;
     }
     shared.tree = tree;
     shared.reset();
+    shared.treeHasError = treeHasError;
     return shared;
   };
   // Check the path end to end on two small inputs (the second through the cursor's reset)
@@ -201,7 +206,13 @@ function loadWrapped(require: NodeRequire): NativeBackend {
     loadedBy: 'require',
     setTimeoutMicros: (us) => parser.setTimeoutMicros(us),
     reset: () => parser.reset(),
-    walk: (source, bufferSize) => parser.parse(source, null, { bufferSize })?.walk() ?? null,
+    walk: (source, bufferSize) => {
+      const tree = parser.parse(source, null, { bufferSize });
+      if (!tree) return null;
+      const cursor = tree.walk();
+      cursor.treeHasError = tree.rootNode.hasError;
+      return cursor;
+    },
   };
 }
 

@@ -22,6 +22,8 @@
  *   `[ \( ... \) ]` (POSIX grouping, which the grammar's test_command lacks): the `[` is shown to
  *   the grammar as a command name.
  * - `for NAME do` (bash's `for NAME; do`, looping over "$@"): the blank before `do` becomes `;`.
+ * - `((` whose inner parenthesis does not close right before another `)` (`((a; b) | c)`): two
+ *   subshells to bash, arithmetic to the grammar; a blank is inserted between the two `(`.
  * - `${...}` the grammar lost the closing brace of: inside the expansion (outside quotes and
  *   nested expansions) `;&|<>` and blanks are literal to bash, so they get a backslash,
  *   `$name` is written `${name}` (the grammar rejects `${x:$i:1}` but reads `${x:${i}:1}`), and
@@ -264,6 +266,14 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(out, e.start, e.end))) return;
     out.push(...list);
   };
+  // Repairs that change how the grammar groups everything after them (`[` as a command, `((` as
+  // two subshells): the rest of a tree read before them is unreliable, so a round with one of
+  // them makes only those, and the others are found again in the tree they give.
+  const regrouping: Edit[] = [];
+  const regroup = (list: Edit[]) => {
+    if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(regrouping, e.start, e.end))) return;
+    regrouping.push(...list);
+  };
   const joinedEdits = () => {
     if (!joined) return;
     for (const j of findAllJoinedLines(tree.root, source)) {
@@ -283,7 +293,15 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
       // grouping); the grammar's test_command has no such operand and leaves the `[` in an
       // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-      for (const c of n.children) if (!c.named && c.type === '[') add([{ start: c.start, end: c.start + 1, text: '_' }]);
+      for (const c of n.children) if (!c.named && c.type === '[') regroup([{ start: c.start, end: c.start + 1, text: '_' }]);
+      // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
+      // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
+      // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
+      for (const c of n.children) {
+        if (c.named || c.type !== '((' || c.end !== c.start + 2) continue;
+        const close = skipNested(source, c.start);
+        if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
+      }
     }
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
@@ -322,7 +340,9 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   }
   // Lines the grammar joined, as read from a tree with errors, are often the errors' own doing
   // (`[ \( ... \) ]; then` seen joined with the next line, where `;` would make `then;`): they are
-  // repaired from the tree the error repairs give, in the next round.
+  // repaired from the tree the error repairs give, in the next round. Likewise the other repairs
+  // after a regrouping one.
+  if (regrouping.length > 0) return regrouping;
   if (out.length === 0) joinedEdits();
   return out;
 }

@@ -70,6 +70,11 @@ export interface TreeCursorLike {
   gotoParent(): boolean;
   /** Frees what the backend holds outside the JS heap (the WASM tree); called once, after the copy. */
   release?(): void;
+  /**
+   * Whether the tree holds an ERROR or MISSING node anywhere (the root's `hasError`), read once
+   * per tree; undefined when the backend did not say (the copy then asks about every node).
+   */
+  treeHasError?: boolean;
 }
 
 /**
@@ -81,13 +86,51 @@ export interface SymbolNames {
   types: string[];
   named: boolean[];
   fields: (string | null)[];
+  /** Per symbol: 1 when the grammar gives the type no children (LEAF_TYPES), 0 when it may have some. */
+  leaf: number[];
+  /** Per symbol: 1 when the grammar gives the type no fields (FIELDLESS_TYPES), 0 when it may have some. */
+  fieldless: number[];
 }
+
+/**
+ * Node types the grammar never gives a child (tree-sitter-bash's src/node-types.json: no
+ * `children`, `fields` or `subtypes`; test/parse-grammar-facts.test.ts keeps this list equal to
+ * it). One string, types separated by spaces (none holds one): looked up only when a symbol is
+ * first met, and cheaper to load than an array and a set in every hook process. In a tree without errors such a node can still hold an extra: of the grammar's extras only
+ * `comment` is visible, so the copy asks the cursor for children only when a `#` lies in the
+ * node's text. (`word` is also the alias of a non-terminal, `repeat1(_special_character)`, whose
+ * children are hidden tokens: why the comment and the error cases are needed.)
+ */
+export const LEAF_TYPES =
+  ' ' +
+  'word ! != " # ## $ $( $(( $[ $` ${ % %% %= & && &= &> &>> ( (( ) )) * ** **= *= + ++ += , ,, - -- ' +
+  '-= -a -o .. / /# /% // /= : :+ :- := :? ; ;& ;; ;;& < <& <&- <( << <<- <<< <<= <= = == =~ > >& >&- ' +
+  '>( >= >> >>= >| ? @ A E K L P Q U [ [[ ] ]] ^ ^= ^^ ` `` a ansi_c_string case comment declare do ' +
+  'done elif else esac export extglob_pattern fi file_descriptor for function heredoc_content ' +
+  'heredoc_end heredoc_start if in k local raw_string readonly regex select special_variable_name ' +
+  'string_content test_operator then typeset u unset unsetenv until variable_name while { | |& |= || } ' +
+  '~ ';
+
+/**
+ * Node types that may have children and fill none of their children's fields (node-types.json:
+ * no `fields`); in a tree without errors (an ERROR node can hold anything) their children's
+ * field is null without asking. Test: test/parse-grammar-facts.test.ts.
+ */
+export const FIELDLESS_TYPES =
+  ' ' +
+  'arithmetic_expansion array brace_expression command_name compound_statement concatenation ' +
+  'declaration_command do_group elif_clause else_clause heredoc_body list negated_command number ' +
+  'parenthesized_expression pipeline process_substitution program simple_expansion string subshell ' +
+  'test_command translated_string unset_command variable_assignments ';
+
+/** Whether `type` is one of a list above (space-separated, with a space at each end). */
+const listed = (list: string, type: string): boolean => list.includes(` ${type} `);
 
 /** Symbols below this are remembered in SymbolNames' arrays (the grammar has a few hundred). */
 const DENSE_SYMBOLS = 4096;
 
 export function symbolNames(): SymbolNames {
-  return { types: [], named: [], fields: [null] };
+  return { types: [], named: [], fields: [null], leaf: [], fieldless: [] };
 }
 
 /**
@@ -100,9 +143,18 @@ export function copyTree(
   /** performance.now() past which the copy gives up (a huge tree costs seconds and memory). */
   deadline = Infinity,
   names: SymbolNames = symbolNames(),
+  /** The parsed text: with it (and `treeHasError` false) leaves and fields are known from the grammar. */
+  source?: string,
 ): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } | { timedOut: true } {
-  const { types, named, fields } = names;
-  const make = (): SyntaxNode => {
+  const { types, named, fields, leaf, fieldless } = names;
+  // What the grammar says (LEAF_TYPES, FIELDLESS_TYPES) holds in a tree without ERROR nodes: each
+  // fact spares a binding call per node (gotoFirstChild on a leaf, currentFieldId under a parent
+  // that fills no field), the copy's main cost.
+  const grammarFacts = source !== undefined && cursor.treeHasError === false;
+  const firstHash = grammarFacts ? source.indexOf('#') : -1;
+  /** The symbol of the node made last (its leaf and fieldless facts). */
+  let lastSymbol = 0;
+  const make = (parentFieldless: boolean): SyntaxNode => {
     const symbol = cursor.nodeTypeId;
     // The arrays stay dense: ERROR's symbol is 65535, and storing at that index once turned them
     // into dictionaries for good (every later lookup slow). Such symbols are asked each time.
@@ -114,12 +166,18 @@ export function copyTree(
       if (symbol < DENSE_SYMBOLS) {
         types[symbol] = type;
         named[symbol] = isNamed;
+        leaf[symbol] = listed(LEAF_TYPES, type) ? 1 : 0;
+        fieldless[symbol] = isNamed && listed(FIELDLESS_TYPES, type) ? 1 : 0;
       }
     } else isNamed = named[symbol]!;
-    // The native binding gives undefined for "no field" (0 in the WASM one): no array lookup then.
-    const fieldId = cursor.currentFieldId;
-    let field = fieldId ? fields[fieldId] : null;
-    if (field === undefined) field = fields[fieldId] = cursor.currentFieldName ?? null;
+    lastSymbol = symbol;
+    let field: string | null | undefined = null;
+    if (!parentFieldless) {
+      // The native binding gives undefined for "no field" (0 in the WASM one): no array lookup then.
+      const fieldId = cursor.currentFieldId;
+      field = fieldId ? fields[fieldId] : null;
+      if (field === undefined) field = fields[fieldId] = cursor.currentFieldName ?? null;
+    }
     const start = cursor.startIndex;
     const end = cursor.endIndex;
     return {
@@ -133,20 +191,32 @@ export function copyTree(
       children: [],
     };
   };
-  const root = make();
+  /** Whether the node just made may have children (else gotoFirstChild is not asked). */
+  const mayHaveChildren = (node: SyntaxNode): boolean => {
+    if (!grammarFacts || lastSymbol >= DENSE_SYMBOLS || leaf[lastSymbol] !== 1) return true;
+    // A comment (the one visible extra) can sit inside any node: only where a `#` is.
+    if (firstHash < 0 || firstHash >= node.end) return false;
+    const h = source!.indexOf('#', node.start);
+    return h >= 0 && h < node.end;
+  };
+  const kidsFieldless = (): boolean => grammarFacts && lastSymbol < DENSE_SYMBOLS && fieldless[lastSymbol] === 1;
+  const root = make(false);
   let hasErrors = root.type === 'ERROR' || root.missing;
   const stack: SyntaxNode[] = [root];
+  /** Per stack entry: whether its children's field is known to be null. */
+  const noFields: boolean[] = [kidsFieldless()];
   let maxSeen = 1;
-  if (!cursor.gotoFirstChild()) return { root, hasErrors, depth: 1 };
+  if (!mayHaveChildren(root) || !cursor.gotoFirstChild()) return { root, hasErrors, depth: 1 };
   let count = 0;
   for (;;) {
     if ((++count & 4095) === 0 && performance.now() > deadline) return { timedOut: true };
-    const node = make();
+    const node = make(noFields[stack.length - 1]!);
     if (node.type === 'ERROR' || node.missing) hasErrors = true;
     stack[stack.length - 1]!.children.push(node);
     if (stack.length + 1 > maxSeen) maxSeen = stack.length + 1;
     if (maxSeen > maxDepth) return { tooDeep: true, depth: maxSeen };
-    if (cursor.gotoFirstChild()) {
+    if (mayHaveChildren(node) && cursor.gotoFirstChild()) {
+      noFields[stack.length] = kidsFieldless();
       stack.push(node);
       continue;
     }

@@ -10,6 +10,7 @@ interface WasmParser {
   parse(input: string, old?: null, options?: { progressCallback?: (state: unknown) => boolean }): {
     walk(): TreeCursorLike;
     delete(): void;
+    rootNode: { hasError: boolean };
   } | null;
 }
 
@@ -96,6 +97,7 @@ export function wasmParse(parser: WasmParser, source: string, timeoutMs: number)
   // tree it ever parsed.
   const cursor = tree.walk() as TreeCursorLike & { delete?(): void };
   return Object.assign(cursor, {
+    treeHasError: tree.rootNode.hasError,
     release() {
       cursor.delete?.();
       tree.delete();

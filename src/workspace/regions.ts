@@ -88,13 +88,19 @@ interface RegionIndex {
    */
   byRoot: Map<string, number[]>;
   other: number[];
+  /**
+   * The first region's root (the worktree's, where most paths are) with the regions of it and of
+   * each root it lies in, as the walk below would collect them: a path under it skips the lookups
+   * of its components up to there.
+   */
+  first: { root: string; hits: number[] } | null;
 }
 const indexes = new WeakMap<Region[], RegionIndex>();
 
 function indexOf(regions: Region[]): RegionIndex {
   let idx = indexes.get(regions);
   if (idx && idx.length === regions.length) return idx;
-  idx = { length: regions.length, byRoot: new Map(), other: [] };
+  idx = { length: regions.length, byRoot: new Map(), other: [], first: null };
   const roots = new Set<string>();
   regions.forEach((r, i) => {
     if (r.root === '/' || r.root.endsWith('/') || !r.root.startsWith('/')) idx!.other.push(i);
@@ -111,6 +117,15 @@ function indexOf(regions: Region[]): RegionIndex {
       if (!idx.byRoot.has(prefix)) idx.byRoot.set(prefix, []);
     }
   }
+  const first = regions[0]?.root;
+  if (first !== undefined && idx.byRoot.has(first)) {
+    const hits: number[] = [];
+    for (let cut = first.indexOf('/', 1); ; cut = first.indexOf('/', cut + 1)) {
+      hits.push(...idx.byRoot.get(cut < 0 ? first : first.slice(0, cut))!);
+      if (cut < 0) break;
+    }
+    idx.first = { root: first, hits };
+  }
   indexes.set(regions, idx);
   return idx;
 }
@@ -122,7 +137,14 @@ export function classify(path: string, regions: Region[]): Region {
   const hits: number[] = [];
   for (const i of idx.other) if (isInside(path, regions[i]!.root)) hits.push(i);
   if (path.startsWith('/')) {
-    for (let cut = path.indexOf('/', 1); ; cut = path.indexOf('/', cut + 1)) {
+    let from = 1;
+    const first = idx.first;
+    if (first && path.length > first.root.length && path.charCodeAt(first.root.length) === 47 && path.startsWith(first.root)) {
+      // (the choice below does not depend on the order of the hits)
+      hits.push(...first.hits);
+      from = first.root.length + 1;
+    }
+    for (let cut = path.indexOf('/', from); ; cut = path.indexOf('/', cut + 1)) {
       const list = idx.byRoot.get(cut < 0 ? path : path.slice(0, cut));
       // A cut that begins no root: no longer one is a root either.
       if (list === undefined) break;
