@@ -63,4 +63,46 @@ describe('CowMap', () => {
       { seed: 20261121, numRuns: 500 },
     );
   });
+  it('changedSince: outside the keys it returns, every map holds what its base holds [seed 20261123]', () => {
+    type Op = { kind: 'fork'; from: number } | { kind: 'set'; at: number; key: string; value: number } | { kind: 'delete'; at: number; key: string } | { kind: 'join'; a: number; b: number };
+    const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('fork' as const), from: fc.nat(9) }),
+      fc.record({ kind: fc.constant('set' as const), at: fc.nat(9), key, value: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({ kind: fc.constant('delete' as const), at: fc.nat(9), key }),
+      fc.record({ kind: fc.constant('join' as const), a: fc.nat(9), b: fc.nat(9) }),
+    );
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const cows = [CowMap.of<string, number>([['a', 0]])];
+        for (const o of ops) {
+          if (o.kind === 'fork') cows.push(cows[o.from % cows.length]!.fork());
+          else if (o.kind === 'set') cows[o.at % cows.length]!.set(o.key, o.value);
+          else if (o.kind === 'delete') cows[o.at % cows.length]!.delete(o.key);
+          else {
+            const pair = [cows[o.a % cows.length]!, cows[o.b % cows.length]!];
+            const since = CowMap.changedSince(pair);
+            if (!since) continue;
+            found++;
+            for (const k of ['a', 'b', 'c', 'd', 'e', 'f']) {
+              if (since.keys.has(k)) continue;
+              for (const m of pair) {
+                expect(m.has(k)).toBe(since.base.has(k));
+                expect(m.get(k)).toBe(since.base.get(k));
+              }
+            }
+            // A join result derived from the base keeps the relation for later joins.
+            const updates = new Map<string, number | undefined>();
+            for (const k of since.keys) updates.set(k, pair[0]!.get(k) ?? pair[1]!.get(k));
+            const joined = CowMap.derive(since.base, updates);
+            for (const k of ['a', 'b', 'c', 'd', 'e', 'f']) expect(joined.get(k)).toBe(since.keys.has(k) ? updates.get(k) : since.base.get(k));
+            cows.push(joined);
+          }
+        }
+      }),
+      { seed: 20261123, numRuns: 500 },
+    );
+    expect(found).toBeGreaterThan(100);
+  });
 });

@@ -108,8 +108,52 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
   return { value: v.value, confidence: v.confidence, evidence: v.evidence };
 }
 
+/** The last `n` items of `a` followed by `b` (`[...a, ...b].slice(-n)`), without building the whole concatenation. */
+export function lastOf<T>(a: T[], b: T[], n: number): T[] {
+  const fromA = Math.max(0, n - b.length);
+  const out: T[] = [];
+  for (let i = Math.max(0, a.length - fromA); i < a.length; i++) out.push(a[i]!);
+  for (let i = Math.max(0, b.length - n); i < b.length; i++) out.push(b[i]!);
+  return out;
+}
+
+/** What a word of text only expands to: its syntax alone decides it (no state, no hooks). */
+interface LiteralExpansion {
+  values: string[];
+  globs: boolean[];
+  truncated: boolean;
+}
+
+/** Per word of text only: its fields, computed once (null: the word has an expansion). */
+const LITERAL_WORDS = new WeakMap<Word, LiteralExpansion | null>();
+/** Per word of text only: its value as a scalar, computed once (null: the word has an expansion). */
+const LITERAL_SCALARS = new WeakMap<Word, string | null>();
+
+function isLiteral(word: Word): boolean {
+  for (let i = 0; i < word.parts.length; i++) if (word.parts[i]!.kind !== 'text') return false;
+  return true;
+}
+
 /** Expands one word into fields. */
 export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
+  let literal = LITERAL_WORDS.get(word);
+  if (literal === undefined) {
+    literal = null;
+    if (isLiteral(word)) {
+      const { fields, truncated } = expandAnyWord(word, st, hooks);
+      literal = { values: fields.map((f) => f.value), globs: fields.map((f) => f.glob), truncated };
+    }
+    LITERAL_WORDS.set(word, literal);
+  }
+  if (literal === null) return expandAnyWord(word, st, hooks);
+  // As expandAnyWord gives them: certain, and one (empty) evidence list shared by the fields.
+  const evidence: Evidence[] = [];
+  const fields: Field[] = [];
+  for (let i = 0; i < literal.values.length; i++) fields.push({ value: literal.values[i]!, confidence: 'certain', evidence, glob: literal.globs[i]! });
+  return { fields, truncated: literal.truncated };
+}
+
+function expandAnyWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
   // No marker (no unquoted brace, split point or glob character): one field, the text itself,
@@ -135,16 +179,28 @@ export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields:
 
 /** Expands a word that bash does not split or glob (assignment values, `case` subjects, heredocs). */
 export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
+  let literal = LITERAL_SCALARS.get(word);
+  if (literal === undefined) {
+    literal = isLiteral(word) ? expandAnyScalar(word, st, hooks).value : null;
+    LITERAL_SCALARS.set(word, literal);
+  }
+  if (literal !== null) return { value: literal, confidence: 'certain', evidence: [], glob: false };
+  return expandAnyScalar(word, st, hooks);
+}
+
+function expandAnyScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
-  const value = acc.text
-    .replace(/[\uE000-\uE002]/g, (c) => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}'))
-    .replace(new RegExp(`[${SPLIT}${FIELD}]`, 'g'), ' ');
-  return { value: unmark(value), confidence: acc.confidence, evidence: acc.evidence, glob: false };
+  // Markers are rare in a scalar (`"$@"`, unquoted braces): no pass over the text without one.
+  const value = MARKER.test(acc.text) ? unmark(acc.text.replace(BRACE_MARKS, braceChar).replace(SPLIT_MARKS, ' ')) : acc.text;
+  return { value, confidence: acc.confidence, evidence: acc.evidence, glob: false };
 }
 
 /** Any of the private-use markers above. */
 const MARKER = /[\uE000-\uE012]/;
+const BRACE_MARKS = /[\uE000-\uE002]/g;
+const SPLIT_MARKS = new RegExp(`[${SPLIT}${FIELD}]`, 'g');
+const braceChar = (c: string): string => (c === B_OPEN ? '{' : c === B_COMMA ? ',' : '}');
 
 function unmark(s: string): string {
   if (!MARKER.test(s)) return s;
@@ -201,7 +257,7 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
         acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f))).join(sep);
       } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
       acc.confidence = weakest(acc.confidence, v.confidence);
-      if (v.evidence.length) acc.evidence = [...acc.evidence, ...v.evidence].slice(-6);
+      if (v.evidence.length) acc.evidence = lastOf(acc.evidence, v.evidence, 6);
       return;
     }
     case 'command-sub': {
@@ -242,7 +298,7 @@ const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
 function arrayOf(st: State, name: string): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[] } | null {
   const v = st.vars.get(resolveNameref(st, name));
   if (!v) return null;
-  if (v.array) return { ...v.array, confidence: v.confidence, evidence: v.evidence };
+  if (v.array) return { entries: v.array.entries, assoc: v.array.assoc, partial: v.array.partial, confidence: v.confidence, evidence: v.evidence };
   return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence };
 }
 

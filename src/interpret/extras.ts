@@ -57,7 +57,13 @@ export function childExtras(e: Extras): Extras {
 /** Joins branches: a descriptor, alias or hash entry set differently by branches is kept from every branch it can come from. */
 export function joinExtras(all: Extras[]): Extras {
   const base = all[0]!;
-  if (all.every((e) => e === base)) return forkExtras(base);
+  // Most joins: no branch opened a descriptor, defined an alias or a trap (each map the same storage).
+  let same = true;
+  for (let i = 1; i < all.length && same; i++) {
+    const e = all[i]!;
+    same = e === base || (e.fds.sameAs(base.fds) && e.aliases.sameAs(base.aliases) && e.hashed.sameAs(base.hashed) && e.traps.sameAs(base.traps) && e.expandAliases === base.expandAliases);
+  }
+  if (same) return forkExtras(base);
   const merge = <K, V>(maps: CowMap<K, V>[], combine: (vs: (V | undefined)[]) => V | undefined): CowMap<K, V> => {
     if (maps.every((m) => m.sameAs(maps[0]!))) return maps[0]!.fork();
     const keys = new Set<K>();

@@ -170,14 +170,31 @@ const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full',
 function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
   const out: { variable: string; redirect: Redirect; field: Field }[] = [];
   if (cmd.redirects.length === 0) return out;
-  cmd.words.forEach((w, i) => {
-    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
-    if (!m || i === 0) return;
-    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
-    const f = fields.find((x) => x.value === w.text);
-    if (r && f) out.push({ variable: m[1]!, redirect: r, field: f });
-  });
+  for (const c of descriptorWords(cmd)) {
+    const f = fields.find((x) => x.value === c.text);
+    if (f) out.push({ variable: c.variable, redirect: c.redirect, field: f });
+  }
   return out;
+}
+
+const DESCRIPTOR_WORDS = new WeakMap<SimpleCommand, { variable: string; redirect: Redirect; text: string }[]>();
+const NO_DESCRIPTOR_WORDS: { variable: string; redirect: Redirect; text: string }[] = [];
+
+/** The words `{name}` written right against a redirect without a number (syntax only: found once per command). */
+function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redirect; text: string }[] {
+  let found = DESCRIPTOR_WORDS.get(cmd);
+  if (found === undefined) {
+    const list: { variable: string; redirect: Redirect; text: string }[] = [];
+    cmd.words.forEach((w, i) => {
+      const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
+      if (!m || i === 0) return;
+      const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
+      if (r) list.push({ variable: m[1]!, redirect: r, text: w.text });
+    });
+    found = list.length > 0 ? list : NO_DESCRIPTOR_WORDS;
+    DESCRIPTOR_WORDS.set(cmd, found);
+  }
+  return found;
 }
 
 const DEFAULT_SHELL_DEPTH = 12;
@@ -187,6 +204,9 @@ const MAX_UNROLL = 16;
 
 /** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
 const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
+
+/** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
+const NO_ENV: Map<string, Field> = new Map();
 
 /** The variables of each frozen environment (see Interpreter#initialState). */
 const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
@@ -303,15 +323,28 @@ export class Interpreter implements ExpandHooks {
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
   setPositional(st: State, values: Field[] | null): void {
-    for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k)) st.vars.delete(k);
+    const stale: string[] = [];
+    for (const k of st.vars.keys()) if (isPositionalName(k)) stale.push(k);
+    this.replacePositional(st, values, stale);
+  }
+
+  /** setPositional when the caller already knows which of $1 ... $N are set (`stale`, in map order). */
+  private replacePositional(st: State, values: Field[] | null, stale: string[]): void {
+    for (let i = 0; i < stale.length; i++) st.vars.delete(stale[i]!);
     if (values === null) {
       this.setArray(st, '@', { assoc: false, entries: [], partial: true }, 'possible', []);
       st.vars.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
       return;
     }
-    values.forEach((a, i) => st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false }));
-    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'likely');
-    this.setArray(st, '@', { assoc: false, entries: values.map((v, i) => [String(i), v.value]), partial: false }, conf, values.flatMap((v) => v.evidence).slice(-4));
+    let conf: Confidence = 'likely';
+    const entries: [string, string][] = [];
+    for (let i = 0; i < values.length; i++) {
+      const a = values[i]!;
+      st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      conf = weakest(conf, a.confidence);
+      entries.push([String(i), a.value]);
+    }
+    this.setArray(st, '@', { assoc: false, entries, partial: false }, conf, lastEvidence(values, 4));
     st.vars.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
   }
 
@@ -559,7 +592,12 @@ export class Interpreter implements ExpandHooks {
         // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
         const args = cmd.single
           ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
-          : cmd.args.map((w) => ({ ...expandScalar(w, st, this), glob: w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value)) }));
+          : cmd.args.map((w) => {
+              // expandScalar returns a new field: marking it is no change to anything shared.
+              const f = expandScalar(w, st, this);
+              f.glob = hasUnquotedGlob(w);
+              return f;
+            });
         if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
           this.status = null;
           return;
@@ -687,10 +725,10 @@ export class Interpreter implements ExpandHooks {
           via: this.via,
         });
       }
-      fields.push(...fs);
+      for (let i = 0; i < fs.length; i++) fields.push(fs[i]!);
     }
     // Prefix assignments: alone they set shell variables; before a command, its environment.
-    const env = new Map<string, Field>();
+    const env = cmd.assigns.length > 0 ? new Map<string, Field>() : NO_ENV;
     for (const a of cmd.assigns) {
       const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
       if (fields.length === 0) this.assignVariable(st, a, value, {});
@@ -711,16 +749,16 @@ export class Interpreter implements ExpandHooks {
     const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
     const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
     const savedCapture = this.capture;
-    const printed: string[] = [];
     // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
-    if (!permanent && layer.saved.has(1)) this.capture = printed;
+    const printed: string[] | null = !permanent && layer.saved.has(1) ? [] : null;
+    if (printed !== null) this.capture = printed;
     try {
       this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
     } finally {
       this.capture = savedCapture;
       if (!permanent) this.closeRedirects(st, layer);
     }
-    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed.join('') : '', layer.appending.has(1));
+    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
   }
 
   /**
@@ -749,7 +787,12 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const trace: CommandTrace = { range: cmd.range, argv: fields.map((f) => displayPath(f.value)), cwd: st.cwd.paths, via: this.via };
+    const argv: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const v = fields[i]!.value;
+      argv.push(v.includes(HOLE) ? displayPath(v) : v);
+    }
+    const trace: CommandTrace = { range: cmd.range, argv, cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
       if (cmd.words.length > 0) this.commands.push(trace);
       return;
@@ -985,17 +1028,27 @@ export class Interpreter implements ExpandHooks {
   private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
+    // What the call replaces: $1 ... $N, $@ and $# (in map order), and the names it sets that were unset.
     const saved = new Map<string, Variable | undefined>();
-    for (const k of st.vars.keys()) if (/^([1-9]\d*|@|#)$/.test(k)) saved.set(k, st.vars.get(k));
-    for (const k of ['@', '#', ...args.map((_, i) => String(i + 1))]) if (!saved.has(k)) saved.set(k, undefined);
-    this.setPositional(st, args);
+    const stale: string[] = [];
+    for (const k of st.vars.keys()) {
+      if (isPositionalName(k)) stale.push(k);
+      else if (k !== '@' && k !== '#') continue;
+      saved.set(k, st.vars.get(k));
+    }
+    if (!saved.has('@')) saved.set('@', undefined);
+    if (!saved.has('#')) saved.set('#', undefined);
+    for (let i = 1; i <= args.length; i++) if (!saved.has(String(i))) saved.set(String(i), undefined);
+    this.replacePositional(st, args, stale);
     const layer = this.openRedirects(fn.redirects, st);
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
       this.closeRedirects(st, layer);
       st.returned = false;
-      for (const k of [...st.vars.keys()]) if (/^[1-9]\d*$/.test(k) && !saved.has(k)) st.vars.delete(k);
+      const extra: string[] = [];
+      for (const k of st.vars.keys()) if (isPositionalName(k) && !saved.has(k)) extra.push(k);
+      for (let i = 0; i < extra.length; i++) st.vars.delete(extra[i]!);
       for (const [k, v] of saved) {
         if (v) st.vars.set(k, v);
         else st.vars.delete(k);
@@ -1394,6 +1447,39 @@ export class Interpreter implements ExpandHooks {
 
   /** States of child shells: their EXIT traps run when the nested code they run ends. */
   private readonly childShells = new WeakSet<State>();
+}
+
+const UNQUOTED_GLOB = new WeakMap<Word, boolean>();
+
+/** A word with an unquoted `*`, `?` or `[` in its text (syntax only: remembered per word). */
+function hasUnquotedGlob(w: Word): boolean {
+  let glob = UNQUOTED_GLOB.get(w);
+  if (glob === undefined) {
+    glob = w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value));
+    UNQUOTED_GLOB.set(w, glob);
+  }
+  return glob;
+}
+
+/** `1`, `2` ... `10` ...: the names of positional parameters (/^[1-9]\d*$/ without a regexp: tested for every variable at every call). */
+function isPositionalName(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (c < 49 || c > 57) return false;
+  for (let i = 1; i < k.length; i++) {
+    const d = k.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
+}
+
+/** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
+function lastEvidence(fields: Field[], n: number): Evidence[] {
+  const out: Evidence[] = [];
+  for (let i = fields.length - 1; i >= 0 && out.length < n; i--) {
+    const ev = fields[i]!.evidence;
+    for (let j = ev.length - 1; j >= 0 && out.length < n; j--) out.push(ev[j]!);
+  }
+  return out.reverse();
 }
 
 function describeOp(op: WriteOp): string {

@@ -84,10 +84,23 @@ function sameCwd(a: CwdValue, b: CwdValue): boolean {
 /** Joins cwds after branches: agreeing branches keep the cwd; disagreeing ones give candidates. */
 export function joinCwd(values: CwdValue[]): CwdValue {
   const first = values[0]!;
-  if (values.every((v) => sameCwd(v, first))) {
-    const changed = values.some((v) => v.changed);
-    const conf = values.reduce<Confidence>((c, v) => weakest(c, v.confidence), 'certain');
-    return { ...first, confidence: changed ? weakest(conf, 'likely') : conf, changed };
+  let agree = true;
+  let changed = false;
+  let conf: Confidence = 'certain';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v !== first && !sameCwd(v, first)) {
+      agree = false;
+      break;
+    }
+    if (v.changed) changed = true;
+    conf = weakest(conf, v.confidence);
+  }
+  if (agree) {
+    const confidence = changed ? weakest(conf, 'likely') : conf;
+    // Values are never changed in place: the same content may be the same object.
+    if (confidence === first.confidence && changed === first.changed) return first;
+    return { paths: first.paths, confidence, evidence: first.evidence, changed };
   }
   if (values.some((v) => v.paths === null)) {
     return { paths: null, confidence: 'possible', evidence: values.flatMap((v) => v.evidence).slice(-6), changed: true };
@@ -111,46 +124,81 @@ function dedupeEvidence(ev: Evidence[]): Evidence[] {
 
 /** Joins the states at the end of alternative branches; branches that exited are ignored. */
 export function joinStates(states: State[]): State {
-  const live = states.filter((s) => !s.terminated);
+  const live: State[] = [];
+  for (let i = 0; i < states.length; i++) if (!states[i]!.terminated) live.push(states[i]!);
   if (live.length === 0) return { ...states[0]!, terminated: true };
   if (live.length === 1) return live[0]!;
   const base = live[0]!;
+  const cwds: CwdValue[] = [];
+  const extras: Extras[] = [];
+  let sameFuncs = true;
+  let returned = true;
+  for (let i = 0; i < live.length; i++) {
+    const s = live[i]!;
+    cwds.push(s.cwd);
+    extras.push(s.extras);
+    if (!s.funcs.sameAs(base.funcs)) sameFuncs = false;
+    if (!s.returned) returned = false;
+  }
   return {
-    cwd: joinCwd(live.map((s) => s.cwd)),
+    cwd: joinCwd(cwds),
     oldpwd: base.oldpwd,
     dirStack: base.dirStack,
     vars: joinVars(live),
-    funcs: live.every((s) => s.funcs.sameAs(base.funcs)) ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
+    funcs: sameFuncs ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
     terminated: false,
-    returned: live.every((s) => s.returned),
-    extras: joinExtras(live.map((s) => s.extras)),
+    returned,
+    extras: joinExtras(extras),
   };
 }
 
 function joinVars(live: State[]): CowMap<string, Variable> {
   const base = live[0]!;
-  if (live.every((s) => s.vars.sameAs(base.vars))) return base.vars.fork();
+  let same = true;
+  for (let i = 1; i < live.length && same; i++) same = live[i]!.vars.sameAs(base.vars);
+  if (same) return base.vars.fork();
+  const maps = live.map((s) => s.vars);
+  // Branches forked from one state differ at most where one of them assigned: only those names
+  // are joined, every other one is the same object everywhere and stays.
+  const since = CowMap.changedSince(maps);
+  if (since !== null) {
+    const updates = new Map<string, Variable | undefined>();
+    for (const name of since.keys) updates.set(name, joinVariable(maps, name));
+    return CowMap.derive(since.base, updates);
+  }
   const vars = CowMap.of<string, Variable>();
   const names = new Set<string>(base.vars.keys());
   for (let i = 1; i < live.length; i++) for (const name of live[i]!.vars.keys()) names.add(name);
-  for (const name of names) {
-    const v0 = base.vars.get(name);
-    // Branches share variables until they assign one: the same object in every branch means no
-    // branch assigned it, so it keeps its value and its confidence.
-    if (v0 && live.every((s) => s.vars.get(name) === v0)) {
-      vars.set(name, v0);
-      continue;
-    }
-    const vs = live.map((s) => s.vars.get(name));
-    if (v0 && vs.every((v) => v && v.value === v0.value && sameArray(v.array, v0.array) && v.nameref === v0.nameref)) {
-      const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
-      vars.set(name, { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') });
-    } else {
-      const ev = vs.flatMap((v) => v?.evidence ?? []);
-      vars.set(name, { value: HOLE, confidence: 'possible', evidence: ev.slice(-4), exported: vs.some((v) => v?.exported), fromEnvironment: false });
-    }
-  }
+  for (const name of names) vars.set(name, joinVariable(maps, name)!);
   return vars;
+}
+
+/** One variable after branches: undefined when no branch has it. */
+function joinVariable(maps: CowMap<string, Variable>[], name: string): Variable | undefined {
+  const v0 = maps[0]!.get(name);
+  // Branches share variables until they assign one: the same object in every branch means no
+  // branch assigned it, so it keeps its value and its confidence.
+  let identical = v0 !== undefined;
+  let present = v0 !== undefined;
+  for (let i = 1; i < maps.length; i++) {
+    const v = maps[i]!.get(name);
+    if (v !== v0) identical = false;
+    if (v !== undefined) present = true;
+  }
+  if (identical) return v0;
+  if (!present) return undefined;
+  const vs = maps.map((m) => m.get(name));
+  if (v0 && vs.every((v) => v && v.value === v0.value && sameArray(v.array, v0.array) && v.nameref === v0.nameref)) {
+    const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
+    return { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
+  }
+  // The last 4 evidence items over all branches (`vs.flatMap((v) => v?.evidence ?? []).slice(-4)`).
+  const ev: Evidence[] = [];
+  for (let i = vs.length - 1; i >= 0 && ev.length < 4; i--) {
+    const e = vs[i]?.evidence ?? [];
+    for (let j = e.length - 1; j >= 0 && ev.length < 4; j--) ev.push(e[j]!);
+  }
+  return { value: HOLE, confidence: 'possible', evidence: ev.reverse(), exported: vs.some((v) => v?.exported), fromEnvironment: false };
 }
 
 function sameArray(a: ArrayValue | undefined, b: ArrayValue | undefined): boolean {
