@@ -63,6 +63,16 @@ export function timeRun(argv, { input = '', env = process.env, cwd } = {}) {
 }
 
 /**
+ * timeRun from a small parent process (bench/time-one.mjs): for sections that run after the bench
+ * process has grown (spawning from a large heap adds tens of ms to every subject).
+ */
+export function timeRunLight(argv, { input = '', env = process.env, cwd } = {}) {
+  const r = spawnSync(process.execPath, [join(BENCH_DIR, 'time-one.mjs')], { input: JSON.stringify({ argv, env, cwd, input }), stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
+  if (r.status !== 0) throw new Error(`time-one failed: ${r.stderr.toString().trim()}`);
+  return JSON.parse(r.stdout.toString());
+}
+
+/**
  * Peak RSS (KiB) and CPU (ms) of one run: GNU time's %M (the kernel's ru_maxrss) when
  * /usr/bin/time exists; else, for node commands, a --require preload that reads VmHWM from
  * /proc/self/status at exit (it sees the same high-water mark, minus the preload's own start).

@@ -18,7 +18,7 @@ import { homedir, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, median, pct, rssRun, summary, timeRun } from './lib.mjs';
+import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, median, pct, rssRun, summary, timeRun, timeRunLight } from './lib.mjs';
 import { chart } from './svg.mjs';
 
 const args = process.argv.slice(2);
@@ -514,7 +514,7 @@ function benchLint() {
     for (let i = 0; i < files.length; i += batch) {
       const fs = files.slice(i, i + batch);
       const runBg = () => {
-        const r = timeRun(bgArgv(fs), { env: LINT_ENV });
+        const r = timeRunLight(bgArgv(fs), { env: LINT_ENV });
         tBg += r.ms;
         statuses.bashguard[r.status] = (statuses.bashguard[r.status] ?? 0) + 1;
         if (p === 0) {
@@ -527,7 +527,7 @@ function benchLint() {
       };
       const runSc = () => {
         if (!sc) return;
-        const r = timeRun(scArgv(fs), { env: LINT_ENV });
+        const r = timeRunLight(scArgv(fs), { env: LINT_ENV });
         tSc += r.ms;
         statuses.shellcheck[r.status] = (statuses.shellcheck[r.status] ?? 0) + 1;
       };
@@ -549,10 +549,10 @@ function benchLint() {
   const oneRounds = QUICK ? 6 : 15;
   for (let r = 0; r < oneRounds + 1; r++) {
     const row = {
-      node: timeRun([NODE, '-e', '0'], { env: LINT_ENV }).ms,
-      bashguard: timeRun(bgArgv([tiny]), { env: LINT_ENV }).ms,
-      bashguardInProcess: timeRun([...bgArgv([tiny]), '--timeout', '0'], { env: LINT_ENV }).ms,
-      shellcheck: sc ? timeRun(scArgv([tiny]), { env: LINT_ENV }).ms : null,
+      node: timeRunLight([NODE, '-e', '0'], { env: LINT_ENV }).ms,
+      bashguard: timeRunLight(bgArgv([tiny]), { env: LINT_ENV }).ms,
+      bashguardInProcess: timeRunLight([...bgArgv([tiny]), '--timeout', '0'], { env: LINT_ENV }).ms,
+      shellcheck: sc ? timeRunLight(scArgv([tiny]), { env: LINT_ENV }).ms : null,
     };
     // The first round writes bashguard's code caches (as the first lint on a machine does).
     if (r > 0) for (const [k, v] of Object.entries(row)) if (v !== null) one[k].push(v);
@@ -698,7 +698,7 @@ function report() {
     L.push('', '## 3. Lint throughput', '');
     if (l.files === undefined) L.push(l.error);
     else {
-      L.push(`${l.files} scripts, ${l.lines} lines, ${(l.bytes / 1024).toFixed(0)} KiB (\`grep -rlI '^#!.*sh' /usr/bin /usr/sbin /usr/share /usr/lib/git-core\`${QUICK ? ', sampled' : ''}), in batches of ${l.batch} files per process, the two tools alternating batch by batch, ${l.passes} pass(es). Whole processes, start-up included, in a minimal environment (PATH, HOME, TMPDIR). bashguard runs its default \`--jobs\` (child processes: one per 16 files up to the CPUs and 4, one while the load average is at or above the CPU count); ShellCheck is one process per batch.`, '');
+      L.push(`${l.files} scripts, ${l.lines} lines, ${(l.bytes / 1024).toFixed(0)} KiB (\`grep -rlI '^#!.*sh' /usr/bin /usr/sbin /usr/share /usr/lib/git-core\`${QUICK ? ', sampled' : ''}), in batches of ${l.batch} files per process, the two tools alternating batch by batch, ${l.passes} pass(es). Whole processes, start-up included, in a minimal environment (PATH, HOME, TMPDIR), each timed from a small parent process (bench/time-one.mjs). bashguard runs its default \`--jobs\` (child processes: one per 16 files up to the CPUs and 4, one while as many other processes as CPUs are running); ShellCheck is one process per batch.`, '');
       L.push('| Tool | time per pass | lines/s | exit statuses |', '|---|---|---|---|');
       L.push(`| \`bashguard lint --format json\` | ${fmtMs(l.bashguardMs)} | ${Math.round(l.bashguardLinesPerSec)} | ${JSON.stringify(l.exitStatuses.bashguard)} |`);
       if (l.shellcheck) L.push(`| \`shellcheck -f gcc\` ${l.shellcheck} | ${fmtMs(l.shellcheckMs)} | ${Math.round(l.shellcheckLinesPerSec)} | ${JSON.stringify(l.exitStatuses.shellcheck)} |`);

@@ -335,10 +335,30 @@ describe('lint: one bad file never stops the run', () => {
 
   it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/lint/isolated.js');
-    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0.5))).toEqual([1, 1, 1, 1, 2, 2, 2]);
+    expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0))).toEqual([1, 1, 1, 1, 2, 2, 2]);
     expect([50, 320].map((n) => defaultWorkers(n, 8, 0))).toEqual([3, 4]);
     expect(defaultWorkers(320, 1, 0)).toBe(1);
-    expect([1.9, 2, 4].map((load) => defaultWorkers(320, 2, load))).toEqual([2, 1, 1]);
+    expect([1, 2, 4].map((others) => defaultWorkers(320, 2, others))).toEqual([2, 1, 1]);
+  });
+
+  it('othersRunning: the run queue without this process (Linux), a number everywhere', async () => {
+    const { othersRunning } = await import('../src/lint/spawn-worker.js');
+    const n = othersRunning();
+    expect(Number.isFinite(n) && n >= 0).toBe(true);
+    if (existsSync('/proc/loadavg')) {
+      // A busy loop in a second process is seen as one more runnable process (sampled, as the
+      // run queue moves; at least once in 20 tries).
+      const { spawn } = await import('node:child_process');
+      const busy = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        let seen = 0;
+        for (let i = 0; i < 20 && seen < 1; i++) seen = Math.max(seen, othersRunning());
+        expect(seen).toBeGreaterThanOrEqual(1);
+      } finally {
+        busy.kill('SIGKILL');
+      }
+    }
   });
 
   it('--timeout 0 (in this process) and the default (a child process) give the same findings', async () => {

@@ -11,6 +11,7 @@
  * plain blocking fs calls.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 /** The command the child runs (hidden from --help): see registerLintWorker in src/cli. */
@@ -67,14 +68,31 @@ export function spawnWorker(env: Record<string, string | undefined>, entry: stri
 }
 
 /**
- * How many child processes a run of `files` files gets by default: one per 16 files, up to the
- * machine's parallelism and 4, and one while the machine is already busy (load average over the
- * last minute at or above its CPU count, as `make -l`). A child costs ~0.1 s of CPU to start and
- * warms up its own JIT: on two cores the 320 scripts took 20% more CPU in two children than in
- * one, which pays off only when a core is free (and costs wall time when none is).
+ * Processes other than this one running or waiting for a CPU right now: the run queue of
+ * /proc/loadavg on Linux (its fourth field counts this process too), else the 1-minute load
+ * average. The load average alone counted a lint run's own children of the minute before: run
+ * after run on an idle machine (CI steps, the bench's batches) it went above the CPU count and
+ * the next run got one child.
  */
-export function defaultWorkers(files: number, cpus: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
-  if (load >= cpus) return 1;
+export function othersRunning(): number {
+  try {
+    const running = Number(readFileSync('/proc/loadavg', 'latin1').split(' ')[3]?.split('/')[0]);
+    if (Number.isInteger(running) && running >= 1) return running - 1;
+  } catch {
+    // Not Linux: the load average.
+  }
+  return loadavg()[0] ?? 0;
+}
+
+/**
+ * How many child processes a run of `files` files gets by default: one per 16 files, up to the
+ * machine's parallelism and 4, and one while the machine is already busy (as many other
+ * processes running as it has CPUs, as `make -l` holds back). A child costs ~0.1 s of CPU to
+ * start and warms up its own JIT: on two cores the 320 scripts took 20% more CPU in two children
+ * than in one, which pays off only when a core is free (and costs wall time when none is).
+ */
+export function defaultWorkers(files: number, cpus: number = availableParallelism(), others: number = othersRunning()): number {
+  if (others >= cpus) return 1;
   return Math.max(1, Math.min(cpus, 4, Math.floor(files / 16)));
 }
 
