@@ -341,6 +341,18 @@ describe('lint: one bad file never stops the run', () => {
     expect([1, 2, 4].map((others) => defaultWorkers(320, 2, others))).toEqual([2, 1, 1]);
   });
 
+  it('the load read before the entry started its children is what the run decides with (they are runnable while they boot)', async () => {
+    const { prestartWorkers, othersBeforePrestart, dropPrestarted } = await import('../src/lint/spawn-worker.js');
+    expect(othersBeforePrestart()).toBeNull();
+    prestartWorkers(process.env, join(REPO_ROOT, 'test', 'fixtures', 'lint', 'no-such-entry.cjs'), 2, 0);
+    try {
+      expect(othersBeforePrestart()).toBe(0);
+    } finally {
+      dropPrestarted();
+    }
+    expect(othersBeforePrestart()).toBeNull();
+  });
+
   it('othersRunning: the run queue without this process (Linux), a number everywhere', async () => {
     const { othersRunning } = await import('../src/lint/spawn-worker.js');
     const n = othersRunning();

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { dropPrestarted, prestartCount, prestartWorkers } from './spawn-worker.js';
+import { defaultWorkers, dropPrestarted, othersRunning, prestartCount, prestartWorkers } from './spawn-worker.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
@@ -18,8 +18,9 @@ export async function startLint(): Promise<void> {
   // time per run on a 2-core machine); ./isolated.ts takes them. Those the run does not use are
   // ended when the run is.
   const worker = `${__dirname}/lint-worker-start.cjs`;
-  const n = prestartCount(process.argv.slice(3));
-  if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n);
+  const others = othersRunning();
+  const n = prestartCount(process.argv.slice(3), (files) => defaultWorkers(files, undefined, others));
+  if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();

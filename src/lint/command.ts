@@ -12,6 +12,7 @@ import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, lintIsolated } from './isolated.js';
+import { othersBeforePrestart } from './spawn-worker.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
 import { readBaseline, ruleList, select, writeBaseline } from './select.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -104,7 +105,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   };
   let results: FileResult[];
   if (limit > 0 && jobs.length > 0) {
-    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, workers ?? defaultWorkers(jobs.length));
+    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? undefined));
   } else {
     results = jobs.map((j, i) => {
       onStart(i);

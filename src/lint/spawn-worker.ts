@@ -98,17 +98,28 @@ export function defaultWorkers(files: number, cpus: number = availableParallelis
 
 /** Where ./cli-start.ts leaves the children it started early (two bundles share no module state). */
 const PRESTARTED = Symbol.for('bashguard.lint.prestartedWorkers');
-type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined> } };
+type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined>; others: number } };
 
-/** Starts `n` children now, for the run that is about to begin; `takePrestarted` hands them over. */
-export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number): void {
+/**
+ * Starts `n` children now, for the run that is about to begin; `takePrestarted` hands them over.
+ * `others` is othersRunning() as read before they started (they are runnable while they boot).
+ */
+export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number, others: number): void {
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry));
   } catch {
     // Nothing is lost: the run starts the children it needs.
   }
-  if (children.length > 0) (globalThis as Slot)[PRESTARTED] = { children, env };
+  if (children.length > 0) (globalThis as Slot)[PRESTARTED] = { children, env, others };
+}
+
+/**
+ * The other processes running when the entry started its children, or null when it started none:
+ * read later, the run queue would count those children themselves.
+ */
+export function othersBeforePrestart(): number | null {
+  return (globalThis as Slot)[PRESTARTED]?.others ?? null;
 }
 
 /** A child started early, if one is left and they were started with `env`. */
