@@ -46,15 +46,15 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
+/** Whether a hookIO fell back to Node's streams, whose writes may still be pending at exit. */
+let hookStreamsUsed = false;
+
 /**
  * processIO() for the hook, without Node's stream machinery: touching process.stdin/stdout
  * builds net/fs streams (several ms of module loading per hook call). Same observable
  * behaviour: stdin read to EOF ('' on a TTY), writes in order, a closed pipe ends quietly.
  * Falls back to the streams when the descriptor is non-blocking (EAGAIN).
  */
-/** Whether a hookIO fell back to Node's streams, whose writes may still be pending at exit. */
-let hookStreamsUsed = false;
-
 export function hookIO(): IO {
   const io = processIO;
   let streams: IO | null = null;
