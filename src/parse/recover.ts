@@ -261,19 +261,18 @@ function overlaps(edits: readonly Edit[], start: number, end: number): boolean {
 
 /** Edits for the grammar gaps visible in `tree` that no edit already covers. */
 function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonly Edit[]): Edit[] {
-  const out: Edit[] = [];
-  const add = (list: Edit[]) => {
-    if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(out, e.start, e.end))) return;
-    out.push(...list);
+  /** Adds the edits of one repair to `into`, unless one overlaps an edit made or already there. */
+  const addTo = (into: Edit[]) => (list: Edit[]) => {
+    if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(into, e.start, e.end))) return;
+    into.push(...list);
   };
+  const out: Edit[] = [];
+  const add = addTo(out);
   // Repairs that change how the grammar groups everything after them (`[` as a command, `((` as
   // two subshells): the rest of a tree read before them is unreliable, so a round with one of
   // them makes only those, and the others are found again in the tree they give.
   const regrouping: Edit[] = [];
-  const regroup = (list: Edit[]) => {
-    if (list.some((e) => overlaps(existing, e.start, e.end) || overlaps(regrouping, e.start, e.end))) return;
-    regrouping.push(...list);
-  };
+  const regroup = addTo(regrouping);
   const joinedEdits = () => {
     if (!joined) return;
     for (const j of findAllJoinedLines(tree.root, source)) {
@@ -293,7 +292,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
       // grouping); the grammar's test_command has no such operand and leaves the `[` in an
       // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-      for (const c of n.children) if (!c.named && c.type === '[') regroup([{ start: c.start, end: c.start + 1, text: '_' }]);
+      for (const c of n.children) if (!c.named && c.type === '[') regroup([bracketAsCommand(c)]);
       // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
       // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
       // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
@@ -326,7 +325,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
     if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
-      add([{ start: n.children[0].start, end: n.children[0].start + 1, text: '_' }]);
+      add([bracketAsCommand(n.children[0])]);
     }
     // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.
     const broken = n.type === 'ERROR' || (n.type === 'expansion' && n.children.some((c) => c.type === 'ERROR' || (c.missing && c.type === '}')));
@@ -345,6 +344,11 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   if (regrouping.length > 0) return regrouping;
   if (out.length === 0) joinedEdits();
   return out;
+}
+
+/** The `[` token shown to the grammar as a command name (bash's `[` is an ordinary builtin). */
+function bracketAsCommand(bracket: SyntaxNode): Edit {
+  return { start: bracket.start, end: bracket.start + 1, text: '_' };
 }
 
 /** Only blanks and line continuations between the command's last word and the newline. */
