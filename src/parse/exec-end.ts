@@ -11,8 +11,9 @@
  * expect script took ~190 ms), and where it happens to parse, the rest is analyzed as commands
  * bash never runs (`eval $argv` in Tcl became a BG4002 finding).
  *
- * The input is cut after the `exec` line, and the text up to it parsed alone (./index.ts), only if
- * all of these hold:
+ * The input is cut after the `exec` line (./index.ts: in a tree without errors the tree itself is
+ * cut, `execTail`; in one with errors the text up to the line is parsed alone, `endsInExec`),
+ * only if all of these hold:
  * - the line is a top-level command on its own (not in a list, pipeline, function, `if`,
  *   subshell; not sent to the background; no redirect), named by the plain word `exec`;
  * - its first argument is a word that cannot expand to no field (a literal word not starting
@@ -28,7 +29,7 @@
  */
 import type { SyntaxNode } from './tree.js';
 
-/** How many `exec` lines are tried (each costs a parse of the text up to it). */
+/** How many `exec` lines are tried (in a tree with errors each costs a parse of the text up to it). */
 const MAX_CANDIDATES = 3;
 
 /** What, earlier in the input, could keep `exec` from replacing the shell. */

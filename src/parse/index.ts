@@ -77,21 +77,22 @@ function makeParser(
       // Bash never reads past a top-level `exec COMMAND` line (./exec-end.ts): without errors the
       // tree is cut there; with errors, the text up to such a line is parsed alone.
       const lines = execLines(source, first.hasErrors ? firstErrorAt(first.root) : Infinity);
-      if (lines.length > 0 && !first.hasErrors) {
-        const root = execTail(first.root, source, lines);
+      if (!first.hasErrors) {
+        const root = lines.length > 0 ? execTail(first.root, source, lines) : null;
         if (root) {
           source = source.slice(0, root.end);
           first = { ...first, root };
         }
-      }
-      for (const line of first.hasErrors ? lines : []) {
-        if (line.end >= source.length) break;
-        const prefix = source.slice(0, line.end);
-        const r = parseOnce(prefix, deadline, limits);
-        if ('kind' in r || r.hasErrors || !endsInExec(r.root, prefix)) continue;
-        source = prefix;
-        first = r;
-        break;
+      } else {
+        for (const line of lines) {
+          if (line.end >= source.length) break;
+          const prefix = source.slice(0, line.end);
+          const r = parseOnce(prefix, deadline, limits);
+          if ('kind' in r || r.hasErrors || !endsInExec(r.root, prefix)) continue;
+          source = prefix;
+          first = r;
+          break;
+        }
       }
       // Where the grammar reads the input differently from bash, a targeted re-parse (./recover.ts).
       const rec = recover(source, first, (text) => {
