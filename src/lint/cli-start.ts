@@ -18,8 +18,10 @@ export async function startLint(): Promise<void> {
   // time per run on a 2-core machine); ./isolated.ts takes them. Those the run does not use are
   // ended when the run is.
   const worker = `${__dirname}/lint-worker-start.cjs`;
-  const others = othersRunning();
-  const n = prestartCount(process.argv.slice(3), (files) => defaultWorkers(files, undefined, others));
+  // The run queue is read only when the default number of children is wanted (not for --help,
+  // --timeout 0 or --jobs N), and before any child starts.
+  let others: number | null = null;
+  const n = prestartCount(process.argv.slice(3), (files) => defaultWorkers(files, undefined, (others ??= othersRunning())));
   if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache');

@@ -7,11 +7,11 @@
  * child is killed, that file gets a BG0002 finding, and a new child carries on with the next file.
  */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { BackendChoice } from '../parse/index.js';
-import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
-import { existsSync, statSync } from 'node:fs';
 import { packagePath } from '../util/package-root.js';
+import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
 import { LineSplitter, REPLY_FD, spawnWorker, takePrestarted } from './spawn-worker.js';
 
 export { LINT_WORKER_COMMAND, defaultWorkers, workerV8Flags } from './spawn-worker.js';

@@ -98,13 +98,14 @@ export function defaultWorkers(files: number, cpus: number = availableParallelis
 
 /** Where ./cli-start.ts leaves the children it started early (two bundles share no module state). */
 const PRESTARTED = Symbol.for('bashguard.lint.prestartedWorkers');
-type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined>; others: number } };
+type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined>; others: number | null } };
 
 /**
  * Starts `n` children now, for the run that is about to begin; `takePrestarted` hands them over.
- * `others` is othersRunning() as read before they started (they are runnable while they boot).
+ * `others` is othersRunning() as read before they started (they are runnable while they boot),
+ * null when it was not needed (`--jobs N`).
  */
-export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number, others: number): void {
+export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number, others: number | null): void {
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry));
@@ -115,8 +116,8 @@ export function prestartWorkers(env: Record<string, string | undefined>, entry: 
 }
 
 /**
- * The other processes running when the entry started its children, or null when it started none:
- * read later, the run queue would count those children themselves.
+ * The other processes running when the entry started its children, or null when it started none
+ * (or did not read them): read later, the run queue would count those children themselves.
  */
 export function othersBeforePrestart(): number | null {
   return (globalThis as Slot)[PRESTARTED]?.others ?? null;
