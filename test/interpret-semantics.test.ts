@@ -134,3 +134,42 @@ describe('pieces', () => {
     expect(collapseHoleDots(`/a/${HOLE}/b`)).toBe(`/a/${HOLE}/b`);
   });
 });
+
+describe('positional parameters (kept apart from the variables, saved and restored by reference)', () => {
+  /** The words of each `echo` the command runs, as `explain` shows them. */
+  const echoes = (cmd: string): string[][] =>
+    analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv() }).commands.filter((c) => c.argv[0] === 'echo').map((c) => c.argv.slice(1));
+
+  it('a call replaces $1 ... $N, $# and "$@"; the return puts back the caller\'s, through nested calls', () => {
+    expect(echoes('g() { echo "$1" "$#" "$2"; }; f() { echo "$1" "$#" "$@"; g x; echo "$1" "$*"; }; set -- a b c; f p q; echo "$1" "$#" "$@" "$3"')).toEqual([
+      ['p', '2', 'p', 'q'],
+      // Unset: not known statically (the interpreter never claims a parameter is empty).
+      ['x', '1', '…'],
+      ['p', 'p q'],
+      ['a', '3', 'a', 'b', 'c', 'c'],
+    ]);
+  });
+
+  it('shift and set -- inside a function change only its own parameters', () => {
+    expect(echoes('set -- a b; f() { shift; echo "$1" "$#"; set -- z; echo "$1" "$#"; }; f x y; echo "$1" "$#" "$2"')).toEqual([
+      ['y', '1'],
+      ['z', '1'],
+      ['a', '2', 'b'],
+    ]);
+    // An unknown shift count makes them unknown.
+    expect(echoes('set -- a b; shift $N; echo "$1" "$#"')).toEqual([['…', '…']]);
+  });
+
+  it('a subshell\'s set -- does not leak; branches that agree keep the value, branches that differ make it unknown', () => {
+    expect(echoes('set -- a b; ( set -- c; echo "$1" ); echo "$1"')).toEqual([['c'], ['a']]);
+    expect(echoes('set -- a; if [ -n "$X" ]; then set -- a; else set -- a; fi; echo "$1" "$#"')).toEqual([['a', '1']]);
+    expect(echoes('set -- a; if [ -n "$X" ]; then set -- b c; fi; echo "$1" "$#" "$2"')).toEqual([['…', '…', '…']]);
+    // A call in one branch only leaves the caller's parameters as they were.
+    expect(echoes('f() { set -- z; }; set -- a; if [ -n "$X" ]; then f q; fi; echo "$1" "$#"')).toEqual([['a', '1']]);
+  });
+
+  it('bash -c CODE NAME ARGS: the child gets its own $1 ..., and names like 1 are not ordinary variables', () => {
+    expect(echoes(`set -- a; bash -c 'echo "$1" "$2"' sh x y; echo "$1"`)).toEqual([['x', 'y'], ['a']]);
+    expect(echoes('f() { echo "$1"; }; X=1; f "$X"; echo "$X"')).toEqual([['1'], ['1']]);
+  });
+});

@@ -8,7 +8,7 @@ import { HOLE, type Evidence, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../interpret/expand.js';
 import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
-import type { CwdValue } from '../interpret/state.js';
+import { dropVar, type CwdValue } from '../interpret/state.js';
 import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
@@ -761,7 +761,7 @@ const unset: CommandSpec = {
   category: 'builtin',
   silent: true,
   run(inv) {
-    for (const a of inv.args) if (!a.value.startsWith('-')) inv.st.vars.delete(a.value);
+    for (const a of inv.args) if (!a.value.startsWith('-')) dropVar(inv.st, a.value);
   },
 };
 

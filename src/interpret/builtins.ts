@@ -304,7 +304,7 @@ const set: Builtin = (inv, interp) => {
 
 const shift: Builtin = (inv, interp) => {
   const n = inv.args[0] ? Number(inv.args[0].value) : 1;
-  const all = inv.st.vars.get('@')?.array;
+  const all = inv.st.pos.get('@')?.array;
   if (!all || all.partial || !Number.isInteger(n)) {
     interp.setPositional(inv.st, null);
     return true;

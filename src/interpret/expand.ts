@@ -6,7 +6,7 @@
 import type { Command, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type Evidence } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import type { State } from './state.js';
+import { getVar, putVar, type State } from './state.js';
 
 export interface Field {
   /** The expanded text, HOLE where unknown. */
@@ -86,7 +86,7 @@ function markExpansion(s: string): string {
 export function resolveNameref(st: State, name: string): string {
   let n = name;
   for (let i = 0; i < 8; i++) {
-    const v = st.vars.get(n);
+    const v = getVar(st, n);
     if (!v?.nameref) return n;
     n = v.nameref;
   }
@@ -103,7 +103,7 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
   if (name === 'OLDPWD' && st.oldpwd?.paths?.length === 1) {
     return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
   }
-  const v = st.vars.get(name);
+  const v = getVar(st, name);
   if (!v) return null;
   return { value: v.value, confidence: v.confidence, evidence: v.evidence };
 }
@@ -296,7 +296,7 @@ const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
 
 /** The elements of an array variable (a scalar is an array of one), or null when unknown. */
 function arrayOf(st: State, name: string): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[] } | null {
-  const v = st.vars.get(resolveNameref(st, name));
+  const v = getVar(st, resolveNameref(st, name));
   if (!v) return null;
   if (v.array) return { entries: v.array.entries, assoc: v.array.assoc, partial: v.array.partial, confidence: v.confidence, evidence: v.evidence };
   return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence };
@@ -342,7 +342,7 @@ function paramValue(
     }
     return { value: HOLE, confidence: 'possible', evidence: note(`\${!${part.name}} names a variable not known statically`) };
   }
-  if (sub || ((part.name === '@' || part.name === '*') && st.vars.get('@')?.array)) {
+  if (sub || ((part.name === '@' || part.name === '*') && st.pos.get('@')?.array)) {
     const base = sub ? sub[1]! : '@';
     const index = sub ? sub[2]! : part.name;
     const arr = arrayOf(st, base);
@@ -412,7 +412,7 @@ function withOperator(
       if (isSet && !(op.startsWith(':') && known!.value === '')) return known!;
       const def = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
       if (op.endsWith('=') && known === null) {
-        st.vars.set(part.name, {
+        putVar(st, part.name, {
           value: def.value,
           confidence: weakest(def.confidence, 'likely'),
           evidence: note(`${part.name} defaulted to ${def.value}`),

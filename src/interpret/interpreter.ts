@@ -6,7 +6,7 @@
 import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { childState, cloneState, joinStates, type ArrayValue, type CwdValue, type State, type Variable } from './state.js';
+import { childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from './state.js';
 import { CowMap } from './cow-map.js';
 import { emptyExtras, type FdTarget, type SourceLine } from './extras.js';
 import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
@@ -58,7 +58,25 @@ export interface CommandTrace {
 export interface Analysis {
   effects: Effect[];
   timeline: CwdEvent[];
+  /** Built when first read (lint never reads them): the words shown through displayPath. */
   commands: CommandTrace[];
+}
+
+/** A command as the interpreter records it: its words raw (HOLE where unknown). */
+interface RawTrace {
+  range: Range;
+  words: string[];
+  cwd: string[] | null;
+  via: string[];
+}
+
+function showTrace(t: RawTrace): CommandTrace {
+  const argv: string[] = [];
+  for (let i = 0; i < t.words.length; i++) {
+    const v = t.words[i]!;
+    argv.push(v.includes(HOLE) ? displayPath(v) : v);
+  }
+  return { range: t.range, argv, cwd: t.cwd, via: t.via };
 }
 
 /** Where a command's standard input comes from, when that matters (shells reading a script). */
@@ -214,7 +232,7 @@ const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
 function envVariables(env: Record<string, string | undefined>, freeze: boolean): CowMap<string, Variable> {
   const vars = CowMap.of<string, Variable>();
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
+    if (v === undefined || isPositionalKey(k)) continue;
     const variable: Variable = { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true };
     if (freeze) {
       Object.freeze(variable.evidence);
@@ -225,10 +243,22 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return vars;
 }
 
+/** An environment entry named like a positional parameter (`1=x` in env) is one, as a variable set from the environment. */
+function envPositional(env: Record<string, string | undefined>): Positional {
+  let pos: Map<string, Variable> | null = null;
+  for (const k in env) {
+    const v = env[k];
+    if (v === undefined || !isPositionalKey(k) || !Object.prototype.hasOwnProperty.call(env, k)) continue;
+    (pos ??= new Map()).set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
+  }
+  return pos ?? NO_POSITIONAL;
+}
+
 export class Interpreter implements ExpandHooks {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
-  readonly commands: CommandTrace[] = [];
+  /** The commands run, in order (Analysis#commands shows them). */
+  private readonly traces: RawTrace[] = [];
   private steps = 0;
   private shellDepth = 0;
   private functionDepth = 0;
@@ -251,7 +281,7 @@ export class Interpreter implements ExpandHooks {
     if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
     const vars = template ? template.fork() : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
+    return { cwd, oldpwd: null, dirStack: [], vars, pos: envPositional(env), funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
@@ -261,7 +291,18 @@ export class Interpreter implements ExpandHooks {
     this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
-    return { effects: this.effects, timeline: this.timeline, commands: this.commands };
+    const traces = this.traces;
+    let shown: CommandTrace[] | null = null;
+    return {
+      effects: this.effects,
+      timeline: this.timeline,
+      get commands(): CommandTrace[] {
+        return (shown ??= traces.map(showTrace));
+      },
+      set commands(v: CommandTrace[]) {
+        shown = v;
+      },
+    };
   }
 
   // ---------------------------------------------------------------- shell state the builtins use
@@ -323,29 +364,28 @@ export class Interpreter implements ExpandHooks {
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
   setPositional(st: State, values: Field[] | null): void {
-    const stale: string[] = [];
-    for (const k of st.vars.keys()) if (isPositionalName(k)) stale.push(k);
-    this.replacePositional(st, values, stale);
-  }
-
-  /** setPositional when the caller already knows which of $1 ... $N are set (`stale`, in map order). */
-  private replacePositional(st: State, values: Field[] | null, stale: string[]): void {
-    for (let i = 0; i < stale.length; i++) st.vars.delete(stale[i]!);
+    // A new map (the old one may be shared): $1 ... $N, then `@` as setArray builds it (keeping
+    // whether `@` was exported) and `#`. Whatever else was positional goes.
+    const pos = new Map<string, Variable>();
+    const exported = st.pos.get('@')?.exported ?? false;
     if (values === null) {
-      this.setArray(st, '@', { assoc: false, entries: [], partial: true }, 'possible', []);
-      st.vars.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
+      pos.set('@', { value: HOLE, confidence: 'possible', evidence: [], exported, fromEnvironment: false, array: { assoc: false, entries: [], partial: true } });
+      pos.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
+      st.pos = pos;
       return;
     }
     let conf: Confidence = 'likely';
     const entries: [string, string][] = [];
     for (let i = 0; i < values.length; i++) {
       const a = values[i]!;
-      st.vars.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      pos.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
       conf = weakest(conf, a.confidence);
       entries.push([String(i), a.value]);
     }
-    this.setArray(st, '@', { assoc: false, entries, partial: false }, conf, lastEvidence(values, 4));
-    st.vars.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
+    const zero = values.length > 0 ? values[0]!.value : '';
+    pos.set('@', { value: zero, confidence: conf, evidence: lastEvidence(values, 4), exported, fromEnvironment: false, array: { assoc: false, entries, partial: false } });
+    pos.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
+    st.pos = pos;
   }
 
   /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
@@ -741,7 +781,7 @@ export class Interpreter implements ExpandHooks {
       this.setVar(st, n.variable, String(fd), 'certain', [{ range: n.redirect.range, note: `{${n.variable}} opened descriptor ${fd}` }]);
     }
     if (named.length > 0) fields.splice(0, fields.length, ...fields.filter((f) => !named.some((n) => n.field === f)));
-    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(st.vars.get(named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
+    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(getVar(st, named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
     const layer = this.openRedirects(redirects, st);
     // `exec` without a command applies its redirects to the shell itself.
     const permanent = fields.length === 1 && fields[0]!.value === 'exec';
@@ -787,17 +827,14 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const argv: string[] = [];
-    for (let i = 0; i < fields.length; i++) {
-      const v = fields[i]!.value;
-      argv.push(v.includes(HOLE) ? displayPath(v) : v);
-    }
-    const trace: CommandTrace = { range: cmd.range, argv, cwd: st.cwd.paths, via: this.via };
+    const words: string[] = [];
+    for (let i = 0; i < fields.length; i++) words.push(fields[i]!.value);
+    const trace: RawTrace = { range: cmd.range, words, cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
-      if (cmd.words.length > 0) this.commands.push(trace);
+      if (cmd.words.length > 0) this.traces.push(trace);
       return;
     }
-    this.commands.push(trace);
+    this.traces.push(trace);
     if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
       const flags = declareFlags(fields);
       for (const d of cmd.declarations) {
@@ -807,8 +844,8 @@ export class Interpreter implements ExpandHooks {
       // `declare -A m`, `local -a list`: a name without a value declares an empty array.
       if (flags.assoc || flags.indexed) {
         for (const f of fields.slice(1)) {
-          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !st.vars.get(f.value)?.array) {
-            st.vars.set(f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
+          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !getVar(st, f.value)?.array) {
+            putVar(st, f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
           }
         }
       }
@@ -826,14 +863,14 @@ export class Interpreter implements ExpandHooks {
     if (flags.nameref && value && !sub) {
       const target = value.value;
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
-        st.vars.set(a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
+        putVar(st, a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
       } else this.setVar(st, a.name, HOLE, 'possible', [{ range: a.range, note: `${a.name} refers to a variable not known statically` }]);
       return;
     }
     if (sub) {
       // `a[k]=v`: one element.
       const base = resolveNameref(st, sub[1]!);
-      const prev = st.vars.get(base);
+      const prev = getVar(st, base);
       const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
       const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, this);
       const v = value?.value ?? '';
@@ -850,7 +887,7 @@ export class Interpreter implements ExpandHooks {
     }
     if (a.elements) {
       const name = resolveNameref(st, a.name);
-      const prev = st.vars.get(name);
+      const prev = getVar(st, name);
       const assoc = flags.assoc || (a.append && !!prev?.array?.assoc) || (!flags.indexed && !!prev?.array?.assoc);
       const arr: ArrayValue = a.append && prev ? (prev.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc, entries: [['0', prev.value]], partial: false }) : { assoc, entries: [], partial: false };
       let conf: Confidence = 'likely';
@@ -889,11 +926,11 @@ export class Interpreter implements ExpandHooks {
     }
     if (value === null) {
       if (a.unknownValue) this.setVar(st, a.name, HOLE, 'possible', [], flags.exported);
-      else if (flags.exported && st.vars.get(a.name)) this.setVar(st, a.name, st.vars.get(a.name)!.value, st.vars.get(a.name)!.confidence, st.vars.get(a.name)!.evidence, true);
+      else if (flags.exported && getVar(st, a.name)) this.setVar(st, a.name, getVar(st, a.name)!.value, getVar(st, a.name)!.confidence, getVar(st, a.name)!.evidence, true);
       return;
     }
     const target = resolveNameref(st, a.name);
-    const prevVar = st.vars.get(target);
+    const prevVar = getVar(st, target);
     const prev = a.append ? prevVar?.value ?? '' : '';
     if (prevVar?.array && !prevVar.array.assoc) {
       // `a=x` on an array sets element 0.
@@ -910,9 +947,9 @@ export class Interpreter implements ExpandHooks {
 
   /** Sets an array variable (element 0 is also its scalar value). */
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
-    const prev = st.vars.get(name);
+    const prev = getVar(st, name);
     const zero = arr.entries.find(([k]) => k === '0')?.[1] ?? (arr.partial ? HOLE : '');
-    st.vars.set(name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
+    putVar(st, name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
   }
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
@@ -1028,31 +1065,16 @@ export class Interpreter implements ExpandHooks {
   private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
-    // What the call replaces: $1 ... $N, $@ and $# (in map order), and the names it sets that were unset.
-    const saved = new Map<string, Variable | undefined>();
-    const stale: string[] = [];
-    for (const k of st.vars.keys()) {
-      if (isPositionalName(k)) stale.push(k);
-      else if (k !== '@' && k !== '#') continue;
-      saved.set(k, st.vars.get(k));
-    }
-    if (!saved.has('@')) saved.set('@', undefined);
-    if (!saved.has('#')) saved.set('#', undefined);
-    for (let i = 1; i <= args.length; i++) if (!saved.has(String(i))) saved.set(String(i), undefined);
-    this.replacePositional(st, args, stale);
+    // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
+    const saved = st.pos;
+    this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
       this.closeRedirects(st, layer);
       st.returned = false;
-      const extra: string[] = [];
-      for (const k of st.vars.keys()) if (isPositionalName(k) && !saved.has(k)) extra.push(k);
-      for (let i = 0; i < extra.length; i++) st.vars.delete(extra[i]!);
-      for (const [k, v] of saved) {
-        if (v) st.vars.set(k, v);
-        else st.vars.delete(k);
-      }
+      st.pos = saved;
       const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
       if (n > 0) this.activeFunctions.set(fn.name, n);
       else this.activeFunctions.delete(fn.name);
@@ -1062,8 +1084,8 @@ export class Interpreter implements ExpandHooks {
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
     name = resolveNameref(st, name);
-    const prev = st.vars.get(name);
-    st.vars.set(name, {
+    const prev = getVar(st, name);
+    putVar(st, name, {
       value,
       confidence,
       evidence: evidence.slice(-6),
@@ -1390,12 +1412,12 @@ export class Interpreter implements ExpandHooks {
       }
       const before = this.effects.length;
       const tl = this.timeline.length;
-      const cmds = this.commands.length;
+      const cmds = this.traces.length;
       this.exec(parsed.body, st, stdin);
       if (this.childShells.has(st)) this.runExitTraps(st);
       for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
-      for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
+      for (let i = cmds; i < this.traces.length; i++) this.traces[i]!.range = range;
     } finally {
       this.via = savedVia;
       this.source = savedSource;
@@ -1461,17 +1483,6 @@ function hasUnquotedGlob(w: Word): boolean {
   return glob;
 }
 
-/** `1`, `2` ... `10` ...: the names of positional parameters (/^[1-9]\d*$/ without a regexp: tested for every variable at every call). */
-function isPositionalName(k: string): boolean {
-  const c = k.charCodeAt(0);
-  if (c < 49 || c > 57) return false;
-  for (let i = 1; i < k.length; i++) {
-    const d = k.charCodeAt(i);
-    if (d < 48 || d > 57) return false;
-  }
-  return true;
-}
-
 /** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
 function lastEvidence(fields: Field[], n: number): Evidence[] {
   const out: Evidence[] = [];
@@ -1516,6 +1527,7 @@ function assign(target: State, source: State): void {
   target.oldpwd = source.oldpwd;
   target.dirStack = source.dirStack;
   target.vars = source.vars;
+  target.pos = source.pos;
   target.funcs = source.funcs;
   target.terminated = source.terminated;
   target.returned = source.returned;

@@ -44,7 +44,15 @@ export interface State {
   cwd: CwdValue;
   oldpwd: CwdValue | null;
   dirStack: CwdValue[];
+  /** Every variable but the positional parameters (see `pos`). Read and write through getVar/putVar/dropVar. */
   vars: CowMap<string, Variable>;
+  /**
+   * The positional parameters: $1 ... $N and their summaries `@` (an array) and `#`. Kept apart
+   * from `vars` because every function call replaces them and every return puts them back: a
+   * map that is never changed in place (a write builds a new one), so a call saves and restores
+   * it by reference, and branches that did not change them share it.
+   */
+  pos: Positional;
   funcs: CowMap<string, FunctionDef>;
   /** Set by `exit` (ends this shell) and `return` (ends the current function). */
   terminated: boolean;
@@ -55,12 +63,57 @@ export interface State {
 
 export const MAX_CWD_CANDIDATES = 8;
 
+/** Positional parameters by name (`1`, `2` ..., `@`, `#`): never changed in place. */
+export type Positional = ReadonlyMap<string, Variable>;
+
+/** No positional parameters (the state a command starts in). Never written. */
+export const NO_POSITIONAL: Positional = new Map();
+
+/** `1`, `2` ... `10` ..., `@` and `#`: the names kept in State#pos (/^([1-9]\d*|@|#)$/ without a regexp). */
+export function isPositionalKey(k: string): boolean {
+  const c = k.charCodeAt(0);
+  // Identifiers start with a letter or `_` (65 and up): one comparison for nearly every lookup.
+  if (c >= 65) return false;
+  if (c === 64 || c === 35) return k.length === 1;
+  if (c < 49 || c > 57) return false;
+  for (let i = 1; i < k.length; i++) {
+    const d = k.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return true;
+}
+
+/** A variable by name, positional parameters included. */
+export function getVar(st: State, name: string): Variable | undefined {
+  return isPositionalKey(name) ? st.pos.get(name) : st.vars.get(name);
+}
+
+/** Sets a variable by name, positional parameters included. */
+export function putVar(st: State, name: string, v: Variable): void {
+  if (isPositionalKey(name)) {
+    const pos = new Map(st.pos);
+    pos.set(name, v);
+    st.pos = pos;
+  } else st.vars.set(name, v);
+}
+
+/** Unsets a variable by name, positional parameters included. */
+export function dropVar(st: State, name: string): void {
+  if (isPositionalKey(name)) {
+    if (!st.pos.has(name)) return;
+    const pos = new Map(st.pos);
+    pos.delete(name);
+    st.pos = pos;
+  } else st.vars.delete(name);
+}
+
 export function cloneState(s: State): State {
   return {
     cwd: s.cwd,
     oldpwd: s.oldpwd,
     dirStack: s.dirStack.slice(),
     vars: s.vars.fork(),
+    pos: s.pos,
     funcs: s.funcs.fork(),
     terminated: false,
     returned: false,
@@ -72,7 +125,13 @@ export function cloneState(s: State): State {
 export function childState(s: State): State {
   const vars = CowMap.of<string, Variable>();
   for (const [k, v] of s.vars) if (v.exported) vars.set(k, v);
-  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, funcs: CowMap.of(), terminated: false, returned: false, extras: childExtras(s.extras) };
+  let pos = NO_POSITIONAL;
+  for (const [k, v] of s.pos) {
+    if (!v.exported) continue;
+    if (pos === NO_POSITIONAL) pos = new Map();
+    (pos as Map<string, Variable>).set(k, v);
+  }
+  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, extras: childExtras(s.extras) };
 }
 
 function sameCwd(a: CwdValue, b: CwdValue): boolean {
@@ -145,6 +204,7 @@ export function joinStates(states: State[]): State {
     oldpwd: base.oldpwd,
     dirStack: base.dirStack,
     vars: joinVars(live),
+    pos: joinPositional(live),
     funcs: sameFuncs ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
     terminated: false,
     returned,
@@ -173,8 +233,22 @@ function joinVars(live: State[]): CowMap<string, Variable> {
   return vars;
 }
 
+/** The positional parameters after branches: shared when no branch changed them, else joined name by name. */
+function joinPositional(live: State[]): Positional {
+  const base = live[0]!.pos;
+  let same = true;
+  for (let i = 1; i < live.length && same; i++) same = live[i]!.pos === base;
+  if (same) return base;
+  const maps = live.map((s) => s.pos);
+  const names = new Set<string>();
+  for (const m of maps) for (const name of m.keys()) names.add(name);
+  const out = new Map<string, Variable>();
+  for (const name of names) out.set(name, joinVariable(maps, name)!);
+  return out;
+}
+
 /** One variable after branches: undefined when no branch has it. */
-function joinVariable(maps: CowMap<string, Variable>[], name: string): Variable | undefined {
+function joinVariable(maps: readonly { get(name: string): Variable | undefined }[], name: string): Variable | undefined {
   const v0 = maps[0]!.get(name);
   // Branches share variables until they assign one: the same object in every branch means no
   // branch assigned it, so it keeps its value and its confidence.
