@@ -173,3 +173,15 @@ describe('positional parameters (kept apart from the variables, saved and restor
     expect(echoes('f() { echo "$1"; }; X=1; f "$X"; echo "$X"')).toEqual([['1'], ['1']]);
   });
 });
+
+describe('descriptors after branches (joinExtras)', () => {
+  const writesTo = (cmd: string, path: string): number =>
+    analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv() }).effects.filter((e) => e.kind === 'write' && e.path === path).length;
+
+  it('a descriptor one branch opened may point there afterwards; one a command redirected for itself is back as it was', () => {
+    const f = `${MAIN}/f`;
+    expect(writesTo(`if [ -n "$X" ]; then exec 3>${f}; else echo a 2>/dev/null; fi; echo y >&3`, f)).toBe(2);
+    expect(writesTo(`if [ -n "$X" ]; then echo a 3>${f}; else echo b 2>/dev/null; fi; echo y >&3`, f)).toBe(1);
+    expect(writesTo(`exec 3>${f}; if [ -n "$X" ]; then echo a 3>/dev/null; else echo b 2>/dev/null; fi; echo y >&3`, f)).toBe(2);
+  });
+});

@@ -65,7 +65,9 @@ export function joinExtras(all: Extras[]): Extras {
   }
   if (same) return forkExtras(base);
   const merge = <K, V>(maps: CowMap<K, V>[], combine: (vs: (V | undefined)[]) => V | undefined): CowMap<K, V> => {
-    if (maps.every((m) => m.sameAs(maps[0]!))) return maps[0]!.fork();
+    // The same entries everywhere (a redirect's descriptors restored when its command ended
+    // leave a copy that holds what it held): every combine gives that entry back, in this order.
+    if (sameEntries(maps)) return maps[0]!.fork();
     const keys = new Set<K>();
     for (const m of maps) for (const k of m.keys()) keys.add(k);
     const out = CowMap.of<K, V>();
@@ -87,4 +89,16 @@ export function joinExtras(all: Extras[]): Extras {
       return handlers.length ? handlers : undefined;
     }),
   };
+}
+
+/** True when every map holds the same keys with the very same values (as the first one, in its order). */
+function sameEntries<K, V>(maps: CowMap<K, V>[]): boolean {
+  const first = maps[0]!;
+  for (let i = 1; i < maps.length; i++) {
+    const m = maps[i]!;
+    if (m.sameAs(first)) continue;
+    if (m.size !== first.size) return false;
+    for (const [k, v] of first) if (m.get(k) !== v || (v === undefined && !m.has(k))) return false;
+  }
+  return true;
 }

@@ -243,6 +243,13 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return vars;
 }
 
+/** `0`, `1` ... as strings, made once (every call names its arguments; a new string is hashed again as a key). */
+const INDEX_NAMES: string[] = Array.from({ length: 64 }, (_, i) => String(i));
+
+function indexName(i: number): string {
+  return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
+}
+
 /** An environment entry named like a positional parameter (`1=x` in env) is one, as a variable set from the environment. */
 function envPositional(env: Record<string, string | undefined>): Positional {
   let pos: Map<string, Variable> | null = null;
@@ -378,9 +385,9 @@ export class Interpreter implements ExpandHooks {
     const entries: [string, string][] = [];
     for (let i = 0; i < values.length; i++) {
       const a = values[i]!;
-      pos.set(String(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
       conf = weakest(conf, a.confidence);
-      entries.push([String(i), a.value]);
+      entries.push([indexName(i), a.value]);
     }
     const zero = values.length > 0 ? values[0]!.value : '';
     pos.set('@', { value: zero, confidence: conf, evidence: lastEvidence(values, 4), exported, fromEnvironment: false, array: { assoc: false, entries, partial: false } });
