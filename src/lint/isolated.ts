@@ -12,9 +12,9 @@ import type { Readable } from 'node:stream';
 import type { BackendChoice } from '../parse/index.js';
 import { packagePath } from '../util/package-root.js';
 import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
-import { LineSplitter, REPLY_FD, spawnWorker, takePrestarted } from './spawn-worker.js';
+import { LineSplitter, REPLY_FD, saturates, spawnWorker, takePrestarted } from './spawn-worker.js';
 
-export { LINT_WORKER_COMMAND, defaultWorkers, workerV8Flags } from './spawn-worker.js';
+export { LINT_WORKER_COMMAND, defaultWorkers, saturates, workerV8Flags } from './spawn-worker.js';
 
 export interface LintJob {
   path: string;
@@ -63,10 +63,12 @@ export async function lintIsolated(
   const order = largestFirst(jobs);
   let next = 0;
   const take = (): number | null => (next < order.length ? order[next++]! : null);
+  const children = Math.max(1, Math.min(workers, jobs.length));
+  const saturated = saturates(children);
   const runner = async (): Promise<void> => {
     let first = take();
     while (first !== null) {
-      const stopped = await runChild(jobs, first, take, init, limitSeconds, env, results, onStart);
+      const stopped = await runChild(jobs, first, take, init, limitSeconds, env, results, onStart, saturated);
       if (stopped === null) return;
       // The child was stopped, or died, on this file: its result says so, and a new child
       // carries on with the next file.
@@ -75,7 +77,7 @@ export async function lintIsolated(
       first = take();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, runner));
+  await Promise.all(Array.from({ length: children }, runner));
   return results;
 }
 
@@ -105,10 +107,12 @@ function runChild(
   env: Record<string, string | undefined>,
   results: FileResult[],
   onStart: (index: number) => void,
+  /** The run's children take every core (workerV8Flags). */
+  saturated: boolean,
 ): Promise<{ index: number; why: string } | null> {
   return new Promise((resolve) => {
     // The first child of a run may already be up (started by the lint entry before it loaded the CLI).
-    const child: ChildProcess = takePrestarted(env) ?? spawnWorker(env, workerEntry());
+    const child: ChildProcess = takePrestarted(env) ?? spawnWorker(env, workerEntry(), saturated);
     let current: number | null = first;
     let timer: NodeJS.Timeout | null = null;
     let done = false;

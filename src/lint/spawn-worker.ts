@@ -26,12 +26,27 @@ export const LINT_WORKER_COMMAND = '__lint-worker';
  * (Node 20), 3.6 -> 2.4 s (Node 22); 320 and 640 scripts 15% faster. The flag differs by V8
  * line and an unknown flag stops Node, so only the lines it was measured on get one. Findings
  * do not depend on it.
+ *
+ * `saturated`: the run's children take every core (`--jobs` >= the number of CPUs, the default
+ * on a 2-core machine). V8 13 (Node 24) then also gets `--no-maglev`: Maglev, its mid tier,
+ * compiles on background threads, which a saturated machine takes from the analysis. Measured on
+ * 2 cores, Node 24, the bench's 7 batches of 50 scripts (two children each): 3.7-4.6 s -> 3.1-3.9
+ * s, alternated; all 320 scripts in one run (two children of 160) 2.2-3.4 -> 2.1-2.9 s. With a
+ * core to spare Maglev pays (one child alone on 320 scripts: 2.4-2.6 s wall with it, 3.0-3.3
+ * without), so it stays on there. Node 22 measured the same either way (3.26-3.36 s against
+ * 3.30-3.44 s) and keeps its default.
  */
-export function workerV8Flags(v8Version: string = process.versions.v8): string[] {
+export function workerV8Flags(v8Version: string = process.versions.v8, saturated = false): string[] {
   const major = Number(v8Version.split('.')[0]);
   if (major === 11) return ['--interrupt-budget=1048576']; // Node 20 (default 67584)
-  if (major === 12 || major === 13) return ['--invocation-count-for-turbofan=48000']; // Node 22, 24 (default 3000)
+  if (major === 12) return ['--invocation-count-for-turbofan=48000']; // Node 22 (default 3000)
+  if (major === 13) return ['--invocation-count-for-turbofan=48000', ...(saturated ? ['--no-maglev'] : [])]; // Node 24
   return [];
+}
+
+/** Whether `children` lint children take every core of this machine (workerV8Flags' `saturated`). */
+export function saturates(children: number, cpus: number = availableParallelism()): boolean {
+  return children >= cpus;
 }
 
 /** Splits a byte stream into lines (a JSON message holds no raw newline), keeping a partial last one. */
@@ -59,9 +74,10 @@ export const REPLY_FD = 3;
 /**
  * A lint child running `entry` (dist/lint-worker-start.cjs, or the CLI with its hidden
  * LINT_WORKER_COMMAND): requests on its stdin, replies on REPLY_FD; stderr is this process's.
+ * `saturated`: the run's children take every core (workerV8Flags).
  */
-export function spawnWorker(env: Record<string, string | undefined>, entry: string): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, ...workerV8Flags(), entry, ...(entry.endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND])], {
+export function spawnWorker(env: Record<string, string | undefined>, entry: string, saturated = false): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, ...workerV8Flags(process.versions.v8, saturated), entry, ...(entry.endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND])], {
     stdio: ['pipe', 'ignore', 'inherit', 'pipe'],
     env: env as NodeJS.ProcessEnv,
   });
@@ -108,7 +124,7 @@ type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, str
 export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number, others: number | null): void {
   const children: ChildProcess[] = [];
   try {
-    for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry));
+    for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry, saturates(n)));
   } catch {
     // Nothing is lost: the run starts the children it needs.
   }
