@@ -58,25 +58,7 @@ export interface CommandTrace {
 export interface Analysis {
   effects: Effect[];
   timeline: CwdEvent[];
-  /** The commands run, their words shown through displayPath. */
   commands: CommandTrace[];
-}
-
-/** A command as the interpreter records it: its words raw (HOLE where unknown). */
-interface RawTrace {
-  range: Range;
-  words: string[];
-  cwd: string[] | null;
-  via: string[];
-}
-
-function showTrace(t: RawTrace): CommandTrace {
-  const argv: string[] = [];
-  for (let i = 0; i < t.words.length; i++) {
-    const v = t.words[i]!;
-    argv.push(v.includes(HOLE) ? displayPath(v) : v);
-  }
-  return { range: t.range, argv, cwd: t.cwd, via: t.via };
 }
 
 /** Where a command's standard input comes from, when that matters (shells reading a script). */
@@ -226,21 +208,27 @@ const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(
 /** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
 const NO_ENV: Map<string, Field> = new Map();
 
-/** The variables of each frozen environment (see Interpreter#initialState). */
-const ENV_VARS = new WeakMap<object, CowMap<string, Variable>>();
+/** The variables and positional parameters of each frozen environment (see Interpreter#initialState). */
+const ENV_VARS = new WeakMap<object, { vars: CowMap<string, Variable>; pos: Positional }>();
 
-function envVariables(env: Record<string, string | undefined>, freeze: boolean): CowMap<string, Variable> {
+/**
+ * The environment's entries as exported variables; one named like a positional parameter (`1=x`)
+ * is one, as set from the environment.
+ */
+function envVariables(env: Record<string, string | undefined>, freeze: boolean): { vars: CowMap<string, Variable>; pos: Positional } {
   const vars = CowMap.of<string, Variable>();
+  let pos: Map<string, Variable> | null = null;
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || isPositionalKey(k)) continue;
+    if (v === undefined) continue;
     const variable: Variable = { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true };
     if (freeze) {
       Object.freeze(variable.evidence);
       Object.freeze(variable);
     }
-    vars.set(k, variable);
+    if (isPositionalKey(k)) (pos ??= new Map()).set(k, variable);
+    else vars.set(k, variable);
   }
-  return vars;
+  return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
 /** `0`, `1` ... as strings, made once (every call names its arguments; a new string is hashed again as a key). */
@@ -250,22 +238,10 @@ function indexName(i: number): string {
   return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
 }
 
-/** An environment entry named like a positional parameter (`1=x` in env) is one, as a variable set from the environment. */
-function envPositional(env: Record<string, string | undefined>): Positional {
-  let pos: Map<string, Variable> | null = null;
-  for (const k in env) {
-    const v = env[k];
-    if (v === undefined || !isPositionalKey(k) || !Object.prototype.hasOwnProperty.call(env, k)) continue;
-    (pos ??= new Map()).set(k, { value: v, confidence: 'certain', evidence: [], exported: true, fromEnvironment: true });
-  }
-  return pos ?? NO_POSITIONAL;
-}
-
 export class Interpreter implements ExpandHooks {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
-  /** The commands run, in order (Analysis#commands shows them). */
-  private readonly traces: RawTrace[] = [];
+  readonly commands: CommandTrace[] = [];
   private steps = 0;
   private shellDepth = 0;
   private functionDepth = 0;
@@ -286,9 +262,9 @@ export class Interpreter implements ExpandHooks {
     // frozen too, so an in-place change anywhere would throw instead of leaking into the next run.
     let template = ENV_VARS.get(env);
     if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
-    const vars = template ? template.fork() : envVariables(env, false);
+    const { vars, pos } = template ? { vars: template.vars.fork(), pos: template.pos } : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, pos: envPositional(env), funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
+    return { cwd, oldpwd: null, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
@@ -298,9 +274,7 @@ export class Interpreter implements ExpandHooks {
     this.source = { id: this.nextSourceId++, text: script.source };
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
-    // Built here, not behind a getter: an object literal with accessors made every later use of
-    // the result slower (+12% instructions per analyzed command, measured on the corpus commands).
-    return { effects: this.effects, timeline: this.timeline, commands: this.traces.map(showTrace) };
+    return { effects: this.effects, timeline: this.timeline, commands: this.commands };
   }
 
   // ---------------------------------------------------------------- shell state the builtins use
@@ -825,14 +799,17 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const words: string[] = [];
-    for (let i = 0; i < fields.length; i++) words.push(fields[i]!.value);
-    const trace: RawTrace = { range: cmd.range, words, cwd: st.cwd.paths, via: this.via };
+    const argv: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const v = fields[i]!.value;
+      argv.push(v.includes(HOLE) ? displayPath(v) : v);
+    }
+    const trace: CommandTrace = { range: cmd.range, argv, cwd: st.cwd.paths, via: this.via };
     if (fields.length === 0) {
-      if (cmd.words.length > 0) this.traces.push(trace);
+      if (cmd.words.length > 0) this.commands.push(trace);
       return;
     }
-    this.traces.push(trace);
+    this.commands.push(trace);
     if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
       const flags = declareFlags(fields);
       for (const d of cmd.declarations) {
@@ -1410,12 +1387,12 @@ export class Interpreter implements ExpandHooks {
       }
       const before = this.effects.length;
       const tl = this.timeline.length;
-      const cmds = this.traces.length;
+      const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
       if (this.childShells.has(st)) this.runExitTraps(st);
       for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
-      for (let i = cmds; i < this.traces.length; i++) this.traces[i]!.range = range;
+      for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.via = savedVia;
       this.source = savedSource;
