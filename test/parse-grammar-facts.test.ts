@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { copyTree, FIELDLESS_TYPES, LEAF_TYPES, symbolNames, type TreeCursorLike } from '../src/parse/tree.js';
-import { loadNative } from '../src/parse/native.js';
+import { loadNativeBackend } from '../src/parse/native.js';
 import { loadWasm, wasmParse } from '../src/parse/wasm.js';
 import { sharedDirOrSkip } from './helpers/shared.js';
 
@@ -193,9 +193,9 @@ describe('copy with grammar facts = copy that asks every node', () => {
     expect(skippedSome).toBe(true);
   };
 
-  it(`native: ${inputs.length} inputs`, () => {
-    const native = loadNative();
-    check((s) => native.walk(s, s.length + 1));
+  it(`native (tree-sitter's binding, walked with a cursor): ${inputs.length} inputs`, () => {
+    const native = loadNativeBackend('direct');
+    check((s) => native.walk(s, s.length + 1) as TreeCursorLike | null);
   });
 
   it(`WASM: ${inputs.length} inputs`, async () => {

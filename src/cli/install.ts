@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
+import { nativeLoadMethod, treeExportSkipped } from '../parse/native.js';
 import { analyzeWith } from '../analyze.js';
 import { evaluate } from '../policy/policy.js';
 import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../scenario/standard.js';
@@ -321,7 +322,12 @@ export async function runDoctor(io: IO): Promise<number> {
     try {
       const p = await getParser(backend);
       const r = p.parse('echo ok > f');
-      checks.push({ ok: r.ok, label: `parser ${backend}`, detail: r.ok ? 'loads and parses' : r.message });
+      let detail = r.ok ? 'loads and parses' : r.message;
+      if (r.ok && backend === 'native') {
+        const skipped = treeExportSkipped();
+        detail += nativeLoadMethod() === 'export' ? " (bashguard's tree export)" : ` (tree-sitter's binding; bashguard's faster tree export is not in use: ${skipped ?? 'unknown reason'})`;
+      }
+      checks.push({ ok: r.ok, label: `parser ${backend}`, detail });
     } catch (err) {
       checks.push({ ok: backend === 'wasm' ? false : true, label: `parser ${backend}`, detail: `${backend === 'native' ? 'not available, the WASM fallback will be used: ' : ''}${(err as Error).message.split('\n')[0]}` });
     }

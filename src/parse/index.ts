@@ -3,7 +3,7 @@
  * preferred; the pinned WASM grammar is the fallback when the addon cannot load, or when
  * forced with BASHGUARD_PARSER=wasm. Callers get a parser-neutral tree (./tree.ts).
  */
-import { copyTree, symbolNames, type BackendName, type ParseFailureKind, type ParseResult, type TreeCursorLike } from './tree.js';
+import { copyExported, copyTree, symbolNames, type BackendName, type ExportedTree, type ParseFailureKind, type ParseResult, type TreeCursorLike } from './tree.js';
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
@@ -23,25 +23,33 @@ export interface BashParser {
 function makeParser(
   backend: BackendName,
   fallbackReason: string | null,
-  run: (source: string, timeoutMs: number) => TreeCursorLike | null,
+  run: (source: string, timeoutMs: number) => TreeCursorLike | ExportedTree | null,
 ): BashParser {
   const names = symbolNames();
   /** One tree-sitter parse plus the copy, within the time left before the deadline. */
   const parseOnce = (text: string, deadline: number, limits: ParseLimits): Tree | { kind: ParseFailureKind; message: string } => {
     const timeout = (): string => `parse took longer than ${limits.timeoutMs} ms`;
-    let cursor: TreeCursorLike | null;
+    let tree: TreeCursorLike | ExportedTree | null;
     try {
-      cursor = run(text, Math.max(1, deadline - performance.now()));
+      tree = run(text, Math.max(1, deadline - performance.now()));
     } catch (err) {
       return { kind: 'parser-error', message: `parser failed: ${(err as Error).message}` };
     }
-    if (!cursor) return { kind: 'timeout', message: timeout() };
+    if (!tree) return { kind: 'timeout', message: timeout() };
     // The budget covers copying the tree too: for a huge input that costs more than parsing.
     let copied: ReturnType<typeof copyTree>;
-    try {
-      copied = copyTree(cursor, limits.maxDepth, deadline, names, text);
-    } finally {
-      cursor.release?.();
+    if ('words' in tree) {
+      try {
+        copied = copyExported(tree, limits.maxDepth, deadline, names);
+      } catch (err) {
+        return { kind: 'parser-error', message: `parser failed: ${(err as Error).message}` };
+      }
+    } else {
+      try {
+        copied = copyTree(tree, limits.maxDepth, deadline, names, text);
+      } finally {
+        tree.release?.();
+      }
     }
     if ('timedOut' in copied) return { kind: 'timeout', message: timeout() };
     if ('tooDeep' in copied) return { kind: 'too-deep', message: `syntax nests deeper than ${limits.maxDepth} levels` };

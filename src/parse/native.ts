@@ -3,16 +3,34 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { baseOf, parentOf, under } from '../util/under.js';
-import type { TreeCursorLike } from './tree.js';
+import type { ExportedTree, TreeCursorLike } from './tree.js';
+
+/** How the native parser was loaded: bashguard's tree export, or tree-sitter's binding directly or through its package. */
+export type NativeLoadMethod = 'export' | 'direct' | 'require';
 
 /** What the parser layer needs from the native binding, whichever way it was loaded. */
 interface NativeBackend {
   setTimeoutMicros(us: number): void;
   reset(): void;
-  /** A cursor at the root of a fresh tree, or null when the parse was stopped by the timeout. */
-  walk(source: string, bufferSize: number): TreeCursorLike | null;
-  /** How the binding was loaded (for tests and `--verbose`): `direct` or `require`. */
-  readonly loadedBy: 'direct' | 'require';
+  /**
+   * A fresh tree: exported whole (bashguard's addon) or a cursor at its root (tree-sitter's
+   * binding); null when the parse was stopped by the timeout. Either is valid until the next parse.
+   */
+  walk(source: string, bufferSize: number): TreeCursorLike | ExportedTree | null;
+  readonly loadedBy: NativeLoadMethod;
+}
+
+/** bashguard's tree export (native/tree-export.c, built at install by scripts/build-native.mjs). */
+interface ExportAddon {
+  formatVersion: number;
+  setLanguage(language: unknown): void;
+  setTimeoutMicros(us: number): void;
+  reset(): void;
+  /** Node count; -1: stopped by the timeout; below -1: minus the words `out` must hold (then exportInto). */
+  parse(source: string, out: Uint32Array): number;
+  exportInto(out: Uint32Array): number;
+  symbol(id: number): [string, boolean];
+  fieldName(id: number): string | null;
 }
 
 /** The subset of tree-sitter's JavaScript wrapper we use (the `require('tree-sitter')` path). */
@@ -39,10 +57,15 @@ interface RawTree {
 }
 
 let cached: NativeBackend | null = null;
+/** Why bashguard's tree export is not the native parser in this process (null: it is, or not loaded yet). */
+let exportSkipped: string | null = null;
 
 /**
- * Loads the native tree-sitter binding. Throws when the addon cannot load (caller falls back to
- * WASM).
+ * Loads the native parser: bashguard's own tree export when it was built at install (one call
+ * parses and hands over the whole tree), else tree-sitter's N-API binding, walked with a cursor.
+ * Both give the same trees (test/parse-export.test.ts). Throws when no native addon can load
+ * (caller falls back to WASM). BASHGUARD_NATIVE_LOAD=direct or =require skips the tree export
+ * (and, with `require`, the direct load below).
  *
  * Start-up (this runs in every hook process; numbers in bench/README.md): both addons are loaded
  * with `process.dlopen` from their known places in the packages, and the parser is driven through
@@ -55,24 +78,49 @@ let cached: NativeBackend | null = null;
  */
 export function loadNative(): NativeBackend {
   if (cached) return cached;
-  // Created only when needed: createRequire of a URL costs a fresh process ~0.5 ms.
-  let req: NodeRequire | null = null;
-  const require = (): NodeRequire => (req ??= createRequire(import.meta.url));
+  const mode = process.env.BASHGUARD_NATIVE_LOAD;
   let backend: NativeBackend | null = null;
-  if (process.env.BASHGUARD_NATIVE_LOAD !== 'require') {
+  if (mode === 'direct' || mode === 'require') exportSkipped = `BASHGUARD_NATIVE_LOAD=${mode}`;
+  else {
     try {
-      backend = loadDirect(require);
+      backend = loadNativeBackend('export');
+    } catch (err) {
+      exportSkipped = (err as Error).message.split('\n')[0]!;
+    }
+  }
+  if (!backend && mode !== 'require') {
+    try {
+      backend = loadNativeBackend('direct');
     } catch {
       backend = null;
     }
   }
-  cached = backend ?? loadWrapped(require());
+  cached = backend ?? loadNativeBackend('require');
   return cached;
 }
 
-/** How the native binding was loaded in this process (null: not loaded). */
-export function nativeLoadMethod(): 'direct' | 'require' | null {
+const backends = new Map<NativeLoadMethod, NativeBackend>();
+
+/** One particular native backend (each with its own parser), loaded once; throws when it cannot load. Tests compare them. */
+export function loadNativeBackend(method: NativeLoadMethod): NativeBackend {
+  let backend = backends.get(method);
+  if (backend) return backend;
+  // Created only when needed: createRequire of a URL costs a fresh process ~0.5 ms.
+  let req: NodeRequire | null = null;
+  const require = (): NodeRequire => (req ??= createRequire(import.meta.url));
+  backend = method === 'export' ? loadExport(require) : method === 'direct' ? loadDirect(require) : loadWrapped(require());
+  backends.set(method, backend);
+  return backend;
+}
+
+/** How the native parser was loaded in this process (null: not loaded). */
+export function nativeLoadMethod(): NativeLoadMethod | null {
   return cached?.loadedBy ?? null;
+}
+
+/** Why the tree export is not in use (for `doctor`); null when it is or nothing was loaded. */
+export function treeExportSkipped(): string | null {
+  return cached && cached.loadedBy !== 'export' ? exportSkipped : null;
 }
 
 /**
@@ -127,21 +175,72 @@ function loadAddon(require: () => NodeRequire, name: string, files: (dir: string
   throw last;
 }
 
-function loadDirect(require: () => NodeRequire): NativeBackend {
-  // node-gyp-build honours <NAME>_PREBUILD; leave such setups to it.
-  if (process.env.TREE_SITTER_PREBUILD || process.env.TREE_SITTER_BASH_PREBUILD || process.env.PREBUILDS_ONLY) {
-    throw new Error('prebuild override');
+// node-gyp-build honours <NAME>_PREBUILD; leave such setups to it.
+function prebuildOverride(): boolean {
+  return !!(process.env.TREE_SITTER_PREBUILD || process.env.TREE_SITTER_BASH_PREBUILD || process.env.PREBUILDS_ONLY);
+}
+
+/** The grammar's addon (its exports hold the language as a napi External), node-gyp-build's order: a local build first, then the prebuild. */
+function bashGrammar(require: () => NodeRequire): Record<string, unknown> {
+  const tuple = `${process.platform}-${process.arch}`;
+  return loadAddon(require, 'tree-sitter-bash', (dir) => [
+    under(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
+    under(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
+  ]);
+}
+
+/** Words of the export array kept between parses (a larger one, for a huge script, is dropped after use). */
+const KEPT_EXPORT_WORDS = 1 << 20;
+
+function loadExport(require: () => NodeRequire): NativeBackend {
+  if (prebuildOverride()) throw new Error('prebuild override');
+  const file = under(packageRoot(), 'build', 'Release', 'bashguard_tree.node');
+  if (!existsSync(file)) throw new Error('the tree export was not built at install (scripts/build-native.mjs)');
+  const mod = { exports: {} as Record<string, unknown> };
+  process.dlopen(mod, file);
+  const x = mod.exports as unknown as ExportAddon;
+  if (x.formatVersion !== 1 || typeof x.parse !== 'function' || typeof x.exportInto !== 'function') {
+    throw new Error('the tree export is from another version of bashguard (rebuild it: npm rebuild bashguard)');
   }
+  x.setLanguage(bashGrammar(require).language);
+  let words = new Uint32Array(4096);
+  const symbol = (id: number): [string, boolean] => x.symbol(id);
+  const fieldName = (id: number): string | null => x.fieldName(id);
+  const walk = (source: string): ExportedTree | null => {
+    let count = x.parse(source, words);
+    if (count === -1) return null;
+    let out = words;
+    if (count < 0) {
+      out = new Uint32Array(-count);
+      count = x.exportInto(out);
+      if (out.length <= KEPT_EXPORT_WORDS) words = out;
+    }
+    return { words: out, count, symbol, fieldName };
+  };
+  // Check the path end to end on two small inputs before trusting it: the root and its first child.
+  for (const [text, type] of [['a=1 b', 'command'], ['x=1', 'variable_assignment']] as const) {
+    const t = walk(text);
+    if (!t || t.count < 2 || symbol(t.words[0]! & 0xffff)[0] !== 'program' || t.words[1] !== 0 || t.words[2] !== text.length || t.words[3] !== 1 || symbol(t.words[4]! & 0xffff)[0] !== type) {
+      throw new Error('the tree export failed its self-check');
+    }
+  }
+  return {
+    loadedBy: 'export',
+    setTimeoutMicros: (us) => x.setTimeoutMicros(us),
+    reset: () => x.reset(),
+    walk,
+  };
+}
+
+function loadDirect(require: () => NodeRequire): NativeBackend {
+  if (prebuildOverride()) throw new Error('prebuild override');
   const tuple = `${process.platform}-${process.arch}`;
   // node-gyp-build's order: a local build first, then the prebuild for this platform.
   const binding = loadAddon(require, 'tree-sitter', (dir) => [
     under(dir, 'build', 'Release', 'tree_sitter_runtime_binding.node'),
     under(dir, 'prebuilds', tuple, 'tree-sitter.node'),
   ]) as unknown as RawBinding;
-  const language = loadAddon(require, 'tree-sitter-bash', (dir) => [
-    under(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'),
-    under(dir, 'prebuilds', tuple, 'tree-sitter-bash.node'),
-  ]);
+  const language = bashGrammar(require);
   if (typeof binding.Parser !== 'function' || typeof binding.NodeMethods?.walk !== 'function' || typeof binding.NodeMethods.hasError !== 'function' || typeof binding.TreeCursor?.prototype.reset !== 'function' || !('language' in language)) {
     throw new Error('unexpected binding shape');
   }
@@ -241,7 +340,7 @@ function bashLanguage(require: NodeRequire, SyntaxNode: unknown): unknown {
 /** The parse timeout last given to the binding, in microseconds. */
 let timeoutSet = -1;
 
-export function nativeParse(source: string, timeoutMs: number): TreeCursorLike | null {
+export function nativeParse(source: string, timeoutMs: number): TreeCursorLike | ExportedTree | null {
   const parser = loadNative();
   // Whole milliseconds, set only when that changes: the first parse of every command asks for
   // what is left of the same limit (1499.99... ms), and the binding call cost ~1% of a check.
@@ -253,12 +352,12 @@ export function nativeParse(source: string, timeoutMs: number): TreeCursorLike |
   // The binding copies the string through a buffer of this many UTF-16 units (+1 for the
   // terminating NUL it writes), allocated and zeroed per parse: exactly the input's size reads it
   // in one piece (a fixed 64 Ki-unit buffer cost ~4 us a parse for zeroing 128 KB).
-  const cursor = parser.walk(source, source.length + 1);
-  if (!cursor) {
+  const tree = parser.walk(source, source.length + 1);
+  if (!tree) {
     // A parse stopped by the timeout is kept for resuming: without a reset, the next parse (of a
     // different input!) continues the old one and returns a tree of the wrong text.
     parser.reset();
     return null;
   }
-  return cursor;
+  return tree;
 }

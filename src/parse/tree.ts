@@ -1,7 +1,9 @@
 /**
- * The parser-neutral syntax tree. Both backends (native tree-sitter and the WASM fallback)
- * are walked once with a tree cursor and copied into these plain objects, so nothing above
- * `src/parse` can tell which backend ran, and two parses can be compared structurally.
+ * The parser-neutral syntax tree. Every backend's tree is copied once into these plain objects:
+ * bashguard's tree export (native/tree-export.c) hands over the whole tree in one typed array
+ * (`copyExported`); tree-sitter's own binding and the WASM fallback are walked with a tree cursor
+ * (`copyTree`). Nothing above `src/parse` can tell which backend ran, and two parses can be
+ * compared structurally.
  *
  * Nodes carry offsets only: rows and columns come from `pointFinder(source)` where a range is
  * reported (src/syntax/build.ts), which is cheaper than computing them for every punctuation
@@ -226,6 +228,87 @@ export function copyTree(
       if (stack.length === 0) return { root, hasErrors, depth: maxSeen };
     }
   }
+}
+
+/**
+ * A whole tree as bashguard's tree export writes it (native/tree-export.c): 4 words per visible
+ * node in preorder, `symbol | field << 16`, start, end, `children | MISSING_BIT`. The array is
+ * the backend's and reused by its next parse: copy before parsing again.
+ */
+export interface ExportedTree {
+  readonly words: Uint32Array;
+  /** Nodes in `words`. */
+  readonly count: number;
+  /** A symbol's type name and whether it is named (asked once per symbol). */
+  symbol(id: number): [string, boolean];
+  fieldName(id: number): string | null;
+}
+
+const EXPORT_MISSING = 0x80000000;
+const EXPORT_CHILDREN = 0x7fffffff;
+
+/**
+ * Builds the plain nodes of an exported tree, with the same results and limits as `copyTree`
+ * (test/parse-export.test.ts compares the two on every corpus input). Throws on an array whose
+ * child counts do not add up (a broken addon): the parser layer reports that as a parser error.
+ */
+export function copyExported(
+  tree: ExportedTree,
+  maxDepth: number,
+  deadline = Infinity,
+  names: SymbolNames = symbolNames(),
+): { root: SyntaxNode; hasErrors: boolean; depth: number } | { tooDeep: true; depth: number } | { timedOut: true } {
+  const { words, count } = tree;
+  const { types, named, fields } = names;
+  if (count < 1 || count * 4 > words.length) throw new Error(`tree export: ${count} nodes in ${words.length} words`);
+  const make = (i: number): SyntaxNode => {
+    const at = i * 4;
+    const w0 = words[at]!;
+    const symbol = w0 & 0xffff;
+    const fieldId = w0 >>> 16;
+    let type = symbol < DENSE_SYMBOLS ? types[symbol] : undefined;
+    let isNamed: boolean;
+    if (type === undefined) {
+      [type, isNamed] = tree.symbol(symbol);
+      if (symbol < DENSE_SYMBOLS) {
+        types[symbol] = type;
+        named[symbol] = isNamed;
+      }
+    } else isNamed = named[symbol]!;
+    let field: string | null | undefined = null;
+    if (fieldId) {
+      field = fields[fieldId];
+      if (field === undefined) field = fields[fieldId] = tree.fieldName(fieldId);
+    }
+    return { type, named: isNamed, field, start: words[at + 1]!, end: words[at + 2]!, missing: (words[at + 3]! & EXPORT_MISSING) !== 0, children: [] };
+  };
+  const root = make(0);
+  let hasErrors = root.type === 'ERROR' || root.missing;
+  const stack: SyntaxNode[] = [root];
+  /** Per stack entry: children still to come. */
+  const left: number[] = [words[3]! & EXPORT_CHILDREN];
+  let maxSeen = 1;
+  for (let i = 1; i < count; i++) {
+    if ((i & 4095) === 0 && performance.now() > deadline) return { timedOut: true };
+    while (left[left.length - 1] === 0) {
+      stack.pop();
+      left.pop();
+      if (stack.length === 0) throw new Error('tree export: more nodes than the root holds');
+    }
+    const node = make(i);
+    if (node.type === 'ERROR' || node.missing) hasErrors = true;
+    stack[stack.length - 1]!.children.push(node);
+    left[left.length - 1]!--;
+    if (stack.length + 1 > maxSeen) maxSeen = stack.length + 1;
+    if (maxSeen > maxDepth) return { tooDeep: true, depth: maxSeen };
+    const kids = words[i * 4 + 3]! & EXPORT_CHILDREN;
+    if (kids > 0) {
+      stack.push(node);
+      left.push(kids);
+    }
+  }
+  if (left.some((n) => n !== 0)) throw new Error('tree export: fewer nodes than their parents hold');
+  return { root, hasErrors, depth: maxSeen };
 }
 
 /**

@@ -1,0 +1,317 @@
+// bashguard's tree export: parses a command with tree-sitter and writes the whole syntax tree
+// into a Uint32Array in one call.
+//
+// Why (bench/README.md, eighth round): through tree-sitter's own N-API binding, the parser layer
+// copied each tree node by node with a tree cursor, ~4.5 binding calls per node at ~190 ns each,
+// and the binding reads its input through a JavaScript callback. Here one call parses (the UTF-16
+// text read straight from the string) and walks the tree in C.
+//
+// The grammar is not compiled in: tree-sitter-bash's own addon exports its TSLanguage as a
+// type-tagged napi External (bindings/node/binding.cc), which setLanguage takes, as tree-sitter's
+// binding does (src/language.cc checks the same tag).
+//
+// Record layout, 4 words per visible node in preorder (what a tree cursor visits):
+//   [0] symbol | field id << 16   [1] start   [2] end (UTF-16 code units: bytes / 2)
+//   [3] number of children | 1 << 31 when tree-sitter inserted the node (MISSING)
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <tree_sitter/api.h>
+
+static const napi_type_tag LANGUAGE_TYPE_TAG = {0x8AF2E5212AD58ABF, 0xD5006CAD83ABBA16};
+
+#define WORDS_PER_NODE 4
+#define MISSING_BIT 0x80000000u
+
+// One per Node environment (the main thread and each worker thread have their own).
+typedef struct {
+  TSParser *parser;
+  const TSLanguage *language;
+  TSTree *tree;       // the last parse, kept only until it is exported
+  uint16_t *text;     // the input as UTF-16, reused between parses
+  size_t text_cap;    // in code units
+  size_t *stack;      // open parents' record indexes during an export
+  size_t stack_cap;
+} Exporter;
+
+static void finalize(napi_env env, void *data, void *hint) {
+  Exporter *x = data;
+  (void)env;
+  (void)hint;
+  if (x->tree) ts_tree_delete(x->tree);
+  if (x->parser) ts_parser_delete(x->parser);
+  free(x->text);
+  free(x->stack);
+  free(x);
+}
+
+static Exporter *exporter(napi_env env) {
+  void *data = NULL;
+  if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
+  return data;
+}
+
+static bool fail(napi_env env, const char *message) {
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (!pending) napi_throw_error(env, NULL, message);
+  return false;
+}
+
+// Fetches up to `n` arguments and the exporter; throws (and returns false) on failure.
+static bool args(napi_env env, napi_callback_info info, size_t n, napi_value *argv, Exporter **x) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return fail(env, "bad call");
+  if (argc < n) return fail(env, "missing argument");
+  *x = exporter(env);
+  if (!*x || !(*x)->parser) return fail(env, "tree export not initialised");
+  return true;
+}
+
+static napi_value number(napi_env env, double v) {
+  napi_value out = NULL;
+  napi_create_double(env, v, &out);
+  return out;
+}
+
+// setLanguage(external): the grammar, from tree-sitter-bash's addon (its `language` export).
+static napi_value set_language(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  Exporter *x;
+  if (!args(env, info, 1, argv, &x)) return NULL;
+  napi_valuetype type;
+  bool tagged = false;
+  void *language = NULL;
+  if (napi_typeof(env, argv[0], &type) != napi_ok || type != napi_external ||
+      napi_check_object_type_tag(env, argv[0], &LANGUAGE_TYPE_TAG, &tagged) != napi_ok || !tagged ||
+      napi_get_value_external(env, argv[0], &language) != napi_ok || !language) {
+    fail(env, "not a tree-sitter language");
+    return NULL;
+  }
+  if (!ts_parser_set_language(x->parser, language)) {
+    fail(env, "the grammar's ABI version is not supported by this tree-sitter runtime");
+    return NULL;
+  }
+  x->language = language;
+  return NULL;
+}
+
+static napi_value set_timeout_micros(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  Exporter *x;
+  double us;
+  if (!args(env, info, 1, argv, &x)) return NULL;
+  if (napi_get_value_double(env, argv[0], &us) != napi_ok || !(us >= 0)) {
+    fail(env, "timeout must be a number of microseconds");
+    return NULL;
+  }
+  ts_parser_set_timeout_micros(x->parser, (uint64_t)us);
+  return NULL;
+}
+
+// reset(): drop a parse stopped by the timeout (else the next parse would resume it).
+static napi_value reset(napi_env env, napi_callback_info info) {
+  Exporter *x;
+  if (!args(env, info, 0, NULL, &x)) return NULL;
+  ts_parser_reset(x->parser);
+  return NULL;
+}
+
+// Writes x->tree's visible nodes into out (cap words). Returns the node count, or minus the
+// number of words needed when out is too small (nothing is then usable; the tree is kept).
+// Iterative: a 10,000-level nesting needs no C stack.
+static double export_tree(Exporter *x, uint32_t *out, size_t cap) {
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(x->tree));
+  size_t n = 0, depth = 0;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    size_t at = n * WORDS_PER_NODE;
+    if (at + WORDS_PER_NODE <= cap) {
+      uint32_t *r = out + at;
+      r[0] = (uint32_t)ts_node_symbol(node) | (uint32_t)ts_tree_cursor_current_field_id(&cursor) << 16;
+      r[1] = ts_node_start_byte(node) / 2;
+      r[2] = ts_node_end_byte(node) / 2;
+      r[3] = ts_node_is_missing(node) ? MISSING_BIT : 0;
+      if (depth > 0) out[x->stack[depth - 1] * WORDS_PER_NODE + 3]++;
+    }
+    n++;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (depth == x->stack_cap) {
+        size_t cap2 = x->stack_cap ? x->stack_cap * 2 : 256;
+        size_t *grown = realloc(x->stack, cap2 * sizeof *grown);
+        if (!grown) {
+          ts_tree_cursor_delete(&cursor);
+          return -1;  // out of memory: the caller reports a failed parse
+        }
+        x->stack = grown;
+        x->stack_cap = cap2;
+      }
+      x->stack[depth++] = n - 1;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        size_t words = n * WORDS_PER_NODE;
+        return words > cap ? -(double)words : (double)n;
+      }
+      depth--;
+    }
+  }
+}
+
+static bool typed_words(napi_env env, napi_value v, uint32_t **data, size_t *words) {
+  napi_typedarray_type type;
+  size_t length, offset;
+  napi_value buffer;
+  void *p;
+  bool is = false;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is ||
+      napi_get_typedarray_info(env, v, &type, &length, &p, &buffer, &offset) != napi_ok ||
+      type != napi_uint32_array) {
+    return fail(env, "expected a Uint32Array");
+  }
+  *data = p;
+  *words = length;
+  return true;
+}
+
+// Exports and frees x->tree when out is large enough; else keeps it for exportInto.
+static napi_value finish(napi_env env, Exporter *x, uint32_t *out, size_t cap) {
+  double r = export_tree(x, out, cap);
+  if (r == -1) {
+    ts_tree_delete(x->tree);
+    x->tree = NULL;
+    fail(env, "out of memory exporting the tree");
+    return NULL;
+  }
+  if (r >= 0) {
+    ts_tree_delete(x->tree);
+    x->tree = NULL;
+  }
+  return number(env, r);
+}
+
+// parse(source, out): the node count; -1 when the timeout stopped the parse; minus the words
+// needed when `out` is too small (then exportInto(bigger) gets the same tree).
+static napi_value parse(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  Exporter *x;
+  size_t length = 0, cap;
+  uint32_t *out;
+  if (!args(env, info, 2, argv, &x)) return NULL;
+  if (!x->language) {
+    fail(env, "no language set");
+    return NULL;
+  }
+  if (!typed_words(env, argv[1], &out, &cap)) return NULL;
+  if (napi_get_value_string_utf16(env, argv[0], NULL, 0, &length) != napi_ok) {
+    fail(env, "source must be a string");
+    return NULL;
+  }
+  if (length + 1 > x->text_cap) {
+    size_t cap2 = length + 1 < 1024 ? 1024 : length + 1;
+    uint16_t *grown = malloc(cap2 * sizeof *grown);
+    if (!grown) {
+      fail(env, "out of memory reading the source");
+      return NULL;
+    }
+    free(x->text);
+    x->text = grown;
+    x->text_cap = cap2;
+  }
+  if (napi_get_value_string_utf16(env, argv[0], (char16_t *)x->text, x->text_cap, &length) != napi_ok) {
+    fail(env, "source must be a string");
+    return NULL;
+  }
+  if (x->tree) {
+    ts_tree_delete(x->tree);
+    x->tree = NULL;
+  }
+  x->tree = ts_parser_parse_string_encoding(x->parser, NULL, (const char *)x->text, (uint32_t)(length * 2), TSInputEncodingUTF16LE);
+  if (!x->tree) return number(env, -1);
+  return finish(env, x, out, cap);
+}
+
+// exportInto(out): the tree of the last parse, after parse said `out` was too small.
+static napi_value export_into(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  Exporter *x;
+  uint32_t *out;
+  size_t cap;
+  if (!args(env, info, 1, argv, &x) || !typed_words(env, argv[0], &out, &cap)) return NULL;
+  if (!x->tree) {
+    fail(env, "no tree to export");
+    return NULL;
+  }
+  return finish(env, x, out, cap);
+}
+
+// symbol(id): [type name, named] of a grammar symbol (an alias's for an aliased node).
+static napi_value symbol(napi_env env, napi_callback_info info) {
+  napi_value argv[1], pair, name, named;
+  Exporter *x;
+  uint32_t id;
+  if (!args(env, info, 1, argv, &x)) return NULL;
+  if (!x->language || napi_get_value_uint32(env, argv[0], &id) != napi_ok || id > 0xFFFF) {
+    fail(env, "bad symbol");
+    return NULL;
+  }
+  const char *s = ts_language_symbol_name(x->language, (TSSymbol)id);
+  if (!s ||
+      napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_get_boolean(env, ts_language_symbol_type(x->language, (TSSymbol)id) == TSSymbolTypeRegular, &named) != napi_ok ||
+      napi_create_array_with_length(env, 2, &pair) != napi_ok ||
+      napi_set_element(env, pair, 0, name) != napi_ok || napi_set_element(env, pair, 1, named) != napi_ok) {
+    fail(env, "bad symbol");
+    return NULL;
+  }
+  return pair;
+}
+
+// fieldName(id): the grammar field's name, or null.
+static napi_value field_name(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out = NULL;
+  Exporter *x;
+  uint32_t id;
+  if (!args(env, info, 1, argv, &x)) return NULL;
+  if (!x->language || napi_get_value_uint32(env, argv[0], &id) != napi_ok || id > 0xFFFF) {
+    fail(env, "bad field id");
+    return NULL;
+  }
+  const char *s = ts_language_field_name_for_id(x->language, (TSFieldId)id);
+  if (s) napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &out);
+  else napi_get_null(env, &out);
+  return out;
+}
+
+NAPI_MODULE_INIT() {
+  Exporter *x = calloc(1, sizeof *x);
+  if (!x || !(x->parser = ts_parser_new())) {
+    free(x);
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  if (napi_set_instance_data(env, x, finalize, NULL) != napi_ok) {
+    ts_parser_delete(x->parser);
+    free(x);
+    return NULL;
+  }
+  napi_property_descriptor props[] = {
+      {"setLanguage", NULL, set_language, NULL, NULL, NULL, napi_default, NULL},
+      {"setTimeoutMicros", NULL, set_timeout_micros, NULL, NULL, NULL, napi_default, NULL},
+      {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
+      {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
+      {"exportInto", NULL, export_into, NULL, NULL, NULL, napi_default, NULL},
+      {"symbol", NULL, symbol, NULL, NULL, NULL, napi_default, NULL},
+      {"fieldName", NULL, field_name, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_value version;
+  if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok ||
+      napi_create_uint32(env, 1, &version) != napi_ok ||
+      napi_set_named_property(env, exports, "formatVersion", version) != napi_ok) {
+    return NULL;
+  }
+  return exports;
+}
