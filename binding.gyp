@@ -11,7 +11,7 @@
       "sources": ["native/tree-export.c", "native/tree-sitter-runtime.c"],
       "include_dirs": ["<(ts_lib)/include", "<(ts_lib)/src"],
       "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"],
-      "cflags": ["-std=c11", "-O2", "-fvisibility=hidden"],
+      "cflags": ["-std=c11", "-fvisibility=hidden"],
       "xcode_settings": {"GCC_SYMBOLS_PRIVATE_EXTERN": "YES", "OTHER_CFLAGS": ["-std=c11"]},
     }
   ]

@@ -330,7 +330,9 @@ export class Linter {
         }
       }
     }
-    out.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+    // Rule ids are ASCII (BG0001): compared by code unit. localeCompare would load ICU's collation
+    // data on its first call, ~15 ms of every lint child that met a tie.
+    out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
     return out;
   }
 
