@@ -100,6 +100,7 @@ describe('backend selection in-process', () => {
 const WORK = join(REPO_ROOT, '.tmp', `grammar-test-${process.pid}`);
 const BUNDLE = join(WORK, 'bashguard.mjs');
 const PRELOAD = join(WORK, 'no-native.cjs');
+const NO_EXPORT = join(WORK, 'no-export.cjs');
 
 function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -131,6 +132,13 @@ beforeAll(async () => {
   // Makes the native binding unloadable, as a missing or ABI-incompatible prebuild would: both
   // through require (tree-sitter's own loader) and through process.dlopen (src/parse/native.ts
   // loads the addons directly first).
+  // Makes only bashguard's tree export unloadable (an install that could not build it).
+  writeFileSync(NO_EXPORT, `const dlopen = process.dlopen;
+process.dlopen = function (module, file, ...rest) {
+  if (/bashguard_tree\\.node$/.test(String(file))) throw new Error('simulated: tree export not built');
+  return dlopen.call(this, module, file, ...rest);
+};
+`);
   writeFileSync(
     PRELOAD,
     `const Module = require('module');
@@ -141,7 +149,7 @@ Module._load = function (request, ...rest) {
 };
 const dlopen = process.dlopen;
 process.dlopen = function (module, file, ...rest) {
-  if (/tree[-_]sitter_runtime|tree-sitter\\.node$/.test(String(file))) throw new Error('simulated: native tree-sitter binding unavailable');
+  if (/tree[-_]sitter_runtime|tree-sitter\\.node$|bashguard_tree\\.node$/.test(String(file))) throw new Error('simulated: native tree-sitter binding unavailable');
   return dlopen.call(this, module, file, ...rest);
 };
 `,
@@ -182,6 +190,17 @@ describe('backend selection in a real process', () => {
 
   it('BASHGUARD_PARSER=wasm forces the fallback, with the same IR, effects and decision', () => {
     expectWasmSameAsNative(baseEnv({ BASHGUARD_PARSER: 'wasm' }));
+  });
+
+  it("without bashguard's tree export, the native parser is tree-sitter's binding: same answer, and doctor says why", () => {
+    const native = JSON.parse(cli(['explain', '--json', CMD], baseEnv()).stdout) as ExplainJson;
+    const r = cli(['explain', '--json', CMD], baseEnv({ NODE_OPTIONS: `--require ${NO_EXPORT}` }));
+    expect(r.code, r.stderr).toBe(0);
+    const viaBinding = JSON.parse(r.stdout) as ExplainJson;
+    expect(viaBinding.parser).toBe('native');
+    expect([viaBinding.ir, viaBinding.effects, viaBinding.decision]).toEqual([native.ir, native.effects, native.decision]);
+    const d = cli(['doctor'], baseEnv({ NODE_OPTIONS: `--require ${NO_EXPORT}` }));
+    expect(d.stdout).toMatch(/^ok\s+parser native\s+loads and parses \(tree-sitter's binding; bashguard's faster tree export is not in use: simulated: tree export not built\)/m);
   });
 
   it('when require("tree-sitter") fails, explain uses WASM and gives the same answer', () => {
