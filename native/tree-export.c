@@ -248,16 +248,20 @@ static napi_value export_into(napi_env env, napi_callback_info info) {
   return finish(env, x, out, cap);
 }
 
+// The 16-bit id (symbol or field) a call passes, with the exporter; throws `what` when it has none.
+static bool id_arg(napi_env env, napi_callback_info info, const char *what, Exporter **x, uint32_t *id) {
+  napi_value argv[1];
+  if (!args(env, info, 1, argv, x)) return false;
+  if (!(*x)->language || napi_get_value_uint32(env, argv[0], id) != napi_ok || *id > 0xFFFF) return fail(env, what);
+  return true;
+}
+
 // symbol(id): [type name, named] of a grammar symbol (an alias's for an aliased node).
 static napi_value symbol(napi_env env, napi_callback_info info) {
-  napi_value argv[1], pair, name, named;
+  napi_value pair, name, named;
   Exporter *x;
   uint32_t id;
-  if (!args(env, info, 1, argv, &x)) return NULL;
-  if (!x->language || napi_get_value_uint32(env, argv[0], &id) != napi_ok || id > 0xFFFF) {
-    fail(env, "bad symbol");
-    return NULL;
-  }
+  if (!id_arg(env, info, "bad symbol", &x, &id)) return NULL;
   const char *s = ts_language_symbol_name(x->language, (TSSymbol)id);
   if (!s ||
       napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -272,14 +276,10 @@ static napi_value symbol(napi_env env, napi_callback_info info) {
 
 // fieldName(id): the grammar field's name, or null.
 static napi_value field_name(napi_env env, napi_callback_info info) {
-  napi_value argv[1], out = NULL;
+  napi_value out = NULL;
   Exporter *x;
   uint32_t id;
-  if (!args(env, info, 1, argv, &x)) return NULL;
-  if (!x->language || napi_get_value_uint32(env, argv[0], &id) != napi_ok || id > 0xFFFF) {
-    fail(env, "bad field id");
-    return NULL;
-  }
+  if (!id_arg(env, info, "bad field id", &x, &id)) return NULL;
   const char *s = ts_language_field_name_for_id(x->language, (TSFieldId)id);
   if (s) napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &out);
   else napi_get_null(env, &out);

@@ -194,6 +194,15 @@ describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
     expect(() => e.setLanguage!({})).toThrow(/not a tree-sitter language/);
     expect(() => e.exportInto!(new Uint32Array(8))).toThrow(/no tree to export/);
     expect(() => e.setTimeoutMicros!(-1)).toThrow(/microseconds/);
+    expect(() => e.symbol!(1)).toThrow(/bad symbol/); // no language yet
+    const grammar = { exports: {} as Record<string, unknown> };
+    const dir = join(REPO_ROOT, 'node_modules', 'tree-sitter-bash');
+    process.dlopen(grammar, [join(dir, 'build', 'Release', 'tree_sitter_bash_binding.node'), join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'tree-sitter-bash.node')].find((f) => existsSync(f))!);
+    e.setLanguage!(grammar.exports.language);
+    expect(() => e.symbol!(70_000)).toThrow(/bad symbol/);
+    expect(() => e.fieldName!('x')).toThrow(/bad field id/);
+    expect(e.fieldName!(0)).toBe(null);
+    expect(e.symbol!(65535)).toEqual(['ERROR', true]);
   });
 });
 

@@ -217,19 +217,30 @@ function loadExport(require: () => NodeRequire): NativeBackend {
     }
     return { words: out, count, symbol, fieldName };
   };
-  // Check the path end to end on two small inputs before trusting it: the root and its first child.
-  for (const [text, type] of [['a=1 b', 'command'], ['x=1', 'variable_assignment']] as const) {
+  // Check the path end to end before trusting it.
+  selfCheck('the tree export', (text) => {
     const t = walk(text);
-    if (!t || t.count < 2 || symbol(t.words[0]! & 0xffff)[0] !== 'program' || t.words[1] !== 0 || t.words[2] !== text.length || t.words[3] !== 1 || symbol(t.words[4]! & 0xffff)[0] !== type) {
-      throw new Error('the tree export failed its self-check');
-    }
-  }
+    if (!t || t.count < 2 || t.words[3] !== 1) return null;
+    return [symbol(t.words[0]! & 0xffff)[0], t.words[1]!, t.words[2]!, symbol(t.words[4]! & 0xffff)[0]];
+  });
   return {
     loadedBy: 'export',
     setTimeoutMicros: (us) => x.setTimeoutMicros(us),
     reset: () => x.reset(),
     walk,
   };
+}
+
+/**
+ * Parses two small inputs and throws unless each gives a program over the whole text whose first
+ * child is the expected node. `describe` gives the root's type, start and end and the first
+ * child's type, or null.
+ */
+function selfCheck(what: string, describe: (text: string) => readonly [string, number, number, string] | null): void {
+  for (const [text, type] of [['a=1 b', 'command'], ['x=1', 'variable_assignment']] as const) {
+    const d = describe(text);
+    if (!d || d[0] !== 'program' || d[1] !== 0 || d[2] !== text.length || d[3] !== type) throw new Error(`${what} failed its self-check`);
+  }
 }
 
 function loadDirect(require: () => NodeRequire): NativeBackend {
@@ -274,21 +285,13 @@ function loadDirect(require: () => NodeRequire): NativeBackend {
     shared.treeHasError = treeHasError;
     return shared;
   };
-  // Check the path end to end on two small inputs (the second through the cursor's reset)
-  // before trusting it.
-  for (const [text, type] of [['a=1 b', 'command'], ['x=1', 'variable_assignment']] as const) {
+  // Check the path end to end before trusting it (the second probe goes through the cursor's reset).
+  selfCheck('native binding', (text) => {
     const probe = walk(text, text.length + 1);
-    if (
-      !probe ||
-      probe.nodeType !== 'program' ||
-      probe.startIndex !== 0 ||
-      probe.endIndex !== text.length ||
-      !probe.gotoFirstChild() ||
-      (probe as TreeCursorLike).nodeType !== type
-    ) {
-      throw new Error('native binding failed its self-check');
-    }
-  }
+    if (!probe) return null;
+    const root = [probe.nodeType, probe.startIndex, probe.endIndex] as const;
+    return probe.gotoFirstChild() ? [...root, (probe as TreeCursorLike).nodeType] : null;
+  });
   return {
     loadedBy: 'direct',
     setTimeoutMicros: (us) => parser.setTimeoutMicros(us),
