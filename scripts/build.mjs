@@ -125,7 +125,8 @@ await cachedBundle({
   startName: 'lint-start',
   startEntry: 'src/lint/cli-start.ts',
   keyName: '__BG_LINT_CLI_KEY__',
-  banner: IMPORT_META_URL,
+  // `performance` on hrtime too: the run's and each file's time are differences of now().
+  banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   plugins: [lazyBuiltins],
 });
 console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');
