@@ -1,6 +1,12 @@
 /** src/policy/physical.ts: the per-evaluation cache and the directories known to be physical. */
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cachedFs, resolvePhysical, type PhysicalFs } from '../src/policy/physical.js';
+import { loadNativeBackend } from '../src/parse/native.js';
+import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from '../src/policy/physical.js';
+import { nativeLstat, registerNativeLstat } from '../src/util/native-lstat.js';
+import { cannotRun, REPO_ROOT } from './helpers/shared.js';
 
 function countingFs(links: Record<string, string>): PhysicalFs & { asked: string[] } {
   const asked: string[] = [];
@@ -28,5 +34,57 @@ describe('cachedFs', () => {
     const c = cachedFs(fs, ['/w/root']);
     expect(resolvePhysical('/w/root2/f', c)).toBe('/target/f');
     expect(fs.asked).toContain('/w/root2');
+  });
+});
+
+/**
+ * The real file system (nodeFs): with bashguard's native lstat (registered by the parser layer when
+ * its addon loads, src/util/native-lstat.ts) and with Node's lstatSync, every path resolves the
+ * same, and exists() answers the same.
+ */
+describe('nodeFs with and without the native lstat', () => {
+  const ADDON = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
+  const skip = existsSync(ADDON) ? null : cannotRun(`the tree export is not built (${ADDON}): the native lstat is not there to compare`);
+
+  it.skipIf(skip !== null)(`resolves symlinks, missing and non-directory parents alike${skip ? ` (${skip})` : ''}`, () => {
+    loadNativeBackend('export');
+    const native = nativeLstat();
+    expect(native).not.toBeNull();
+    const d = realpathSync(mkdtempSync(join(tmpdir(), 'bg-physical-')));
+    try {
+      mkdirSync(join(d, 'dir'));
+      writeFileSync(join(d, 'file'), '');
+      symlinkSync(join(d, 'dir'), join(d, 'to-dir'));
+      symlinkSync('dir', join(d, 'rel'));
+      symlinkSync(join(d, 'gone'), join(d, 'dangling'));
+      symlinkSync('loop2', join(d, 'loop1'));
+      symlinkSync('loop1', join(d, 'loop2'));
+      writeFileSync(join(d, 'dir', 'é \ufffd'), '');
+      const paths = ['', 'dir', 'file', 'to-dir', 'to-dir/x', 'rel/../file', 'dangling', 'dangling/x', 'loop1/x', 'file/x', 'gone/x/y', 'dir/é \ud800', 'a\0b', 'x'.repeat(5000)].map((p) => join(d, p));
+      const answers = (): [string, boolean, string | null][] => {
+        const c = cachedFs(nodeFs, [d]);
+        return paths.map((p): [string, boolean, string | null] => [resolvePhysical(p, c), nodeFs.exists!(p), nodeFs.readlink(p)]);
+      };
+      const withNative = answers();
+      registerNativeLstat(null);
+      const withNode = answers();
+      expect(withNative).toEqual(withNode);
+      // And they are the real answers, not two equal wrong ones.
+      expect(withNode[3]).toEqual([join(d, 'dir'), true, join(d, 'dir')]);
+      expect(withNode[6]).toEqual([join(d, 'gone'), true, join(d, 'gone')]);
+      expect(withNode[9]).toEqual([join(d, 'file', 'x'), false, null]);
+      expect(withNode[11]![1]).toBe(true); // the lone surrogate is U+FFFD on disk, for both
+    } finally {
+      registerNativeLstat(native);
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(skip !== null)(`lstatKind refuses a non-string${skip ? ` (${skip})` : ''}`, () => {
+    const x = { exports: {} as Record<string, (...a: unknown[]) => unknown> };
+    process.dlopen(x, ADDON);
+    expect(() => x.exports.lstatKind!(42)).toThrow(/must be a string/);
+    expect(() => x.exports.lstatKind!()).toThrow(/must be a string/);
+    expect(x.exports.lstatKind!('/')).toBe(1);
   });
 });

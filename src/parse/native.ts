@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { registerNativeLstat } from '../util/native-lstat.js';
 import { packageRoot } from '../util/package-root.js';
 import { baseOf, parentOf, under } from '../util/under.js';
 import type { ExportedTree, TreeCursorLike } from './tree.js';
@@ -31,6 +32,8 @@ interface ExportAddon {
   exportInto(out: Uint32Array): number;
   symbol(id: number): [string, boolean];
   fieldName(id: number): string | null;
+  /** lstat(2) of a path: 2 symlink, 1 directory, 0 other, -1 nothing (not on Windows). */
+  lstatKind?(path: string): number;
 }
 
 /** The subset of tree-sitter's JavaScript wrapper we use (the `require('tree-sitter')` path). */
@@ -223,6 +226,8 @@ function loadExport(require: () => NodeRequire): NativeBackend {
     if (!t || t.count < 2 || t.words[3] !== 1) return null;
     return [symbol(t.words[0]! & 0xffff)[0], t.words[1]!, t.words[2]!, symbol(t.words[4]! & 0xffff)[0]];
   });
+  // The addon's lstat, for the policy (src/util/native-lstat.ts), once it says what '/' is.
+  if (typeof x.lstatKind === 'function' && x.lstatKind('/') === 1) registerNativeLstat(x.lstatKind);
   return {
     loadedBy: 'export',
     setTimeoutMicros: (us) => x.setTimeoutMicros(us),

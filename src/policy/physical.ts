@@ -5,6 +5,7 @@
  */
 import { lstatSync, readlinkSync } from 'node:fs';
 import { HOLE } from '../effects/types.js';
+import { nativeLstat } from '../util/native-lstat.js';
 
 export interface PhysicalFs {
   /** The symlink target, or null when the path is not a symlink or does not exist. */
@@ -28,6 +29,12 @@ export interface PhysicalFs {
 type Entry = { link: string } | { link: null; dir: boolean } | null;
 
 function lstatEntry(path: string): Entry {
+  const native = nativeLstat();
+  if (native) {
+    const kind = native(path);
+    if (kind < 0) return null;
+    if (kind !== 2) return { link: null, dir: kind === 1 };
+  }
   try {
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st) return null;
