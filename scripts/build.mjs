@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +23,9 @@ const common = {
   banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
 };
 
+// Chunk names carry a content hash: the last build's are removed first, or an old chunk no entry
+// imports any more would stay in dist/ and go into the package.
+rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 await build({ ...common, entryPoints: { bashguard: 'src/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
 
 // The hook runs as a fresh process on every tool call, so it gets its own single-file CommonJS
