@@ -246,3 +246,37 @@ describe('hook code cache', () => {
     expect(cacheFileName('k', [], '')).toBe(cacheFileName('k', [], ''));
   });
 });
+
+describe('lint worker code cache', () => {
+  it('written after a one-line file, it covers a real script too (the training run, src/lint/training.ts), whose findings go nowhere', () => {
+    const dir = join(layout.root, 'lint-training');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const tiny = join(dir, 'tiny.sh');
+    writeFileSync(tiny, '#!/bin/sh\necho hi\n');
+    // V8's function events (one log per process: %p) name every function compiled from source
+    // instead of taken from the cache; both runs have the same flags, so the same cache file.
+    const run = (file: string) => {
+      for (const f of readdirSync(dir)) if (f.endsWith('.log')) rmSync(join(dir, f));
+      const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+      const r = spawnSync(process.execPath, ['--log-function-events', `--logfile=${join(dir, '%p.log')}`, '--no-logfile-per-isolate', CLI, 'lint', '--jobs', '1', '--format', 'json', file], { env, cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      let compiled = -1;
+      for (const f of readdirSync(dir).filter((n) => n.endsWith('.log'))) {
+        const lines = readFileSync(join(dir, f), 'latin1').split('\n');
+        const worker = new Set(lines.filter((l) => l.startsWith('script-details,') && l.includes(join('dist', 'lint-worker.cjs'))).map((l) => l.split(',')[1]));
+        if (worker.size > 0) compiled = lines.filter((l) => l.startsWith('function,parse-function,') && worker.has(l.split(',')[2])).length;
+      }
+      return { ...r, state: /lint worker code cache (\w+)/.exec(r.stderr)?.[1], compiled, files: (JSON.parse(r.stdout) as { files: { file: string }[] }).files.map((f) => f.file) };
+    };
+    const first = run(tiny);
+    expect(first.state).toBe('miss');
+    expect(first.files).toEqual(['tiny.sh']);
+    // The CI script: loops, arrays, conditionals, git, npm, redirections; nothing the one-line file ran.
+    const second = run(join(REPO_ROOT, '.ci', 'run'));
+    expect(second.state).toBe('hit');
+    expect(second.files).toHaveLength(1);
+    expect(second.compiled).toBeGreaterThanOrEqual(0);
+    // Without the training run ~340 of the worker's functions were compiled again here; with it, ~50.
+    expect(second.compiled).toBeLessThan(120);
+  }, 60_000);
+});

@@ -1,7 +1,9 @@
 /** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
 import { readSync, writeSync } from 'node:fs';
 import { getParser } from '../parse/index.js';
+import { CODE_CACHE_WARM_UP } from '../startup/code-cache.js';
 import { Linter } from './lint.js';
+import { TRAINING_SCRIPT } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
 import { LineSplitter, REPLY_FD } from './spawn-worker.js';
 
@@ -52,6 +54,15 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
       }
       if (!linter) continue;
       reply(output, { type: 'result', index: m.index, result: linter.lintFile(m.path, m.display, m.stdinText, m.stdinPath) });
+    }
+    // The parent has every answer. A child that will write the code cache as it exits first lints
+    // the training script (./training.ts), so that the cache covers more than this run needed.
+    if (linter && (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] === true) {
+      try {
+        linter.lintFile('-', 'training.sh', TRAINING_SCRIPT);
+      } catch {
+        // a training run only
+      }
     }
     return 0;
   } catch (err) {
