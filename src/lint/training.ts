@@ -3,8 +3,8 @@
  * (src/startup/code-cache.ts) holds the bytecode of the functions that had run when it was
  * written, and it is written once, by the first lint child on a machine and Node. When that
  * first run was one small file (a pre-commit hook on a one-line change), every later child
- * compiled the rest of the interpreter and command table from source again (~340 functions on a
- * 150-line script, against ~50 after this training; test/code-cache.test.ts). On the bench's
+ * compiled the rest of the interpreter and command table from source again (~340 functions on the
+ * 85-line .ci/run, against ~50 after this training; test/code-cache.test.ts). On the bench's
  * batches of 50 Debian scripts, after a one-line first run: 3% less wall time, 4% less CPU
  * (bench/README.md, ninth round). So the child that is about to write the cache
  * first lints this script, which uses the constructs and command families scripts use; its
