@@ -117,43 +117,13 @@ export function lastOf<T>(a: T[], b: T[], n: number): T[] {
   return out;
 }
 
-/** What a word of text only expands to: its syntax alone decides it (no state, no hooks). */
-interface LiteralExpansion {
-  values: string[];
-  globs: boolean[];
-  truncated: boolean;
-}
-
-/** Per word of text only: its fields, computed once (null: the word has an expansion). */
-const LITERAL_WORDS = new WeakMap<Word, LiteralExpansion | null>();
-/** Per word of text only: its value as a scalar, computed once (null: the word has an expansion). */
-const LITERAL_SCALARS = new WeakMap<Word, string | null>();
-
-function isLiteral(word: Word): boolean {
-  for (let i = 0; i < word.parts.length; i++) if (word.parts[i]!.kind !== 'text') return false;
-  return true;
-}
-
-/** Expands one word into fields. */
+/**
+ * Expands one word into fields. Not memoized per word: a WeakMap of the words of text only cost
+ * every check more than it saved (its ephemeron table is work for every scavenge): check p50
+ * 19.1-20.0 -> 17.0-17.5 us without it, lint 7 batches 1.70-1.78 -> 1.66-1.69 s (bench/README.md,
+ * ninth round).
+ */
 export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
-  let literal = LITERAL_WORDS.get(word);
-  if (literal === undefined) {
-    literal = null;
-    if (isLiteral(word)) {
-      const { fields, truncated } = expandAnyWord(word, st, hooks);
-      literal = { values: fields.map((f) => f.value), globs: fields.map((f) => f.glob), truncated };
-    }
-    LITERAL_WORDS.set(word, literal);
-  }
-  if (literal === null) return expandAnyWord(word, st, hooks);
-  // As expandAnyWord gives them: certain, and one (empty) evidence list shared by the fields.
-  const evidence: Evidence[] = [];
-  const fields: Field[] = [];
-  for (let i = 0; i < literal.values.length; i++) fields.push({ value: literal.values[i]!, confidence: 'certain', evidence, glob: literal.globs[i]! });
-  return { fields, truncated: literal.truncated };
-}
-
-function expandAnyWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
   // No marker (no unquoted brace, split point or glob character): one field, the text itself,
@@ -179,16 +149,6 @@ function expandAnyWord(word: Word, st: State, hooks: ExpandHooks): { fields: Fie
 
 /** Expands a word that bash does not split or glob (assignment values, `case` subjects, heredocs). */
 export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
-  let literal = LITERAL_SCALARS.get(word);
-  if (literal === undefined) {
-    literal = isLiteral(word) ? expandAnyScalar(word, st, hooks).value : null;
-    LITERAL_SCALARS.set(word, literal);
-  }
-  if (literal !== null) return { value: literal, confidence: 'certain', evidence: [], glob: false };
-  return expandAnyScalar(word, st, hooks);
-}
-
-function expandAnyScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
   // Markers are rare in a scalar (`"$@"`, unquoted braces): no pass over the text without one.

@@ -177,24 +177,25 @@ function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: stri
   return out;
 }
 
-const DESCRIPTOR_WORDS = new WeakMap<SimpleCommand, { variable: string; redirect: Redirect; text: string }[]>();
 const NO_DESCRIPTOR_WORDS: { variable: string; redirect: Redirect; text: string }[] = [];
 
-/** The words `{name}` written right against a redirect without a number (syntax only: found once per command). */
+/**
+ * The words `{name}` written right against a redirect without a number (syntax only). Computed
+ * on each run: most commands have no redirect, and a per-command WeakMap cost more than the scan
+ * (see expandWord in ./expand.ts).
+ */
 function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redirect; text: string }[] {
-  let found = DESCRIPTOR_WORDS.get(cmd);
-  if (found === undefined) {
-    const list: { variable: string; redirect: Redirect; text: string }[] = [];
-    cmd.words.forEach((w, i) => {
-      const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
-      if (!m || i === 0) return;
-      const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
-      if (r) list.push({ variable: m[1]!, redirect: r, text: w.text });
-    });
-    found = list.length > 0 ? list : NO_DESCRIPTOR_WORDS;
-    DESCRIPTOR_WORDS.set(cmd, found);
+  if (cmd.redirects.length === 0) return NO_DESCRIPTOR_WORDS;
+  let list: { variable: string; redirect: Redirect; text: string }[] | null = null;
+  for (let i = 1; i < cmd.words.length; i++) {
+    const w = cmd.words[i]!;
+    if (w.text.charCodeAt(0) !== 123 /* { */) continue;
+    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
+    if (!m) continue;
+    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
+    if (r) (list ??= []).push({ variable: m[1]!, redirect: r, text: w.text });
   }
-  return found;
+  return list ?? NO_DESCRIPTOR_WORDS;
 }
 
 const DEFAULT_SHELL_DEPTH = 12;
@@ -1446,17 +1447,12 @@ export class Interpreter implements ExpandHooks {
   private readonly childShells = new WeakSet<State>();
 }
 
-const UNQUOTED_GLOB = new WeakMap<Word, boolean>();
-
-/** A word with an unquoted `*`, `?` or `[` in its text (syntax only: remembered per word). */
+/** A word with an unquoted `*`, `?` or `[` in its text (syntax only). */
 function hasUnquotedGlob(w: Word): boolean {
-  let glob = UNQUOTED_GLOB.get(w);
-  if (glob === undefined) {
-    glob = w.parts.some((p) => p.kind === 'text' && p.quoting === 'none' && /[*?[]/.test(p.value));
-    UNQUOTED_GLOB.set(w, glob);
-  }
-  return glob;
+  for (const p of w.parts) if (p.kind === 'text' && p.quoting === 'none' && UNQUOTED_GLOB_CHAR.test(p.value)) return true;
+  return false;
 }
+const UNQUOTED_GLOB_CHAR = /[*?[]/;
 
 /** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
 function lastEvidence(fields: Field[], n: number): Evidence[] {
