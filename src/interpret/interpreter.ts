@@ -1390,7 +1390,7 @@ export class Interpreter implements ExpandHooks {
       const tl = this.timeline.length;
       const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
-      if (this.childShells.has(st)) this.runExitTraps(st);
+      if (this.childShells?.has(st)) this.runExitTraps(st);
       for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
@@ -1439,12 +1439,15 @@ export class Interpreter implements ExpandHooks {
   /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
   child(st: State): State {
     const c = childState(st);
-    this.childShells.add(c);
+    (this.childShells ??= new WeakSet<State>()).add(c);
     return c;
   }
 
-  /** States of child shells: their EXIT traps run when the nested code they run ends. */
-  private readonly childShells = new WeakSet<State>();
+  /**
+   * States of child shells: their EXIT traps run when the nested code they run ends. Made with
+   * the first child shell (most commands start none: one allocation less per check).
+   */
+  private childShells: WeakSet<State> | null = null;
 }
 
 /** A word with an unquoted `*`, `?` or `[` in its text (syntax only). */

@@ -280,7 +280,10 @@ export function copyExported(
       field = fields[fieldId];
       if (field === undefined) field = fields[fieldId] = tree.fieldName(fieldId);
     }
-    return { type, named: isNamed, field, start: words[at + 1]!, end: words[at + 2]!, missing: (words[at + 3]! & EXPORT_MISSING) !== 0, children: [] };
+    // Each parent's children array is made at its size and filled in place (a pushed-to array
+    // grows to 17 slots at its first push: most nodes have one to three children).
+    const kids = words[at + 3]! & EXPORT_CHILDREN;
+    return { type, named: isNamed, field, start: words[at + 1]!, end: words[at + 2]!, missing: (words[at + 3]! & EXPORT_MISSING) !== 0, children: kids === 0 ? [] : new Array<SyntaxNode>(kids) };
   };
   const root = make(0);
   let hasErrors = root.type === 'ERROR' || root.missing;
@@ -297,8 +300,8 @@ export function copyExported(
     }
     const node = make(i);
     if (node.type === 'ERROR' || node.missing) hasErrors = true;
-    stack[stack.length - 1]!.children.push(node);
-    left[left.length - 1]!--;
+    const parent = stack[stack.length - 1]!.children;
+    parent[parent.length - left[left.length - 1]!--] = node;
     if (stack.length + 1 > maxSeen) maxSeen = stack.length + 1;
     if (maxSeen > maxDepth) return { tooDeep: true, depth: maxSeen };
     const kids = words[i * 4 + 3]! & EXPORT_CHILDREN;
