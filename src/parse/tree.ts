@@ -289,7 +289,7 @@ export function copyExported(
   let hasErrors = root.type === 'ERROR' || root.missing;
   const stack: SyntaxNode[] = [root];
   /** Per stack entry: children still to come. */
-  const left: number[] = [words[3]! & EXPORT_CHILDREN];
+  const left: number[] = [root.children.length];
   let maxSeen = 1;
   for (let i = 1; i < count; i++) {
     if ((i & 4095) === 0 && performance.now() > deadline) return { timedOut: true };
@@ -304,10 +304,10 @@ export function copyExported(
     parent[parent.length - left[left.length - 1]!--] = node;
     if (stack.length + 1 > maxSeen) maxSeen = stack.length + 1;
     if (maxSeen > maxDepth) return { tooDeep: true, depth: maxSeen };
-    const kids = words[i * 4 + 3]! & EXPORT_CHILDREN;
-    if (kids > 0) {
+    // make() sized the array from the node's child count.
+    if (node.children.length > 0) {
       stack.push(node);
-      left.push(kids);
+      left.push(node.children.length);
     }
   }
   if (left.some((n) => n !== 0)) throw new Error('tree export: fewer nodes than their parents hold');

@@ -34,6 +34,11 @@ function lstatEntry(path: string): Entry {
     const kind = native(path);
     if (kind < 0) return null;
     if (kind !== 2) return { link: null, dir: kind === 1 };
+    try {
+      return { link: readlinkSync(path) };
+    } catch {
+      return null;
+    }
   }
   try {
     const st = lstatSync(path, { throwIfNoEntry: false });
