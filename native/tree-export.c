@@ -20,8 +20,10 @@
 #include <tree_sitter/api.h>
 #ifndef _WIN32
 #include <limits.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #endif
 
 static const napi_type_tag LANGUAGE_TYPE_TAG = {0x8AF2E5212AD58ABF, 0xD5006CAD83ABBA16};
@@ -314,6 +316,40 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
   napi_create_int32(env, kind, &out);
   return out;
 }
+
+// armTimeLimit(seconds): from now on the kernel ends this process with SIGALRM once `seconds` of
+// wall-clock time have passed, whatever it is doing then (bin/bashguard-hook's time limit, instead
+// of a coreutils `timeout` process around it: src/startup/time-limit.ts). tree-sitter can run
+// away inside one native parse step, where no JavaScript timer runs; a signal whose action is the
+// default one needs no code of this process to run. So the action is reset to the default and the
+// signal unblocked in this (the main) thread: neither is inherited from the parent then (a
+// process started with SIGALRM ignored would never be stopped). Returns true when armed; false
+// for a time that is not a positive number of at most a day, or when the system refuses.
+static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out = NULL;
+  size_t argc = 1;
+  double seconds = 0;
+  bool armed = false;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+      napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds > 0 && seconds <= 86400) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigset_t alrm;
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    struct itimerval t;
+    memset(&t, 0, sizeof t);
+    t.it_value.tv_sec = (time_t)seconds;
+    t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
+    if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
+    armed = sigaction(SIGALRM, &dfl, NULL) == 0 && pthread_sigmask(SIG_UNBLOCK, &alrm, NULL) == 0 &&
+            setitimer(ITIMER_REAL, &t, NULL) == 0;
+  }
+  napi_get_boolean(env, armed, &out);
+  return out;
+}
 #endif
 
 NAPI_MODULE_INIT() {
@@ -338,6 +374,7 @@ NAPI_MODULE_INIT() {
       {"fieldName", NULL, field_name, NULL, NULL, NULL, napi_default, NULL},
 #ifndef _WIN32
       {"lstatKind", NULL, lstat_kind, NULL, NULL, NULL, napi_default, NULL},
+      {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
   napi_value version;

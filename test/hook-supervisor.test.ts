@@ -7,7 +7,7 @@
  * dist/ first) against a real git layout.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,83 @@ describe('bin/bashguard-hook', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('the time limit', () => {
+    const START = join(REPO_ROOT, 'dist', 'hook-start.cjs');
+    const ADDON = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
+    const withAddon = existsSync(ADDON) && process.platform !== 'win32';
+
+    it.skipIf(!withAddon)('is the kernel\'s: a run-away parse is stopped with SIGALRM, and no `timeout` is on the PATH', () => {
+      // The hook alone, armed: the kernel ends it at the limit, inside the native parse.
+      const direct = spawnSync(process.execPath, [START, 'hook', '--time-limit', '1'], { input: event(HANG), env: env(), encoding: 'utf8', timeout: 30_000 });
+      expect(direct.signal).toBe('SIGALRM');
+      expect(direct.stdout).toBe('');
+      // The supervisor with a PATH that has no `timeout` (only what bg_deny needs): still stopped.
+      const dir = mkdtempSync(join(tmpdir(), 'bashguard-notimeout-'));
+      try {
+        symlinkSync('/usr/bin/tr', join(dir, 'tr'));
+        const r = run(SUPERVISOR, [], event(HANG), { PATH: dir });
+        expect(r.code, r.stderr).toBe(0);
+        expect(decisionOf(r.stdout).permissionDecision).toBe('ask');
+        expect(r.ms).toBeGreaterThan(LIMIT_S * 1000);
+        expect(r.ms).toBeLessThan(LIMIT_S * 1000 + 15_000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it.skipIf(!withAddon)('holds for a hook started with SIGALRM ignored (an ignored signal survives exec; the addon resets it)', () => {
+      const r = run('/bin/sh', ['-c', `trap '' ALRM; exec ${JSON.stringify(SUPERVISOR)}`], event(HANG));
+      expect(r.code, r.stderr).toBe(0);
+      expect(decisionOf(r.stdout).permissionDecision).toBe('ask');
+      expect(r.ms).toBeLessThan(LIMIT_S * 1000 + 15_000);
+    });
+
+    it.each([['BASHGUARD_HOOK_LIMITER=timeout', { BASHGUARD_HOOK_LIMITER: 'timeout' }, null], ['a hook that cannot arm it (exit 3)', {}, 'fake']] as const)(
+      'falls back to coreutils\' `timeout` (%s): run-away stopped, ordinary answers unchanged',
+      (_label, extra, fake) => {
+        const dir = mkdtempSync(join(tmpdir(), 'bashguard-limiter-'));
+        try {
+          const more: Record<string, string> = { ...extra };
+          if (fake) {
+            // A node whose hook cannot arm the limit: exits 3, as `--time-limit` does without the addon.
+            const node = join(dir, 'node');
+            writeFileSync(node, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --time-limit ] && { echo "bashguard: --time-limit needs bashguard's native addon" >&2; exit 3; }; done\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
+            chmodSync(node, 0o755);
+            more.BASHGUARD_NODE = node;
+          }
+          const hung = run(SUPERVISOR, [], event(HANG), more);
+          expect(hung.code, hung.stderr).toBe(0);
+          expect(decisionOf(hung.stdout).permissionDecision).toBe('ask');
+          expect(decisionOf(hung.stdout).permissionDecisionReason).toMatch(/did not finish within 2 s/);
+          const deny = run(SUPERVISOR, [], event(`echo x > ${layout.main}/README.md`), more);
+          const direct = run(process.execPath, [CLI, 'hook'], event(`echo x > ${layout.main}/README.md`));
+          expect([deny.code, deny.stdout]).toEqual([direct.code, direct.stdout]);
+          expect(run(SUPERVISOR, [], event('ls'), more).stdout).toBe('');
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
+
+    it.each([['soon'], ['0'], ['-1'], ['1e9']])('--time-limit %s: one line, exit 3, nothing read or answered', (value) => {
+      for (const entry of [[START, 'hook'], [CLI, 'hook', '--agent', 'claude', '--unfinished', '1']]) {
+        const r = run(process.execPath, [...entry, '--time-limit', value], event('ls'));
+        expect(r.code).toBe(3);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).toMatch(/--time-limit takes a number of seconds/);
+      }
+    });
+
+    it.skipIf(!withAddon)('an armed hook that finishes in time answers exactly as an unarmed one', () => {
+      for (const command of [`echo x > ${layout.main}/README.md`, 'ls', HANG.slice(0, 40)]) {
+        const armed = run(process.execPath, [START, 'hook', '--time-limit', '30'], event(command));
+        const plain = run(process.execPath, [START, 'hook'], event(command));
+        expect([armed.code, armed.stdout, armed.stderr]).toEqual([plain.code, plain.stdout, plain.stderr]);
+      }
+    });
   });
 
   it('bashguard hook --unfinished rejects a bad value with one line, exit 2', () => {

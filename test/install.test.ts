@@ -12,6 +12,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 import { MATCHER, hookCommand } from '../src/cli/install.js';
+import { REPO_ROOT } from './helpers/shared.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-install-')));
 let home: string;
@@ -192,6 +193,9 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(/^ok\s+self-test/m);
     expect(r.stdout).toMatch(new RegExp(`^ok\\s+project settings\\s+${projectSettings().replace(/[.]/g, '\\.')}: installed`, 'm'));
     expect(r.stdout).not.toMatch(/^FAIL/m);
+    // The hook's time limit: the kernel's timer when bashguard's addon is built, else `timeout`.
+    const addon = existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node')) && process.platform !== 'win32';
+    expect(r.stdout).toMatch(addon ? /^ok\s+hook time limit\s+the kernel's interval timer/m : /^ok\s+hook time limit\s+(\S*timeout stops|warning)/m);
   });
 
   it('exit 1 when the installed command points at a missing script', async () => {

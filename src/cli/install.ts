@@ -13,6 +13,7 @@ import { analyzeWith } from '../analyze.js';
 import { evaluate } from '../policy/policy.js';
 import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../scenario/standard.js';
 import { packagePath } from '../util/package-root.js';
+import { treeAddon } from '../util/tree-addon.js';
 import { openWorkspace } from '../workspace/index.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
@@ -358,13 +359,24 @@ export async function runDoctor(io: IO): Promise<number> {
   } catch (err) {
     checks.push({ ok: false, label: 'config', detail: (err as Error).message });
   }
-  // bin/bashguard-hook enforces the hook's time limit with coreutils' timeout (a run-away parse
-  // would otherwise outlast Claude Code's hook timeout, which then runs the tool).
+  // bin/bashguard-hook's time limit (a run-away parse would otherwise outlast Claude Code's hook
+  // timeout, which then runs the tool): the kernel's interval timer, armed by the hook through
+  // bashguard's addon (src/util/time-limit.ts), else coreutils' timeout around it.
   const timeoutBin = (io.env.PATH ?? '').split(':').map((d) => join(d || '.', 'timeout')).find((f) => existsSync(f));
+  let kernelLimit: string | null = null;
+  try {
+    if (process.platform !== 'win32' && typeof treeAddon().armTimeLimit === 'function') kernelLimit = "the kernel's interval timer (armed by bashguard's addon)";
+  } catch {
+    // no addon: timeout, or nothing
+  }
   checks.push({
     ok: true,
     label: 'hook time limit',
-    detail: timeoutBin ? `${timeoutBin} stops an analysis after BASHGUARD_HOOK_TIMEOUT s (default 10)` : 'warning: no `timeout` on PATH (coreutils): the hook runs without an outer time limit',
+    detail: kernelLimit
+      ? `${kernelLimit} stops an analysis after BASHGUARD_HOOK_TIMEOUT s (default 10)`
+      : timeoutBin
+        ? `${timeoutBin} stops an analysis after BASHGUARD_HOOK_TIMEOUT s (default 10) (bashguard's addon is not built, so the hook cannot arm the limit itself)`
+        : "warning: neither bashguard's addon nor `timeout` (coreutils) is available: the hook runs without an outer time limit",
   });
   let layout = 'not inside a git checkout: the hook stays out of the way here';
   const found = discoverLayout(io.cwd);

@@ -16,6 +16,7 @@ import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
 import { packageVersion } from '../util/package-root.js';
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
+import { armTimeLimit, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
@@ -68,7 +69,16 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('--agent <client>', `the client's hook format: ${AGENT_NAMES.join(', ')}`, 'claude')
     .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
     .option('--keep-event <token>', 'keep the event for bin/bashguard-hook while analysing; with --unfinished, answer from the event kept under this token')
-    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string; keepEvent?: string }) => {
+    .option('--time-limit <seconds>', `have the kernel end this process after that many seconds, whatever it is doing (bin/bashguard-hook; exit ${TIME_LIMIT_UNAVAILABLE} without reading anything when that is not possible here)`)
+    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string; keepEvent?: string; timeLimit?: string }) => {
+      if (opts.timeLimit !== undefined) {
+        const why = armTimeLimit(opts.timeLimit);
+        if (why) {
+          io.stderr(`bashguard: ${why}\n`);
+          exitCode = TIME_LIMIT_UNAVAILABLE;
+          return;
+        }
+      }
       const client = clientByName(opts.agent);
       if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);

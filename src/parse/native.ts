@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { registerNativeLstat } from '../util/native-lstat.js';
+import { treeAddon } from '../util/tree-addon.js';
 import { packageRoot } from '../util/package-root.js';
 import { baseOf, parentOf, under } from '../util/under.js';
 import type { ExportedTree, TreeCursorLike } from './tree.js';
@@ -197,11 +198,7 @@ const KEPT_EXPORT_WORDS = 1 << 20;
 
 function loadExport(require: () => NodeRequire): NativeBackend {
   if (prebuildOverride()) throw new Error('prebuild override');
-  const file = under(packageRoot(), 'build', 'Release', 'bashguard_tree.node');
-  if (!existsSync(file)) throw new Error('the tree export was not built at install (scripts/build-native.mjs)');
-  const mod = { exports: {} as Record<string, unknown> };
-  process.dlopen(mod, file);
-  const x = mod.exports as unknown as ExportAddon;
+  const x = treeAddon() as unknown as ExportAddon;
   if (x.formatVersion !== 1 || typeof x.parse !== 'function' || typeof x.exportInto !== 'function') {
     throw new Error('the tree export is from another version of bashguard (rebuild it: npm rebuild bashguard)');
   }

@@ -1,0 +1,40 @@
+/**
+ * The hook's wall-clock limit, enforced by the kernel (`bashguard hook --time-limit SECONDS`, what
+ * bin/bashguard-hook runs). tree-sitter can spend unbounded time inside one native parse step
+ * (docs/limits.md), where no JavaScript timer runs, so the limit cannot be a timer of this
+ * process. It is an interval timer: when it expires the kernel sends SIGALRM, whose action the
+ * addon has reset to the default one, and the process ends (status 142 to the shell) whatever it
+ * is doing, exactly as if coreutils' `timeout` had killed it. The supervisor then answers as for
+ * any command that cannot be analyzed (`bashguard hook --unfinished`). Armed before the hook reads
+ * its input, so a stalled read (stdin never closed, a config file that is a FIFO) is stopped too.
+ *
+ * Why not `timeout`: around the hook it was a second exec and a fork on every tool call (~1.2 ms,
+ * 5% of the hook's start, bench/README.md). Without the addon (not built at install, Windows),
+ * arming fails and the supervisor runs the hook under `timeout` as before.
+ */
+import { treeAddon } from './tree-addon.js';
+
+/** Exit status of `bashguard hook --time-limit` when the limit cannot be armed (nothing is analyzed). */
+export const TIME_LIMIT_UNAVAILABLE = 3;
+
+let armedAt: number | null = null;
+
+/**
+ * Arms the limit `raw` (a number of seconds, as given on the command line) for this process, once:
+ * a second call keeps the first deadline. Returns null when armed, else why not (one line).
+ */
+export function armTimeLimit(raw: string): string | null {
+  const seconds = Number(raw);
+  if (!(seconds > 0 && seconds <= 86400)) return `--time-limit takes a number of seconds (more than 0, at most 86400), got ${JSON.stringify(raw)}`;
+  if (armedAt !== null) return null;
+  let arm: unknown;
+  try {
+    arm = treeAddon().armTimeLimit;
+  } catch (err) {
+    return `--time-limit needs bashguard's native addon: ${(err as Error).message.split('\n')[0]}`;
+  }
+  if (typeof arm !== 'function') return "--time-limit needs bashguard's native addon, which has no time limit on this system";
+  if ((arm as (s: number) => boolean)(seconds) !== true) return '--time-limit: the system refused the interval timer';
+  armedAt = seconds;
+  return null;
+}
