@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { cacheFileName, readCache } from '../src/startup/code-cache.js';
+import { workerV8Flags } from '../src/lint/spawn-worker.js';
 
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
 const BUNDLE = join(REPO_ROOT, 'dist', 'hook.cjs');
@@ -278,5 +279,41 @@ describe('lint worker code cache', () => {
     expect(second.compiled).toBeGreaterThanOrEqual(0);
     // Without the training run ~340 of the worker's functions were compiled again here; with it, ~50.
     expect(second.compiled).toBeLessThan(120);
+  }, 60_000);
+
+  it('`--timeout 0` runs (this process analyzes, with the lint child\'s V8 flags) keep a CLI cache of their own: alternating runs all hit', () => {
+    const dir = join(layout.root, 'lint-inprocess');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.sh'), '#!/bin/sh\necho hi > /tmp/x\n');
+    const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+    const run = (extra: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, 'lint', '--format', 'json', ...extra, 'a.sh'], { env, cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      const cli = / code cache (\w+) (\S+)/.exec(r.stderr);
+      return { state: cli?.[1], file: cli?.[2] ?? '', findings: (JSON.parse(r.stdout) as { files: { findings: unknown[] }[] }).files[0]!.findings };
+    };
+    const states: string[] = [];
+    const files = { inProcess: new Set<string>(), children: new Set<string>() };
+    let findings: unknown = null;
+    for (let round = 0; round < 2; round++) {
+      for (const mode of ['inProcess', 'children'] as const) {
+        const r = run(mode === 'inProcess' ? ['--timeout', '0'] : ['--jobs', '1']);
+        states.push(r.state!);
+        files[mode].add(r.file);
+        findings ??= r.findings;
+        expect(r.findings).toEqual(findings);
+      }
+    }
+    expect([files.inProcess.size, files.children.size]).toEqual([1, 1]);
+    const [inProcess, children] = [[...files.inProcess][0]!, [...files.children][0]!];
+    expect(children).not.toContain('-analysis-');
+    if (workerV8Flags(process.versions.v8).length > 0) {
+      expect(inProcess).toContain('-analysis-');
+      expect(states).toEqual(['miss', 'miss', 'hit', 'hit']);
+    } else {
+      // A V8 the lint child gets no flags for: one file for both.
+      expect(inProcess).toBe(children);
+      expect(states).toEqual(['miss', 'hit', 'hit', 'hit']);
+    }
   }, 60_000);
 });

@@ -176,4 +176,15 @@ describe('loadTrustedConfig: layers and the tighten-only worktree file', () => {
     expect(() => loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree })).toThrow(`${join(worktree, '.bashguard.json')}: a symlink to a file that does not exist`);
     rmSync(join(worktree, '.bashguard.json'));
   });
+
+  it('a config path that is a directory, or under a file, is an error; none at all is no layer', () => {
+    clean();
+    mkdirSync(join(worktree, '.bashguard.json'));
+    expect(() => loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree })).toThrow(`${join(worktree, '.bashguard.json')}: is a directory, not a JSON file`);
+    rmSync(join(worktree, '.bashguard.json'), { recursive: true });
+    const file = join(dir, 'plain-file');
+    write(file, 'x');
+    expect(() => loadTrustedConfig({ env: { ...env, BASHGUARD_CONFIG: join(file, 'config.json') }, projectRoot: project, worktreeRoot: worktree })).toThrow(`${join(file, 'config.json')}: cannot read (ENOTDIR)`);
+    expect(loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree }).config.sources).toEqual(DEFAULT_CONFIG.sources);
+  });
 });

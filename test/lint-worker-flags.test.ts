@@ -29,4 +29,19 @@ describe('lint child V8 flags (src/lint/isolated.ts)', () => {
     expect(saturates(1, 2)).toBe(false);
     expect(saturates(4, 16)).toBe(false);
   });
+
+  it('a command line with `--timeout 0` and a path analyzes in the lint process (which then takes the flags) and starts no child', async () => {
+    const { analyzesInProcess, prestartCount } = await import('../src/lint/spawn-worker.js');
+    const two = () => 2;
+    for (const argv of [['--timeout', '0', 'a.sh'], ['--timeout=0', 'a.sh', 'b.sh'], ['a.sh', '--timeout', '0'], ['--timeout', '5', '--timeout', '0', 'a.sh']]) {
+      expect(analyzesInProcess(argv), argv.join(' ')).toBe(true);
+      expect(prestartCount(argv, two), argv.join(' ')).toBe(0);
+    }
+    for (const argv of [['a.sh'], ['--timeout', '0'], ['--timeout', '0', '--help'], ['--timeout', '0', '--timeout', '5', 'a.sh'], ['--format', '0', 'a.sh'], ['--timeout', '2', 'a.sh']]) {
+      expect(analyzesInProcess(argv), argv.join(' ')).toBe(false);
+    }
+    expect(prestartCount(['--timeout', '0', '--timeout', '5', 'a.sh', 'b.sh'], two)).toBe(2);
+    expect(prestartCount(['--jobs', '1', 'a.sh', 'b.sh'], two)).toBe(1);
+    expect(prestartCount(['--version', 'a.sh'], two)).toBe(0);
+  });
 });

@@ -381,6 +381,25 @@ describe('lint: one bad file never stops the run', () => {
     expect(isolated.files.flatMap((f) => f.findings).length).toBeGreaterThan(2);
   });
 
+  it('the text a child process sends back is only what frames and fingerprints read: same frames, same fingerprints', async () => {
+    const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy')];
+    const text = (extra: string[]) => lint(['--root', PROJECT, '--no-color', ...extra, ...files]).then((r) => r.out.replace(/, [\d.]+ s\n?$/, ''));
+    const [isolated, inProcess] = [await text([]), await text(['--timeout', '0'])];
+    expect(isolated).toBe(inProcess);
+    expect(isolated).toMatch(/^ {2}> +\d+ \| /m);
+    const { framedSource, fingerprint, frameLines } = await import('../src/lint/lint.js');
+    const source = readFileSync(join(PROJECT, 'tools/deploy'), 'utf8');
+    const findings = JSON.parse((await lint(['--root', PROJECT, '--format', 'json', '--timeout', '0', join(PROJECT, 'tools/deploy')])).out).files[0].findings as Parameters<typeof fingerprint>[0];
+    expect(findings.length).toBeGreaterThan(0);
+    const framed = framedSource(source, findings);
+    const [all, kept] = [source.split('\n'), framed.split('\n')];
+    expect(kept).toHaveLength(all.length);
+    const shown = new Set(findings.flatMap((f) => { const w = frameLines(f, all.length)!; return Array.from({ length: w[1] - w[0] + 1 }, (_, i) => w[0] + i); }));
+    kept.forEach((line, i) => expect(line).toBe(shown.has(i + 1) ? all[i] : ''));
+    expect(fingerprint(structuredClone(findings), framed).map((f) => f.fingerprint)).toEqual(fingerprint(structuredClone(findings), source).map((f) => f.fingerprint));
+    expect(framedSource(source, [])).toBe('');
+  });
+
   it('--timeout rejects a bad value with one line, exit 2', async () => {
     const r = await lint(['--timeout', 'soon', join(PROJECT, 'broken.sh')]);
     expect(r.code).toBe(2);

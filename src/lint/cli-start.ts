@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { defaultWorkers, dropPrestarted, othersRunning, prestartCount, prestartWorkers } from './spawn-worker.js';
+import { analyzesInProcess, defaultWorkers, dropPrestarted, othersRunning, prestartCount, prestartWorkers, workerV8Flags } from './spawn-worker.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
@@ -21,12 +21,34 @@ export async function startLint(): Promise<void> {
   // The run queue is read only when the default number of children is wanted (not for --help,
   // --timeout 0 or --jobs N), and before any child starts.
   let others: number | null = null;
-  const n = prestartCount(process.argv.slice(3), (files) => defaultWorkers(files, undefined, (others ??= othersRunning())));
+  const argv = process.argv.slice(3);
+  const n = prestartCount(argv, (files) => defaultWorkers(files, undefined, (others ??= othersRunning())));
   if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
+  // `--timeout 0`: the files are analyzed in this process, which then gets the V8 flags a lint
+  // child gets (workerV8Flags), set before the CLI is compiled. V8 refuses code cached under other
+  // flags, so the CLI's cache for such runs is a file of its own.
+  const flags = analyzesInProcess(argv) ? setAnalysisFlags() : '';
   try {
-    const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}`, require, 'code cache');
+    const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();
   } finally {
     dropPrestarted();
   }
+}
+
+/**
+ * Sets the lint child's V8 flags in this process (measured on the bench's 7 batches of 50
+ * scripts with `--timeout 0`, Node 20: 2.7 -> 1.7 s of CPU, 1.97 -> 1.78 s wall). Returns the
+ * suffix for the code cache key ('' when there are none for this V8, or they cannot be set).
+ */
+function setAnalysisFlags(): string {
+  const flags = workerV8Flags(process.versions.v8, false);
+  if (flags.length === 0) return '';
+  try {
+    const v8 = require('node:v8') as typeof import('node:v8');
+    for (const f of flags) v8.setFlagsFromString(f);
+  } catch {
+    return '';
+  }
+  return '-analysis';
 }

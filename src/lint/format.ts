@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { style, type Style } from '../cli/format.js';
 import { RULES, type RuleMeta } from '../rules/catalog.js';
 import type { Severity } from '../rules/catalog.js';
-import type { FileResult, LintFinding } from './lint.js';
+import { frameLines, type FileResult, type LintFinding } from './lint.js';
 
 export type Format = 'text' | 'json' | 'sarif' | 'github' | 'gcc' | 'checkstyle';
 export const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github', 'gcc', 'checkstyle'];
@@ -60,9 +60,9 @@ function severityText(sev: Severity, s: Style): string {
 export function codeFrame(source: string, f: LintFinding, s: Style): string[] {
   if (!source) return [];
   const lines = source.split('\n');
-  if (f.line < 1 || f.line > lines.length) return [];
-  const first = Math.max(1, f.line - 1);
-  const last = Math.min(lines.length, Math.max(f.line, Math.min(f.endLine, f.line + 2)));
+  const w = frameLines(f, lines.length);
+  if (!w) return [];
+  const [first, last] = w;
   const width = String(last).length;
   const clip = (t: string) => {
     const clean = t.replace(/\r$/, '').replace(/\t/g, '    ');

@@ -74,7 +74,10 @@ export interface FileResult {
   suppressed: number;
   /** Set when the file could not be read or its configuration is invalid (exit code 2). */
   error: string | null;
-  /** The source text (for code frames); '' when unreadable. */
+  /**
+   * The source text (for code frames and fingerprints); '' when unreadable. From a lint child
+   * process (./isolated.ts), only the lines those read, the others empty (framedSource).
+   */
   source: string;
   timeMs: number;
 }
@@ -380,6 +383,34 @@ export function toLintFinding(f: Finding, file: string): LintFinding {
  * Sets each finding's fingerprint: rule, file, the finding's source line with whitespace folded,
  * and which occurrence of that triple it is, hashed. Line numbers are not part of it.
  */
+/**
+ * The lines (1-based, inclusive) a finding's code frame shows (./format.ts): up to one line of
+ * context before, the finding's lines, at most 3. Its fingerprint reads the first of them. Null
+ * when the finding is not on a line of a text of `lineCount` lines.
+ */
+export function frameLines(f: Pick<LintFinding, 'line' | 'endLine'>, lineCount: number): [number, number] | null {
+  if (f.line < 1 || f.line > lineCount) return null;
+  return [Math.max(1, f.line - 1), Math.min(lineCount, Math.max(f.line, Math.min(f.endLine, f.line + 2)))];
+}
+
+/**
+ * `source` with only the lines the findings' code frames and fingerprints read; every other line
+ * is left empty, so line numbers stay the same. What a lint child process sends back in place of
+ * the whole text (./worker.ts): a script is ~40% of its result's size, and the parent parsed and
+ * collected every byte of it while its own start-up competed with the children's for the CPU.
+ */
+export function framedSource(source: string, findings: LintFinding[]): string {
+  if (findings.length === 0) return '';
+  const lines = source.split('\n');
+  const keep = new Uint8Array(lines.length + 1);
+  for (const f of findings) {
+    const w = frameLines(f, lines.length);
+    if (w) for (let n = w[0]; n <= w[1]; n++) keep[n] = 1;
+  }
+  for (let n = 1; n <= lines.length; n++) if (!keep[n]) lines[n - 1] = '';
+  return lines.join('\n');
+}
+
 export function fingerprint(findings: LintFinding[], source: string): LintFinding[] {
   const lines = source.split('\n');
   const seen = new Map<string, number>();

@@ -172,18 +172,33 @@ const LINT_FLAGS = new Set(['--norc', '--report-unused-directives', '--color', '
  * A wrong guess costs a child that `dropPrestarted` ends, or one started later.
  */
 export function prestartCount(argv: readonly string[], workers: (files: number) => number = defaultWorkers): number {
+  const plan = lintPlan(argv);
+  return plan.paths === 0 || plan.help || plan.inProcess ? 0 : Math.min(plan.jobs ?? workers(plan.paths), plan.paths);
+}
+
+/**
+ * Whether a `bashguard lint` command line analyzes its files in this process (`--timeout 0`, at
+ * least one path, not `--help` or `--version`), guessed from argv as prestartCount does.
+ */
+export function analyzesInProcess(argv: readonly string[]): boolean {
+  const plan = lintPlan(argv);
+  return plan.inProcess && plan.paths > 0 && !plan.help;
+}
+
+function lintPlan(argv: readonly string[]): { paths: number; jobs: number | null; help: boolean; inProcess: boolean } {
   let paths = 0;
   let jobs: number | null = null;
+  let inProcess = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
       paths += argv.length - i - 1;
       break;
     }
-    if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return 0;
+    if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return { paths, jobs, help: true, inProcess };
     const eq = a.indexOf('=');
     const [name, value] = a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, argv[i + 1]];
-    if (name === '--timeout' && Number(value) === 0) return 0;
+    if (name === '--timeout') inProcess = Number(value) === 0;
     if ((name === '--jobs' || name === '-j') && Number.isInteger(Number(value)) && Number(value) >= 1) jobs = Number(value);
     if (a.startsWith('-') && a !== '-') {
       if (eq < 0 && !LINT_FLAGS.has(a)) i++;
@@ -191,6 +206,5 @@ export function prestartCount(argv: readonly string[], workers: (files: number) 
     }
     paths++;
   }
-  if (paths === 0) return 0;
-  return Math.min(jobs ?? workers(paths), paths);
+  return { paths, jobs, help: false, inProcess };
 }

@@ -2,7 +2,7 @@
 import { readSync, writeSync } from 'node:fs';
 import { getParser } from '../parse/index.js';
 import { CODE_CACHE_WARM_UP } from '../startup/code-cache.js';
-import { Linter } from './lint.js';
+import { framedSource, Linter } from './lint.js';
 import { TRAINING_SCRIPT } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
 import { LineSplitter, REPLY_FD } from './spawn-worker.js';
@@ -53,7 +53,9 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
         continue;
       }
       if (!linter) continue;
-      reply(output, { type: 'result', index: m.index, result: linter.lintFile(m.path, m.display, m.stdinText, m.stdinPath) });
+      const result = linter.lintFile(m.path, m.display, m.stdinText, m.stdinPath);
+      // The parent needs of the text only what code frames and fingerprints read.
+      reply(output, { type: 'result', index: m.index, result: { ...result, source: framedSource(result.source, result.findings) } });
     }
     // The parent has every answer. A child that will write the code cache as it exits first lints
     // the training script (./training.ts), so that the cache covers more than this run needed.

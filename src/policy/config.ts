@@ -3,7 +3,7 @@
  * with commands that cannot be analyzed, lint ignores. Validated by hand (no schema library on
  * the hook's start-up path); an invalid file gives one line naming the file and the field.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { resolvePath } from '../util/under.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -210,6 +210,25 @@ export function parseConfig(text: string, file: string, baseDir: string, home?: 
  * symlink, a directory or an unreadable file is always an error naming the file.
  */
 export function readConfigFile(file: string, optional: boolean): string | null {
+  // The usual case, no file there, answered without an exception: the hook looks for three
+  // config files on every call and lint for several per directory, and a thrown ENOENT costs a
+  // fresh process ~0.1 ms each (creating the error and its stack) against ~0.01 for a stat.
+  let there: boolean | null = null;
+  try {
+    there = statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // ENOTDIR, EACCES ...: reported by the read below, as before
+  }
+  if (there === false && optional) {
+    let dangling = false;
+    try {
+      dangling = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    } catch {
+      // nothing there at all
+    }
+    if (dangling) throw new ConfigError(`${file}: a symlink to a file that does not exist`);
+    return null;
+  }
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
