@@ -514,6 +514,9 @@ function benchLint() {
   const scArgv = (fs) => ['shellcheck', '-f', 'gcc', ...fs];
   let tBg = 0;
   let tSc = 0;
+  // The same batches with `--timeout 0` (in-process, one core, no per-file limit): not a target,
+  // the other way to run lint (docs/lint.md).
+  let tInProcess = 0;
   const statuses = { bashguard: {}, shellcheck: {} };
   // The other Node lines the hook section measures (first-class: Node 22 and 24), bashguard only,
   // each batch right after the bench's own Node, with the same files.
@@ -541,6 +544,9 @@ function benchLint() {
           } catch {}
         }
       };
+      const runInProcess = () => {
+        tInProcess += timeRunLight([...bgArgv(fs), '--timeout', '0'], { env: LINT_ENV }).ms;
+      };
       const runOthers = () => {
         for (const o of others) {
           if (o.error) continue;
@@ -558,9 +564,11 @@ function benchLint() {
       if ((i / batch + p) % 2 === 0) {
         runBg();
         runOthers();
+        runInProcess();
         runSc();
       } else {
         runSc();
+        runInProcess();
         runBg();
         runOthers();
       }
@@ -592,6 +600,8 @@ function benchLint() {
     batch,
     passes,
     bashguardMs: tBg / passes,
+    inProcessMs: tInProcess / passes,
+    inProcessLinesPerSec: totalLines / (tInProcess / passes / 1000),
     shellcheckMs: sc ? tSc / passes : null,
     bashguardLinesPerSec: totalLines / (tBg / passes / 1000),
     shellcheckLinesPerSec: sc ? totalLines / (tSc / passes / 1000) : null,
@@ -738,6 +748,7 @@ function report() {
       L.push('| Tool | time per pass | lines/s | exit statuses |', '|---|---|---|---|');
       L.push(`| \`bashguard lint --format json\` (node ${process.version}) | ${fmtMs(l.bashguardMs)} | ${Math.round(l.bashguardLinesPerSec)} | ${JSON.stringify(l.exitStatuses.bashguard)} |`);
       for (const o of l.otherNodes ?? []) L.push(o.error ? `| \`bashguard lint\` (${o.node}) | not measured: ${o.error} | | |` : `| \`bashguard lint --format json\` (${o.node}) | ${fmtMs(o.bashguardMs)} | ${Math.round(o.bashguardLinesPerSec)} | ${JSON.stringify(o.exitStatuses)} |`);
+      if (l.inProcessMs) L.push(`| \`bashguard lint --format json --timeout 0\` (in-process, node ${process.version}; not a target) | ${fmtMs(l.inProcessMs)} | ${Math.round(l.inProcessLinesPerSec)} | |`);
       if (l.shellcheck) L.push(`| \`shellcheck -f gcc\` ${l.shellcheck} | ${fmtMs(l.shellcheckMs)} | ${Math.round(l.shellcheckLinesPerSec)} | ${JSON.stringify(l.exitStatuses.shellcheck)} |`);
       if (l.oneFile) {
         const o = l.oneFile;
