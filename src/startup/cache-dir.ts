@@ -64,7 +64,10 @@ export function readPrivateFile<T>(file: string, read: (fd: number, size: number
   if (!dirIsPrivate(parentOf(file))) return null;
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a FIFO put there would otherwise block the open until a writer came, and the
+    // hook opens its code cache before it arms its time limit (src/util/time-limit.ts). It
+    // changes nothing for a regular file, the only kind read.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }
