@@ -319,7 +319,7 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
 
 // armTimeLimit(seconds): from now on the kernel ends this process with SIGALRM once `seconds` of
 // wall-clock time have passed, whatever it is doing then (bin/bashguard-hook's time limit, instead
-// of a coreutils `timeout` process around it: src/startup/time-limit.ts). tree-sitter can run
+// of a coreutils `timeout` process around it: src/util/time-limit.ts). tree-sitter can run
 // away inside one native parse step, where no JavaScript timer runs; a signal whose action is the
 // default one needs no code of this process to run. So the action is reset to the default and the
 // signal unblocked in this (the main) thread: neither is inherited from the parent then (a

@@ -365,7 +365,7 @@ export async function runDoctor(io: IO): Promise<number> {
   const timeoutBin = (io.env.PATH ?? '').split(':').map((d) => join(d || '.', 'timeout')).find((f) => existsSync(f));
   let kernelLimit: string | null = null;
   try {
-    if (process.platform !== 'win32' && typeof treeAddon().armTimeLimit === 'function') kernelLimit = "the kernel's interval timer (armed by bashguard's addon)";
+    if (typeof treeAddon().armTimeLimit === 'function') kernelLimit = "the kernel's interval timer (armed by bashguard's addon)";
   } catch {
     // no addon: timeout, or nothing
   }

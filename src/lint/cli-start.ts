@@ -38,7 +38,7 @@ export async function startLint(): Promise<void> {
 
 /**
  * Sets the lint child's V8 flags in this process (measured on the bench's 7 batches of 50
- * scripts with `--timeout 0`, Node 20: 2.7 -> 1.7 s of CPU, 1.97 -> 1.78 s wall). Returns the
+ * scripts with `--timeout 0`, Node 20: 3.05 -> 1.96 s of CPU, 2.04 -> 1.80 s wall). Returns the
  * suffix for the code cache key ('' when there are none for this V8, or they cannot be set).
  */
 function setAnalysisFlags(): string {

@@ -380,12 +380,8 @@ export function toLintFinding(f: Finding, file: string): LintFinding {
 }
 
 /**
- * Sets each finding's fingerprint: rule, file, the finding's source line with whitespace folded,
- * and which occurrence of that triple it is, hashed. Line numbers are not part of it.
- */
-/**
  * The lines (1-based, inclusive) a finding's code frame shows (./format.ts): up to one line of
- * context before, the finding's lines, at most 3. Its fingerprint reads the first of them. Null
+ * context before, the finding's lines, at most 3. Its fingerprint reads the finding's own line. Null
  * when the finding is not on a line of a text of `lineCount` lines.
  */
 export function frameLines(f: Pick<LintFinding, 'line' | 'endLine'>, lineCount: number): [number, number] | null {
@@ -396,8 +392,8 @@ export function frameLines(f: Pick<LintFinding, 'line' | 'endLine'>, lineCount: 
 /**
  * `source` with only the lines the findings' code frames and fingerprints read; every other line
  * is left empty, so line numbers stay the same. What a lint child process sends back in place of
- * the whole text (./worker.ts): a script is ~40% of its result's size, and the parent parsed and
- * collected every byte of it while its own start-up competed with the children's for the CPU.
+ * the whole text (./worker.ts): a script is ~40% of its result's size, and the parent has no use
+ * for the rest (the bench's lint measured the same either way: bench/README.md, tenth round).
  */
 export function framedSource(source: string, findings: LintFinding[]): string {
   if (findings.length === 0) return '';
@@ -411,6 +407,10 @@ export function framedSource(source: string, findings: LintFinding[]): string {
   return lines.join('\n');
 }
 
+/**
+ * Sets each finding's fingerprint: rule, file, the finding's source line with whitespace folded,
+ * and which occurrence of that triple it is, hashed. Line numbers are not part of it.
+ */
 export function fingerprint(findings: LintFinding[], source: string): LintFinding[] {
   const lines = source.split('\n');
   const seen = new Map<string, number>();

@@ -17,7 +17,7 @@ import { treeAddon } from './tree-addon.js';
 /** Exit status of `bashguard hook --time-limit` when the limit cannot be armed (nothing is analyzed). */
 export const TIME_LIMIT_UNAVAILABLE = 3;
 
-let armedAt: number | null = null;
+let armed = false;
 
 /**
  * Arms the limit `raw` (a number of seconds, as given on the command line) for this process, once:
@@ -26,7 +26,7 @@ let armedAt: number | null = null;
 export function armTimeLimit(raw: string): string | null {
   const seconds = Number(raw);
   if (!(seconds > 0 && seconds <= 86400)) return `--time-limit takes a number of seconds (more than 0, at most 86400), got ${JSON.stringify(raw)}`;
-  if (armedAt !== null) return null;
+  if (armed) return null;
   let arm: unknown;
   try {
     arm = treeAddon().armTimeLimit;
@@ -35,6 +35,6 @@ export function armTimeLimit(raw: string): string | null {
   }
   if (typeof arm !== 'function') return "--time-limit needs bashguard's native addon, which has no time limit on this system";
   if ((arm as (s: number) => boolean)(seconds) !== true) return '--time-limit: the system refused the interval timer';
-  armedAt = seconds;
+  armed = true;
   return null;
 }
