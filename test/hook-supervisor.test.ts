@@ -142,13 +142,16 @@ describe('bin/bashguard-hook', () => {
       const fake = join(dir, 'node');
       writeFileSync(fake, `#!/bin/sh\ncase "$1" in --no-*) echo "node: bad option: $1" >&2; exit 9;; esac\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
       chmodSync(fake, 0o755);
-      for (const [command, decision] of [[`echo x > ${layout.main}/README.md`, 'deny'], [HANG, 'ask']] as const) {
-        const r = run(SUPERVISOR, [], event(command), { BASHGUARD_NODE: fake });
-        expect(r.code, r.stderr).toBe(0);
-        expect(decisionOf(r.stdout).permissionDecision).toBe(decision);
+      // Both limits: the hook's own, and coreutils' timeout around it.
+      for (const limiter of ['kernel', 'timeout']) {
+        for (const [command, decision] of [[`echo x > ${layout.main}/README.md`, 'deny'], [HANG, 'ask']] as const) {
+          const r = run(SUPERVISOR, [], event(command), { BASHGUARD_NODE: fake, BASHGUARD_HOOK_LIMITER: limiter });
+          expect(r.code, r.stderr).toBe(0);
+          expect(decisionOf(r.stdout).permissionDecision, limiter).toBe(decision);
+        }
+        const allow = run(SUPERVISOR, [], event('ls'), { BASHGUARD_NODE: fake, BASHGUARD_HOOK_LIMITER: limiter });
+        expect([allow.code, allow.stdout]).toEqual([0, '']);
       }
-      const allow = run(SUPERVISOR, [], event('ls'), { BASHGUARD_NODE: fake });
-      expect([allow.code, allow.stdout]).toEqual([0, '']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
