@@ -99,6 +99,24 @@ describe('bin/bashguard-hook', () => {
     }
   });
 
+  it('reached through a symlinked package directory (node started with --preserve-symlinks-main): the same answers, and no analysis error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-linked-'));
+    try {
+      const link = join(dir, 'bashguard');
+      symlinkSync(REPO_ROOT, link);
+      for (const command of [`echo x > ${layout.main}/README.md`, 'ls && echo ok > notes.txt']) {
+        // Native only: a dependency not found from the link's side would fail, not fall back to WASM.
+        const linked = run(join(link, 'bin', 'bashguard-hook'), [], event(command), { BASHGUARD_PARSER: 'native' });
+        const direct = run(process.execPath, [CLI, 'hook'], event(command));
+        expect(linked.code, linked.stderr).toBe(0);
+        expect(linked.stdout.trim()).toBe(direct.stdout.trim());
+        expect(linked.stderr).toBe('');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the command `bashguard install` writes, run through sh as Claude Code runs it, is the supervised hook', () => {
     const command = hookCommand();
     expect(command).toContain(`BASHGUARD_NODE=${process.execPath}`);

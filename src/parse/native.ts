@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { registerNativeLstat } from '../util/native-lstat.js';
 import { treeAddon } from '../util/tree-addon.js';
+import { moduleRequire } from '../util/module-require.js';
 import { packageRoot } from '../util/package-root.js';
 import { baseOf, parentOf, under } from '../util/under.js';
 import type { ExportedTree, TreeCursorLike } from './tree.js';
@@ -111,7 +112,7 @@ export function loadNativeBackend(method: NativeLoadMethod): NativeBackend {
   if (backend) return backend;
   // Created only when needed: createRequire of a URL costs a fresh process ~0.5 ms.
   let req: NodeRequire | null = null;
-  const require = (): NodeRequire => (req ??= createRequire(import.meta.url));
+  const require = (): NodeRequire => (req ??= moduleRequire(import.meta.url));
   backend = method === 'export' ? loadExport(require) : method === 'direct' ? loadDirect(require) : loadWrapped(require());
   backends.set(method, backend);
   return backend;

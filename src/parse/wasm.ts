@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
 import { setWasmStartupFlags } from '../startup/v8-flags.js';
-import { createRequire } from 'node:module';
+import { moduleRequire } from '../util/module-require.js';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
 
@@ -36,7 +36,7 @@ export function preferFastWasmStartup(): void {
  * flags, which every process that loads it has set by then.
  */
 function loadWebTreeSitter(): unknown {
-  const req = createRequire(import.meta.url);
+  const req = moduleRequire(import.meta.url);
   if (!fastStartup) return req('web-tree-sitter');
   const file = req.resolve('web-tree-sitter');
   const dir = cacheDir(process.env);
