@@ -153,17 +153,18 @@ function cachingParser(parser: BashParser, isMain: (source: string) => boolean):
 /** Finds roots and configs, cached per directory: one per run. */
 export class Linter {
   private scopes = new Map<string, Scope | ConfigError>();
-  private parser: BashParser;
+  private parser: BashParser | null;
   /** The text of the file being analyzed (its parse is not cached). */
   private current: string | null = null;
 
   constructor(
-    parser: BashParser,
+    /** null: this linter only finds scopes and reports stopped files (a lint parent whose children analyze). */
+    parser: BashParser | null,
     private opts: LintOptions,
     /** For display names. */
     private displayCwd: string,
   ) {
-    this.parser = cachingParser(parser, (source) => source === this.current);
+    this.parser = parser && cachingParser(parser, (source) => source === this.current);
   }
 
   /** The scope for files in `dir`; throws ConfigError for an invalid `.bashguard.json`. */
@@ -302,6 +303,7 @@ export class Linter {
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
     const env: Record<string, string | undefined> = scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {};
+    if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
