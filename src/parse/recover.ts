@@ -38,7 +38,7 @@
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
-import type { SyntaxNode } from './tree.js';
+import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -166,12 +166,13 @@ function wrong(at: number, delimiter: string | null): Recovered {
 
 // ---------------------------------------------------------------- heredocs
 
-interface TreeHeredoc {
+export interface TreeHeredoc {
   start: SyntaxNode;
   end: SyntaxNode | null;
 }
 
-function treeHeredocs(root: SyntaxNode): TreeHeredoc[] {
+/** The heredocs in the tree (each heredoc_start with its heredoc_end), in source order. Exported for tests. */
+export function treeHeredocs(root: SyntaxNode, source: string): TreeHeredoc[] {
   const out: TreeHeredoc[] = [];
   const stack = [root];
   while (stack.length) {
@@ -191,15 +192,17 @@ function treeHeredocs(root: SyntaxNode): TreeHeredoc[] {
         }
         out.push({ start: c, end });
       }
-      stack.push(c);
     }
+    // A heredoc_start is the child of a redirect that begins with the `<<` token: only nodes
+    // whose text holds one can hold it.
+    pushChildrenContaining(stack, n, source, '<<');
   }
   return out.sort((a, b) => a.start.start - b.start.start);
 }
 
 /** Whether the tree has exactly bash's heredocs, each ending on the line bash ends it. */
 function heredocsAgree(root: SyntaxNode, source: string, heredocs: BashHeredoc[]): boolean {
-  const found = treeHeredocs(root);
+  const found = treeHeredocs(root, source);
   if (found.length !== heredocs.length) return false;
   for (let i = 0; i < heredocs.length; i++) {
     const h = heredocs[i]!;

@@ -13,7 +13,7 @@
  * redirect `> out.txt` on the whole pipeline, so the real destination of `cp` is lost. Bash ends a
  * simple command at an unescaped newline, so no `command` node may have one between its children.
  */
-import { pointFinder, type SyntaxNode } from './tree.js';
+import { pointFinder, pushChildrenContaining, type SyntaxNode } from './tree.js';
 
 export interface JoinedLine {
   /** The newline the command runs over. */
@@ -62,7 +62,8 @@ function joinedLines(root: SyntaxNode, source: string, firstOnly: boolean): Join
         }
       }
     }
-    for (const c of n.children) stack.push(c);
+    // Only a node whose text holds a newline can hold a command that runs over one.
+    pushChildrenContaining(stack, n, source, '\n');
   }
   return out;
 }

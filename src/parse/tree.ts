@@ -332,3 +332,20 @@ export function pointFinder(source: string): (index: number) => Point {
     return { row: lo, column: index - starts[lo]! };
   };
 }
+
+/**
+ * Pushes onto `stack` the children of `node` whose text contains `needle`, in order. Walks that
+ * look for something only such a node can hold (a newline inside a command, a `<<` heredoc
+ * operator) descend only into these: a child's text lies within its parent's, so a subtree
+ * without the needle holds no match. One forward `indexOf` serves all the children (they are
+ * in source order): the first occurrence at or after a child's start is kept until a child
+ * starts past it.
+ */
+export function pushChildrenContaining(stack: SyntaxNode[], node: SyntaxNode, source: string, needle: string): void {
+  let at = -2; // not searched yet
+  for (const c of node.children) {
+    if (at !== -1 && at < c.start) at = source.indexOf(needle, c.start);
+    if (at === -1) return; // none at or after this child's start, so none in the rest
+    if (at + needle.length <= c.end) stack.push(c);
+  }
+}
