@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pointFinder } from '../src/parse/tree.js';
 import { sharedDirOrSkip } from './helpers/shared.js';
@@ -50,5 +51,23 @@ describe('pointFinder matches tree-sitter positions', () => {
     expect(inputs.length).toBeGreaterThan(1000);
     expect(nodes).toBeGreaterThan(10000);
     expect(mismatches).toBe(0);
+  });
+});
+
+describe('pointFinder, any order of questions', () => {
+  it('answers as a count of the newlines before the offset, whatever was asked before', () => {
+    const text = fc.array(fc.constantFrom('a', 'é', '\n', '\r', ' ', '😀'), { maxLength: 60 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 40 }), (src, asks) => {
+        const at = pointFinder(src);
+        for (const raw of asks) {
+          const i = raw % (src.length + 1);
+          const before = src.slice(0, i);
+          const row = before.split('\n').length - 1;
+          expect(at(i)).toEqual({ row, column: i - (before.lastIndexOf('\n') + 1) });
+        }
+      }),
+      { seed: 1126, numRuns: 500 },
+    );
   });
 });
