@@ -8,17 +8,17 @@
  * say why and skip; in CI (BASHGUARD_REQUIRE_ALL=1) a missing addon is a failure.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { getParser } from '../src/parse/index.js';
 import { loadNative, loadNativeBackend, nativeLoadMethod } from '../src/parse/native.js';
 import { copyExported, copyTree, symbolNames, type ExportedTree, type TreeCursorLike } from '../src/parse/tree.js';
 import { cannotRun, REPO_ROOT, sharedDirOrSkip } from './helpers/shared.js';
+import { corpusCommands } from './helpers/corpus-commands.js';
 
 const ADDON = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
 const built = existsSync(ADDON);
@@ -47,22 +47,6 @@ const SHAPES = [
   'for ((i=0;i<3;i++)); do :; done; select x in a; do break; done',
   'echo ${x:-${y:=$(z)}} ${#arr[@]} ${!p} ${x/a/b}',
 ];
-
-function corpusCommands(): string[] {
-  const out: string[] = [];
-  for (const f of readdirSync(join(REPO_ROOT, 'corpus')).filter((n) => n.endsWith('.yaml')).sort()) {
-    const walk = (x: unknown): void => {
-      if (Array.isArray(x)) x.forEach(walk);
-      else if (x && typeof x === 'object') {
-        const cmd = (x as { cmd?: unknown }).cmd;
-        if (typeof cmd === 'string') out.push(cmd);
-        Object.values(x).forEach(walk);
-      }
-    };
-    walk(parseYaml(readFileSync(join(REPO_ROOT, 'corpus', f), 'utf8')));
-  }
-  return out;
-}
 
 function sharedInputs(): string[] {
   const dir = sharedDirOrSkip().dir;

@@ -5,16 +5,16 @@
  * are held to a walk of every node, on the corpus, on fixture scripts and on generated scripts
  * that mix multi-line constructs, line continuations, heredocs and nesting.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
 import { loadNative } from '../src/parse/native.js';
 import { findAllJoinedLines, findJoinedLines } from '../src/parse/sanity.js';
 import { treeHeredocs } from '../src/parse/recover.js';
 import { copyExported, copyTree, pointFinder, pushChildrenContaining, symbolNames, type ExportedTree, type SyntaxNode, type TreeCursorLike } from '../src/parse/tree.js';
 import { REPO_ROOT } from './helpers/shared.js';
+import { corpusCommands } from './helpers/corpus-commands.js';
 
 const names = symbolNames();
 function rawTree(source: string): SyntaxNode {
@@ -83,22 +83,6 @@ function agree(source: string): { joined: number; heredocs: number } {
   const heredocs = treeHeredocs(root, source).map((h) => h.start.start);
   expect(heredocs, JSON.stringify(source)).toEqual(heredocStartsReference(root));
   return { joined: ref.length, heredocs: heredocs.length };
-}
-
-function corpusCommands(): string[] {
-  const out: string[] = [];
-  for (const f of readdirSync(join(REPO_ROOT, 'corpus')).filter((n) => n.endsWith('.yaml'))) {
-    const walk = (x: unknown): void => {
-      if (Array.isArray(x)) x.forEach(walk);
-      else if (x && typeof x === 'object') {
-        const cmd = (x as { cmd?: unknown }).cmd;
-        if (typeof cmd === 'string') out.push(cmd);
-        Object.values(x).forEach(walk);
-      }
-    };
-    walk(parseYaml(readFileSync(join(REPO_ROOT, 'corpus', f), 'utf8')));
-  }
-  return out;
 }
 
 const FILES = [
