@@ -74,7 +74,7 @@ export const REPLY_FD = 3;
 /**
  * The Node options of a lint child before its entry: this process's, the child's V8 flags, and
  * --preserve-symlinks-main (the entry's path is real already: Node need not resolve it again,
- * ~0.5 ms of each child's start; src/util/module-require.ts).
+ * ~0.3-0.5 ms of each child's start; src/util/module-require.ts).
  */
 export function workerArgv(execArgv: readonly string[], saturated: boolean): string[] {
   const out = [...execArgv, ...workerV8Flags(process.versions.v8, saturated)];
