@@ -29,24 +29,23 @@ export interface PhysicalFs {
 type Entry = { link: string } | { link: null; dir: boolean } | null;
 
 function lstatEntry(path: string): Entry {
-  const native = nativeLstat();
-  if (native) {
-    const kind = native(path);
-    if (kind < 0) return null;
-    if (kind !== 2) return { link: null, dir: kind === 1 };
-    try {
-      return { link: readlinkSync(path) };
-    } catch {
-      return null;
-    }
-  }
+  const kind = (nativeLstat() ?? nodeLstatKind)(path);
+  if (kind < 0) return null;
+  if (kind !== 2) return { link: null, dir: kind === 1 };
   try {
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (!st) return null;
-    if (st.isSymbolicLink()) return { link: readlinkSync(path) };
-    return { link: null, dir: st.isDirectory() };
+    return { link: readlinkSync(path) };
   } catch {
     return null;
+  }
+}
+
+/** The native lstat's answer (src/util/native-lstat.ts) from Node's lstatSync, where the addon is not loaded. */
+function nodeLstatKind(path: string): number {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    return !st ? -1 : st.isSymbolicLink() ? 2 : st.isDirectory() ? 1 : 0;
+  } catch {
+    return -1;
   }
 }
 
