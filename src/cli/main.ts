@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { processIO, UsageError, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
-import { armTimeLimit, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
+import { armOrRefuse } from '../util/time-limit.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {
@@ -20,11 +20,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
       const { exitCode, agent } = hookArgs;
       // Before anything is read: the kernel ends the process at the limit (src/util/time-limit.ts).
       if (hookArgs.timeLimit !== undefined) {
-        const why = armTimeLimit(hookArgs.timeLimit);
-        if (why) {
-          io.stderr(`bashguard: ${why}\n`);
-          return TIME_LIMIT_UNAVAILABLE;
-        }
+        const refused = armOrRefuse(hookArgs.timeLimit, (t) => io.stderr(t));
+        if (refused !== null) return refused;
       }
       const { clientByName } = await import('../hook/clients/index.js');
       const client = clientByName(agent);

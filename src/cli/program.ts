@@ -16,7 +16,7 @@ import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
 import { packageVersion } from '../util/package-root.js';
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
-import { armTimeLimit, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
+import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
@@ -72,10 +72,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('--time-limit <seconds>', `have the kernel end this process after that many seconds, whatever it is doing (bin/bashguard-hook; exit ${TIME_LIMIT_UNAVAILABLE} without reading anything when that is not possible here)`)
     .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string; keepEvent?: string; timeLimit?: string }) => {
       if (opts.timeLimit !== undefined) {
-        const why = armTimeLimit(opts.timeLimit);
-        if (why) {
-          io.stderr(`bashguard: ${why}\n`);
-          exitCode = TIME_LIMIT_UNAVAILABLE;
+        const refused = armOrRefuse(opts.timeLimit, (t) => io.stderr(t));
+        if (refused !== null) {
+          exitCode = refused;
           return;
         }
       }

@@ -38,3 +38,15 @@ export function armTimeLimit(raw: string): string | null {
   armed = true;
   return null;
 }
+
+/**
+ * `hook --time-limit` for both of its parsers (the fast path in src/cli/main.ts, commander in
+ * src/cli/program.ts): arms the limit, or writes why not as one line and returns the exit status
+ * the hook then ends with (TIME_LIMIT_UNAVAILABLE); null when armed.
+ */
+export function armOrRefuse(raw: string, stderr: (text: string) => void): number | null {
+  const why = armTimeLimit(raw);
+  if (why === null) return null;
+  stderr(`bashguard: ${why}\n`);
+  return TIME_LIMIT_UNAVAILABLE;
+}
