@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <fcntl.h>
+#include <unistd.h>
 #endif
 
 static const napi_type_tag LANGUAGE_TYPE_TAG = {0x8AF2E5212AD58ABF, 0xD5006CAD83ABBA16};
@@ -350,6 +352,122 @@ static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
   napi_get_boolean(env, armed, &out);
   return out;
 }
+
+// A restart instead of a kill (`bashguard lint`'s runs that would use one child process analyze
+// in the lint process itself: src/lint/rerun.ts). prepareRerun(path, argv, env, note) copies the
+// command line that runs the same lint with each file in a child process, and makes SIGALRM's
+// action a handler that writes `note` to stderr and execs it; rerunAfter(seconds) then arms the
+// kernel's interval timer before each file (0 disarms). A parse that runs away inside one native
+// step, or any code of this process that does not return, is left as the process image is
+// replaced: execve and write are async-signal-safe, and the handler touches only what
+// prepareRerun copied, never freed. The signal mask is cleared first, whichever thread took the
+// signal, since execve keeps it, and stdin, stdout and stderr are kept open across it.
+static char *rerun_path;
+static char **rerun_argv;
+static char **rerun_envp;
+static char *rerun_note;
+static size_t rerun_note_len;
+
+static void on_rerun_alarm(int sig) {
+  static const char failed[] = "bashguard: lint could not restart itself after a file ran past --timeout\n";
+  sigset_t none;
+  ssize_t w;
+  (void)sig;
+  w = write(2, rerun_note, rerun_note_len);
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  // libuv marks the descriptors it took over for stdio close-on-exec (uv_tty_init's dup2).
+  for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, 0);
+  execve(rerun_path, rerun_argv, rerun_envp);
+  w = write(2, failed, sizeof failed - 1);
+  (void)w;
+  _exit(2);
+}
+
+static char *string_copy(napi_env env, napi_value v) {
+  size_t n = 0;
+  if (napi_get_value_string_utf8(env, v, NULL, 0, &n) != napi_ok) return NULL;
+  char *s = malloc(n + 1);
+  if (!s) return NULL;
+  if (napi_get_value_string_utf8(env, v, s, n + 1, &n) != napi_ok || strlen(s) != n) {
+    free(s);  // not a string, or one with a NUL inside (execve would cut it there)
+    return NULL;
+  }
+  return s;
+}
+
+static char **string_array(napi_env env, napi_value arr) {
+  bool is = false;
+  uint32_t n = 0;
+  if (napi_is_array(env, arr, &is) != napi_ok || !is || napi_get_array_length(env, arr, &n) != napi_ok) return NULL;
+  char **out = calloc((size_t)n + 1, sizeof *out);
+  if (!out) return NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value e;
+    if (napi_get_element(env, arr, i, &e) != napi_ok || !(out[i] = string_copy(env, e))) {
+      for (uint32_t j = 0; j < i; j++) free(out[j]);
+      free(out);
+      return NULL;
+    }
+  }
+  return out;
+}
+
+static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
+  napi_value argv[4], out = NULL;
+  size_t argc = 4;
+  bool ready = false;
+  if (!rerun_path && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 4) {
+    char *path = string_copy(env, argv[0]), *note = string_copy(env, argv[3]);
+    char **args = string_array(env, argv[1]), **envp = string_array(env, argv[2]);
+    if (path && note && args && args[0] && envp) {
+      rerun_path = path;
+      rerun_argv = args;
+      rerun_envp = envp;
+      rerun_note = note;
+      rerun_note_len = strlen(note);
+      struct sigaction act;
+      memset(&act, 0, sizeof act);
+      act.sa_handler = on_rerun_alarm;
+      sigemptyset(&act.sa_mask);
+      act.sa_flags = SA_NODEFER;
+      sigset_t alrm;
+      sigemptyset(&alrm);
+      sigaddset(&alrm, SIGALRM);
+      ready = sigaction(SIGALRM, &act, NULL) == 0 && pthread_sigmask(SIG_UNBLOCK, &alrm, NULL) == 0;
+    }
+    // What was not taken is freed (a half-prepared restart is none).
+    if (!ready) {
+      rerun_path = NULL;
+      free(path);
+      free(note);
+      for (char **a = args; a && *a; a++) free(*a);
+      free(args);
+      for (char **e = envp; e && *e; e++) free(*e);
+      free(envp);
+    }
+  }
+  napi_get_boolean(env, ready, &out);
+  return out;
+}
+
+static napi_value rerun_after(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out = NULL;
+  size_t argc = 1;
+  double seconds = -1;
+  bool set = false;
+  if (rerun_path && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+      napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds >= 0 && seconds <= 86400) {
+    struct itimerval t;
+    memset(&t, 0, sizeof t);
+    t.it_value.tv_sec = (time_t)seconds;
+    t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
+    if (seconds > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
+    set = setitimer(ITIMER_REAL, &t, NULL) == 0;
+  }
+  napi_get_boolean(env, set, &out);
+  return out;
+}
 #endif
 
 NAPI_MODULE_INIT() {
@@ -375,6 +493,8 @@ NAPI_MODULE_INIT() {
 #ifndef _WIN32
       {"lstatKind", NULL, lstat_kind, NULL, NULL, NULL, napi_default, NULL},
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
+      {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},
+      {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
   napi_value version;

@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { analyzesInProcess, defaultWorkers, dropPrestarted, othersRunning, prestartCount, prestartWorkers, workerV8Flags } from './spawn-worker.js';
+import { analyzesInProcess, defaultWorkers, dropPrestarted, oneChildByDefault, othersRunning, prestartCount, prestartWorkers, workerV8Flags } from './spawn-worker.js';
+import { ISOLATE_ENV, offerRerun } from './rerun.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
@@ -22,12 +23,20 @@ export async function startLint(): Promise<void> {
   // --timeout 0 or --jobs N), and before any child starts.
   let others: number | null = null;
   const argv = process.argv.slice(3);
-  const n = prestartCount(argv, (files) => defaultWorkers(files, undefined, (others ??= othersRunning())));
-  if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
-  // `--timeout 0`: the files are analyzed in this process, which then gets the V8 flags a lint
-  // child gets (workerV8Flags), set before the CLI is compiled. V8 refuses code cached under other
-  // flags, so the CLI's cache for such runs is a file of its own.
-  const flags = analyzesInProcess(argv) ? setAnalysisFlags() : '';
+  const workers = (files: number) => defaultWorkers(files, undefined, (others ??= othersRunning()));
+  // A run that would have one child analyzes in this process instead, and restarts itself with
+  // children if a file runs past its limit (./rerun.ts): the command line of that restart is
+  // known only here.
+  const single = !process.env[ISOLATE_ENV] && oneChildByDefault(argv, workers);
+  if (single) offerRerun(process.execPath, [process.argv0, ...process.execArgv, ...process.argv.slice(1)], process.env, others);
+  else {
+    const n = prestartCount(argv, workers);
+    if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
+  }
+  // `--timeout 0`, or a run in this process as above: the files are analyzed here, so this process
+  // gets the V8 flags a lint child gets (workerV8Flags), set before the CLI is compiled. V8
+  // refuses code cached under other flags, so the CLI's cache for such runs is a file of its own.
+  const flags = analyzesInProcess(argv) || single ? setAnalysisFlags() : '';
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();

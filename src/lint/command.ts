@@ -13,6 +13,8 @@ import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, lintIsolated } from './isolated.js';
 import { othersBeforePrestart } from './spawn-worker.js';
+import { offeredOthers, prepareRerun } from './rerun.js';
+import { trainIfWritingCache } from './training.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
 import { readBaseline, ruleList, select, writeBaseline } from './select.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -108,13 +110,22 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     if (progress) io.stderr(`\r\x1b[K[${started}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
   };
   let results: FileResult[];
-  if (limit > 0 && jobs.length > 0) {
-    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? undefined));
+  const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined);
+  // A run that would have one child analyzes here, under the kernel's timer (./rerun.ts), when
+  // the executable's entry offered the restart that timer needs.
+  const rerun = limit > 0 && workers === null && children === 1 && stdinText === undefined ? prepareRerun(limit) : null;
+  const inProcess = limit === 0 || rerun !== null;
+  if (!inProcess && jobs.length > 0) {
+    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, children);
   } else {
+    if (!linter.hasParser()) linter.useParser(await getParser(parserChoice as BackendChoice | undefined));
     results = jobs.map((j, i) => {
       onStart(i);
+      rerun?.arm();
       return linter.lintFile(j.path, j.display, j.stdinText, j.stdinPath);
     });
+    rerun?.disarm();
+    trainIfWritingCache(linter);
   }
   if (progress) io.stderr('\r\x1b[K');
 

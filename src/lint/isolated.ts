@@ -5,6 +5,7 @@
  * child processes (one per 16 files up to the number of CPUs, not one per file: `--jobs`), each
  * given one file at a time and reporting its result back; when a file runs past the limit its
  * child is killed, that file gets a BG0002 finding, and a new child carries on with the next file.
+ * A run that would have one child analyzes in the lint process instead (./rerun.ts).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';

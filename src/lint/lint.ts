@@ -153,7 +153,7 @@ function cachingParser(parser: BashParser, isMain: (source: string) => boolean):
 /** Finds roots and configs, cached per directory: one per run. */
 export class Linter {
   private scopes = new Map<string, Scope | ConfigError>();
-  private parser: BashParser | null;
+  private parser: BashParser | null = null;
   /** The text of the file being analyzed (its parse is not cached). */
   private current: string | null = null;
 
@@ -164,7 +164,17 @@ export class Linter {
     /** For display names. */
     private displayCwd: string,
   ) {
-    this.parser = parser && cachingParser(parser, (source) => source === this.current);
+    if (parser) this.useParser(parser);
+  }
+
+  /** Whether this linter analyzes files (else it only finds scopes and reports stopped files). */
+  hasParser(): boolean {
+    return this.parser !== null;
+  }
+
+  /** Analyze with `parser` from now on (a lint parent that turns out to analyze in-process). */
+  useParser(parser: BashParser): void {
+    this.parser = cachingParser(parser, (source) => source === this.current);
   }
 
   /** The scope for files in `dir`; throws ConfigError for an invalid `.bashguard.json`. */

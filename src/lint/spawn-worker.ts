@@ -196,17 +196,29 @@ export function analyzesInProcess(argv: readonly string[]): boolean {
   return plan.inProcess && plan.paths > 0 && !plan.help;
 }
 
-function lintPlan(argv: readonly string[]): { paths: number; jobs: number | null; help: boolean; inProcess: boolean } {
+/**
+ * Whether a `bashguard lint` command line would run its files in exactly one child by default (no
+ * `--jobs`, a time limit, no `-` for stdin among the paths), guessed from argv as prestartCount
+ * does: such a run analyzes in this process instead, under the kernel's timer (./rerun.ts).
+ */
+export function oneChildByDefault(argv: readonly string[], workers: (files: number) => number = defaultWorkers): boolean {
+  const plan = lintPlan(argv);
+  return plan.paths > 0 && !plan.help && !plan.inProcess && plan.jobs === null && !plan.stdin && Math.min(workers(plan.paths), plan.paths) === 1;
+}
+
+function lintPlan(argv: readonly string[]): { paths: number; jobs: number | null; help: boolean; inProcess: boolean; stdin: boolean } {
   let paths = 0;
   let jobs: number | null = null;
   let inProcess = false;
+  let stdin = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
       paths += argv.length - i - 1;
+      stdin ||= argv.slice(i + 1).includes('-');
       break;
     }
-    if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return { paths, jobs, help: true, inProcess };
+    if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return { paths, jobs, help: true, inProcess, stdin };
     const eq = a.indexOf('=');
     const [name, value] = a.startsWith('--') && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, argv[i + 1]];
     if (name === '--timeout') inProcess = Number(value) === 0;
@@ -215,7 +227,8 @@ function lintPlan(argv: readonly string[]): { paths: number; jobs: number | null
       if (eq < 0 && !LINT_FLAGS.has(a)) i++;
       continue;
     }
+    if (a === '-') stdin = true;
     paths++;
   }
-  return { paths, jobs, help: false, inProcess };
+  return { paths, jobs, help: false, inProcess, stdin };
 }

@@ -8,8 +8,12 @@
  * batches of 50 Debian scripts, after a one-line first run: 3% less wall time, 4% less CPU
  * (bench/README.md, ninth round). So the child that is about to write the cache
  * first lints this script, which uses the constructs and command families scripts use; its
- * findings go nowhere.
+ * findings go nowhere. A lint that analyzes in its own process (`--timeout 0`, or a run that
+ * would have one child: ./rerun.ts) does the same before its CLI's cache is written.
  */
+import { CODE_CACHE_WARM_UP } from '../startup/code-cache.js';
+import type { Linter } from './lint.js';
+
 export const TRAINING_SCRIPT = [
   "#!/bin/bash",
   "# Training run for the lint worker's code cache: the constructs and command families scripts use.",
@@ -79,3 +83,13 @@ export const TRAINING_SCRIPT = [
   "function cleanup { local rc=$?; rm -f \"$out\"/*.orig; return $rc; }",
   "cleanup; echo \"$verbose\" > /dev/null; exit 0",
 ].join('\n');
+
+/** Lints the training script when this process will write its code cache as it exits; never throws. */
+export function trainIfWritingCache(linter: Linter): void {
+  if ((globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] !== true) return;
+  try {
+    linter.lintFile('-', 'training.sh', TRAINING_SCRIPT);
+  } catch {
+    // a training run only
+  }
+}

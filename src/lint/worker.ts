@@ -1,9 +1,8 @@
 /** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
 import { readSync, writeSync } from 'node:fs';
 import { getParser } from '../parse/index.js';
-import { CODE_CACHE_WARM_UP } from '../startup/code-cache.js';
 import { framedSource, Linter } from './lint.js';
-import { TRAINING_SCRIPT } from './training.js';
+import { trainIfWritingCache } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
 import { LineSplitter, REPLY_FD } from './spawn-worker.js';
 
@@ -59,13 +58,7 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
     }
     // The parent has every answer. A child that will write the code cache as it exits first lints
     // the training script (./training.ts), so that the cache covers more than this run needed.
-    if (linter && (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] === true) {
-      try {
-        linter.lintFile('-', 'training.sh', TRAINING_SCRIPT);
-      } catch {
-        // a training run only
-      }
-    }
+    if (linter) trainIfWritingCache(linter);
     return 0;
   } catch (err) {
     process.stderr.write(`bashguard: lint worker: ${(err as Error).message.split('\n')[0]}\n`);
