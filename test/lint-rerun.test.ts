@@ -1,7 +1,7 @@
 /**
- * `bashguard lint` runs that would use one child process analyze in the lint process instead,
- * under the kernel's timer, and restart themselves with every file in a child when a file runs
- * past --timeout (src/lint/rerun.ts). Through the real executable (`node bin/bashguard.js lint`,
+ * `bashguard lint` analyzes in its own process in place of one of its children, under the kernel's
+ * timer, and restarts itself with every file in a child when one of its files runs past --timeout
+ * (src/lint/rerun.ts). Through the real executable (`node bin/bashguard.js lint`,
  * built dist/): which processes analyzed is read from the code-cache debug lines each bundle
  * prints (`code cache ...` for the lint process, `lint worker code cache ...` for a child).
  */
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/shared.js';
-import { oneChildByDefault } from '../src/lint/spawn-worker.js';
+import { analyzersWithThisProcess } from '../src/lint/spawn-worker.js';
 import { ISOLATE_ENV } from '../src/lint/rerun.js';
 
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
@@ -19,27 +19,29 @@ const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.tx
 /** The restart needs bashguard's addon (its timer and handler); without it the run keeps its child. */
 const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
 
-describe('oneChildByDefault: which command lines analyze in the lint process', () => {
+describe('analyzersWithThisProcess: which command lines the lint process analyzes in', () => {
   const one = () => 1;
-  const two = () => 2;
-  it('a run with the default of one child, no --jobs and no stdin', () => {
-    expect(oneChildByDefault(['a.sh'], one)).toBe(true);
-    expect(oneChildByDefault(['--format', 'json', 'a.sh', 'b.sh'], one)).toBe(true);
-    expect(oneChildByDefault(['--timeout', '5', 'dir/'], one)).toBe(true);
+  const three = () => 3;
+  it('by default (no --jobs, a limit, no stdin): as many processes as the run would have had children', () => {
+    expect(analyzersWithThisProcess(['a.sh'], one)).toBe(1);
+    expect(analyzersWithThisProcess(['--format', 'json', 'a.sh', 'b.sh'], one)).toBe(1);
+    expect(analyzersWithThisProcess(['--timeout', '5', 'dir/'], one)).toBe(1);
+    expect(analyzersWithThisProcess(['a.sh', 'b.sh', 'c.sh', 'd.sh'], three)).toBe(3);
+    // Never more than the files.
+    expect(analyzersWithThisProcess(['a.sh', 'b.sh'], three)).toBe(2);
   });
-  it('not with more children, an explicit --jobs, stdin, --timeout 0 (in-process anyway), --help or no path', () => {
-    expect(oneChildByDefault(['a.sh', 'b.sh'], two)).toBe(false);
-    expect(oneChildByDefault(['--jobs', '1', 'a.sh'], one)).toBe(false);
-    expect(oneChildByDefault(['-j', '1', 'a.sh'], one)).toBe(false);
-    expect(oneChildByDefault(['--jobs=1', 'a.sh'], one)).toBe(false);
-    expect(oneChildByDefault(['-'], one)).toBe(false);
-    expect(oneChildByDefault(['a.sh', '--', '-'], one)).toBe(false);
-    expect(oneChildByDefault(['--timeout', '0', 'a.sh'], one)).toBe(false);
-    expect(oneChildByDefault(['--help', 'a.sh'], one)).toBe(false);
-    expect(oneChildByDefault(['--format', 'json'], one)).toBe(false);
+  it('not with an explicit --jobs, stdin, --timeout 0 (in-process anyway), --help or no path', () => {
+    expect(analyzersWithThisProcess(['--jobs', '1', 'a.sh'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['-j', '2', 'a.sh', 'b.sh'], three)).toBe(0);
+    expect(analyzersWithThisProcess(['--jobs=1', 'a.sh'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['-'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['a.sh', '--', '-'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['--timeout', '0', 'a.sh'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['--help', 'a.sh'], one)).toBe(0);
+    expect(analyzersWithThisProcess(['--format', 'json'], one)).toBe(0);
   });
   it('a file named like an option value is not a path (--stdin-filename takes one)', () => {
-    expect(oneChildByDefault(['--stdin-filename', 'x.sh', '-'], one)).toBe(false);
+    expect(analyzersWithThisProcess(['--stdin-filename', 'x.sh', '-'], one)).toBe(0);
   });
 });
 
@@ -89,6 +91,51 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
     expect(here.files).toEqual(child.files);
     expect(here.files!.find((f) => f.file === 'a-runaway.sh')!.findings).toEqual([expect.stringMatching(/^1:BG0002:analysis did not finish within 2 s/)]);
     expect(here.files!.find((f) => f.file === 'b.sh')!.findings).toHaveLength(2);
+  }, 60_000);
+
+  it('many files: the lint process takes the place of a child (one child at most where two would run), with the results of --jobs 2', () => {
+    const names: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      names.push(`m${i}.sh`);
+      writeFileSync(join(dir, `m${i}.sh`), `#!/bin/sh\necho ${i} > /etc/m${i}\n${'cd /tmp\n'.repeat(i % 5)}touch ../x${i}\n`);
+    }
+    const here = lint(names);
+    const two = lint(['--jobs', '2', ...names]);
+    expect(here.code, here.stderr).toBe(1);
+    expect(here.children).toBeLessThanOrEqual(1);
+    expect(two.children).toBe(2);
+    expect(here.files).toEqual(two.files);
+    expect(here.files!.every((f) => f.findings.length >= 1)).toBe(true);
+  }, 60_000);
+
+  it('a runaway file among many, taken first by the child (the largest): BG0002 for it, the files sent after it go to others, the results of --jobs 2', () => {
+    const names = ['big-runaway.sh'];
+    writeFileSync(join(dir, 'big-runaway.sh'), `${HANG}\n${'#'.repeat(4000)}\n`);
+    for (let i = 0; i < 39; i++) {
+      names.push(`r${i}.sh`);
+      writeFileSync(join(dir, `r${i}.sh`), `#!/bin/sh\necho ${i} > /etc/r${i}\n`);
+    }
+    const here = lint(['--timeout', '2', ...names]);
+    const two = lint(['--timeout', '2', '--jobs', '2', ...names]);
+    expect(here.code, here.stderr).toBe(1);
+    expect(here.files).toEqual(two.files);
+    expect(here.files![0]!.findings).toEqual([expect.stringMatching(/^1:BG0002:analysis did not finish within 2 s/)]);
+    expect(here.files!.slice(1).map((f) => f.findings.length)).toEqual(Array(39).fill(1));
+  }, 60_000);
+
+  it('a runaway file the lint process takes itself (the smallest) while a child works: the restart, then the results of --jobs 2', () => {
+    const names = ['tiny-runaway.sh'];
+    writeFileSync(join(dir, 'tiny-runaway.sh'), HANG);
+    for (let i = 0; i < 39; i++) {
+      names.push(`s${i}.sh`);
+      writeFileSync(join(dir, `s${i}.sh`), `#!/bin/sh\n# ${'x'.repeat(600)}\necho ${i} > /etc/s${i}\n`);
+    }
+    const here = lint(['--timeout', '2', ...names]);
+    const two = lint(['--timeout', '2', '--jobs', '2', ...names]);
+    expect(here.code, here.stderr).toBe(1);
+    expect(here.restarts).toBe(1);
+    expect(here.files).toEqual(two.files);
+    expect(here.files![0]!.findings).toEqual([expect.stringMatching(/^1:BG0002:/)]);
   }, 60_000);
 
   it(`${ISOLATE_ENV} puts the files in a child process; so does stdin, which cannot be read twice`, () => {

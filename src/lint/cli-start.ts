@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { analyzesInProcess, defaultWorkers, dropPrestarted, oneChildByDefault, othersRunning, prestartCount, prestartWorkers, workerV8Flags } from './spawn-worker.js';
+import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, workerV8Flags } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
@@ -24,19 +24,17 @@ export async function startLint(): Promise<void> {
   let others: number | null = null;
   const argv = process.argv.slice(3);
   const workers = (files: number) => defaultWorkers(files, undefined, (others ??= othersRunning()));
-  // A run that would have one child analyzes in this process instead, and restarts itself with
-  // children if a file runs past its limit (./rerun.ts): the command line of that restart is
-  // known only here.
-  const single = !process.env[ISOLATE_ENV] && oneChildByDefault(argv, workers);
-  if (single) offerRerun(process.execPath, [process.argv0, ...process.execArgv, ...process.argv.slice(1)], process.env, others);
-  else {
-    const n = prestartCount(argv, workers);
-    if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others);
-  }
-  // `--timeout 0`, or a run in this process as above: the files are analyzed here, so this process
-  // gets the V8 flags a lint child gets (workerV8Flags), set before the CLI is compiled. V8
-  // refuses code cached under other flags, so the CLI's cache for such runs is a file of its own.
-  const flags = analyzesInProcess(argv) || single ? setAnalysisFlags() : '';
+  // By default this process analyzes too, in place of one of the children, and restarts itself
+  // with children only if one of its files runs past the limit (./rerun.ts): the command line of
+  // that restart is known only here.
+  const analyzers = process.env[ISOLATE_ENV] ? 0 : analyzersWithThisProcess(argv, workers);
+  const n = analyzers > 0 ? analyzers - 1 : prestartCount(argv, workers);
+  if (n > 0 && existsSync(worker)) prestartWorkers(process.env, worker, n, others, saturates(Math.max(n, analyzers)));
+  if (analyzers > 0) offerRerun(process.execPath, [process.argv0, ...process.execArgv, ...process.argv.slice(1)], process.env, others);
+  // `--timeout 0`, or a run in which this process analyzes as above: this process then gets the
+  // V8 flags a lint child gets (workerV8Flags), set before the CLI is compiled. V8 refuses code
+  // cached under other flags, so the CLI's cache for such runs is a file of its own.
+  const flags = analyzesInProcess(argv) ? setAnalysisFlags(false) : analyzers > 0 ? setAnalysisFlags(saturates(analyzers)) : '';
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();
@@ -50,14 +48,16 @@ export async function startLint(): Promise<void> {
  * scripts with `--timeout 0`, Node 20: 3.05 -> 1.96 s of CPU, 2.04 -> 1.80 s wall). Returns the
  * suffix for the code cache key ('' when there are none for this V8, or they cannot be set).
  */
-function setAnalysisFlags(): string {
-  const flags = workerV8Flags(process.versions.v8, false);
+function setAnalysisFlags(saturated: boolean): string {
+  const flags = workerV8Flags(process.versions.v8, saturated);
   if (flags.length === 0) return '';
+  // (Another set of flags, another file.)
+  const suffix = saturated && flags.length > workerV8Flags(process.versions.v8, false).length ? '-analysis-saturated' : '-analysis';
   try {
     const v8 = require('node:v8') as typeof import('node:v8');
     for (const f of flags) v8.setFlagsFromString(f);
   } catch {
     return '';
   }
-  return '-analysis';
+  return suffix;
 }

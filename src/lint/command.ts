@@ -111,20 +111,26 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   };
   let results: FileResult[];
   const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined);
-  // A run that would have one child analyzes here, under the kernel's timer (./rerun.ts), when
-  // the executable's entry offered the restart that timer needs.
-  const rerun = limit > 0 && workers === null && children === 1 && stdinText === undefined ? prepareRerun(limit) : null;
-  const inProcess = limit === 0 || rerun !== null;
-  if (!inProcess && jobs.length > 0) {
+  // By default this process analyzes too, in place of one of the children, under the kernel's
+  // timer (./rerun.ts), when the executable's entry offered the restart that timer needs.
+  const rerun = limit > 0 && workers === null && stdinText === undefined && jobs.length > 0 ? prepareRerun(limit) : null;
+  if (limit === 0 || rerun !== null) {
+    if (!linter.hasParser()) linter.useParser(await getParser(parserChoice as BackendChoice | undefined));
+  }
+  if (rerun !== null && children > 1) {
+    const own = { lint: (i: number) => linter.lintFile(jobs[i]!.path, jobs[i]!.display), arm: rerun.arm, disarm: rerun.disarm };
+    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, children - 1, own);
+    trainIfWritingCache(linter);
+  } else if (limit > 0 && rerun === null) {
     results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, children);
   } else {
-    if (!linter.hasParser()) linter.useParser(await getParser(parserChoice as BackendChoice | undefined));
     results = jobs.map((j, i) => {
       onStart(i);
       rerun?.arm();
-      return linter.lintFile(j.path, j.display, j.stdinText, j.stdinPath);
+      const r = linter.lintFile(j.path, j.display, j.stdinText, j.stdinPath);
+      rerun?.disarm();
+      return r;
     });
-    rerun?.disarm();
     trainIfWritingCache(linter);
   }
   if (progress) io.stderr('\r\x1b[K');

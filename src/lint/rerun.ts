@@ -1,21 +1,25 @@
 /**
- * `bashguard lint` without a child process when the run would have one (issue #16: "no child
- * process for small runs"). With one child the lint process only waits while the child boots,
- * loads its bundle and warms up its own JIT: analyzing in this process instead saves that child's
- * start on every run. Measured against the code before, alternated, Intel VM, Node 20, medians of
- * 15 (wall / CPU of all processes, ms): a 2-line file 60.4 / 73.0 -> 46.7 / 46.9; a 61-line script
- * 69.9 / 81.2 -> 51.7 / 52.2; 8 scripts 77.1 / 90.5 -> 59.8 / 59.8; 25 scripts 241.8 / 273.0 ->
- * 229.3 / 251.1 (bench/README.md, twelfth round).
+ * `bashguard lint` analyzes in its own process too (issue #16: "no child process for small
+ * runs"). By default the lint process takes the place of one of its children: a run that would
+ * have had one child has none, a run that would have had two has one beside this process, which
+ * takes the smallest files from the other end of the queue (./isolated.ts). A child's start (Node's
+ * boot, its bundle, its own JIT warm-up) is what is saved; the lint process otherwise only waited.
+ * Measured against the code before, alternated, Intel VM, Node 20 (wall / CPU of all processes,
+ * ms, medians of 15): a 2-line file 60.4 / 73.0 -> 46.7 / 46.9; a 61-line script 69.9 / 81.2 ->
+ * 51.7 / 52.2; 8 scripts 77.1 / 90.5 -> 59.8 / 59.8; 25 scripts 241.8 / 273.0 -> 229.3 / 251.1.
+ * The bench's 7 batches of 50 scripts (two children before, one now): 1.32-1.41 s -> 1.24-1.27 s,
+ * CPU 2.24-2.40 -> 2.03-2.06 s (bench/README.md, twelfth round).
  *
  * The per-file time limit stays the kernel's. tree-sitter can run away inside one native parse
  * step (docs/limits.md), where nothing in this process can stop it; so before each file the
  * addon arms an interval timer (rerunAfter), and when it expires a SIGALRM handler written in C
  * writes one line to stderr and execs the same lint command again with BASHGUARD_LINT_ISOLATE=1,
  * which puts every file in a child process as before: that run reports the file as BG0002 and
- * lints the rest. Nothing has been written to stdout by then (the report is written after the
- * last file). Where the restart cannot be prepared (no addon: Windows, a build without it; stdin
- * among the files, which cannot be read twice; a command line run through `run()` rather than the
- * `bashguard` executable, as the tests do), the run uses its child process as before.
+ * lints the rest (the children of the first run see their input end, and exit). Nothing has been
+ * written to stdout by then (the report is written after the last file). Where the restart
+ * cannot be prepared (no addon: Windows, a build without it; stdin among the files, which cannot
+ * be read twice; `--jobs N`; a command line run through `run()` rather than the `bashguard`
+ * executable, as the tests do), the run uses child processes only, as before.
  */
 import { treeAddon } from '../util/tree-addon.js';
 

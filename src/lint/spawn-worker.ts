@@ -132,10 +132,17 @@ type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, str
  * `others` is othersRunning() as read before they started (they are runnable while they boot),
  * null when it was not needed (`--jobs N`).
  */
-export function prestartWorkers(env: Record<string, string | undefined>, entry: string, n: number, others: number | null): void {
+export function prestartWorkers(
+  env: Record<string, string | undefined>,
+  entry: string,
+  n: number,
+  others: number | null,
+  /** The run's analyzing processes take every core (workerV8Flags). */
+  saturated = saturates(n),
+): void {
   const children: ChildProcess[] = [];
   try {
-    for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry, saturates(n)));
+    for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry, saturated));
   } catch {
     // Nothing is lost: the run starts the children it needs.
   }
@@ -197,13 +204,16 @@ export function analyzesInProcess(argv: readonly string[]): boolean {
 }
 
 /**
- * Whether a `bashguard lint` command line would run its files in exactly one child by default (no
- * `--jobs`, a time limit, no `-` for stdin among the paths), guessed from argv as prestartCount
- * does: such a run analyzes in this process instead, under the kernel's timer (./rerun.ts).
+ * How many processes analyze the files of a `bashguard lint` command line by default (no `--jobs`,
+ * a time limit, no `-` for stdin among the paths) when the lint process is one of them, under the
+ * kernel's timer (./rerun.ts): the children the run would have had, one of them replaced by this
+ * process. 0 when this process does not analyze (or analyzes alone, with `--timeout 0`). Guessed
+ * from argv as prestartCount does.
  */
-export function oneChildByDefault(argv: readonly string[], workers: (files: number) => number = defaultWorkers): boolean {
+export function analyzersWithThisProcess(argv: readonly string[], workers: (files: number) => number = defaultWorkers): number {
   const plan = lintPlan(argv);
-  return plan.paths > 0 && !plan.help && !plan.inProcess && plan.jobs === null && !plan.stdin && Math.min(workers(plan.paths), plan.paths) === 1;
+  if (plan.paths === 0 || plan.help || plan.inProcess || plan.jobs !== null || plan.stdin) return 0;
+  return Math.min(workers(plan.paths), plan.paths);
 }
 
 function lintPlan(argv: readonly string[]): { paths: number; jobs: number | null; help: boolean; inProcess: boolean; stdin: boolean } {
