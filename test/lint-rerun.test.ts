@@ -15,6 +15,8 @@ import { analyzersWithThisProcess } from '../src/lint/spawn-worker.js';
 import { ISOLATE_ENV } from '../src/lint/rerun.js';
 
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
+/** ~5 KB of comments, for scripts that are work enough. */
+const PAD = `# ${'x'.repeat(99)}\n`.repeat(50);
 const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
 /** The restart needs bashguard's addon (its timer and handler); without it the run keeps its child. */
 const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
@@ -97,7 +99,8 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
     const names: string[] = [];
     for (let i = 0; i < 40; i++) {
       names.push(`m${i}.sh`);
-      writeFileSync(join(dir, `m${i}.sh`), `#!/bin/sh\necho ${i} > /etc/m${i}\n${'cd /tmp\n'.repeat(i % 5)}touch ../x${i}\n`);
+      // ~5 KB each: 40 of them are work for two processes (src/lint/spawn-worker.ts, defaultWorkers).
+      writeFileSync(join(dir, `m${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/m${i}\n${'cd /tmp\n'.repeat(i % 5)}touch ../x${i}\n`);
     }
     const here = lint(names);
     const two = lint(['--jobs', '2', ...names]);
@@ -110,10 +113,10 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
 
   it('a runaway file among many, taken first by the child (the largest): BG0002 for it, the files sent after it go to others, the results of --jobs 2', () => {
     const names = ['big-runaway.sh'];
-    writeFileSync(join(dir, 'big-runaway.sh'), `${HANG}\n${'#'.repeat(4000)}\n`);
+    writeFileSync(join(dir, 'big-runaway.sh'), `${HANG}\n${'#'.repeat(8000)}\n`);
     for (let i = 0; i < 39; i++) {
       names.push(`r${i}.sh`);
-      writeFileSync(join(dir, `r${i}.sh`), `#!/bin/sh\necho ${i} > /etc/r${i}\n`);
+      writeFileSync(join(dir, `r${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/r${i}\n`);
     }
     const here = lint(['--timeout', '2', ...names]);
     const two = lint(['--timeout', '2', '--jobs', '2', ...names]);
@@ -128,7 +131,7 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
     writeFileSync(join(dir, 'tiny-runaway.sh'), HANG);
     for (let i = 0; i < 39; i++) {
       names.push(`s${i}.sh`);
-      writeFileSync(join(dir, `s${i}.sh`), `#!/bin/sh\n# ${'x'.repeat(600)}\necho ${i} > /etc/s${i}\n`);
+      writeFileSync(join(dir, `s${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/s${i}\n`);
     }
     const here = lint(['--timeout', '2', ...names]);
     const two = lint(['--timeout', '2', '--jobs', '2', ...names]);

@@ -341,6 +341,21 @@ describe('lint: one bad file never stops the run', () => {
     expect([1, 2, 4].map((others) => defaultWorkers(320, 2, others))).toEqual([2, 1, 1]);
   });
 
+  it('with the files\' total size: one process per 80 KiB of work (the bytes and 2 KiB a file), up to the CPUs and 4', async () => {
+    const { defaultWorkers } = await import('../src/lint/isolated.js');
+    // The measured cases (src/lint/spawn-worker.ts): a second process paid off from ~90 KB of scripts.
+    expect(defaultWorkers(10, 2, 0, 11_168)).toBe(1);
+    expect(defaultWorkers(20, 2, 0, 54_572)).toBe(1);
+    expect(defaultWorkers(16, 2, 0, 54_730)).toBe(1);
+    expect(defaultWorkers(50, 2, 0, 92_932)).toBe(2);
+    expect(defaultWorkers(25, 2, 0, 180_356)).toBe(2);
+    // A few large files get more than their count would (16 files per process) ...
+    expect(defaultWorkers(3, 8, 0, 600_000)).toBe(4);
+    // ... many tiny ones fewer.
+    expect(defaultWorkers(40, 8, 0, 4_000)).toBe(1);
+    expect(defaultWorkers(320, 2, 2, 10_000_000)).toBe(1);
+  });
+
   it('the load read before the entry started its children is what the run decides with (they are runnable while they boot)', async () => {
     const { prestartWorkers, othersBeforePrestart, dropPrestarted } = await import('../src/lint/spawn-worker.js');
     expect(othersBeforePrestart()).toBeNull();

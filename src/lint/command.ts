@@ -12,7 +12,7 @@ import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, lintIsolated } from './isolated.js';
-import { othersBeforePrestart } from './spawn-worker.js';
+import { othersBeforePrestart, totalBytes } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
 import { trainIfWritingCache } from './training.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
@@ -110,7 +110,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     if (progress) io.stderr(`\r\x1b[K[${started}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
   };
   let results: FileResult[];
-  const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined);
+  const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined, totalBytes(jobs.map((j) => j.path)));
   // By default this process analyzes too, in place of one of the children, under the kernel's
   // timer (./rerun.ts), when the executable's entry offered the restart that timer needs.
   const rerun = limit > 0 && workers === null && stdinText === undefined && jobs.length > 0 ? prepareRerun(limit) : null;
