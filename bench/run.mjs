@@ -752,7 +752,7 @@ function report() {
       if (l.shellcheck) L.push(`| \`shellcheck -f gcc\` ${l.shellcheck} | ${fmtMs(l.shellcheckMs)} | ${Math.round(l.shellcheckLinesPerSec)} | ${JSON.stringify(l.exitStatuses.shellcheck)} |`);
       if (l.oneFile) {
         const o = l.oneFile;
-        L.push('', `Fixed cost of one invocation (one 2-line script, wall medians of ${l.oneFileRounds} interleaved rounds): \`node -e 0\` ${fmtMs(o.node)}; \`bashguard lint\` ${fmtMs(o.bashguard)} (${fmtMs(o.bashguard - o.node)} above Node's start; analysis in its child process), with \`--timeout 0\` (in-process, no per-file limit) ${fmtMs(o.bashguardInProcess)}${o.shellcheck !== null ? `; \`shellcheck\` ${fmtMs(o.shellcheck)}` : ''}.`);
+        L.push('', `Fixed cost of one invocation (one 2-line script, wall medians of ${l.oneFileRounds} interleaved rounds): \`node -e 0\` ${fmtMs(o.node)}; \`bashguard lint\` ${fmtMs(o.bashguard)} (${fmtMs(o.bashguard - o.node)} above Node's start; analyzed in the lint process under the kernel's timer, src/lint/rerun.ts), with \`--timeout 0\` (in-process, no per-file limit) ${fmtMs(o.bashguardInProcess)}${o.shellcheck !== null ? `; \`shellcheck\` ${fmtMs(o.shellcheck)}` : ''}.`);
       }
       L.push('', `bashguard reported ${l.bashguardFindings} findings and ${l.bashguardFileErrors} file errors. The tools do different jobs: shellcheck checks everything, bashguard lint only where writes and git commands land.`);
       if (l.error) L.push('', l.error);
