@@ -76,38 +76,79 @@ export async function lintIsolated(
   // batches of 50 scripts, 4% less time until the last child is done than in command-line order);
   // each result goes to its index, so the output does not depend on which child analyzed what.
   // This process, which answers its children only between two of its own files, takes the
-  // smallest files, from the other end of the queue: a child waits for its next file at most as
-  // long as one of those takes. (Sending a child its next file ahead instead was measured to leave
-  // this process idle at the end while the child still had it: the bench's batch 200-250, 49 ms.)
-  const order = largestFirst(jobs);
+  // smallest files, from the other end of the queue; and a child beside it is sent its next file
+  // ahead, so that it does not wait for this process to finish one (waits of up to 14 ms per file
+  // were measured), unless this process would run out of files first: a file sent ahead is one
+  // the child holds while this process could have taken it (on the bench's batch with a 150 KB
+  // page this process waited 49 ms for it). A child's file sent ahead goes back to the queue when
+  // the child is stopped.
+  const { order, size } = largestFirst(jobs);
   let next = 0;
   let last = order.length;
-  const take = (): number | null => (next < last ? order[next++]! : null);
-  const takeSmallest = (): number | null => (next < last ? order[--last]! : null);
+  let bytesLeft = size.reduce((a, b) => a + b, 0);
+  const returned: number[] = [];
+  const taken = (i: number | null | undefined): number | null => {
+    if (i === undefined || i === null) return null;
+    bytesLeft -= size[i]!;
+    return i;
+  };
+  const queue: Queue = {
+    take: () => taken(returned.shift() ?? (next < last ? order[next++]! : null)),
+    takeSmallest: () => taken(returned.shift() ?? (next < last ? order[--last]! : null)),
+    worthSendingAhead: (current) => returned.length + last - next >= AHEAD_WHILE_LEFT && size[current]! * 2 < bytesLeft,
+    giveBack: (indices) => {
+      for (const i of indices) bytesLeft += size[i]!;
+      returned.unshift(...indices);
+    },
+  };
+  const started = new Set<number>();
+  const startOnce = (i: number) => {
+    if (started.has(i)) return;
+    started.add(i);
+    onStart(i);
+  };
   const children = Math.max(own ? 0 : 1, Math.min(workers, jobs.length - (own ? 1 : 0)));
   const saturated = saturates(children + (own ? 1 : 0));
   const runner = async (): Promise<void> => {
-    let first = take();
+    let first = queue.take();
     while (first !== null) {
-      const stopped = await runChild(jobs, first, take, init, limitSeconds, env, results, onStart, saturated);
+      const stopped = await runChild(jobs, first, queue, own !== null, init, limitSeconds, env, results, startOnce, saturated);
       if (stopped === null) return;
       // The child was stopped, or died, on this file: its result says so, and a new child
       // carries on with the next file.
       const j = jobs[stopped.index]!;
       results[stopped.index] = parent.lintFile(j.path, j.display, j.stdinText, j.stdinPath, stopped.why);
-      first = take();
+      first = queue.take();
     }
   };
   // The children are started, and sent their first files, before this process takes one.
   const running = Array.from({ length: children }, runner);
-  if (own) running.push(ownShare(own, takeSmallest, results, onStart));
+  if (own) running.push(ownShare(own, queue, results, startOnce));
   await Promise.all(running);
   return results;
 }
 
+/** A child is sent a file ahead only while at least this many are left in the queue. */
+const AHEAD_WHILE_LEFT = 6;
+
+interface Queue {
+  /** The next file for a child: the largest left. */
+  take(): number | null;
+  /** The next file for this process: the smallest left. */
+  takeSmallest(): number | null;
+  /**
+   * Whether a child on `current` is to be sent its next file now: while enough are left, and the
+   * file it is on is less than half the bytes left (else this process, on the rest, would run out
+   * before the child came to the file sent ahead).
+   */
+  worthSendingAhead(current: number): boolean;
+  /** Files sent to a child that was stopped before it came to them. */
+  giveBack(indices: number[]): void;
+}
+
 /** This process's share: one file at a time, giving the event loop a turn between files (replies, next files). */
-async function ownShare(own: OwnShare, take: () => number | null, results: FileResult[], onStart: (index: number) => void): Promise<void> {
-  for (let i = take(); i !== null; i = take()) {
+async function ownShare(own: OwnShare, queue: Queue, results: FileResult[], onStart: (index: number) => void): Promise<void> {
+  for (let i = queue.takeSmallest(); i !== null; i = queue.takeSmallest()) {
     onStart(i);
     own.arm();
     results[i] = own.lint(i);
@@ -116,8 +157,8 @@ async function ownShare(own: OwnShare, take: () => number | null, results: FileR
   }
 }
 
-/** The jobs' indices by size, largest first (ties in command-line order). */
-function largestFirst(jobs: LintJob[]): number[] {
+/** The jobs' indices by size, largest first (ties in command-line order), and their sizes. */
+function largestFirst(jobs: LintJob[]): { order: number[]; size: number[] } {
   const size = jobs.map((j) => {
     if (j.stdinText !== undefined) return j.stdinText.length;
     try {
@@ -126,29 +167,34 @@ function largestFirst(jobs: LintJob[]): number[] {
       return 0;
     }
   });
-  return jobs.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
+  return { order: jobs.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b), size };
 }
 
 /**
- * Runs one child on `first`, then on each file `take` hands out, until there is none left
- * (resolves null) or the child is stopped or dies on a file (resolves with its index and why).
+ * Runs one child on `first`, then on each file the queue hands out, until there is none left
+ * (resolves null) or the child is stopped or dies on a file (resolves with its index and why; the
+ * file sent ahead, if any, goes back to the queue). With `ahead`, a second file is sent while the
+ * child is on one when the queue says it is worth it; the file the child is on gets the full
+ * limit from the moment the one before it was answered.
  */
 function runChild(
   jobs: LintJob[],
   first: number,
-  take: () => number | null,
+  queue: Queue,
+  ahead: boolean,
   init: Omit<WorkerInit, 'type'>,
   limitSeconds: number,
   env: Record<string, string | undefined>,
   results: FileResult[],
   onStart: (index: number) => void,
-  /** The run's children take every core (workerV8Flags). */
+  /** The run's analyzing processes take every core (workerV8Flags). */
   saturated: boolean,
 ): Promise<{ index: number; why: string } | null> {
   return new Promise((resolve) => {
     // The first child of a run may already be up (started by the lint entry before it loaded the CLI).
     const child: ChildProcess = takePrestarted(env) ?? spawnWorker(env, workerEntry(), saturated);
-    let current: number | null = first;
+    // The files sent and not answered yet, in the order the child takes them.
+    const sent: number[] = [];
     let timer: NodeJS.Timeout | null = null;
     let done = false;
     const finish = (why: string | null) => {
@@ -163,7 +209,9 @@ function runChild(
         child.once('exit', () => clearTimeout(stop));
         child.stdin!.end();
       } else child.kill('SIGKILL');
-      resolve(why === null || current === null ? null : { index: current, why });
+      const current = sent.shift();
+      queue.giveBack(sent);
+      resolve(why === null || current === undefined ? null : { index: current, why });
     };
     const send = (msg: WorkerRequest) => {
       child.stdin!.write(JSON.stringify(msg) + '\n');
@@ -171,12 +219,24 @@ function runChild(
     // A child that died leaves a broken pipe: its 'exit' reports the file it was on.
     child.stdin!.on('error', () => {});
     const timedOut = `analysis did not finish within ${limitSeconds} s and was stopped (tree-sitter can run away on some malformed input; docs/limits.md)`;
-    // The child has one file at a time, which gets the full limit from the moment it is sent.
-    const start = () => {
+    const sendFile = (index: number) => {
+      onStart(index);
+      send({ type: 'file', index, ...jobs[index]! });
+      sent.push(index);
+    };
+    // Tops the child up (one file, or two while enough are left with `ahead`), and times the one it is on.
+    const fill = () => {
+      if (sent.length === 0) {
+        const i = queue.take();
+        if (i !== null) sendFile(i);
+      }
+      if (ahead && sent.length === 1 && queue.worthSendingAhead(sent[0]!)) {
+        const i = queue.take();
+        if (i !== null) sendFile(i);
+      }
       if (timer) clearTimeout(timer);
-      if (current === null) return finish(null);
-      onStart(current);
-      send({ type: 'file', index: current, ...jobs[current]! });
+      timer = null;
+      if (sent.length === 0) return finish(null);
       timer = setTimeout(() => finish(timedOut), limitSeconds * 1000);
     };
     // One JSON reply per line on the child's reply pipe.
@@ -190,15 +250,16 @@ function runChild(
         } catch {
           return finish('the analysis process sent a malformed reply on this file');
         }
-        if (m.type !== 'result' || m.index !== current) continue;
-        results[current] = { ...m.result, findings: fingerprint(m.result.findings, m.result.source) };
-        current = take();
-        start();
+        if (m.type !== 'result' || m.index !== sent[0]) continue;
+        results[m.index] = { ...m.result, findings: fingerprint(m.result.findings, m.result.source) };
+        sent.shift();
+        fill();
       }
     });
     child.on('exit', (code, signal) => finish(`the analysis process ended (${signal ?? `exit ${code}`}) on this file`));
     child.on('error', (err) => finish(`the analysis process failed (${err.message})`));
     send({ type: 'init', ...init });
-    start();
+    sendFile(first);
+    fill();
   });
 }
