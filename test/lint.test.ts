@@ -333,7 +333,7 @@ describe('lint: one bad file never stops the run', () => {
     }
   });
 
-  it('one child per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
+  it('without the files\' sizes, one process per 16 files by default, up to the CPUs and 4; one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/lint/isolated.js');
     expect([1, 15, 16, 31, 32, 50, 320].map((n) => defaultWorkers(n, 2, 0))).toEqual([1, 1, 1, 1, 2, 2, 2]);
     expect([50, 320].map((n) => defaultWorkers(n, 8, 0))).toEqual([3, 4]);

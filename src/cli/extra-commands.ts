@@ -39,7 +39,7 @@ function registerLint(program: Command, io: IO, setExit: (code: number) => void)
     .option('--no-summary', 'omit the summary line')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
-    .option('-j, --jobs <n>', 'analysis processes working at the same time (default: one per 16 files, up to the number of CPUs and 4; one on a busy machine)')
+    .option('-j, --jobs <n>', 'child processes analyzing files at the same time (default: one process per 80 KiB of scripts, this one included, up to the number of CPUs and 4; one on a busy machine)')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
       const { runLint } = await import('../lint/command.js');
       setExit(await runLint(paths, opts, io));

@@ -2,10 +2,11 @@
  * Lint with a time limit per file. tree-sitter can spend unbounded time inside one native parse
  * step on some malformed input (docs/limits.md); nothing in the process running it can stop it,
  * and a Node worker stuck in native code even blocks process exit. So the files are analyzed in
- * child processes (one per 16 files up to the number of CPUs, not one per file: `--jobs`), each
+ * child processes (by the work, up to the number of CPUs, not one per file: `--jobs`), each
  * given one file at a time and reporting its result back; when a file runs past the limit its
  * child is killed, that file gets a BG0002 finding, and a new child carries on with the next file.
- * A run that would have one child analyzes in the lint process instead (./rerun.ts).
+ * By default the lint process analyzes too, in place of one child (./rerun.ts): then it is given
+ * its share here (`own`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
