@@ -111,15 +111,19 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
     expect(here.files!.every((f) => f.findings.length >= 1)).toBe(true);
   }, 60_000);
 
-  it('a runaway file among many, taken first by the child (the largest): BG0002 for it, the files sent after it go to others, the results of --jobs 2', () => {
-    const names = ['big-runaway.sh'];
-    writeFileSync(join(dir, 'big-runaway.sh'), `${HANG}\n${'#'.repeat(8000)}\n`);
+  /** `first` (name, text), then 39 scripts of ~5 KB with one finding each: the run with a 2 s limit as is, and with --jobs 2. */
+  const runawayAmong = (prefix: string, first: [string, string]) => {
+    writeFileSync(join(dir, first[0]), first[1]);
+    const names = [first[0]];
     for (let i = 0; i < 39; i++) {
-      names.push(`r${i}.sh`);
-      writeFileSync(join(dir, `r${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/r${i}\n`);
+      names.push(`${prefix}${i}.sh`);
+      writeFileSync(join(dir, `${prefix}${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/${prefix}${i}\n`);
     }
-    const here = lint(['--timeout', '2', ...names]);
-    const two = lint(['--timeout', '2', '--jobs', '2', ...names]);
+    return { here: lint(['--timeout', '2', ...names]), two: lint(['--timeout', '2', '--jobs', '2', ...names]) };
+  };
+
+  it('a runaway file among many, taken first by the child (the largest): BG0002 for it, the files sent after it go to others, the results of --jobs 2', () => {
+    const { here, two } = runawayAmong('r', ['big-runaway.sh', `${HANG}\n${'#'.repeat(8000)}\n`]);
     expect(here.code, here.stderr).toBe(1);
     expect(here.files).toEqual(two.files);
     expect(here.files![0]!.findings).toEqual([expect.stringMatching(/^1:BG0002:analysis did not finish within 2 s/)]);
@@ -127,14 +131,7 @@ describe.skipIf(!ADDON)('lint in the lint process, restarted with children when 
   }, 60_000);
 
   it('a runaway file the lint process takes itself (the smallest) while a child works: the restart, then the results of --jobs 2', () => {
-    const names = ['tiny-runaway.sh'];
-    writeFileSync(join(dir, 'tiny-runaway.sh'), HANG);
-    for (let i = 0; i < 39; i++) {
-      names.push(`s${i}.sh`);
-      writeFileSync(join(dir, `s${i}.sh`), `#!/bin/sh\n${PAD}echo ${i} > /etc/s${i}\n`);
-    }
-    const here = lint(['--timeout', '2', ...names]);
-    const two = lint(['--timeout', '2', '--jobs', '2', ...names]);
+    const { here, two } = runawayAmong('s', ['tiny-runaway.sh', HANG]);
     expect(here.code, here.stderr).toBe(1);
     expect(here.restarts).toBe(1);
     expect(here.files).toEqual(two.files);
