@@ -353,8 +353,8 @@ static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// A restart instead of a kill (`bashguard lint`'s runs that would use one child process analyze
-// in the lint process itself: src/lint/rerun.ts). prepareRerun(path, argv, env, note) copies the
+// A restart instead of a kill (`bashguard lint` analyzes in its own process too, in place of one
+// of its children: src/lint/rerun.ts). prepareRerun(path, argv, env, note) copies the
 // command line that runs the same lint with each file in a child process, and makes SIGALRM's
 // action a handler that writes `note` to stderr and execs it; rerunAfter(seconds) then arms the
 // kernel's interval timer before each file (0 disarms). A parse that runs away inside one native
@@ -376,7 +376,7 @@ static void on_rerun_alarm(int sig) {
   w = write(2, rerun_note, rerun_note_len);
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-  // libuv marks the descriptors it took over for stdio close-on-exec (uv_tty_init's dup2).
+  // Node marks the stdio descriptors it took over close-on-exec (seen for pipes and terminals).
   for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, 0);
   execve(rerun_path, rerun_argv, rerun_envp);
   w = write(2, failed, sizeof failed - 1);
