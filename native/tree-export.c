@@ -319,6 +319,32 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// SIGALRM's action set to `handler` (with `flags`) and the signal unblocked in this (the main)
+// thread, so that neither is inherited from the parent (a process started with SIGALRM ignored
+// or blocked would never be stopped).
+static bool take_alarm(void (*handler)(int), int flags) {
+  struct sigaction act;
+  memset(&act, 0, sizeof act);
+  act.sa_handler = handler;
+  act.sa_flags = flags;
+  sigemptyset(&act.sa_mask);
+  sigset_t alrm;
+  sigemptyset(&alrm);
+  sigaddset(&alrm, SIGALRM);
+  return sigaction(SIGALRM, &act, NULL) == 0 && pthread_sigmask(SIG_UNBLOCK, &alrm, NULL) == 0;
+}
+
+// The kernel's interval timer set to send SIGALRM after `seconds` of wall-clock time (0 disarms
+// it; a positive time below a microsecond is one).
+static bool set_timer(double seconds) {
+  struct itimerval t;
+  memset(&t, 0, sizeof t);
+  t.it_value.tv_sec = (time_t)seconds;
+  t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
+  if (seconds > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
+  return setitimer(ITIMER_REAL, &t, NULL) == 0;
+}
+
 // armTimeLimit(seconds): from now on the kernel ends this process with SIGALRM once `seconds` of
 // wall-clock time have passed, whatever it is doing then (bin/bashguard-hook's time limit, instead
 // of a coreutils `timeout` process around it: src/util/time-limit.ts). tree-sitter can run
@@ -334,20 +360,7 @@ static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
   bool armed = false;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
       napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds > 0 && seconds <= 86400) {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigset_t alrm;
-    sigemptyset(&alrm);
-    sigaddset(&alrm, SIGALRM);
-    struct itimerval t;
-    memset(&t, 0, sizeof t);
-    t.it_value.tv_sec = (time_t)seconds;
-    t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
-    if (t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
-    armed = sigaction(SIGALRM, &dfl, NULL) == 0 && pthread_sigmask(SIG_UNBLOCK, &alrm, NULL) == 0 &&
-            setitimer(ITIMER_REAL, &t, NULL) == 0;
+    armed = take_alarm(SIG_DFL, 0) && set_timer(seconds);
   }
   napi_get_boolean(env, armed, &out);
   return out;
@@ -426,15 +439,7 @@ static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
       rerun_envp = envp;
       rerun_note = note;
       rerun_note_len = strlen(note);
-      struct sigaction act;
-      memset(&act, 0, sizeof act);
-      act.sa_handler = on_rerun_alarm;
-      sigemptyset(&act.sa_mask);
-      act.sa_flags = SA_NODEFER;
-      sigset_t alrm;
-      sigemptyset(&alrm);
-      sigaddset(&alrm, SIGALRM);
-      ready = sigaction(SIGALRM, &act, NULL) == 0 && pthread_sigmask(SIG_UNBLOCK, &alrm, NULL) == 0;
+      ready = take_alarm(on_rerun_alarm, SA_NODEFER);
     }
     // What was not taken is freed (a half-prepared restart is none).
     if (!ready) {
@@ -458,12 +463,7 @@ static napi_value rerun_after(napi_env env, napi_callback_info info) {
   bool set = false;
   if (rerun_path && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
       napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds >= 0 && seconds <= 86400) {
-    struct itimerval t;
-    memset(&t, 0, sizeof t);
-    t.it_value.tv_sec = (time_t)seconds;
-    t.it_value.tv_usec = (suseconds_t)((seconds - (double)t.it_value.tv_sec) * 1e6);
-    if (seconds > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0) t.it_value.tv_usec = 1;
-    set = setitimer(ITIMER_REAL, &t, NULL) == 0;
+    set = set_timer(seconds);
   }
   napi_get_boolean(env, set, &out);
   return out;
