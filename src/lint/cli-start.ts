@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadBundle } from '../startup/code-cache.js';
-import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags } from './spawn-worker.js';
+import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
@@ -25,7 +25,7 @@ export async function startLint(): Promise<void> {
   const argv = process.argv.slice(3);
   // (The operands' sizes, for the share of work: a directory counts as 0 bytes here, and the
   // run decides again on the files it finds, starting a child then if it needs one.)
-  const workers = (files: number, operands: readonly string[]) => defaultWorkers(files, undefined, (others ??= othersRunning()), totalBytes(operands));
+  const workers: WorkersFor = (files, operands) => defaultWorkers(files, undefined, (others ??= othersRunning()), totalBytes(operands));
   // By default this process analyzes too, in place of one of the children, and restarts itself
   // with children only if one of its files runs past the limit (./rerun.ts): the command line of
   // that restart is known only here.

@@ -11,8 +11,8 @@ import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
 import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
-import { defaultWorkers, lintIsolated } from './isolated.js';
-import { othersBeforePrestart, totalBytes } from './spawn-worker.js';
+import { defaultWorkers, jobSizes, lintIsolated } from './isolated.js';
+import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
 import { trainIfWritingCache } from './training.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
@@ -110,19 +110,23 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     if (progress) io.stderr(`\r\x1b[K[${started}/${targets.length}] ${targets[i]!.display.length > 70 ? '...' + targets[i]!.display.slice(-67) : targets[i]!.display}`);
   };
   let results: FileResult[];
-  const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined, totalBytes(jobs.map((j) => j.path)));
+  // (The files' bytes count as work; stdin, which never goes to this process's share, as none.)
+  const sizes = jobSizes(jobs);
+  const bytes = sizes.reduce((sum, n, i) => (jobs[i]!.stdinText === undefined ? sum + n : sum), 0);
+  const children = workers ?? defaultWorkers(jobs.length, undefined, othersBeforePrestart() ?? offeredOthers() ?? undefined, bytes);
   // By default this process analyzes too, in place of one of the children, under the kernel's
   // timer (./rerun.ts), when the executable's entry offered the restart that timer needs.
   const rerun = limit > 0 && workers === null && stdinText === undefined && jobs.length > 0 ? prepareRerun(limit) : null;
   if (limit === 0 || rerun !== null) {
     if (!linter.hasParser()) linter.useParser(await getParser(parserChoice as BackendChoice | undefined));
   }
+  const init = { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd };
   if (rerun !== null && children > 1) {
     const own = { lint: (i: number) => linter.lintFile(jobs[i]!.path, jobs[i]!.display), arm: rerun.arm, disarm: rerun.disarm };
-    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, children - 1, own);
+    results = await lintIsolated(jobs, init, linter, limit, io.env, onStart, children - 1, own, sizes);
     trainIfWritingCache(linter);
   } else if (limit > 0 && rerun === null) {
-    results = await lintIsolated(jobs, { parser: parserChoice as BackendChoice | undefined, opts: linterOpts, displayCwd: io.cwd }, linter, limit, io.env, onStart, children);
+    results = await lintIsolated(jobs, init, linter, limit, io.env, onStart, children, null, sizes);
   } else {
     results = jobs.map((j, i) => {
       onStart(i);

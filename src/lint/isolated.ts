@@ -9,12 +9,12 @@
  * its share here (`own`).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { BackendChoice } from '../parse/index.js';
 import { packagePath } from '../util/package-root.js';
 import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
-import { LineSplitter, REPLY_FD, saturates, spawnWorker, takePrestarted } from './spawn-worker.js';
+import { fileSize, LineSplitter, REPLY_FD, saturates, spawnWorker, takePrestarted } from './spawn-worker.js';
 
 export { LINT_WORKER_COMMAND, defaultWorkers, saturates, workerV8Flags } from './spawn-worker.js';
 
@@ -70,6 +70,8 @@ export async function lintIsolated(
   workers = 1,
   /** Files this process analyzes itself, beside its children. */
   own: OwnShare | null = null,
+  /** The jobs' sizes (jobSizes), when the caller has them already. */
+  sizes: number[] = jobSizes(jobs),
 ): Promise<FileResult[]> {
   const results: FileResult[] = new Array(jobs.length);
   // Files are handed out one at a time to whichever child is free, the largest first (so that a
@@ -83,7 +85,8 @@ export async function lintIsolated(
   // the child holds while this process could have taken it (on the bench's batch with a 150 KB
   // page this process waited 49 ms for it). A child's file sent ahead goes back to the queue when
   // the child is stopped.
-  const { order, size } = largestFirst(jobs);
+  const size = sizes;
+  const order = largestFirst(size);
   let next = 0;
   let last = order.length;
   let bytesLeft = size.reduce((a, b) => a + b, 0);
@@ -158,17 +161,14 @@ async function ownShare(own: OwnShare, queue: Queue, results: FileResult[], onSt
   }
 }
 
-/** The jobs' indices by size, largest first (ties in command-line order), and their sizes. */
-function largestFirst(jobs: LintJob[]): { order: number[]; size: number[] } {
-  const size = jobs.map((j) => {
-    if (j.stdinText !== undefined) return j.stdinText.length;
-    try {
-      return statSync(j.path).size;
-    } catch {
-      return 0;
-    }
-  });
-  return { order: jobs.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b), size };
+/** The jobs' sizes: a file's bytes, stdin's characters, 0 for what cannot be read. */
+export function jobSizes(jobs: LintJob[]): number[] {
+  return jobs.map((j) => (j.stdinText !== undefined ? j.stdinText.length : fileSize(j.path)));
+}
+
+/** The jobs' indices by size, largest first (ties in command-line order). */
+function largestFirst(size: number[]): number[] {
+  return size.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
 }
 
 /**

@@ -128,20 +128,28 @@ export function defaultWorkers(files: number, cpus: number = availableParallelis
   return Math.max(1, Math.min(cpus, 4, share));
 }
 
-/** The total size of the regular files among `paths` (0 for what is not one: a directory, stdin, a missing path). */
+/** The size of the regular file at `path`; 0 for anything else (a directory, a missing path, an unreadable one). */
+export function fileSize(path: string): number {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? st.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The total size of the regular files among `paths` (stdin, `-`, counts as none). */
 export function totalBytes(paths: readonly string[]): number {
   let total = 0;
-  for (const p of paths) {
-    if (p === '-') continue;
-    try {
-      const st = statSync(p, { throwIfNoEntry: false });
-      if (st?.isFile()) total += st.size;
-    } catch {
-      // not a file we can size
-    }
-  }
+  for (const p of paths) if (p !== '-') total += fileSize(p);
   return total;
 }
+
+/** How many processes a command line's `files` paths (`operands`) get (prestartCount, analyzersWithThisProcess). */
+export type WorkersFor = (files: number, operands: readonly string[]) => number;
+
+/** The default: defaultWorkers with the operands' sizes. */
+const byOperands: WorkersFor = (files, operands) => defaultWorkers(files, undefined, undefined, totalBytes(operands));
 
 /** Where ./cli-start.ts leaves the children it started early (two bundles share no module state). */
 const PRESTARTED = Symbol.for('bashguard.lint.prestartedWorkers');
@@ -209,7 +217,7 @@ const LINT_FLAGS = new Set(['--norc', '--report-unused-directives', '--color', '
  * `--jobs N`; else the default for the number of paths given (a directory counts as one file).
  * A wrong guess costs a child that `dropPrestarted` ends, or one started later.
  */
-export function prestartCount(argv: readonly string[], workers: (files: number, operands: readonly string[]) => number = (files, operands) => defaultWorkers(files, undefined, undefined, totalBytes(operands))): number {
+export function prestartCount(argv: readonly string[], workers: WorkersFor = byOperands): number {
   const plan = lintPlan(argv);
   return plan.paths === 0 || plan.help || plan.inProcess ? 0 : Math.min(plan.jobs ?? workers(plan.paths, plan.operands), plan.paths);
 }
@@ -230,7 +238,7 @@ export function analyzesInProcess(argv: readonly string[]): boolean {
  * process. 0 when this process does not analyze (or analyzes alone, with `--timeout 0`). Guessed
  * from argv as prestartCount does.
  */
-export function analyzersWithThisProcess(argv: readonly string[], workers: (files: number, operands: readonly string[]) => number = (files, operands) => defaultWorkers(files, undefined, undefined, totalBytes(operands))): number {
+export function analyzersWithThisProcess(argv: readonly string[], workers: WorkersFor = byOperands): number {
   const plan = lintPlan(argv);
   if (plan.paths === 0 || plan.help || plan.inProcess || plan.jobs !== null || plan.stdin) return 0;
   return Math.min(workers(plan.paths, plan.operands), plan.paths);
