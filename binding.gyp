@@ -4,15 +4,48 @@
   "variables": {
     # tree-sitter's C runtime, from the sources the `tree-sitter` package ships.
     "ts_lib%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter/package.json')), 'vendor', 'tree-sitter', 'lib')\")",
+    # The bash grammar, from the sources the `tree-sitter-bash` package ships (the same its own
+    # addon and prebuilds are built from).
+    "bash_src%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter-bash/package.json')), 'src')\")",
   },
   "targets": [
     {
+      # The grammar (its own include path: tree-sitter's runtime has a parser.c of its own).
+      "target_name": "bashguard_bash_grammar",
+      "type": "static_library",
+      "sources": ["native/bash-parser.c", "native/bash-scanner.c"],
+      "include_dirs": ["<(bash_src)"],
+      # -Wno-unused-value: the scanner's `array_pop` statements (upstream code, not ours).
+      "cflags": ["-std=c11", "-fvisibility=hidden", "-fPIC", "-Wno-unused-value"],
+      "xcode_settings": {"GCC_SYMBOLS_PRIVATE_EXTERN": "YES", "OTHER_CFLAGS": ["-std=c11"]},
+    },
+    {
+      # Build-time tool: the grammar's parse table with every state dense, as C (its header says why).
+      "target_name": "bashguard_dense_table",
+      "type": "executable",
+      "dependencies": ["bashguard_bash_grammar"],
+      "sources": ["native/dense-table.c"],
+      "include_dirs": ["<(bash_src)"],
+      "cflags": ["-std=c11"],
+      "xcode_settings": {"OTHER_CFLAGS": ["-std=c11"]},
+    },
+    {
       "target_name": "bashguard_tree",
+      "dependencies": ["bashguard_bash_grammar", "bashguard_dense_table"],
       "sources": ["native/tree-export.c", "native/tree-sitter-runtime.c"],
       "include_dirs": ["<(ts_lib)/include", "<(ts_lib)/src"],
       "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"],
       "cflags": ["-std=c11", "-fvisibility=hidden"],
       "xcode_settings": {"GCC_SYMBOLS_PRIVATE_EXTERN": "YES", "OTHER_CFLAGS": ["-std=c11"]},
+      "actions": [
+        {
+          "action_name": "dense_parse_table",
+          "inputs": ["<(PRODUCT_DIR)/bashguard_dense_table<(EXECUTABLE_SUFFIX)"],
+          "outputs": ["<(INTERMEDIATE_DIR)/dense-parse-table.c"],
+          "action": ["<(PRODUCT_DIR)/bashguard_dense_table<(EXECUTABLE_SUFFIX)", "<@(_outputs)"],
+          "process_outputs_as_sources": 1,
+        }
+      ],
     }
   ]
 }

@@ -6,9 +6,14 @@
 // and the binding reads its input through a JavaScript callback. Here one call parses (the UTF-16
 // text read straight from the string) and walks the tree in C.
 //
-// The grammar is not compiled in: tree-sitter-bash's own addon exports its TSLanguage as a
-// type-tagged napi External (bindings/node/binding.cc), which setLanguage takes, as tree-sitter's
-// binding does (src/language.cc checks the same tag).
+// The grammar is compiled in (binding.gyp: tree-sitter-bash's parser.c and scanner.c), and the
+// addon starts with it (`formatVersion` 2). useDenseTable(true) switches to the same grammar with
+// the parse table native/dense-table.c made dense at build time: the same trees, parsed ~30%
+// faster, but a parse maps ~4 MB more of the addon's file (the kernel maps the page cache in
+// large folios), so only lint asks for it, not the hook (whose peak RSS is a target).
+// setLanguage still takes another grammar: the TSLanguage that tree-sitter-bash's own addon
+// exports as a type-tagged napi External (bindings/node/binding.cc), as tree-sitter's binding
+// does (src/language.cc checks the same tag).
 //
 // Record layout, 4 words per visible node in preorder (what a tree cursor visits):
 //   [0] symbol | field id << 16   [1] start   [2] end (UTF-16 code units: bytes / 2)
@@ -37,6 +42,7 @@ static const napi_type_tag LANGUAGE_TYPE_TAG = {0x8AF2E5212AD58ABF, 0xD5006CAD83
 typedef struct {
   TSParser *parser;
   const TSLanguage *language;
+  TSLanguage *dense;  // the compiled-in grammar with its dense table (owned), or NULL
   TSTree *tree;       // the last parse, kept only until it is exported
   uint16_t *text;     // the input as UTF-16, reused between parses
   size_t text_cap;    // in code units
@@ -50,6 +56,7 @@ static void finalize(napi_env env, void *data, void *hint) {
   (void)hint;
   if (x->tree) ts_tree_delete(x->tree);
   if (x->parser) ts_parser_delete(x->parser);
+  free(x->dense);
   free(x->text);
   free(x->stack);
   free(x);
@@ -470,6 +477,41 @@ static napi_value rerun_after(napi_env env, napi_callback_info info) {
 }
 #endif
 
+// native/tree-sitter-runtime.c
+TSLanguage *bashguard_dense_bash(void);
+const TSLanguage *tree_sitter_bash(void);
+
+// useDenseTable(on): the compiled-in grammar with its dense table (on) or as the grammar has it;
+// useDenseTable(): no change. Returns whether the dense table is in use (false when this build has
+// none that fits).
+static napi_value use_dense_table(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out = NULL;
+  napi_valuetype type = napi_undefined;
+  size_t argc = 1;
+  Exporter *x = exporter(env);
+  bool on = false;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || !x || !x->parser) {
+    fail(env, "tree export not initialised");
+    return NULL;
+  }
+  if (argc >= 1 && napi_typeof(env, argv[0], &type) != napi_ok) return NULL;
+  if (type != napi_undefined && napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    fail(env, "useDenseTable takes a boolean");
+    return NULL;
+  }
+  const TSLanguage *bash = on && x->dense ? x->dense : tree_sitter_bash();
+  // Both have the same symbols and fields: a tree kept for exportInto reads the same either way.
+  if (type != napi_undefined && bash != x->language) {
+    if (!ts_parser_set_language(x->parser, bash)) {
+      fail(env, "the grammar's ABI version is not supported by this tree-sitter runtime");
+      return NULL;
+    }
+    x->language = bash;
+  }
+  napi_get_boolean(env, x->language == x->dense && x->dense != NULL, &out);
+  return out;
+}
+
 NAPI_MODULE_INIT() {
   Exporter *x = calloc(1, sizeof *x);
   if (!x || !(x->parser = ts_parser_new())) {
@@ -477,6 +519,9 @@ NAPI_MODULE_INIT() {
     napi_throw_error(env, NULL, "out of memory");
     return NULL;
   }
+  // The compiled-in grammar as it is; its dense variant is ready for useDenseTable (NULL: none fits).
+  x->dense = bashguard_dense_bash();
+  if (ts_parser_set_language(x->parser, tree_sitter_bash())) x->language = tree_sitter_bash();
   if (napi_set_instance_data(env, x, finalize, NULL) != napi_ok) {
     ts_parser_delete(x->parser);
     free(x);
@@ -484,6 +529,7 @@ NAPI_MODULE_INIT() {
   }
   napi_property_descriptor props[] = {
       {"setLanguage", NULL, set_language, NULL, NULL, NULL, napi_default, NULL},
+      {"useDenseTable", NULL, use_dense_table, NULL, NULL, NULL, napi_default, NULL},
       {"setTimeoutMicros", NULL, set_timeout_micros, NULL, NULL, NULL, napi_default, NULL},
       {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
       {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
@@ -497,10 +543,12 @@ NAPI_MODULE_INIT() {
       {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
-  napi_value version;
+  napi_value version, dense;
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok ||
-      napi_create_uint32(env, 1, &version) != napi_ok ||
-      napi_set_named_property(env, exports, "formatVersion", version) != napi_ok) {
+      napi_create_uint32(env, 2, &version) != napi_ok ||
+      napi_set_named_property(env, exports, "formatVersion", version) != napi_ok ||
+      napi_get_boolean(env, x->dense != NULL, &dense) != napi_ok ||
+      napi_set_named_property(env, exports, "hasDenseTable", dense) != napi_ok) {
     return NULL;
   }
   return exports;

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from '../cli/io.js';
-import { getParser, type BackendChoice } from '../parse/index.js';
+import { getParser, useDenseParseTable, type BackendChoice } from '../parse/index.js';
 import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
@@ -88,6 +88,8 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   // parser themselves: this process then loads none (two dlopens and a check parse, ~2 ms of CPU
   // per run), unless --parser names one, which is checked here and reported once.
   const isolated = limit > 0;
+  // Lint parses whole scripts: the native parser's dense table, where it parses (here or there).
+  useDenseParseTable();
   const parser = isolated && parserChoice === undefined ? null : await getParser(parserChoice as BackendChoice | undefined);
   const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc) };
   const linter = new Linter(parser, linterOpts, io.cwd);

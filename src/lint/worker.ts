@@ -1,6 +1,6 @@
 /** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
 import { readSync, writeSync } from 'node:fs';
-import { getParser } from '../parse/index.js';
+import { getParser, useDenseParseTable } from '../parse/index.js';
 import { framedSource, Linter } from './lint.js';
 import { trainIfWritingCache } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
@@ -48,6 +48,8 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
   try {
     for (const m of requests(input)) {
       if (m.type === 'init') {
+        // Whole scripts: the native parser's dense table (src/parse/native.ts).
+        useDenseParseTable();
         linter = new Linter(await getParser(m.parser), { ...m.opts, fingerprints: false }, m.displayCwd);
         continue;
       }

@@ -12,6 +12,7 @@ import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
 export { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
+export { useDenseParseTable } from './native.js';
 
 export interface BashParser {
   readonly backend: BackendName;
