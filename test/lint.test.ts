@@ -3,7 +3,7 @@
  * checked against the official SARIF 2.1.0 schema (test/fixtures/lint/sarif-schema-2.1.0.json),
  * exit codes, suppressions, one bad file not stopping the run, stdin, roots and worktrees.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -605,6 +605,22 @@ describe('lint: the built CLI', () => {
     }
     expect(code).toBe(1);
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
+  });
+
+  it('lint\'s own entry (only the lint command) answers help and usage errors as the full CLI does', async () => {
+    const bin = (args: string[]) => {
+      const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', ...args], { cwd: CHECKOUT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/home/tester', TMPDIR: '/tmp' } });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    const cases = [['--help'], [], ['--format', 'bogus', join(PROJECT, 'broken.sh')], ['--no-such-option', 'x.sh'], ['--jobs', 'many', 'x.sh'], [join(CHECKOUT, 'nothing-here')]];
+    for (const args of cases) {
+      const full = await lint(args);
+      const own = bin(args);
+      expect({ code: own.code, out: own.out, err: own.err }, args.join(' ')).toEqual(full);
+    }
+    // The full CLI's help and usage line are in there: the same root program.
+    expect(bin(['--help']).out).toMatch(/^Usage: bashguard lint \[options\] <paths\.\.\.>/);
+    expect(bin(['--no-such-option', 'x.sh']).err).toContain('(run bashguard --help for usage)');
   });
 
   it('the child the entry starts before loading the CLI gives the findings of an in-process run, on every file', () => {

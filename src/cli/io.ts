@@ -40,3 +40,17 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+/**
+ * What a command that threw prints and exits with: a usage error its message and code; anything
+ * else one line, `internal error`, with the stack under BASHGUARD_DEBUG=1, and 2.
+ */
+export function reportFailure(err: unknown, io: IO): number {
+  if (err instanceof UsageError) {
+    io.stderr(`bashguard: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  io.stderr(`bashguard: internal error: ${e.message.split('\n')[0]}${io.env.BASHGUARD_DEBUG ? `\n${e.stack}` : ' (set BASHGUARD_DEBUG=1 for details)'}\n`);
+  return 2;
+}

@@ -7,7 +7,7 @@ import { fastHookArgs } from './hook-args.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { processIO, UsageError, type IO } from './io.js';
+import { processIO, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
 import { armOrRefuse } from '../util/time-limit.js';
@@ -42,13 +42,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     const { runProgram } = await import('./program.js');
     return await runProgram(argv, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`bashguard: ${err.message}\n`);
-      return err.exitCode;
-    }
-    const e = err as Error;
-    io.stderr(`bashguard: internal error: ${e.message.split('\n')[0]}${io.env.BASHGUARD_DEBUG ? `\n${e.stack}` : ' (set BASHGUARD_DEBUG=1 for details)'}\n`);
-    return 2;
+    return reportFailure(err, io);
   }
 }
 

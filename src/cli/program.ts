@@ -2,7 +2,8 @@
  * The commander program for everything but the hook's fast path. Each command only formats what
  * the engine (src/workspace, src/analyze.ts) returns.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Option } from 'commander';
+import { parseProgram, rootProgram } from './root.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
@@ -14,7 +15,6 @@ import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor } from './install.js';
 import { effectsToJson } from './json.js';
-import { packageVersion } from '../util/package-root.js';
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
 
@@ -51,16 +51,7 @@ function parserChoice(v: string | undefined): BackendChoice | undefined {
 
 export async function runProgram(argv: string[], io: IO): Promise<number> {
   let exitCode = 0;
-  const program = new Command();
-  program
-    .name('bashguard')
-    .description('Keeps AI coding agents\' shell commands and file edits inside their git worktree.')
-    .version(packageVersion(), '-v, --version')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
-    .showHelpAfterError('(run bashguard --help for usage)')
-    // `sandbox run CMD...` passes CMD's own options through (needs positional options up the chain).
-    .enablePositionalOptions();
+  const program = rootProgram(io);
 
   program
     .command('hook')
@@ -238,17 +229,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     io.stderr(program.helpInformation());
     return 2;
   }
-  try {
-    // -V is accepted too (commander's default spelling, which older docs used).
-    await program.parseAsync(['node', 'bashguard', ...(argv.length === 1 && argv[0] === '-V' ? ['-v'] : argv)]);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      return 2;
-    }
-    throw err;
-  }
-  return exitCode;
+  return (await parseProgram(program, argv)) ?? exitCode;
 }
 
 function agentOf(name: string): string {

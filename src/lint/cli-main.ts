@@ -1,0 +1,33 @@
+/**
+ * `bashguard lint`'s own entry (dist/lint-cli.cjs, loaded through its V8 code cache by
+ * dist/lint-start.cjs: ./cli-start.ts): the full CLI's root program (src/cli/root.ts) with only
+ * the lint command registered (src/cli/lint-command.ts), so a lint run neither loads nor
+ * initialises the other commands (install, doctor, demo, audit, sandbox, corpus, ...). Help,
+ * errors and exit codes are those of `bashguard lint` through the full CLI (src/cli/program.ts).
+ */
+import { processIO, reportFailure, type IO } from '../cli/io.js';
+import { registerLint } from '../cli/lint-command.js';
+import { parseProgram, rootProgram } from '../cli/root.js';
+
+/** `bashguard ARGV` for an argv that starts with `lint`; returns the exit code, never exits. */
+export async function runLintCli(argv: string[], io: IO): Promise<number> {
+  try {
+    let exitCode = 0;
+    const program = rootProgram(io);
+    registerLint(program, io, (code) => {
+      exitCode = code;
+    });
+    return (await parseProgram(program, argv)) ?? exitCode;
+  } catch (err) {
+    return reportFailure(err, io);
+  }
+}
+
+export async function main(): Promise<void> {
+  const io = processIO();
+  // runLintCli reports its own errors; anything escaping it (a failing stderr write ...) still gets a line.
+  process.exitCode = await runLintCli(process.argv.slice(2), io).catch((err: unknown) => {
+    process.stderr.write(`bashguard: internal error: ${String((err as Error)?.message ?? err).split('\n')[0]}\n`);
+    return 2;
+  });
+}
