@@ -326,6 +326,24 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// releaseStderr(): descriptor 2 becomes /dev/null. For a lint child whose work is done (its
+// stderr is the lint process's, and so its caller's): whoever reads that stream through a pipe
+// (a CI runner, spawnSync) waits for every holder of its write end to close it, and the child
+// otherwise holds it until the very end of its exit (the lint process no longer waits for it).
+// Returns whether it did.
+static napi_value release_stderr(napi_env env, napi_callback_info info) {
+  napi_value out = NULL;
+  (void)info;
+  bool done = false;
+  int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    done = fd == 2 || dup2(fd, 2) == 2;
+    if (fd != 2) close(fd);
+  }
+  napi_get_boolean(env, done, &out);
+  return out;
+}
+
 // SIGALRM's action set to `handler` (with `flags`) and the signal unblocked in this (the main)
 // thread, so that neither is inherited from the parent (a process started with SIGALRM ignored
 // or blocked would never be stopped).
@@ -538,6 +556,7 @@ NAPI_MODULE_INIT() {
       {"fieldName", NULL, field_name, NULL, NULL, NULL, napi_default, NULL},
 #ifndef _WIN32
       {"lstatKind", NULL, lstat_kind, NULL, NULL, NULL, napi_default, NULL},
+      {"releaseStderr", NULL, release_stderr, NULL, NULL, NULL, napi_default, NULL},
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
       {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},
       {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},

@@ -623,6 +623,32 @@ describe('lint: the built CLI', () => {
     expect(bin(['--no-such-option', 'x.sh']).err).toContain('(run bashguard --help for usage)');
   });
 
+  it('a report larger than a pipe holds arrives whole: the lint process ends right after writing it, its children without it', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-big-')));
+    try {
+      const script = readFileSync(join(PROJECT, 'escapes.sh'), 'utf8');
+      const files: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        files.push(join(dir, `s${i}.sh`));
+        writeFileSync(files[i]!, script);
+      }
+      const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir };
+      // Two children (and the lint process), stdout and stderr through pipes, as a CI runner reads them.
+      const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--root', dir, '--jobs', '2', ...files], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(r.stdout.length).toBeGreaterThan(256 * 1024);
+      const j = JSON.parse(r.stdout) as JsonOut;
+      expect(j.files).toHaveLength(60);
+      const perFile = j.files[0]!.findings.length;
+      expect(perFile).toBeGreaterThan(0);
+      expect(j.files.every((f) => f.findings.length === perFile)).toBe(true);
+      expect(r.status).toBe(1);
+      // The summary, whole, and nothing else (the children wrote nothing there).
+      expect(r.stderr).toMatch(new RegExp(`^bashguard: 60 files linted, ${60 * perFile} findings \\([^)]*\\)[^\\n]* s\\n$`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the child the entry starts before loading the CLI gives the findings of an in-process run, on every file', () => {
     const files = [join(PROJECT, 'broken.sh'), join(PROJECT, 'tools/deploy'), join(PROJECT, 'broken.sh')];
     const bin = (extra: string[]) => {

@@ -170,6 +170,19 @@ describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
     expect(mine.words[2]).toBe(12);
   });
 
+  it.skipIf(process.platform === 'win32')('releaseStderr: descriptor 2 goes to /dev/null, so a caller reading it through a pipe is let go', () => {
+    const code = `const x = { exports: {} }; process.dlopen(x, ${JSON.stringify(ADDON)});
+      process.stderr.write('before\\n');
+      const done = x.exports.releaseStderr();
+      process.stderr.write('after\\n');
+      require('fs').writeSync(2, 'after, raw\\n');
+      process.stdout.write(JSON.stringify({ done, fd2: require('fs').readlinkSync('/proc/self/fd/2') }));`;
+    const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('before\n');
+    expect(JSON.parse(r.stdout)).toEqual({ done: true, fd2: '/dev/null' });
+  });
+
   it('refuses bad arguments with an error, never a crash', () => {
     const x = { exports: {} as Record<string, (...a: unknown[]) => unknown> };
     process.dlopen(x, ADDON);

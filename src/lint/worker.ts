@@ -1,6 +1,7 @@
 /** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
 import { readSync, writeSync } from 'node:fs';
 import { getParser, useDenseParseTable } from '../parse/index.js';
+import { releaseStderr } from '../util/tree-addon.js';
 import { framedSource, Linter } from './lint.js';
 import { trainIfWritingCache } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
@@ -58,8 +59,13 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
       // The parent needs of the text only what code frames and fingerprints read.
       reply(output, { type: 'result', index: m.index, result: { ...result, source: framedSource(result.source, result.findings) } });
     }
-    // The parent has every answer. A child that will write the code cache as it exits first lints
-    // the training script (./training.ts), so that the cache covers more than this run needed.
+    // The parent has every answer, and ends without waiting for this process (src/lint/cli-main.ts).
+    // Its stderr is the parent's, and so the caller's: a caller that reads it through a pipe (a CI
+    // runner, spawnSync) would wait for this process's exit too, so it is let go now; what is left
+    // here writes nothing a reader needs.
+    releaseStderr();
+    // A child that will write the code cache as it exits first lints the training script
+    // (./training.ts), so that the cache covers more than this run needed.
     if (linter) trainIfWritingCache(linter);
     return 0;
   } catch (err) {

@@ -18,3 +18,16 @@ export function treeAddon(): Record<string, unknown> {
   process.dlopen(mod, file);
   return (loaded = mod.exports);
 }
+
+/**
+ * Points this process's descriptor 2 at /dev/null (native/tree-export.c releaseStderr), for a lint
+ * child whose work is done. False where that is not possible (Windows, no addon): stderr stays.
+ */
+export function releaseStderr(): boolean {
+  try {
+    const release = treeAddon().releaseStderr;
+    return typeof release === 'function' && release() === true;
+  } catch {
+    return false;
+  }
+}
