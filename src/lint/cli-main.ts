@@ -8,6 +8,7 @@
 import { processIO, reportFailure, type IO } from '../cli/io.js';
 import { registerLint } from '../cli/lint-command.js';
 import { parseProgram, rootProgram } from '../cli/root.js';
+import { dropPrestarted } from './spawn-worker.js';
 
 /** `bashguard ARGV` for an argv that starts with `lint`; returns the exit code, never exits. */
 export async function runLintCli(argv: string[], io: IO): Promise<number> {
@@ -37,5 +38,10 @@ export async function main(): Promise<void> {
   // (src/lint/worker.ts). 'exit' handlers (the code cache) still run. Not while a write is still
   // queued (stdout or stderr asynchronous, as a pipe can be on macOS): then Node drains it first.
   // The bench's 50-file batches, caller reading stdout and stderr through pipes: ~8-20 ms per run.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) {
+    // Children the entry started that the run did not take (a usage error, --help): ended as
+    // ./cli-start.ts would have after this function.
+    dropPrestarted();
+    process.exit(code);
+  }
 }
