@@ -294,6 +294,29 @@ describe('lint worker code cache', () => {
     expect(second.compiled).toBeLessThan(120);
   }, 60_000);
 
+  it('a lint that was to analyze but ended in a usage error writes no cache: the next real run writes one with its training', () => {
+    const dir = join(layout.root, 'lint-usage-error');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const cacheHome = join(dir, 'xdg');
+    writeFileSync(join(dir, 'a.sh'), '#!/bin/sh\necho hi > /tmp/x\n');
+    const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: cacheHome, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+    const run = (extra: string[]) => {
+      const r = spawnSync(process.execPath, [CLI, 'lint', '--format', 'json', '--timeout', '0', ...extra, 'a.sh'], { env, cwd: dir, encoding: 'utf8', timeout: 60_000 });
+      const cli = / code cache (\w+) (\S+)/.exec(r.stderr);
+      return { status: r.status, state: cli?.[1], file: cli?.[2] ?? '' };
+    };
+    const typo = run(['--format', 'bogus']);
+    expect(typo.status).toBe(2);
+    expect(typo.state).toBe('miss');
+    expect(existsSync(typo.file)).toBe(false);
+    // The same file: the first real run finds none, analyzes, trains and writes it; the next hits.
+    const first = run([]);
+    expect([first.state, first.file]).toEqual(['miss', typo.file]);
+    expect(existsSync(first.file)).toBe(true);
+    expect(run([]).state).toBe('hit');
+  }, 60_000);
+
   it('`--timeout 0` runs (this process analyzes, with the lint child\'s V8 flags) keep a CLI cache of their own: alternating runs all hit', () => {
     const dir = join(layout.root, 'lint-inprocess');
     rmSync(dir, { recursive: true, force: true });

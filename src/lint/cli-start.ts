@@ -8,7 +8,7 @@
  * pre-commit run lint once per commit, often on a few files.
  */
 import { existsSync } from 'node:fs';
-import { loadBundle } from '../startup/code-cache.js';
+import { CODE_CACHE_REQUIRE_WARM_UP, loadBundle } from '../startup/code-cache.js';
 import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
 
@@ -38,6 +38,9 @@ export async function startLint(): Promise<void> {
   // V8 flags a lint child gets (workerV8Flags), set before the CLI is compiled. V8 refuses code
   // cached under other flags, so the CLI's cache for such runs is a file of its own.
   const flags = analyzesInProcess(argv) ? setAnalysisFlags(false) : analyzers > 0 ? setAnalysisFlags(saturates(analyzers)) : '';
+  // The cache of a run that analyzes here is written only after its training run (../lint/training.ts):
+  // one that ended in a usage error first would have left a cache without the analysis.
+  if (analyzesInProcess(argv) || analyzers > 0) (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();

@@ -11,7 +11,7 @@
  * findings go nowhere. A lint that analyzes in its own process (`--timeout 0`, or a run that
  * would have one child: ./rerun.ts) does the same before its CLI's cache is written.
  */
-import { CODE_CACHE_WARM_UP } from '../startup/code-cache.js';
+import { CODE_CACHE_WARM_UP, CODE_CACHE_WARMED } from '../startup/code-cache.js';
 import type { Linter } from './lint.js';
 
 export const TRAINING_SCRIPT = [
@@ -84,11 +84,16 @@ export const TRAINING_SCRIPT = [
   "cleanup; echo \"$verbose\" > /dev/null; exit 0",
 ].join('\n');
 
-/** Lints the training script when this process will write its code cache as it exits; never throws. */
+/**
+ * Lints the training script when this process will write its code cache as it exits, and marks
+ * the process warmed up (a start entry may require it: CODE_CACHE_REQUIRE_WARM_UP); never throws.
+ */
 export function trainIfWritingCache(linter: Linter): void {
-  if ((globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] !== true) return;
+  const g = globalThis as Record<symbol, unknown>;
+  if (g[CODE_CACHE_WARM_UP] !== true) return;
   try {
     linter.lintFile('-', 'training.sh', TRAINING_SCRIPT);
+    g[CODE_CACHE_WARMED] = true;
   } catch {
     // a training run only
   }

@@ -5,9 +5,12 @@
  * its child every time. The cache is keyed by a hash of the worker bundle (computed by the build)
  * and written when the child ends normally (the parent disconnects it once every file is done).
  */
-import { loadBundle } from '../startup/code-cache.js';
+import { CODE_CACHE_REQUIRE_WARM_UP, loadBundle } from '../startup/code-cache.js';
 
 /** sha256 (hex, shortened) of dist/lint-worker.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_WORKER_KEY__: string;
 
+// Written only after the training run (../lint/training.ts): a child that ended without work
+// (never sent a file) leaves the cache to the next one.
+(globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
 loadBundle(__dirname, 'lint-worker.cjs', `lint-${__BG_LINT_WORKER_KEY__}`, require, 'lint worker code cache');

@@ -263,6 +263,11 @@ export function loadWithCodeCache(
     (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] = true;
     process.once('exit', () => {
       try {
+        // A process that had to warm up first (CODE_CACHE_REQUIRE_WARM_UP) and did not (a lint run
+        // that ended in a usage error before analyzing): this cache would lack what its next
+        // processes run, and as a valid file it would never be written again. The next one writes it.
+        const g = globalThis as Record<symbol, unknown>;
+        if (g[CODE_CACHE_REQUIRE_WARM_UP] === true && g[CODE_CACHE_WARMED] !== true) return;
         if (flagsChanged) {
           if (beforeFlags) writeCache(file, sourceBytes(text, ascii), beforeFlags);
           return;
@@ -291,3 +296,10 @@ export function loadBundle(dir: string, bundle: string, key: string, requireFn: 
 
 /** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
 export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
+/**
+ * Set to true by a start entry whose cache must come from a warmed-up process (the lint child, a
+ * lint that analyzes in its own process): the cache is then written only if CODE_CACHE_WARMED is
+ * true by the end (src/lint/training.ts sets it after its training run).
+ */
+export const CODE_CACHE_REQUIRE_WARM_UP = Symbol.for('bashguard.codeCacheRequireWarmUp');
+export const CODE_CACHE_WARMED = Symbol.for('bashguard.codeCacheWarmed');
