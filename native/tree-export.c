@@ -542,6 +542,7 @@ NAPI_MODULE_INIT() {
   if (ts_parser_set_language(x->parser, tree_sitter_bash())) x->language = tree_sitter_bash();
   if (napi_set_instance_data(env, x, finalize, NULL) != napi_ok) {
     ts_parser_delete(x->parser);
+    free(x->dense);
     free(x);
     return NULL;
   }

@@ -137,7 +137,7 @@ export function loadNativeBackend(method: NativeLoadMethod): NativeBackend {
   // Created only when needed: createRequire of a URL costs a fresh process ~0.5 ms.
   let req: NodeRequire | null = null;
   const require = (): NodeRequire => (req ??= moduleRequire(import.meta.url));
-  backend = method === 'export' ? loadExport(require) : method === 'direct' ? loadDirect(require) : loadWrapped(require());
+  backend = method === 'export' ? loadExport() : method === 'direct' ? loadDirect(require) : loadWrapped(require());
   backends.set(method, backend);
   return backend;
 }
@@ -221,7 +221,7 @@ function bashGrammar(require: () => NodeRequire): Record<string, unknown> {
 /** Words of the export array kept between parses (a larger one, for a huge script, is dropped after use). */
 const KEPT_EXPORT_WORDS = 1 << 20;
 
-function loadExport(require: () => NodeRequire): NativeBackend {
+function loadExport(): NativeBackend {
   if (prebuildOverride()) throw new Error('prebuild override');
   const x = treeAddon() as unknown as ExportAddon;
   if (x.formatVersion !== 2 || typeof x.parse !== 'function' || typeof x.exportInto !== 'function') {
