@@ -607,6 +607,29 @@ describe('lint: the built CLI', () => {
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
   });
 
+  it('a run with nothing to fingerprint never loads node:crypto; one with findings fingerprints them', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-crypto-')));
+    try {
+      // A preload that says at exit whether node:crypto was loaded.
+      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\n'));\n");
+      writeFileSync(join(dir, 'clean.sh'), '#!/bin/sh\necho hi\n');
+      const run = (file: string) =>
+        spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--fail-on', 'none', file], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir } });
+      // (The first run writes the code cache after its training run, whose findings are fingerprinted.)
+      run(join(dir, 'clean.sh'));
+      const clean = run(join(dir, 'clean.sh'));
+      expect((JSON.parse(clean.stdout) as JsonOut).files[0]!.findings).toEqual([]);
+      expect(clean.stderr).toContain('crypto loaded: false');
+      const dirty = run(join(PROJECT, 'escapes.sh'));
+      const findings = (JSON.parse(dirty.stdout) as JsonOut).files[0]!.findings as unknown as { fingerprint: string }[];
+      expect(findings.length).toBeGreaterThan(0);
+      expect(findings.every((f) => /^[0-9a-f]{32}$/.test(f.fingerprint))).toBe(true);
+      expect(dirty.stderr).toContain('crypto loaded: true');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lint\'s own entry (only the lint command) answers help and usage errors as the full CLI does', async () => {
     const bin = (args: string[]) => {
       const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', ...args], { cwd: CHECKOUT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: '/home/tester', TMPDIR: '/tmp' } });
