@@ -54,3 +54,12 @@ export function reportFailure(err: unknown, io: IO): number {
   io.stderr(`bashguard: internal error: ${e.message.split('\n')[0]}${io.env.BASHGUARD_DEBUG ? `\n${e.stack}` : ' (set BASHGUARD_DEBUG=1 for details)'}\n`);
   return 2;
 }
+
+/**
+ * The last resort of a process entry (`main`): what escaped run()'s own reporting (a failing
+ * stderr write ...) still gets one line on the process's stderr; the exit code is 2.
+ */
+export function reportEscaped(err: unknown): number {
+  process.stderr.write(`bashguard: internal error: ${String((err as Error)?.message ?? err).split('\n')[0]}\n`);
+  return 2;
+}

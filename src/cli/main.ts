@@ -7,7 +7,7 @@ import { fastHookArgs } from './hook-args.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { processIO, reportFailure, type IO } from './io.js';
+import { processIO, reportEscaped, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
 import { armOrRefuse } from '../util/time-limit.js';
@@ -132,10 +132,7 @@ export async function main(): Promise<void> {
   if (isHook) preferFastWasmStartup();
   const io = isHook ? hookIO() : processIO();
   // run() reports its own errors; anything escaping it (a failing stderr write ...) still gets a line.
-  const code = await run(argv, io).catch((err: unknown) => {
-    process.stderr.write(`bashguard: internal error: ${String((err as Error)?.message ?? err).split('\n')[0]}\n`);
-    return 2;
-  });
+  const code = await run(argv, io).catch(reportEscaped);
   process.exitCode = code;
   // The hook's answer is written (synchronously, unless a non-blocking descriptor made it fall
   // back to the streams) and its log too; what is left runs in 'exit' handlers (the code cache,

@@ -85,23 +85,22 @@ export async function lintIsolated(
   // the child holds while this process could have taken it (on the bench's batch with a 150 KB
   // page this process waited 49 ms for it). A child's file sent ahead goes back to the queue when
   // the child is stopped.
-  const size = sizes;
-  const order = largestFirst(size);
+  const order = largestFirst(sizes);
   let next = 0;
   let last = order.length;
-  let bytesLeft = size.reduce((a, b) => a + b, 0);
+  let bytesLeft = sizes.reduce((a, b) => a + b, 0);
   const returned: number[] = [];
   const taken = (i: number | null | undefined): number | null => {
     if (i === undefined || i === null) return null;
-    bytesLeft -= size[i]!;
+    bytesLeft -= sizes[i]!;
     return i;
   };
   const queue: Queue = {
     take: () => taken(returned.shift() ?? (next < last ? order[next++]! : null)),
     takeSmallest: () => taken(returned.shift() ?? (next < last ? order[--last]! : null)),
-    worthSendingAhead: (current) => returned.length + last - next >= AHEAD_WHILE_LEFT && size[current]! * 2 < bytesLeft,
+    worthSendingAhead: (current) => returned.length + last - next >= AHEAD_WHILE_LEFT && sizes[current]! * 2 < bytesLeft,
     giveBack: (indices) => {
-      for (const i of indices) bytesLeft += size[i]!;
+      for (const i of indices) bytesLeft += sizes[i]!;
       returned.unshift(...indices);
     },
   };
