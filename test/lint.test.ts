@@ -655,7 +655,14 @@ describe('lint: the built CLI', () => {
         files.push(join(dir, `s${i}.sh`));
         writeFileSync(files[i]!, script);
       }
-      const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir };
+      // A preload records how each process ends: Node's own wind-down emits 'beforeExit', an
+      // explicit end does not.
+      const ends = join(dir, 'ends.log');
+      const preload = join(dir, 'ends.cjs');
+      writeFileSync(preload, `const fs = require('fs'); const who = process.argv.slice(2).find((a) => !a.startsWith('-')) ?? '?';
+process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'beforeExit ' + who + '\\n'));
+process.on('exit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'exit ' + who + '\\n'));\n`);
+      const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, NODE_OPTIONS: `--require ${preload}` };
       // Two children (and the lint process), stdout and stderr through pipes, as a CI runner reads them.
       const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--root', dir, '--jobs', '2', ...files], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 << 20 });
       expect(r.stdout.length).toBeGreaterThan(256 * 1024);
@@ -667,6 +674,11 @@ describe('lint: the built CLI', () => {
       expect(r.status).toBe(1);
       // The summary, whole, and nothing else (the children wrote nothing there).
       expect(r.stderr).toMatch(new RegExp(`^bashguard: 60 files linted, ${60 * perFile} findings \\([^)]*\\)[^\\n]* s\\n$`));
+      // The lint process ended once the report was written, although a pipe cannot take it in one
+      // write: not by waiting for its event loop (its children's exit, a kill timer) to run dry.
+      const log = readFileSync(ends, 'utf8');
+      expect(log).toMatch(/^exit lint$/m);
+      expect(log).not.toMatch(/^beforeExit lint$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -52,10 +52,19 @@ export async function startLint(): Promise<void> {
   // The report is out. Ending here, as the hook does (src/cli/main.ts), instead of letting Node wind
   // down saves this process's teardown and the wait for its children's exit: they have every
   // answer sent, their input ends with this process, and they let go of stderr first
-  // (src/lint/worker.ts). 'exit' handlers (the code cache) still run. Not while a write is still
-  // queued (stdout or stderr asynchronous, as a pipe can be on macOS): then Node drains it first.
+  // (src/lint/worker.ts). 'exit' handlers (the code cache) still run. A report larger than the
+  // pipe's buffer (64 KiB on Linux) is still being written when the run returns: the end waits
+  // for it, not for everything else Node would wait for.
   // The bench's 50-file batches, caller reading stdout and stderr through pipes: ~8-20 ms per run.
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(process.exitCode);
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(process.exitCode);
+}
+
+/** Resolves once everything written to `stream` so far has been handed to the system (or failed). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0) return Promise.resolve();
+  // A write's callback runs after the writes queued before it (an error, EPIPE say, included).
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
 /**
