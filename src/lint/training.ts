@@ -84,13 +84,18 @@ export const TRAINING_SCRIPT = [
   "cleanup; echo \"$verbose\" > /dev/null; exit 0",
 ].join('\n');
 
+/** Whether this process writes its code cache as it exits (it was missing or refused at start). */
+export function writesCodeCache(): boolean {
+  return (globalThis as Record<symbol, unknown>)[CODE_CACHE_WARM_UP] === true;
+}
+
 /**
  * Lints the training script when this process will write its code cache as it exits, and marks
  * the process warmed up (a start entry may require it: CODE_CACHE_REQUIRE_WARM_UP); never throws.
  */
 export function trainIfWritingCache(linter: Linter): void {
   const g = globalThis as Record<symbol, unknown>;
-  if (g[CODE_CACHE_WARM_UP] !== true) return;
+  if (!writesCodeCache()) return;
   try {
     linter.lintFile('-', 'training.sh', TRAINING_SCRIPT);
     g[CODE_CACHE_WARMED] = true;

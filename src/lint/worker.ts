@@ -3,7 +3,7 @@ import { readSync, writeSync } from 'node:fs';
 import { getParser, useDenseParseTable } from '../parse/index.js';
 import { releaseStderr } from '../util/tree-addon.js';
 import { framedSource, Linter } from './lint.js';
-import { trainIfWritingCache } from './training.js';
+import { trainIfWritingCache, writesCodeCache } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
 import { LineSplitter, REPLY_FD } from './spawn-worker.js';
 
@@ -52,6 +52,7 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
         // Whole scripts: the native parser's dense table (src/parse/native.ts).
         useDenseParseTable();
         linter = new Linter(await getParser(m.parser), { ...m.opts, fingerprints: false }, m.displayCwd);
+        reply(output, { type: 'ready', writesCodeCache: writesCodeCache() });
         continue;
       }
       if (!linter) continue;
