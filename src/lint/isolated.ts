@@ -89,13 +89,14 @@ export async function lintIsolated(
   // ahead, so that it does not wait for this process to finish one (waits of up to 14 ms per file
   // were measured), unless this process would run out of files first: a file sent ahead is one
   // the child holds while this process could have taken it (on the bench's batch with a 150 KB
-  // page this process waited 49 ms for it). Up to the last file: until the thirteenth round it
-  // stopped while fewer than 6 were left, and a child then waited on this process for each of its
-  // last files (timed in the child: 5-10 ms in the middle of a batch, up to 23 ms at its end; the
-  // bench's 7 batches 1,168 -> 1,135 ms without that rule). A child's file sent ahead goes back
-  // to the queue when the child is stopped; and once the queue is empty this process takes it
-  // back, rather than wait while the child finishes the file it is on before it comes to that one
-  // (the child is then killed as soon as it answers the file it is on; 7 batches 1,185 -> 1,155 ms).
+  // page this process waited 49 ms for it). Up to the last file: it used to stop while fewer
+  // than 6 were left, and a child then waited on this process for each of its last files (timed
+  // in the child: 5-10 ms in the middle of a batch, up to 23 ms at its end). A child's file sent
+  // ahead goes back to the queue when the child is stopped; and once the queue is empty this
+  // process takes it back, rather than wait while the child finishes the file it is on before it
+  // comes to that one (the child is then killed as soon as it answers the file it is on). The
+  // bench's 7 batches, two passes: 1,154 / 1,108 ms with the first change alone, 1,146 / 1,097
+  // with both (bench/README.md, fourteenth round).
   const order = largestFirst(sizes);
   let next = 0;
   let last = order.length;
