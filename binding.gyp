@@ -37,6 +37,9 @@
       "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"],
       "cflags": ["-std=c11", "-fvisibility=hidden"],
       "xcode_settings": {"GCC_SYMBOLS_PRIVATE_EXTERN": "YES", "OTHER_CFLAGS": ["-std=c11"]},
+      # dlsym (sha256Hex looks up OpenSSL's SHA256 at run time): in libc since glibc 2.34, in
+      # libdl before.
+      "conditions": [["OS=='linux'", {"libraries": ["-ldl"]}]],
       "actions": [
         {
           "action_name": "dense_parse_table",

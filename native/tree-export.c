@@ -31,6 +31,9 @@
 #include <sys/time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <dlfcn.h>
+#endif
 #endif
 
 static const napi_type_tag LANGUAGE_TYPE_TAG = {0x8AF2E5212AD58ABF, 0xD5006CAD83ABBA16};
@@ -326,6 +329,57 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// sha256Hex(text): SHA-256 of the text's UTF-8 bytes (invalid UTF-16 becoming U+FFFD, as Buffer
+// and node:crypto convert it), as 64 lowercase hex digits; null when this process has no OpenSSL
+// to ask. Lint's fingerprints hash a few short strings per finding, and loading node:crypto for
+// them cost a lint process ~2.5 ms, more on its first hashes (src/util/sha256.ts). The digest is
+// OpenSSL's own SHA256(), which Node exports to addons (or which a Node built against the
+// system's libcrypto has loaded), looked up at run time: an addon linked against it would not
+// load at all in a Node without it.
+typedef unsigned char *(*sha256_fn)(const unsigned char *, size_t, unsigned char *);
+static napi_value sha256_hex(napi_env env, napi_callback_info info) {
+  static sha256_fn digest = NULL;
+  static bool looked = false;
+  napi_value argv[1], out = NULL;
+  size_t argc = 1, len = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok) {
+    fail(env, "sha256Hex: the text must be a string");
+    return NULL;
+  }
+  if (!looked) {
+    looked = true;
+    digest = (sha256_fn)dlsym(RTLD_DEFAULT, "SHA256");
+  }
+  if (!digest) {
+    napi_get_null(env, &out);
+    return out;
+  }
+  char small[1024];
+  char *text = len < sizeof small ? small : malloc(len + 1);
+  if (!text) {
+    fail(env, "sha256Hex: out of memory");
+    return NULL;
+  }
+  size_t got = 0;
+  if (napi_get_value_string_utf8(env, argv[0], text, len + 1, &got) != napi_ok || got != len) {
+    if (text != small) free(text);
+    fail(env, "sha256Hex: the text must be a string");
+    return NULL;
+  }
+  unsigned char md[32];
+  char hex[65];
+  digest((const unsigned char *)text, len, md);
+  if (text != small) free(text);
+  static const char digits[] = "0123456789abcdef";
+  for (int i = 0; i < 32; i++) {
+    hex[2 * i] = digits[md[i] >> 4];
+    hex[2 * i + 1] = digits[md[i] & 15];
+  }
+  napi_create_string_latin1(env, hex, 64, &out);
+  return out;
+}
+
 // releaseStderr(): descriptor 2 becomes /dev/null. For a lint child whose work is done (its
 // stderr is the lint process's, and so its caller's): whoever reads that stream through a pipe
 // (a CI runner, spawnSync) waits for every holder of its write end to close it, and the child
@@ -558,6 +612,7 @@ NAPI_MODULE_INIT() {
 #ifndef _WIN32
       {"lstatKind", NULL, lstat_kind, NULL, NULL, NULL, napi_default, NULL},
       {"releaseStderr", NULL, release_stderr, NULL, NULL, NULL, napi_default, NULL},
+      {"sha256Hex", NULL, sha256_hex, NULL, NULL, NULL, napi_default, NULL},
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
       {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},
       {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},

@@ -70,8 +70,8 @@ const lazyBuiltinsWith = (extra) => ({
 });
 const lazyBuiltins = lazyBuiltinsWith({});
 // node:crypto (~3.5 ms to load and hash once; ~6 ms in a child): the lint bundles use only
-// createHash, for the findings' fingerprints, so a run (or a child) with no finding to
-// fingerprint never loads it.
+// createHash, for the findings' fingerprints where bashguard's addon is not built
+// (src/util/sha256.ts), so a run (or a child) that does not need it never loads it.
 const lazyCrypto = lazyBuiltinsWith({ 'node:crypto': "export function createHash(...a) { return require('node:crypto').createHash(...a); }" });
 // The bundles loaded through a V8 code cache (src/startup/code-cache.ts): one CommonJS file each,
 // made ASCII, then a small start entry that knows the file's content hash (its cache key).

@@ -16,7 +16,6 @@ import { dirname, relative } from 'node:path';
 import type { BashParser, ParseLimits, ParseResult } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
-import { createHash } from 'node:crypto';
 import type { PhysicalFs } from '../policy/physical.js';
 import { displayPath } from '../interpret/paths.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
@@ -25,6 +24,7 @@ import type { Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import { parseDirectives, suppress } from './directives.js';
 import { globMatcher, isShellShebang } from './files.js';
+import { sha256Hex } from '../util/sha256.js';
 
 export interface LintEvidence {
   line: number;
@@ -94,7 +94,7 @@ export interface LintOptions {
   noConfig?: boolean;
   /**
    * false: findings get no fingerprint here (the lint child process leaves them to its parent,
-   * which has node:crypto loaded anyway: ./isolated.ts). Default true.
+   * which computes them for every file anyway: ./isolated.ts). Default true.
    */
   fingerprints?: boolean;
 }
@@ -431,7 +431,7 @@ export function fingerprint(findings: LintFinding[], source: string): LintFindin
     const base = `${f.rule}\0${f.file}\0${code}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
-    f.fingerprint = createHash('sha256').update(`${base}\0${n}`).digest('hex').slice(0, 32);
+    f.fingerprint = sha256Hex(`${base}\0${n}`).slice(0, 32);
   }
   return findings;
 }

@@ -3,12 +3,12 @@
  * ESLint's --max-warnings): findings below `--min-confidence` become notes (`info`), rules are
  * included or excluded, findings in a baseline are accepted, and `-S` hides lower severities.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../cli/io.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import { SEVERITY_RANK, type FileResult, type LintFinding } from './lint.js';
+import { sha256Hex } from '../util/sha256.js';
 
 export const CONFIDENCE_RANK: Record<Confidence, number> = { possible: 0, likely: 1, certain: 2 };
 
@@ -112,5 +112,5 @@ export function writeBaseline(file: string, results: FileResult[]): number {
 }
 
 function hashOf(f: LintFinding): string {
-  return createHash('sha256').update(`${f.rule}\0${f.file}\0${f.message}`).digest('hex').slice(0, 32);
+  return sha256Hex(`${f.rule}\0${f.file}\0${f.message}`).slice(0, 32);
 }
