@@ -96,7 +96,8 @@ async function cachedBundle({ name, entry, startName, startEntry, keyName, banne
   if (ascii !== text) writeFileSync(file, ascii);
   // Built after the bundle so the hash is of the final file.
   const key = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
-  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: {}, define: { [keyName]: JSON.stringify(key) }, plugins: [lazyBuiltins], minify: true });
+  // (import.meta.url as in the bundle: lint's entry finds bashguard's addon through it, src/util/tree-addon.ts.)
+  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: { js: IMPORT_META_URL }, define: { [keyName]: JSON.stringify(key), 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true });
 }
 
 await cachedBundle({

@@ -8,13 +8,11 @@
  * By default the lint process analyzes too, in place of one child (./rerun.ts): then it is given
  * its share here (`own`).
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import type { BackendChoice } from '../parse/index.js';
 import { packagePath } from '../util/package-root.js';
 import { fingerprint, type FileResult, type Linter, type LintOptions } from './lint.js';
-import { fileSize, LineSplitter, REPLY_FD, saturates, spawnWorker, takePrestarted } from './spawn-worker.js';
+import { fileSize, LineSplitter, saturates, spawnWorker, takePrestarted, type WorkerProcess } from './spawn-worker.js';
 
 export { LINT_WORKER_COMMAND, defaultWorkers, saturates, workerV8Flags } from './spawn-worker.js';
 
@@ -221,7 +219,7 @@ function runChild(
 ): Promise<{ index: number; why: string } | null> {
   return new Promise((resolve) => {
     // The first child of a run may already be up (started by the lint entry before it loaded the CLI).
-    const child: ChildProcess = takePrestarted(env) ?? spawnWorker(env, workerEntry(), saturated);
+    const child: WorkerProcess = takePrestarted(env) ?? spawnWorker(env, workerEntry(), saturated);
     // The files sent and not answered yet, in the order the child takes them.
     const sent: number[] = [];
     // A file sent ahead that this process took back: the child still has it in its input, so it
@@ -249,22 +247,20 @@ function runChild(
         // Every file answered: the child ends by itself at the end of its input (and writes its
         // code cache, ./worker-start.ts) while this process formats the output; a child that
         // does not end within a few seconds is killed.
-        const stop = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => clearTimeout(stop));
-        child.stdin!.end();
+        const stop = setTimeout(() => child.kill(), 5000);
+        child.onExit(() => clearTimeout(stop));
+        child.endInput();
       } else {
         // Stopped, or on a file this process took back (its answer is not needed).
-        child.kill('SIGKILL');
+        child.kill();
       }
       const current = sent.shift();
       queue.giveBack(sent);
       resolve(why === null || current === undefined ? null : { index: current, why });
     };
     const send = (msg: WorkerRequest) => {
-      child.stdin!.write(JSON.stringify(msg) + '\n');
+      child.send(JSON.stringify(msg) + '\n');
     };
-    // A child that died leaves a broken pipe: its 'exit' reports the file it was on.
-    child.stdin!.on('error', () => {});
     const timedOut = `analysis did not finish within ${limitSeconds} s and was stopped (tree-sitter can run away on some malformed input; docs/limits.md)`;
     const sendFile = (index: number) => {
       onStart(index);
@@ -290,7 +286,7 @@ function runChild(
     };
     // One JSON reply per line on the child's reply pipe.
     const lines = new LineSplitter();
-    (child.stdio[REPLY_FD] as Readable).on('data', (chunk: Buffer) => {
+    child.onReply((chunk) => {
       for (const line of lines.push(chunk)) {
         if (done) return;
         let m: WorkerReply;
@@ -306,8 +302,8 @@ function runChild(
         fill();
       }
     });
-    child.on('exit', (code, signal) => finish(`the analysis process ended (${signal ?? `exit ${code}`}) on this file`));
-    child.on('error', (err) => finish(`the analysis process failed (${err.message})`));
+    child.onExit((code, signal) => finish(`the analysis process ended (${signal ?? `exit ${code}`}) on this file`));
+    child.onError((err) => finish(`the analysis process failed (${err.message})`));
     send({ type: 'init', ...init });
     sendFile(first);
     fill();

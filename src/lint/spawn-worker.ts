@@ -3,7 +3,8 @@
  * lint start-up entry (./cli-start.ts), which starts the first child before it loads the CLI.
  *
  * The channel is two pipes, one JSON message per line: requests on the child's stdin, replies on
- * its descriptor 3 (its stdout is discarded, as before, so nothing it prints can garble a reply).
+ * its descriptor 3 (its stdout is discarded, as before, so nothing it prints can garble a reply);
+ * started through bashguard's addon where it is built (rawWorker), else node:child_process.
  * Not Node's IPC channel:
  * a child forked with IPC loads node:child_process, node:net and the stream modules to set the
  * channel up before it runs a line of bashguard (~10 ms of every child's start, measured against
@@ -11,8 +12,10 @@
  * plain blocking fs calls.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { closeSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { availableParallelism, constants as osConstants, loadavg } from 'node:os';
+import type { Readable } from 'node:stream';
+import { treeAddon } from '../util/tree-addon.js';
 
 /** The command the child runs (hidden from --help): see registerLintWorker in src/cli. */
 export const LINT_WORKER_COMMAND = '__lint-worker';
@@ -82,16 +85,123 @@ export function workerArgv(execArgv: readonly string[], saturated: boolean): str
   return out;
 }
 
+/** A lint child, as ./isolated.ts drives it. */
+export interface WorkerProcess {
+  /** Writes to its input (a child that is gone is reported by onExit, not here). */
+  send(text: string): void;
+  /** Ends its input: the child ends once it has answered what it was sent. */
+  endInput(): void;
+  /** Its replies, in chunks as they arrive (a chunk may be reused after the listener returns). */
+  onReply(listener: (chunk: Buffer) => void): void;
+  /** Its end: the exit code, or the signal's name. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  /** It could not be started (reported asynchronously, then no exit follows). */
+  onError(listener: (err: Error) => void): void;
+  /** SIGKILL, unless it has ended. */
+  kill(): void;
+  readonly ended: boolean;
+  /** How it was started. */
+  readonly via: 'addon' | 'node:child_process';
+}
+
 /**
  * A lint child running `entry` (dist/lint-worker-start.cjs, or the CLI with its hidden
  * LINT_WORKER_COMMAND): requests on its stdin, replies on REPLY_FD; stderr is this process's.
- * `saturated`: the run's children take every core (workerV8Flags).
+ * `saturated`: the run's children take every core (workerV8Flags). Started through bashguard's
+ * addon where it is built (rawWorker), else through node:child_process.
  */
-export function spawnWorker(env: Record<string, string | undefined>, entry: string, saturated = false): ChildProcess {
-  return spawn(process.execPath, [...workerArgv(process.execArgv, saturated), entry, ...(entry.endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND])], {
-    stdio: ['pipe', 'ignore', 'inherit', 'pipe'],
-    env: env as NodeJS.ProcessEnv,
-  });
+export function spawnWorker(env: Record<string, string | undefined>, entry: string, saturated = false): WorkerProcess {
+  const args = [...workerArgv(process.execArgv, saturated), entry, ...(entry.endsWith('.cjs') ? [] : [LINT_WORKER_COMMAND])];
+  return rawWorker(args, env) ?? nodeWorker(spawn(process.execPath, args, { stdio: ['pipe', 'ignore', 'inherit', 'pipe'], env: env as NodeJS.ProcessEnv }));
+}
+
+function nodeWorker(child: ChildProcess): WorkerProcess {
+  // A child that died leaves a broken pipe: its 'exit' reports the file it was on.
+  child.stdin!.on('error', () => {});
+  return {
+    send: (text) => void child.stdin!.write(text),
+    endInput: () => void child.stdin!.end(),
+    onReply: (listener) => void (child.stdio[REPLY_FD] as Readable).on('data', listener),
+    onExit: (listener) => void child.on('exit', listener),
+    onError: (listener) => void child.on('error', listener),
+    kill: () => void child.kill('SIGKILL'),
+    via: 'node:child_process',
+    get ended() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+  };
+}
+
+type SpawnChild = (path: string, argv: string[], env: string[], onReply: (chunk: Buffer | null, code?: number | null, signal?: number | null) => void) => [number, number];
+
+/**
+ * The child started by bashguard's addon (native/tree-export.c spawnChild: posix_spawn with the
+ * same descriptors), its channel two plain pipes: requests written with blocking writes (short
+ * lines; the child reads whenever it is not analyzing), replies read by a thread of the addon's
+ * and handed over on this thread, its end seen as the end of its replies, with its status.
+ * Through node:child_process the lint process spent ~2.5 ms loading it (node:net and the stream
+ * modules with it) and ~3 ms spawning, before the child could start to boot, in every run with
+ * a child. Null where the addon cannot (Windows, no addon, an older one, a spawn the system
+ * refused: node:child_process then reports that its way).
+ */
+function rawWorker(args: string[], env: Record<string, string | undefined>): WorkerProcess | null {
+  const replyListeners: ((chunk: Buffer) => void)[] = [];
+  const exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
+  let ended = false;
+  let inputOpen = false;
+  let requests = -1;
+  const closeInput = () => {
+    if (!inputOpen) return;
+    inputOpen = false;
+    closeSync(requests);
+  };
+  const onReply = (chunk: Buffer | null, code?: number | null, signal?: number | null) => {
+    if (chunk) {
+      for (const listener of replyListeners) listener(chunk);
+      return;
+    }
+    ended = true;
+    closeInput();
+    const name = signal == null ? null : (Object.entries(osConstants.signals).find(([, n]) => n === signal)?.[0] ?? `signal ${signal}`);
+    for (const listener of exitListeners) listener(code ?? null, name);
+  };
+  let pid: number;
+  try {
+    const spawnChild = treeAddon().spawnChild;
+    if (typeof spawnChild !== 'function') return null;
+    const envList = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
+    [pid, requests] = (spawnChild as SpawnChild)(process.execPath, [process.execPath, ...args], envList, onReply);
+    inputOpen = true;
+  } catch {
+    return null;
+  }
+  return {
+    send: (text) => {
+      if (!inputOpen) return;
+      try {
+        const buf = Buffer.from(text, 'utf8');
+        for (let off = 0; off < buf.length; ) off += writeSync(requests, buf, off);
+      } catch {
+        // EPIPE: the child is gone, and its exit says so.
+      }
+    },
+    endInput: closeInput,
+    onReply: (listener) => void replyListeners.push(listener),
+    onExit: (listener) => void exitListeners.push(listener),
+    onError: () => {},
+    via: 'addon',
+    kill: () => {
+      if (ended) return;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+    get ended() {
+      return ended;
+    },
+  };
 }
 
 /**
@@ -153,7 +263,7 @@ const byOperands: WorkersFor = (files, operands) => defaultWorkers(files, undefi
 
 /** Where ./cli-start.ts leaves the children it started early (two bundles share no module state). */
 const PRESTARTED = Symbol.for('bashguard.lint.prestartedWorkers');
-type Slot = { [PRESTARTED]?: { children: ChildProcess[]; env: Record<string, string | undefined>; others: number | null } };
+type Slot = { [PRESTARTED]?: { children: WorkerProcess[]; env: Record<string, string | undefined>; others: number | null } };
 
 /**
  * Starts `n` children now, for the run that is about to begin; `takePrestarted` hands them over.
@@ -168,7 +278,7 @@ export function prestartWorkers(
   /** The run's analyzing processes take every core (workerV8Flags). */
   saturated = saturates(n),
 ): void {
-  const children: ChildProcess[] = [];
+  const children: WorkerProcess[] = [];
   try {
     for (let i = 0; i < n; i++) children.push(spawnWorker(env, entry, saturated));
   } catch {
@@ -186,7 +296,7 @@ export function othersBeforePrestart(): number | null {
 }
 
 /** A child started early, if one is left and they were started with `env`. */
-export function takePrestarted(env: Record<string, string | undefined>): ChildProcess | null {
+export function takePrestarted(env: Record<string, string | undefined>): WorkerProcess | null {
   const slot = (globalThis as Slot)[PRESTARTED];
   if (!slot) return null;
   if (slot.env !== env) {
@@ -194,8 +304,8 @@ export function takePrestarted(env: Record<string, string | undefined>): ChildPr
     return null;
   }
   for (let child = slot.children.shift(); child; child = slot.children.shift()) {
-    if (child.exitCode === null && child.signalCode === null) return child;
-    child.kill('SIGKILL');
+    if (!child.ended) return child;
+    child.kill();
   }
   return null;
 }
@@ -205,7 +315,7 @@ export function dropPrestarted(): void {
   const slot = (globalThis as Slot)[PRESTARTED];
   if (!slot) return;
   delete (globalThis as Slot)[PRESTARTED];
-  for (const child of slot.children) child.kill('SIGKILL');
+  for (const child of slot.children) child.kill();
 }
 
 /** `bashguard lint` options that take no value (every other option takes the next argument). */

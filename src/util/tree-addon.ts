@@ -7,16 +7,24 @@ import { existsSync } from 'node:fs';
 import { packageRoot } from './package-root.js';
 import { under } from './under.js';
 
-let loaded: Record<string, unknown> | null = null;
+/**
+ * Where the loaded exports are kept: on the global object, not in this module, because two
+ * bundles of one process both use the addon (lint's entry, dist/lint-start.cjs, starts its child
+ * through it, and then dist/lint-cli.cjs parses with it). Loaded twice, its second init would
+ * replace the instance data (the parser) the first one's functions use.
+ */
+const LOADED = Symbol.for('bashguard.treeAddon');
+type Slot = { [LOADED]?: Record<string, unknown> };
 
 /** The addon's exports. Throws (with the reason) when it was not built or does not load. */
 export function treeAddon(): Record<string, unknown> {
+  const loaded = (globalThis as Slot)[LOADED];
   if (loaded) return loaded;
   const file = under(packageRoot(), 'build', 'Release', 'bashguard_tree.node');
   if (!existsSync(file)) throw new Error('the tree export was not built at install (scripts/build-native.mjs)');
   const mod = { exports: {} as Record<string, unknown> };
   process.dlopen(mod, file);
-  return (loaded = mod.exports);
+  return ((globalThis as Slot)[LOADED] = mod.exports);
 }
 
 /**
