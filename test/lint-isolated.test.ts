@@ -43,9 +43,10 @@ describe.skipIf(!existsSync(WORKER))('lintIsolated: a file sent ahead to a child
     const own: OwnShare = {
       lint: (i) => {
         given.push(i);
-        // Each of this process's files takes a while (the child is up and on its first file by
-        // the time the last one is done, and still on it: it has ~300 KB to analyze).
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15);
+        // Each of this process's files takes a while: the child is up (and has said so) by the
+        // time the last one is done, ~0.6 s in, even on a loaded machine, and still on its first
+        // file, ~300 KB, which takes it ~2 s here (its time budget).
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60);
         return { file: jobs[i]!.display, findings: [], stand_in: true } as unknown as FileResult;
       },
       arm: () => {},
