@@ -608,11 +608,41 @@ describe('lint: the built CLI', () => {
     expect(out).toMatch(/^::error file=test\/fixtures\/lint\/project\/tools\/deploy,line=3,/);
   });
 
+  it.skipIf(Number(process.versions.node.split('.')[0]) >= 24)('the lint process loads no Node module after it sets its V8 flags (Node 20, 22: their embedded code cache would not apply)', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-flags-')));
+    try {
+      // A preload that notes which of Node's own modules load after the first V8 flag is set
+      // (through the v8 binding, which Node 20 and 22 have: src/startup/v8-flags.ts).
+      writeFileSync(
+        join(dir, 'probe.cjs'),
+        `let at = null;
+const binding = process.binding;
+process.binding = function (name) {
+  const b = binding.call(this, name);
+  if (name === 'v8' && !b.__probed) {
+    const set = b.setFlagsFromString;
+    b.setFlagsFromString = function (f) { if (at === null) at = process.moduleLoadList.length; return set.call(this, f); };
+    b.__probed = true;
+  }
+  return b;
+};
+process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null) + '\\nloaded after: ' + (at === null ? '' : process.moduleLoadList.slice(at).filter((m) => m.startsWith('NativeModule ') && m !== 'NativeModule process').join(',')) + '\\n'));
+`,
+      );
+      const r = spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--fail-on', 'none', join(PROJECT, 'escapes.sh')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain('flags set: true');
+      expect(r.stderr).toMatch(/^loaded after: $/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a run with nothing to fingerprint never loads node:crypto; one with findings fingerprints them, through the addon where it is built', () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-crypto-')));
     try {
       // A preload that says at exit whether node:crypto was loaded.
-      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\n'));\n");
+      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\nv8 loaded: ' + process.moduleLoadList.includes('NativeModule v8') + '\\n'));\n");
       writeFileSync(join(dir, 'clean.sh'), '#!/bin/sh\necho hi\n');
       const run = (file: string) =>
         spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--fail-on', 'none', file], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir } });
@@ -621,6 +651,8 @@ describe('lint: the built CLI', () => {
       const clean = run(join(dir, 'clean.sh'));
       expect((JSON.parse(clean.stdout) as JsonOut).files[0]!.findings).toEqual([]);
       expect(clean.stderr).toContain('crypto loaded: false');
+      // The analysis' V8 flags are set through the v8 binding Node 20 and 22 still have, not node:v8 (~2 ms).
+      if (Number(process.versions.node.split('.')[0]) < 24) expect(clean.stderr).toContain('v8 loaded: false');
       const dirty = run(join(PROJECT, 'escapes.sh'));
       const findings = (JSON.parse(dirty.stdout) as JsonOut).files[0]!.findings as unknown as { fingerprint: string }[];
       expect(findings.length).toBeGreaterThan(0);
