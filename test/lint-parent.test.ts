@@ -16,7 +16,8 @@ vi.mock('../src/parse/index.js', async (importOriginal) => {
 const { run } = await import('../src/cli/main.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-parent-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// (Retried: a child of the last run may still be writing its code cache into this HOME.)
+afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 const script = join(dir, 'a.sh');
 writeFileSync(script, '#!/bin/sh\necho x > /etc/bashguard-lint-parent\ncd /usr/share && cp a.txt ../b.txt\nif then\n');
 

@@ -693,10 +693,13 @@ process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null
       // explicit end does not.
       const ends = join(dir, 'ends.log');
       const preload = join(dir, 'ends.cjs');
+      // (The lint process's only: its children end after it, and would race the removal below.)
       writeFileSync(preload, `const fs = require('fs'); const who = process.argv.slice(2).find((a) => !a.startsWith('-')) ?? '?';
-process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'beforeExit ' + who + '\\n'));
-process.on('exit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'exit ' + who + '\\n'));\n`);
-      const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, NODE_OPTIONS: `--require ${preload}` };
+if (who === 'lint') process.on('beforeExit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'beforeExit ' + who + '\\n'));
+if (who === 'lint') process.on('exit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'exit ' + who + '\\n'));\n`);
+      // No code cache: children that write one (a first run in this fresh HOME) do so after the
+      // lint process has ended, and would race the removal of this directory below.
+      const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, NODE_OPTIONS: `--require ${preload}`, BASHGUARD_CODE_CACHE: '0' };
       // Two children (and the lint process), stdout and stderr through pipes, as a CI runner reads them.
       const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--root', dir, '--jobs', '2', ...files], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 << 20 });
       expect(r.stdout.length).toBeGreaterThan(256 * 1024);
@@ -714,7 +717,7 @@ process.on('exit', () => fs.appendFileSync(${JSON.stringify(ends)}, 'exit ' + wh
       expect(log).toMatch(/^exit lint$/m);
       expect(log).not.toMatch(/^beforeExit lint$/m);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     }
   });
 
