@@ -511,6 +511,13 @@ static char **string_array(napi_env env, napi_value arr) {
   return out;
 }
 
+// Frees what string_array returned (NULL too).
+static void free_strings(char **a) {
+  if (!a) return;
+  for (char **p = a; *p; p++) free(*p);
+  free(a);
+}
+
 static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
   napi_value argv[4], out = NULL;
   size_t argc = 4;
@@ -531,10 +538,8 @@ static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
       rerun_path = NULL;
       free(path);
       free(note);
-      for (char **a = args; a && *a; a++) free(*a);
-      free(args);
-      for (char **e = envp; e && *e; e++) free(*e);
-      free(envp);
+      free_strings(args);
+      free_strings(envp);
     }
   }
   napi_get_boolean(env, ready, &out);
@@ -633,12 +638,6 @@ static void *read_replies(void *arg) {
   napi_release_threadsafe_function(r->tsfn, napi_tsfn_release);
   free(r);
   return NULL;
-}
-
-static void free_strings(char **a) {
-  if (!a) return;
-  for (char **p = a; *p; p++) free(*p);
-  free(a);
 }
 
 // pipe2 is not everywhere (macOS); no other thread of this process forks in between.

@@ -39,17 +39,18 @@ export async function startLint(): Promise<void> {
   // V8 flags a lint child gets (workerV8Flags), set before the CLI is compiled. V8 refuses code
   // cached under other flags, so the CLI's cache for such runs is a file of its own.
   const alone = analyzesInProcess(argv);
+  const analyzesHere = alone || analyzers > 0;
   // The streams of stdout and stderr (the report goes through them) are made before V8's flags
   // change: Node's own modules behind them (node:stream, node:net for a pipe) come from Node's
   // embedded code cache only under the flags it was made with, and compile from source after.
   // Made after, they cost a one-file lint ~6 ms (CPU profile: `main` 8.0 against 2.3 ms). Until
   // now node:v8, loaded to set the flags, had brought node:stream in first; node:net still came
   // after (one file through pipes, medians of 40: 41.1 -> 39.3 ms with both changes).
-  if (alone || analyzers > 0) void [process.stdout, process.stderr];
+  if (analyzesHere) void [process.stdout, process.stderr];
   const flags = alone ? setAnalysisFlags(false) : analyzers > 0 ? setAnalysisFlags(saturates(analyzers)) : '';
   // The cache of a run that analyzes here is written only after its training run (../lint/training.ts):
   // one that ended in a usage error first would have left a cache without the analysis.
-  if (alone || analyzers > 0) (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
+  if (analyzesHere) (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     await (loaded.exports as { main(): Promise<void> }).main();

@@ -21,7 +21,7 @@
  * be read twice; `--jobs N`; a command line run through `run()` rather than the `bashguard`
  * executable, as the tests do), the run uses child processes only, as before.
  */
-import { treeAddon } from '../util/tree-addon.js';
+import { envStrings, treeAddon } from '../util/tree-addon.js';
 
 /** Set (to anything) in a lint's environment: every file in a child process, never in this one. */
 export const ISOLATE_ENV = 'BASHGUARD_LINT_ISOLATE';
@@ -77,7 +77,7 @@ export function prepareRerun(limitSeconds: number): RerunTimer | null {
   const prepare = addon.prepareRerun;
   const after = addon.rerunAfter;
   if (typeof prepare !== 'function' || typeof after !== 'function') return null;
-  const env = Object.entries({ ...offer.env, [ISOLATE_ENV]: '1' }).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
+  const env = envStrings({ ...offer.env, [ISOLATE_ENV]: '1' });
   const note = `bashguard: a file ran past --timeout (${limitSeconds} s) in the lint process; running the lint again with each file in a child process\n`;
   // A string with a NUL inside cannot be passed to execve: the addon refuses, and a child is used.
   if ((prepare as (p: string, a: string[], e: string[], n: string) => boolean)(offer.path, offer.argv, env, note) !== true) return null;

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { availableParallelism, constants as osConstants, loadavg } from 'node:os';
 import type { Readable } from 'node:stream';
-import { treeAddon } from '../util/tree-addon.js';
+import { envStrings, treeAddon } from '../util/tree-addon.js';
 
 /** The command the child runs (hidden from --help): see registerLintWorker in src/cli. */
 export const LINT_WORKER_COMMAND = '__lint-worker';
@@ -169,8 +169,7 @@ function rawWorker(args: string[], env: Record<string, string | undefined>): Wor
   try {
     const spawnChild = treeAddon().spawnChild;
     if (typeof spawnChild !== 'function') return null;
-    const envList = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
-    [pid, requests] = (spawnChild as SpawnChild)(process.execPath, [process.execPath, ...args], envList, onReply);
+    [pid, requests] = (spawnChild as SpawnChild)(process.execPath, [process.execPath, ...args], envStrings(env), onReply);
     inputOpen = true;
   } catch {
     return null;

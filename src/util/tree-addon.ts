@@ -28,6 +28,14 @@ export function treeAddon(): Record<string, unknown> {
 }
 
 /**
+ * An environment as the addon's process functions take it (spawnChild, prepareRerun): execve's
+ * `KEY=value` strings, the unset ones left out.
+ */
+export function envStrings(env: Record<string, string | undefined>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
+}
+
+/**
  * Points this process's descriptor 2 at /dev/null (native/tree-export.c releaseStderr), for a lint
  * child whose work is done. False where that is not possible (Windows, no addon): stderr stays.
  */
