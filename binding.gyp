@@ -32,7 +32,7 @@
     {
       "target_name": "bashguard_tree",
       "dependencies": ["bashguard_bash_grammar", "bashguard_dense_table"],
-      "sources": ["native/tree-export.c", "native/tree-sitter-runtime.c"],
+      "sources": ["native/tree-export.c", "native/file-io.c", "native/tree-sitter-runtime.c"],
       "include_dirs": ["<(ts_lib)/include", "<(ts_lib)/src"],
       "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE"],
       "cflags": ["-std=c11", "-fvisibility=hidden"],

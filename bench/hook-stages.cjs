@@ -7,7 +7,8 @@
 // workspace=... parser=... analysis=... log=... answer=...`, src/startup/marks.ts), then one line
 // of milliseconds: node boot (process start to first line), builtins, read bundle, decode, read +
 // check cache, compile (deserialize), bundle top level, main (sync part), the hook's work (the
-// stages above), exit.
+// stages above), exit. Where the addon is built (the hook's own path since the fifteenth round),
+// the three reading stages are instead: the addon's load, its readBundle, 0.
 'use strict';
 const u = () => process.uptime() * 1000;
 // The hook's own stage marks (src/startup/marks.ts), printed by the hook on stderr first.
@@ -24,45 +25,60 @@ const key = /"([0-9a-f]{32})"[,)]/.exec(fs.readFileSync(path.join(dist, 'hook-st
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
 const file = path.join(dir, `hook-${key}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());
-// As src/startup/code-cache.ts: the file read between the CommonJS wrapper's two ends, decoded
-// once, then the cache: header, the source copy compared chunk by chunk, the data read into the
-// buffer the source came in, its second copy compared chunk by chunk.
+// As src/startup/code-cache.ts: where bashguard's addon is built, it is loaded first (the hook's
+// parser uses the same instance later) and reads the bundle and checks the cache in C
+// (native/file-io.c readBundle); otherwise the file is read between the CommonJS wrapper's two
+// ends, decoded once, then the cache: header, the source copy compared chunk by chunk, the data
+// read into the buffer the source came in, its second copy compared chunk by chunk.
 const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const TAIL = '\n})';
-const bfd = fs.openSync(bundle, 'r');
-const size = fs.fstatSync(bfd).size;
-const wrapped = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);
-wrapped.write(HEAD, 0, 'latin1');
-fs.readSync(bfd, wrapped, HEAD.length, size, 0);
-wrapped.write(TAIL, HEAD.length + size, 'latin1');
-fs.closeSync(bfd);
-const src = wrapped.subarray(HEAD.length, HEAD.length + size);
-t.push(u());
-const text = isAscii(src) ? wrapped.toString('latin1') : wrapped.toString('utf8');
-t.push(u());
+const addonFile = path.join(dist, '..', 'build', 'Release', 'bashguard_tree.node');
+let text;
 let data;
-try {
-  const fd = fs.openSync(file, 'r');
-  const head = Buffer.alloc(16);
-  fs.readSync(fd, head, 0, 16, 0);
-  const sl = head.readUInt32LE(8);
-  const dl = head.readUInt32LE(12);
-  const chunk = Buffer.allocUnsafe(64 * 1024);
-  const same = (pos, expected) => {
-    for (let off = 0; off < expected.length; off += chunk.length) {
-      const n = Math.min(chunk.length, expected.length - off);
-      fs.readSync(fd, chunk, 0, n, pos + off);
-      if (!chunk.subarray(0, n).equals(expected.subarray(off, off + n))) return false;
+if (process.env.BASHGUARD_NATIVE_READ !== '0' && fs.existsSync(addonFile)) {
+  const addon = { exports: {} };
+  process.dlopen(addon, addonFile);
+  globalThis[Symbol.for('bashguard.treeAddon')] = addon.exports;
+  t.push(u());
+  const r = addon.exports.readBundle(bundle, HEAD, TAIL, file, 'BGCC\x01\n\0\0');
+  text = r[0];
+  data = r[1] ?? undefined;
+  t.push(u());
+} else {
+  const bfd = fs.openSync(bundle, 'r');
+  const size = fs.fstatSync(bfd).size;
+  const wrapped = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);
+  wrapped.write(HEAD, 0, 'latin1');
+  fs.readSync(bfd, wrapped, HEAD.length, size, 0);
+  wrapped.write(TAIL, HEAD.length + size, 'latin1');
+  fs.closeSync(bfd);
+  const src = wrapped.subarray(HEAD.length, HEAD.length + size);
+  t.push(u());
+  text = isAscii(src) ? wrapped.toString('latin1') : wrapped.toString('utf8');
+  t.push(u());
+  try {
+    const fd = fs.openSync(file, 'r');
+    const head = Buffer.alloc(16);
+    fs.readSync(fd, head, 0, 16, 0);
+    const sl = head.readUInt32LE(8);
+    const dl = head.readUInt32LE(12);
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const same = (pos, expected) => {
+      for (let off = 0; off < expected.length; off += chunk.length) {
+        const n = Math.min(chunk.length, expected.length - off);
+        fs.readSync(fd, chunk, 0, n, pos + off);
+        if (!chunk.subarray(0, n).equals(expected.subarray(off, off + n))) return false;
+      }
+      return true;
+    };
+    if (sl === src.length && same(16, src)) {
+      const d = dl <= wrapped.length ? wrapped.subarray(0, dl) : Buffer.allocUnsafe(dl);
+      fs.readSync(fd, d, 0, dl, 16 + sl);
+      if (same(16 + sl + dl, d)) data = d;
     }
-    return true;
-  };
-  if (sl === src.length && same(16, src)) {
-    const d = dl <= wrapped.length ? wrapped.subarray(0, dl) : Buffer.allocUnsafe(dl);
-    fs.readSync(fd, d, 0, dl, 16 + sl);
-    if (same(16 + sl + dl, d)) data = d;
-  }
-  fs.closeSync(fd);
-} catch {}
+    fs.closeSync(fd);
+  } catch {}
+}
 t.push(u());
 const script = new vm.Script(text, { filename: bundle, cachedData: data, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
 t.push(u());

@@ -783,6 +783,18 @@ static napi_value use_dense_table(napi_env env, napi_callback_info info) {
   return out;
 }
 
+#ifndef _WIN32
+// native/file-io.c (the package ships no headers: declared here).
+napi_value bashguard_read_bundle(napi_env env, napi_callback_info info);
+napi_value bashguard_read_all(napi_env env, napi_callback_info info);
+napi_value bashguard_write_all(napi_env env, napi_callback_info info);
+napi_value bashguard_append_line(napi_env env, napi_callback_info info);
+napi_value bashguard_stat_kind(napi_env env, napi_callback_info info);
+napi_value bashguard_create_file(napi_env env, napi_callback_info info);
+napi_value bashguard_remove_file(napi_env env, napi_callback_info info);
+napi_value bashguard_private_dir(napi_env env, napi_callback_info info);
+#endif
+
 NAPI_MODULE_INIT() {
   Exporter *x = calloc(1, sizeof *x);
   if (!x || !(x->parser = ts_parser_new())) {
@@ -816,6 +828,14 @@ NAPI_MODULE_INIT() {
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
       {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},
       {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},
+      {"readBundle", NULL, bashguard_read_bundle, NULL, NULL, NULL, napi_default, NULL},
+      {"readAll", NULL, bashguard_read_all, NULL, NULL, NULL, napi_default, NULL},
+      {"writeAll", NULL, bashguard_write_all, NULL, NULL, NULL, napi_default, NULL},
+      {"appendLine", NULL, bashguard_append_line, NULL, NULL, NULL, napi_default, NULL},
+      {"statKind", NULL, bashguard_stat_kind, NULL, NULL, NULL, napi_default, NULL},
+      {"createFile", NULL, bashguard_create_file, NULL, NULL, NULL, napi_default, NULL},
+      {"removeFile", NULL, bashguard_remove_file, NULL, NULL, NULL, napi_default, NULL},
+      {"privateDir", NULL, bashguard_private_dir, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
   napi_value version, dense;

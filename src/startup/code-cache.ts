@@ -30,14 +30,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 
-const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
+export const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
 const HEADER = MAGIC.length + 8;
 /** Files of other keys not modified for this long are removed when a new one is written. */
 const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /** Node's CommonJS wrapper, so the bundle sees the same free variables as under `require`. */
-const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
-const WRAP_TAIL = '\n})';
+export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+export const WRAP_TAIL = '\n})';
 
 export type CacheState = 'hit' | 'miss' | 'rejected' | 'off';
 
@@ -50,6 +50,7 @@ export interface LoadResult {
 }
 
 import { cacheDir, prepareDir, readPrivateFile } from './cache-dir.js';
+import { treeAddonIn } from '../util/tree-addon.js';
 import { BEFORE_V8_FLAGS } from './v8-flags.js';
 export { cacheDir, prepareDir, BEFORE_V8_FLAGS };
 
@@ -122,6 +123,28 @@ function readWrapped(path: string): Buffer {
  */
 function sourceBytes(text: string, ascii: boolean): Buffer {
   return Buffer.from(text.slice(WRAP_HEAD.length, text.length - WRAP_TAIL.length), ascii ? 'latin1' : 'utf8');
+}
+
+/**
+ * The bundle's text between the wrapper's ends and the cache file's data (undefined: no cache to
+ * trust), read by bashguard's addon (native/read-bundle.c: the same reads and checks as
+ * readWrapped and readCache, the text handed to V8 without a copy), which the start entry loads
+ * from the bundle's package (`<dist>/../build/Release`) and leaves for the bundle to use. null
+ * where there is no addon, it has no readBundle (Windows), the bundle is not ASCII or cannot be
+ * read: the caller then reads it in JavaScript (and reports what require would).
+ * BASHGUARD_NATIVE_READ=0 asks for the JavaScript reader (the tests compare the two).
+ */
+function readNatively(bundle: string, file: string | null): [string, Buffer | undefined] | null {
+  if (process.platform === 'win32' || process.env.BASHGUARD_NATIVE_READ === '0') return null;
+  try {
+    const dist = bundle.slice(0, bundle.lastIndexOf('/'));
+    const readBundle = treeAddonIn(dist.slice(0, dist.lastIndexOf('/'))).readBundle;
+    if (typeof readBundle !== 'function') return null;
+    const got = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC.toString('latin1')) as [string, Buffer | null] | null;
+    return got ? [got[0], got[1] ?? undefined] : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Fills `buf` from `fd` at `pos`; false when the file ends first. */
@@ -219,15 +242,22 @@ export function loadWithCodeCache(
   let script: Script;
   let state: CacheState = 'off';
   try {
-    // The file is read between Node's CommonJS wrapper's two ends, in one buffer decoded once:
-    // V8 gets one flat string (concatenating the wrapper made it copy the whole text again), and
-    // the buffer then takes the cached data (readCache's `into`). Peak RSS: ~0.75 MB less.
-    const wrapped = readWrapped(bundle);
-    const source = wrapped.subarray(WRAP_HEAD.length, wrapped.length - WRAP_TAIL.length);
-    // The build makes the bundle ASCII: latin1 decoding gives V8 a one-byte string, much cheaper.
-    ascii = typeof isAscii === 'function' && isAscii(source);
-    text = ascii ? wrapped.toString('latin1') : wrapped.toString('utf8');
-    const cachedData = file ? (readCache(file, source, wrapped) ?? undefined) : undefined;
+    let cachedData: Buffer | undefined;
+    const read = readNatively(bundle, file);
+    if (read) {
+      [text, cachedData] = read;
+      ascii = true;
+    } else {
+      // The file is read between Node's CommonJS wrapper's two ends, in one buffer decoded once:
+      // V8 gets one flat string (concatenating the wrapper made it copy the whole text again), and
+      // the buffer then takes the cached data (readCache's `into`). Peak RSS: ~0.75 MB less.
+      const wrapped = readWrapped(bundle);
+      const source = wrapped.subarray(WRAP_HEAD.length, wrapped.length - WRAP_TAIL.length);
+      // The build makes the bundle ASCII: latin1 decoding gives V8 a one-byte string, much cheaper.
+      ascii = typeof isAscii === 'function' && isAscii(source);
+      text = ascii ? wrapped.toString('latin1') : wrapped.toString('utf8');
+      cachedData = file ? (readCache(file, source, wrapped) ?? undefined) : undefined;
+    }
     script = new Script(text, {
       filename: bundle,
       cachedData,

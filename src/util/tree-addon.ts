@@ -18,9 +18,23 @@ type Slot = { [LOADED]?: Record<string, unknown> };
 
 /** The addon's exports. Throws (with the reason) when it was not built or does not load. */
 export function treeAddon(): Record<string, unknown> {
+  return (globalThis as Slot)[LOADED] ?? treeAddonIn(packageRoot());
+}
+
+/** The addon's exports if this process has loaded it already; null otherwise (never loads it). */
+export function loadedTreeAddon(): Record<string, unknown> | null {
+  return (globalThis as Slot)[LOADED] ?? null;
+}
+
+/**
+ * The addon of the package at `root` (loaded now if this process has not loaded it yet). For the
+ * start entries, which know their package's root before the bundle that has packageRoot is
+ * loaded (src/startup/code-cache.ts reads the bundle through the addon).
+ */
+export function treeAddonIn(root: string): Record<string, unknown> {
   const loaded = (globalThis as Slot)[LOADED];
   if (loaded) return loaded;
-  const file = under(packageRoot(), 'build', 'Release', 'bashguard_tree.node');
+  const file = under(root, 'build', 'Release', 'bashguard_tree.node');
   if (!existsSync(file)) throw new Error('the tree export was not built at install (scripts/build-native.mjs)');
   const mod = { exports: {} as Record<string, unknown> };
   process.dlopen(mod, file);
