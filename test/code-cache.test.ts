@@ -254,6 +254,16 @@ describe('hook code cache', () => {
     expect(states.every((s) => s === 'miss' || s === 'hit')).toBe(true);
   });
 
+  it("the JavaScript reader and Node's fs (BASHGUARD_NATIVE_READ=0, BASHGUARD_NATIVE_IO=0: as without the addon) give the same answers, and the two share one cache", () => {
+    const js = { BASHGUARD_NATIVE_READ: '0', BASHGUARD_NATIVE_IO: '0' };
+    expect(expectSameAnswers(js)[0]).toBe('miss');
+    expect(expectSameAnswers(js)).toEqual(['hit', 'hit', 'hit']);
+    expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
+    rmSync(xdg, { recursive: true, force: true });
+    expect(expectSameAnswers()[0]).toBe('miss');
+    expect(expectSameAnswers(js)).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
   it('other node flags get their own file', () => {
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', ['--max-old-space-size=100'], ''));
     expect(cacheFileName('k', [], '')).not.toBe(cacheFileName('k', [], '--stack-size=2000'));

@@ -14,6 +14,7 @@
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { cacheLocation, dirIsPrivate, prepareDir, readPrivateFile } from '../startup/cache-dir.js';
+import { nativeIO } from '../util/native-io.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -29,9 +30,13 @@ export function keepEvent(file: string, raw: string): boolean {
   const dir = file.slice(0, file.lastIndexOf('/'));
   // The code cache has usually made the directory already: one lstat instead of mkdir + lstats.
   if (!dirIsPrivate(dir) && !prepareDir(dir)) return false;
+  // Through the addon where it is built (src/util/native-io.ts): the installed hook does this on
+  // every call, and Node's writeFileSync and unlinkSync would each run cold in its fresh process.
+  const native = nativeIO();
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
+      if (native) native.createFile(file, raw);
+      else writeFileSync(file, raw, { mode: 0o600, flag: 'wx' });
       return true;
     } catch (err) {
       // A file left by a supervisor that was killed, whose pid this one reuses: replace it once.
@@ -43,6 +48,8 @@ export function keepEvent(file: string, raw: string): boolean {
 }
 
 export function dropKeptEvent(file: string): void {
+  const native = nativeIO();
+  if (native) return void native.removeFile(file);
   try {
     unlinkSync(file);
   } catch {

@@ -42,6 +42,7 @@ import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
+import { nativeIO, STAT } from '../util/native-io.js';
 import { baseOf, parentOf, resolveFrom, resolvePath, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
@@ -65,10 +66,29 @@ export interface LayoutFs {
   readdir(path: string): string[];
 }
 
+const KINDS = {
+  file: { isFile: () => true, isDirectory: () => false },
+  directory: { isFile: () => false, isDirectory: () => true },
+  other: { isFile: () => false, isDirectory: () => false },
+} satisfies Record<string, LayoutStat>;
+
+/**
+ * stat through bashguard's addon where it is built (src/util/native-io.ts: one system call, and no
+ * Node fs function run cold in the hook's fresh process); an error other than "absent" is left to
+ * Node's statSync, which throws it with its code.
+ */
+function statFollowing(path: string): LayoutStat | undefined {
+  const k = nativeIO()?.statKind(path, true);
+  if (k === undefined || k === STAT.ERROR) return statSync(path, { throwIfNoEntry: false });
+  if (k === STAT.ENOENT) return undefined;
+  if (k === STAT.ENOTDIR) throw Object.assign(new Error(`ENOTDIR: not a directory, stat '${path}'`), { code: 'ENOTDIR' });
+  return k >= 0 ? KINDS.file : k === STAT.DIRECTORY ? KINDS.directory : KINDS.other;
+}
+
 /** The default LayoutFs, on synchronous node:fs. */
 export const nodeLayoutFs: LayoutFs = {
   readFile: (path) => readFileSync(path, 'utf8'),
-  stat: (path) => statSync(path, { throwIfNoEntry: false }),
+  stat: statFollowing,
   realpath: (path) => realpathSync.native(path),
   readdir: (path) => readdirSync(path),
 };

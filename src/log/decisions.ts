@@ -9,6 +9,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { normalizeLogical } from '../interpret/paths.js';
+import { nativeIO } from '../util/native-io.js';
 import { under } from '../util/under.js';
 
 export type Env = Record<string, string | undefined>;
@@ -56,7 +57,18 @@ export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_
   // when that fails (one syscall when the log exists, instead of mkdir + stat + open).
   let fd: number | null = null;
   try {
-    const line = Buffer.from(JSON.stringify(record) + '\n');
+    const text = JSON.stringify(record) + '\n';
+    // The common case through the addon (native/hook-io.c: open, fstat, write, close, and no Node
+    // fs function run cold in the hook process); a rotation or a missing directory comes here.
+    const native = nativeIO();
+    if (native) {
+      try {
+        if (native.appendLine(file, text, maxBytes)) return null;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    const line = Buffer.from(text);
     fd = openLog(file);
     const size = fstatSync(fd).size;
     if (size > 0 && size + line.length > maxBytes) {

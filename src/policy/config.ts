@@ -4,6 +4,7 @@
  * the hook's start-up path); an invalid file gives one line naming the file and the field.
  */
 import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { nativeIO, STAT } from '../util/native-io.js';
 import { resolvePath } from '../util/under.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -214,8 +215,10 @@ export function readConfigFile(file: string, optional: boolean): string | null {
   // config files on every call and lint for several per directory, and a thrown ENOENT costs a
   // fresh process ~0.1 ms each (creating the error and its stack) against ~0.01 for a stat.
   let missing = false;
+  // (Through the addon where it is built: no Node fs function run cold in the hook's process.)
+  const native = nativeIO();
   try {
-    missing = statSync(file, { throwIfNoEntry: false }) === undefined;
+    missing = native ? native.statKind(file, true) === STAT.ENOENT : statSync(file, { throwIfNoEntry: false }) === undefined;
   } catch {
     // ENOTDIR, EACCES ...: reported by the read below
   }
@@ -231,7 +234,7 @@ export function readConfigFile(file: string, optional: boolean): string | null {
   // Nothing there (the stat said so, or the file went away before the read).
   let dangling = false;
   try {
-    dangling = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    dangling = native ? native.statKind(file, false) === STAT.SYMLINK : lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   } catch {
     // nothing there at all
   }

@@ -5,6 +5,7 @@
  * (src/hook/kept-event.ts).
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { loadedNativeIO } from '../util/native-io.js';
 import { parentOf, resolveFrom } from '../util/under.js';
 
 type Env = Record<string, string | undefined>;
@@ -32,6 +33,9 @@ export function uid(): number | null {
 export function dirIsPrivate(dir: string): boolean {
   const me = uid();
   if (me === null) return false;
+  // (Through the addon when this process has loaded it: one lstat, no Node fs function run cold.)
+  const native = loadedNativeIO();
+  if (native) return native.privateDir(dir);
   try {
     const st = lstatSync(dir);
     return st.isDirectory() && st.uid === me && (st.mode & 0o077) === 0;

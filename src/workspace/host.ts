@@ -1,6 +1,7 @@
 /** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Host } from '../interpret/interpreter.js';
+import { nativeIO, STAT } from '../util/native-io.js';
 
 const MAX_SOURCE_BYTES = 64 * 1024;
 
@@ -15,6 +16,13 @@ export const nodeHost: Host = {
     }
   },
   stat(p) {
+    // Through the addon where it is built: one system call, and no Node fs function run cold in
+    // the hook's fresh process (src/util/native-io.ts).
+    const native = nativeIO();
+    if (native) {
+      const k = native.statKind(p, true);
+      return k >= 0 ? 'file' : k === STAT.DIRECTORY ? 'directory' : k === STAT.OTHER ? 'other' : k === STAT.ENOENT || k === STAT.ENOTDIR ? 'missing' : null;
+    }
     try {
       // Missing is the common answer: no exception for it (building one costs more than the stat).
       const s = statSync(p, { throwIfNoEntry: false });
@@ -27,7 +35,12 @@ export const nodeHost: Host = {
   },
   readFile(p) {
     try {
-      if (statSync(p).size > MAX_SOURCE_BYTES) return null;
+      const k = nativeIO()?.statKind(p, true);
+      // Through the addon, a directory, a missing file or a large one has nothing to read;
+      // anything else it finds (a FIFO, a device) is left to Node's own stat, as before.
+      if (k === undefined || k === STAT.OTHER) {
+        if (statSync(p).size > MAX_SOURCE_BYTES) return null;
+      } else if (k < 0 || k > MAX_SOURCE_BYTES) return null;
       return readFileSync(p, 'utf8');
     } catch {
       return null;
