@@ -28,6 +28,7 @@
 // removeFile(path) -> boolean: unlink(2); whether it removed the file.
 // privateDir(path) -> boolean: a real directory (not a link) owned by this user, mode 0700 or
 //   tighter (src/startup/cache-dir.ts dirIsPrivate).
+// isTerminal(fd) -> boolean: isatty(3) (Node's tty.isatty loads node:tty, and node:net with it).
 //
 // readBundle: what a bashguard start entry (dist/hook-start.cjs, the lint entries) reads before it
 // compiles its bundle through the V8 code cache (src/startup/code-cache.ts), done in C.
@@ -336,6 +337,15 @@ napi_value bashguard_remove_file(napi_env env, napi_callback_info info) {
   bool removed = false;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 && path_arg(env, argv[0], path)) removed = unlink(path) == 0;
   napi_get_boolean(env, removed, &out);
+  return out;
+}
+
+napi_value bashguard_is_terminal(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out = NULL;
+  size_t argc = 1;
+  int32_t fd = -1;
+  bool tty = napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 && int_arg(env, argv[0], &fd) && fd >= 0 && isatty(fd);
+  napi_get_boolean(env, tty, &out);
   return out;
 }
 

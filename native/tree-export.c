@@ -793,6 +793,7 @@ napi_value bashguard_stat_kind(napi_env env, napi_callback_info info);
 napi_value bashguard_create_file(napi_env env, napi_callback_info info);
 napi_value bashguard_remove_file(napi_env env, napi_callback_info info);
 napi_value bashguard_private_dir(napi_env env, napi_callback_info info);
+napi_value bashguard_is_terminal(napi_env env, napi_callback_info info);
 #endif
 
 NAPI_MODULE_INIT() {
@@ -836,6 +837,7 @@ NAPI_MODULE_INIT() {
       {"createFile", NULL, bashguard_create_file, NULL, NULL, NULL, napi_default, NULL},
       {"removeFile", NULL, bashguard_remove_file, NULL, NULL, NULL, napi_default, NULL},
       {"privateDir", NULL, bashguard_private_dir, NULL, NULL, NULL, napi_default, NULL},
+      {"isTerminal", NULL, bashguard_is_terminal, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
   napi_value version, dense;

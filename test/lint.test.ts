@@ -15,6 +15,7 @@ import { globMatcher, isShellShebang } from '../src/lint/files.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { layoutBase } from './helpers/git-layout.js';
 import { sha256IsNative } from '../src/util/sha256.js';
+import { nativeIO } from '../src/util/native-io.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/lint');
 /**
@@ -659,6 +660,34 @@ process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null
       expect(findings.every((f) => /^[0-9a-f]{32}$/.test(f.fingerprint))).toBe(true);
       // src/util/sha256.ts: OpenSSL's SHA-256 through bashguard's addon, node:crypto without it.
       expect(dirty.stderr).toContain(`crypto loaded: ${!sha256IsNative()}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('through pipes, the report is written through the addon without Node\'s streams (node:net never loads), the same bytes as through the streams', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-direct-')));
+    try {
+      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'net loaded: ' + process.moduleLoadList.includes('NativeModule net') + '\\n'));\n");
+      const run = (extra: Record<string, string>, format: string) =>
+        spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', format, '--fail-on', 'none', join(PROJECT, 'escapes.sh'), join(PROJECT, 'broken.sh')], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, ...extra },
+        });
+      run({}, 'json'); // (writes the code caches)
+      for (const format of ['text', 'json', 'sarif']) {
+        const direct = run({}, format);
+        const streams = run({ BASHGUARD_NATIVE_IO: '0' }, format);
+        expect(direct.status, direct.stderr).toBe(streams.status);
+        expect(direct.stdout.length).toBeGreaterThan(100);
+        // (SARIF and JSON carry the run's time: compare them without it.)
+        const timeless = (out: string) => out.replace(/"(timeMs|endTimeUtc|startTimeUtc|durationMs)": ?[^,\n}]*/g, '');
+        expect(timeless(direct.stdout), format).toBe(timeless(streams.stdout));
+        expect(direct.stderr.replace(/net loaded: \w+\n/, '')).toBe(streams.stderr.replace(/net loaded: \w+\n/, ''));
+        expect(streams.stderr).toContain('net loaded: true');
+        expect(direct.stderr).toContain(`net loaded: ${nativeIO() === null}`);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

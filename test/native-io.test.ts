@@ -63,6 +63,10 @@ describe.skipIf(!ADDON)('readAll', () => {
     const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(body).replace(/\$/g, '\\$')}`, '/dev/null'], { encoding: 'utf8', timeout: 30_000, input: '' });
     expect(r.status, r.stderr + r.stdout).toBe(0);
     expect(readFileSync(join(dir, 'tty.out'), 'utf8')).toBe('null');
+    // isTerminal, which the CLI's directIO asks for isTTY, says the same of the terminal and of a pipe.
+    const tty = `const addon = { exports: {} }; process.dlopen(addon, ${JSON.stringify(ADDON_FILE)}); require('fs').writeFileSync(${JSON.stringify(join(dir, 'tty2.out'))}, JSON.stringify([addon.exports.isTerminal(0), addon.exports.isTerminal(1), require('tty').isatty(1), addon.exports.isTerminal(-1), addon.exports.isTerminal(99)]));`;
+    expect(spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(tty).replace(/\$/g, '\\$')}`, '/dev/null'], { encoding: 'utf8', timeout: 30_000, input: '' }).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'tty2.out'), 'utf8'))).toEqual([true, true, true, false, false]);
   });
 
   it('a descriptor that cannot be read throws with its code, as Node does', () => {

@@ -6,9 +6,8 @@ import { mark } from '../startup/marks.js';
 import { fastHookArgs } from './hook-args.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
-import { nativeIO } from '../util/native-io.js';
 import { createRequire } from 'node:module';
-import { processIO, reportEscaped, reportFailure, type IO } from './io.js';
+import { directIO, processIO, reportEscaped, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
 import { armOrRefuse } from '../util/time-limit.js';
@@ -63,18 +62,8 @@ export function hookIO(): IO {
     hookStreamsUsed = true;
     return (streams ??= io());
   };
-  const native = nativeIO();
   const write = (fd: number, text: string): void => {
     if (streams) return void (fd === 1 ? streams.stdout(text) : streams.stderr(text));
-    if (native) {
-      try {
-        native.writeAll(fd, text);
-        return;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(process.exitCode ?? 0);
-        throw err;
-      }
-    }
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
     try {
@@ -92,15 +81,6 @@ export function hookIO(): IO {
     stdout: (t) => write(1, t),
     stderr: (t) => write(2, t),
     readStdin: () => {
-      // Through the addon: one read per 64 KiB and no Node fs function run cold (~0.2 ms); a
-      // non-blocking descriptor is waited on there too (native/hook-io.c).
-      if (native) {
-        try {
-          return Promise.resolve(native.readAll(0) ?? '');
-        } catch (err) {
-          return Promise.reject(err);
-        }
-      }
       // node:tty pulls in node:net; only a character device can be a terminal, so ask only then.
       if (fstatSync(0).isCharacterDevice() && isatty(0)) return Promise.resolve('');
       // One buffer, grown when an event does not fit: an event is usually read whole in one call
@@ -150,7 +130,9 @@ export async function main(): Promise<void> {
   const isHook = argv[0] === 'hook';
   // A hook process lives for one parse: tune V8 for start-up, not throughput (see wasm.ts).
   if (isHook) preferFastWasmStartup();
-  const io = isHook ? hookIO() : processIO();
+  // The hook's I/O through the addon where it is built (./io.ts directIO: no Node fs function or
+  // stream made cold in its fresh process, ~0.3 ms), else with readSync and writeSync.
+  const io = isHook ? (directIO() ?? hookIO()) : processIO();
   // run() reports its own errors; anything escaping it (a failing stderr write ...) still gets a line.
   const code = await run(argv, io).catch(reportEscaped);
   process.exitCode = code;

@@ -12,6 +12,7 @@ import { CODE_CACHE_REQUIRE_WARM_UP, loadBundle } from '../startup/code-cache.js
 import { v8FlagSetter } from '../startup/v8-flags.js';
 import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
+import { nativeIO } from '../util/native-io.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
@@ -46,14 +47,16 @@ export async function startLint(): Promise<void> {
   // Made after, they cost a one-file lint ~6 ms (CPU profile: `main` 8.0 against 2.3 ms). Until
   // now node:v8, loaded to set the flags, had brought node:stream in first; node:net still came
   // after (one file through pipes, medians of 40: 41.1 -> 39.3 ms with both changes).
-  if (analyzesHere) void [process.stdout, process.stderr];
+  // (Not where the report is written through the addon, without the streams: src/cli/io.ts directIO.)
+  if (analyzesHere && !nativeIO()) void [process.stdout, process.stderr];
   const flags = alone ? setAnalysisFlags(false) : analyzers > 0 ? setAnalysisFlags(saturates(analyzers)) : '';
   // The cache of a run that analyzes here is written only after its training run (../lint/training.ts):
   // one that ended in a usage error first would have left a cache without the analysis.
   if (analyzesHere) (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
+  let streams = true;
   try {
     const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
-    await (loaded.exports as { main(): Promise<void> }).main();
+    streams = (await (loaded.exports as { main(): Promise<{ streams: boolean }> }).main()).streams;
   } finally {
     // Children started here that the run did not take (a usage error, --help).
     dropPrestarted();
@@ -65,7 +68,8 @@ export async function startLint(): Promise<void> {
   // pipe's buffer (64 KiB on Linux) is still being written when the run returns: the end waits
   // for it, not for everything else Node would wait for.
   // The bench's 50-file batches, caller reading stdout and stderr through pipes: ~8-20 ms per run.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // (A report written through the addon is out whole already, and then the streams were never made.)
+  if (streams) await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(process.exitCode);
 }
 

@@ -31,12 +31,14 @@ export interface NativeIO {
   removeFile(path: string): boolean;
   /** A real directory owned by this user with mode 0700 or tighter (src/startup/cache-dir.ts dirIsPrivate). */
   privateDir(path: string): boolean;
+  /** isatty(3), without loading node:tty (which loads node:net). */
+  isTerminal(fd: number): boolean;
 }
 
 /** statKind's answers other than a regular file's size (native/file-io.c has the same). */
 export const STAT = { ENOENT: -1, ERROR: -2, DIRECTORY: -3, OTHER: -4, SYMLINK: -5, ENOTDIR: -6 } as const;
 
-const NAMES = ['readAll', 'writeAll', 'appendLine', 'statKind', 'createFile', 'removeFile', 'privateDir'] as const satisfies readonly (keyof NativeIO)[];
+const NAMES = ['readAll', 'writeAll', 'appendLine', 'statKind', 'createFile', 'removeFile', 'privateDir', 'isTerminal'] as const satisfies readonly (keyof NativeIO)[];
 let io: NativeIO | null | undefined;
 
 export function nativeIO(): NativeIO | null {
