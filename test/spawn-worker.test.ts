@@ -4,13 +4,13 @@
  * descriptor 3, stdout discarded, stderr the parent's, its exit code or signal reported once.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnWorker, type WorkerProcess } from '../src/lint/spawn-worker.js';
+import { fileSize, spawnWorker, totalBytes, type WorkerProcess } from '../src/lint/spawn-worker.js';
 import { REPO_ROOT } from './helpers/shared.js';
 
 const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
@@ -109,5 +109,23 @@ describe('spawnWorker', () => {
     expect(r.stdout.trim(), r.stderr).toBe('exit 0 via addon');
     expect(r.stderr).toContain('child stderr marked');
     expect(r.stdout).not.toContain('to stdout');
+  });
+});
+
+describe('totalBytes (the share of work: one stat per operand, through the addon where it is built)', () => {
+  it('counts regular files (through links too), and nothing for directories, missing paths, FIFOs and stdin', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-total-bytes-'));
+    try {
+      writeFileSync(join(dir, 'a.sh'), 'x'.repeat(1234));
+      writeFileSync(join(dir, 'empty.sh'), '');
+      mkdirSync(join(dir, 'sub'));
+      symlinkSync(join(dir, 'a.sh'), join(dir, 'link.sh'));
+      spawnSync('mkfifo', [join(dir, 'fifo')]);
+      const paths = ['a.sh', 'empty.sh', 'sub', 'link.sh', 'fifo', 'missing.sh'].map((p) => join(dir, p));
+      expect(totalBytes([...paths, '-'])).toBe(2468);
+      expect(paths.map(fileSize)).toEqual([1234, 0, 0, 1234, 0, 0]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

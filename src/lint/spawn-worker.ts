@@ -13,6 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { nativeIO } from '../util/native-io.js';
 import { availableParallelism, constants as osConstants, loadavg } from 'node:os';
 import type { Readable } from 'node:stream';
 import { envStrings, treeAddon } from '../util/tree-addon.js';
@@ -239,6 +240,9 @@ export function defaultWorkers(files: number, cpus: number = availableParallelis
 
 /** The size of the regular file at `path`; 0 for anything else (a directory, a missing path, an unreadable one). */
 export function fileSize(path: string): number {
+  // (One stat through the addon where it is built: a size, or a negative kind for anything else.)
+  const k = nativeIO()?.statKind(path, true);
+  if (k !== undefined) return k > 0 ? k : 0;
   try {
     const st = statSync(path, { throwIfNoEntry: false });
     return st?.isFile() ? st.size : 0;
