@@ -244,8 +244,23 @@ napi_value bashguard_write_all(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// The end of appendLine and createFile: closes fd (when open), frees the text, and throws for
+// errno e (the open's when fd < 0, else the write's) or returns `result`.
+static napi_value end_write(napi_env env, int fd, int e, char *text, const char *path, bool result) {
+  napi_value out = NULL;
+  if (fd >= 0) close(fd);
+  free(text);
+  if (e != 0) {
+    if (fd < 0) throw_errno_at(env, e, "open", path);
+    else throw_errno(env, e, "write");
+    return NULL;
+  }
+  napi_get_boolean(env, result, &out);
+  return out;
+}
+
 napi_value bashguard_append_line(napi_env env, napi_callback_info info) {
-  napi_value argv[3], out = NULL;
+  napi_value argv[3];
   size_t argc = 3, len = 0;
   double max_bytes = 0;
   char path[PATH_MAX + 1];
@@ -269,15 +284,7 @@ napi_value bashguard_append_line(napi_env env, napi_callback_info info) {
     e = write_all(fd, text, len);
     written = e == 0;
   }
-  if (fd >= 0) close(fd);
-  free(text);
-  if (e != 0) {
-    if (fd < 0) throw_errno_at(env, e, "open", path);
-    else throw_errno(env, e, "write");
-    return NULL;
-  }
-  napi_get_boolean(env, written, &out);
-  return out;
+  return end_write(env, fd, e, text, path, written);
 }
 // statKind's answers other than a regular file's size (src/util/native-io.ts has the same).
 enum { STAT_ENOENT = -1, STAT_ERROR = -2, STAT_DIRECTORY = -3, STAT_OTHER = -4, STAT_SYMLINK = -5, STAT_ENOTDIR = -6 };
@@ -306,9 +313,8 @@ napi_value bashguard_stat_kind(napi_env env, napi_callback_info info) {
   return out;
 }
 
-
 napi_value bashguard_create_file(napi_env env, napi_callback_info info) {
-  napi_value argv[2], out = NULL;
+  napi_value argv[2];
   size_t argc = 2, len = 0;
   char path[PATH_MAX + 1];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || !path_arg(env, argv[0], path)) {
@@ -319,15 +325,7 @@ napi_value bashguard_create_file(napi_env env, napi_callback_info info) {
   if (!text) return NULL;
   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   int e = fd < 0 ? errno : write_all(fd, text, len);
-  if (fd >= 0) close(fd);
-  free(text);
-  if (e != 0) {
-    if (fd < 0) throw_errno_at(env, e, "open", path);
-    else throw_errno(env, e, "write");
-    return NULL;
-  }
-  napi_get_boolean(env, true, &out);
-  return out;
+  return end_write(env, fd, e, text, path, true);
 }
 
 napi_value bashguard_remove_file(napi_env env, napi_callback_info info) {
