@@ -58,7 +58,7 @@ export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_
   let fd: number | null = null;
   try {
     const text = JSON.stringify(record) + '\n';
-    // The common case through the addon (native/hook-io.c: open, fstat, write, close, and no Node
+    // The common case through the addon (native/file-io.c: open, fstat, write, close, and no Node
     // fs function run cold in the hook process); a rotation or a missing directory comes here.
     const native = nativeIO();
     if (native) {

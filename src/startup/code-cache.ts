@@ -127,7 +127,7 @@ function sourceBytes(text: string, ascii: boolean): Buffer {
 
 /**
  * The bundle's text between the wrapper's ends and the cache file's data (undefined: no cache to
- * trust), read by bashguard's addon (native/read-bundle.c: the same reads and checks as
+ * trust), read by bashguard's addon (native/file-io.c readBundle: the same reads and checks as
  * readWrapped and readCache, the text handed to V8 without a copy), which the start entry loads
  * from the bundle's package (`<dist>/../build/Release`) and leaves for the bundle to use. null
  * where there is no addon, it has no readBundle (Windows), the bundle is not ASCII or cannot be
