@@ -19,6 +19,11 @@
 //   [0] symbol | field id << 16   [1] start   [2] end (UTF-16 code units: bytes / 2)
 //   [3] number of children | 1 << 31 when tree-sitter inserted the node (MISSING)
 #define NAPI_VERSION 8
+// binding.gyp asks for POSIX.1-2001 (_POSIX_C_SOURCE) for every platform; on macOS that hides
+// O_CLOEXEC, O_NOFOLLOW and MAP_ANONYMOUS, which the system has: ask for all of it there.
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE
+#endif
 #include <node_api.h>
 #include <stdint.h>
 #include <stdlib.h>
