@@ -391,6 +391,38 @@ static napi_value sha256_hex(napi_env env, napi_callback_info info) {
   return out;
 }
 
+// setV8Flags(flags): V8's own v8::V8::SetFlagsFromString, which node:v8's setFlagsFromString
+// calls, looked up in the Node process (every Node exports V8's API to addons); true when it was
+// found and called, false otherwise (the caller then uses node:v8). node:v8 costs a process that
+// sets a flag ~1.5 ms on Node 24 (it loads node:stream; Node 20 and 22 still have the v8 binding
+// for ~0.1 ms): lint sets its analysis flags at run time on every run (src/startup/v8-flags.ts).
+typedef void (*v8_set_flags_fn)(const char *, size_t);
+static napi_value set_v8_flags(napi_env env, napi_callback_info info) {
+  static v8_set_flags_fn set = NULL;
+  static bool looked = false;
+  napi_value argv[1], out = NULL;
+  size_t argc = 1, len = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok) {
+    fail(env, "setV8Flags: the flags must be a string");
+    return NULL;
+  }
+  if (!looked) {
+    looked = true;
+    // v8::V8::SetFlagsFromString(const char*, size_t), Itanium C++ ABI name.
+    set = (v8_set_flags_fn)dlsym(RTLD_DEFAULT, "_ZN2v82V818SetFlagsFromStringEPKcm");
+  }
+  bool done = false;
+  char *flags = set ? malloc(len + 1) : NULL;
+  if (flags && napi_get_value_string_utf8(env, argv[0], flags, len + 1, &len) == napi_ok) {
+    set(flags, len);
+    done = true;
+  }
+  free(flags);
+  napi_get_boolean(env, done, &out);
+  return out;
+}
+
 // releaseStderr(): descriptor 2 becomes /dev/null. For a lint child whose work is done (its
 // stderr is the lint process's, and so its caller's): whoever reads that stream through a pipe
 // (a CI runner, spawnSync) waits for every holder of its write end to close it, and the child
@@ -830,6 +862,7 @@ NAPI_MODULE_INIT() {
       {"lstatKind", NULL, lstat_kind, NULL, NULL, NULL, napi_default, NULL},
       {"releaseStderr", NULL, release_stderr, NULL, NULL, NULL, napi_default, NULL},
       {"sha256Hex", NULL, sha256_hex, NULL, NULL, NULL, napi_default, NULL},
+      {"setV8Flags", NULL, set_v8_flags, NULL, NULL, NULL, napi_default, NULL},
       {"spawnChild", NULL, spawn_child, NULL, NULL, NULL, napi_default, NULL},
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
       {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},

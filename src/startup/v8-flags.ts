@@ -6,6 +6,7 @@
  * that its code cache, made under these flags, holds the whole run.
  */
 import { createRequire } from 'node:module';
+import { loadedTreeAddon } from '../util/tree-addon.js';
 
 export const WASM_STARTUP_FLAGS = ['--liftoff-only', '--wasm-lazy-compilation'] as const;
 
@@ -21,11 +22,24 @@ export const WASM_FLAGS_SET = Symbol.for('bashguard.wasmFlagsSet');
 
 /**
  * V8's setFlagsFromString, as cheaply as this Node offers it. node:v8 costs a fresh process ~8 ms
- * (~32 M instructions: it loads Node's heap utilities and streams); Node 20 and 22 still expose the
- * same function on their internal v8 binding (`process.binding`, deprecated as DEP0111, whose
- * warning is kept quiet here) for ~0.7 M. Node 24 has no such binding: node:v8 then.
+ * (~32 M instructions: it loads Node's heap utilities and streams; ~1.5 ms on Node 24 on the
+ * Intel machine). Where this process has loaded bashguard's addon already, its setV8Flags calls
+ * V8's own v8::V8::SetFlagsFromString (native/tree-export.c), on every Node. Else Node 20 and 22
+ * still expose the same function on their internal v8 binding (`process.binding`, deprecated as
+ * DEP0111, whose warning is kept quiet here) for ~0.7 M instructions. Node 24 has no such
+ * binding: node:v8 then.
  */
 export function v8FlagSetter(): (flags: string) => void {
+  const viaAddon = loadedTreeAddon()?.setV8Flags;
+  if (typeof viaAddon === 'function') {
+    return (flags) => {
+      if (viaAddon(flags) !== true) fallbackSetter()(flags);
+    };
+  }
+  return fallbackSetter();
+}
+
+function fallbackSetter(): (flags: string) => void {
   const proc = process as unknown as { binding?: (name: string) => unknown; noDeprecation?: boolean };
   const quiet = proc.noDeprecation;
   try {
