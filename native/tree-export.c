@@ -347,21 +347,33 @@ static napi_value lstat_kind(napi_env env, napi_callback_info info) {
 // OpenSSL's own SHA256(), which Node exports to addons (or which a Node built against the
 // system's libcrypto has loaded), looked up at run time: an addon linked against it would not
 // load at all in a Node without it.
+// The one string argument of a call, and its UTF-8 length; false after throwing `message`.
+static bool string_arg(napi_env env, napi_callback_info info, napi_value *arg, size_t *len, const char *message) {
+  size_t argc = 1;
+  if (napi_get_cb_info(env, info, &argc, arg, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_string_utf8(env, *arg, NULL, 0, len) != napi_ok) {
+    return fail(env, message);
+  }
+  return true;
+}
+
+// A function the Node process exports (OpenSSL's, V8's), looked up once: *slot holds it, or NULL.
+static void *node_symbol(void **slot, bool *looked, const char *name) {
+  if (!*looked) {
+    *looked = true;
+    *slot = dlsym(RTLD_DEFAULT, name);
+  }
+  return *slot;
+}
+
 typedef unsigned char *(*sha256_fn)(const unsigned char *, size_t, unsigned char *);
 static napi_value sha256_hex(napi_env env, napi_callback_info info) {
-  static sha256_fn digest = NULL;
+  static void *slot = NULL;
   static bool looked = false;
   napi_value argv[1], out = NULL;
-  size_t argc = 1, len = 0;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok) {
-    fail(env, "sha256Hex: the text must be a string");
-    return NULL;
-  }
-  if (!looked) {
-    looked = true;
-    digest = (sha256_fn)dlsym(RTLD_DEFAULT, "SHA256");
-  }
+  size_t len = 0;
+  if (!string_arg(env, info, argv, &len, "sha256Hex: the text must be a string")) return NULL;
+  sha256_fn digest = (sha256_fn)node_symbol(&slot, &looked, "SHA256");
   if (!digest) {
     napi_get_null(env, &out);
     return out;
@@ -398,20 +410,13 @@ static napi_value sha256_hex(napi_env env, napi_callback_info info) {
 // for ~0.1 ms): lint sets its analysis flags at run time on every run (src/startup/v8-flags.ts).
 typedef void (*v8_set_flags_fn)(const char *, size_t);
 static napi_value set_v8_flags(napi_env env, napi_callback_info info) {
-  static v8_set_flags_fn set = NULL;
+  static void *slot = NULL;
   static bool looked = false;
   napi_value argv[1], out = NULL;
-  size_t argc = 1, len = 0;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
-      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok) {
-    fail(env, "setV8Flags: the flags must be a string");
-    return NULL;
-  }
-  if (!looked) {
-    looked = true;
-    // v8::V8::SetFlagsFromString(const char*, size_t), Itanium C++ ABI name.
-    set = (v8_set_flags_fn)dlsym(RTLD_DEFAULT, "_ZN2v82V818SetFlagsFromStringEPKcm");
-  }
+  size_t len = 0;
+  if (!string_arg(env, info, argv, &len, "setV8Flags: the flags must be a string")) return NULL;
+  // v8::V8::SetFlagsFromString(const char*, size_t), by its Itanium C++ ABI name.
+  v8_set_flags_fn set = (v8_set_flags_fn)node_symbol(&slot, &looked, "_ZN2v82V818SetFlagsFromStringEPKcm");
   bool done = false;
   char *flags = set ? malloc(len + 1) : NULL;
   if (flags && napi_get_value_string_utf8(env, argv[0], flags, len + 1, &len) == napi_ok) {
