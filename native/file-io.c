@@ -77,8 +77,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// The name Node gives errno `e` (libuv's names: the POSIX macro names), for the Error's `code`.
+// libuv's own names and messages for an errno, which Node's fs errors carry (`code`
+// "EISDIR", message "illegal operation on a directory"): uv_err_name and uv_strerror, which
+// every Node exports to addons, looked up once. Without them, the POSIX name of the common ones
+// (else "UNKNOWN", as libuv says) and strerror's text.
+typedef const char *(*uv_text_fn)(int);
+static const char *uv_text(int which, int e) {
+  static uv_text_fn fns[2];
+  static bool looked = false;
+  if (!looked) {
+    looked = true;
+    fns[0] = (uv_text_fn)dlsym(RTLD_DEFAULT, "uv_err_name");
+    fns[1] = (uv_text_fn)dlsym(RTLD_DEFAULT, "uv_strerror");
+  }
+  return fns[which] ? fns[which](-e) : NULL;
+}
+
 static const char *errno_name(int e) {
+  const char *uv = uv_text(0, e);
+  if (uv) return uv;
   switch (e) {
     case EPIPE: return "EPIPE";
     case ENOENT: return "ENOENT";
@@ -89,22 +106,21 @@ static const char *errno_name(int e) {
     case EBADF: return "EBADF";
     case EIO: return "EIO";
     case ENOSPC: return "ENOSPC";
-    case EROFS: return "EROFS";
+    case EEXIST: return "EEXIST";
     case EINVAL: return "EINVAL";
     case ELOOP: return "ELOOP";
     case ENAMETOOLONG: return "ENAMETOOLONG";
-    case EFBIG: return "EFBIG";
-    case EDQUOT: return "EDQUOT";
     case ENOMEM: return "ENOMEM";
-    default: return "EIO";
+    default: return "UNKNOWN";
   }
 }
 
-// Throws an Error with `code` and a message like Node's ("EACCES: permission denied, open '/x'").
+// Throws an Error with `code` and Node's message ("EACCES: permission denied, open '/x'").
 static void throw_errno_at(napi_env env, int e, const char *syscall, const char *path) {
   char message[PATH_MAX + 256], what[128];
-  snprintf(what, sizeof what, "%s", strerror(e));
-  if (what[0] >= 'A' && what[0] <= 'Z') what[0] = (char)(what[0] - 'A' + 'a');
+  const char *uv = uv_text(1, e);
+  snprintf(what, sizeof what, "%s", uv ? uv : strerror(e));
+  if (!uv && what[0] >= 'A' && what[0] <= 'Z') what[0] = (char)(what[0] - 'A' + 'a');
   if (path) snprintf(message, sizeof message, "%s: %s, %s '%s'", errno_name(e), what, syscall, path);
   else snprintf(message, sizeof message, "%s: %s, %s", errno_name(e), what, syscall);
   napi_value code, msg, error;

@@ -6,7 +6,7 @@
  * dangling link, a path with a NUL byte).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -69,8 +69,22 @@ describe.skipIf(!ADDON)('readAll', () => {
     expect(JSON.parse(readFileSync(join(dir, 'tty2.out'), 'utf8'))).toEqual([true, true, true, false, false]);
   });
 
-  it('a descriptor that cannot be read throws with its code, as Node does', () => {
+  it('a descriptor that cannot be read throws with its code and message, as Node does', () => {
     expect(() => io.readAll(987)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+    // A directory: Node's readSync and the addon say the same (libuv's name and text).
+    const fd = openSync(dir, 'r');
+    try {
+      let node: Error | null = null;
+      try {
+        readSync(fd, Buffer.alloc(10));
+      } catch (e) {
+        node = e as Error;
+      }
+      expect(node).not.toBeNull();
+      expect(() => io.readAll(fd)).toThrow(expect.objectContaining({ code: (node as NodeJS.ErrnoException).code, message: node!.message }));
+    } finally {
+      closeSync(fd);
+    }
     expect(() => (io.readAll as (x: unknown) => unknown)('x')).toThrow(/readAll: expected a file descriptor/);
   });
 });
