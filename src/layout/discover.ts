@@ -42,7 +42,7 @@ import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
-import { nativeIO, STAT } from '../util/native-io.js';
+import { nativeIO, statName } from '../util/native-io.js';
 import { baseOf, parentOf, resolveFrom, resolvePath, under } from '../util/under.js';
 
 /** What discovery needs of a stat result. */
@@ -74,15 +74,15 @@ const KINDS = {
 
 /**
  * stat through bashguard's addon where it is built (src/util/native-io.ts: one system call, and no
- * Node fs function run cold in the hook's fresh process); an error other than "absent" is left to
- * Node's statSync, which throws it with its code.
+ * Node fs function run cold in the hook's fresh process): undefined when nothing is there
+ * (ENOENT, ENOTDIR: absent, as for LayoutFs); an error is left to Node's statSync, which throws it
+ * with its code.
  */
 function statFollowing(path: string): LayoutStat | undefined {
-  const k = nativeIO()?.statKind(path, true);
-  if (k === undefined || k === STAT.ERROR) return statSync(path, { throwIfNoEntry: false });
-  if (k === STAT.ENOENT) return undefined;
-  if (k === STAT.ENOTDIR) throw Object.assign(new Error(`ENOTDIR: not a directory, stat '${path}'`), { code: 'ENOTDIR' });
-  return k >= 0 ? KINDS.file : k === STAT.DIRECTORY ? KINDS.directory : KINDS.other;
+  const native = nativeIO();
+  const name = native ? statName(native.statKind(path, true)) : 'error';
+  if (name === 'error') return statSync(path, { throwIfNoEntry: false });
+  return name === 'missing' ? undefined : KINDS[name];
 }
 
 /** The default LayoutFs, on synchronous node:fs. */

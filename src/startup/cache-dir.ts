@@ -5,7 +5,7 @@
  * (src/hook/kept-event.ts).
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
-import { loadedNativeIO } from '../util/native-io.js';
+import { nativeIO } from '../util/native-io.js';
 import { parentOf, resolveFrom } from '../util/under.js';
 
 type Env = Record<string, string | undefined>;
@@ -34,7 +34,7 @@ export function dirIsPrivate(dir: string): boolean {
   const me = uid();
   if (me === null) return false;
   // (Through the addon when this process has loaded it: one lstat, no Node fs function run cold.)
-  const native = loadedNativeIO();
+  const native = nativeIO(false);
   if (native) return native.privateDir(dir);
   try {
     const st = lstatSync(dir);

@@ -41,26 +41,32 @@ export const STAT = { ENOENT: -1, ERROR: -2, DIRECTORY: -3, OTHER: -4, SYMLINK: 
 const NAMES = ['readAll', 'writeAll', 'appendLine', 'statKind', 'createFile', 'removeFile', 'privateDir', 'isTerminal'] as const satisfies readonly (keyof NativeIO)[];
 let io: NativeIO | null | undefined;
 
-export function nativeIO(): NativeIO | null {
+/**
+ * The addon's file functions, loading the addon when this process has not yet; with `load` false
+ * only if it is loaded already (src/startup/cache-dir.ts, which the start entries carry: they must
+ * not load it from there).
+ */
+export function nativeIO(load = true): NativeIO | null {
   if (io !== undefined) return io;
   if (process.platform === 'win32' || process.env.BASHGUARD_NATIVE_IO === '0') return (io = null);
+  let addon: Record<string, unknown> | null;
   try {
-    io = usable(treeAddon());
+    addon = load ? treeAddon() : loadedTreeAddon();
   } catch {
-    io = null;
+    return (io = null);
   }
-  return io;
+  // (Not loaded yet, and not to be loaded here: a later call may still load it.)
+  return addon ? (io = usable(addon)) : null;
 }
 
-/**
- * nativeIO, but only if this process has loaded the addon already (for src/startup/cache-dir.ts,
- * which the start entries carry: they must not load it from there).
- */
-export function loadedNativeIO(): NativeIO | null {
-  if (io !== undefined) return io;
-  if (process.platform === 'win32' || process.env.BASHGUARD_NATIVE_IO === '0') return null;
-  const a = loadedTreeAddon();
-  return a ? (io = usable(a)) : null;
+/** What statKind's answer says, as a name: a regular file, a directory, anything else, nothing there (ENOENT, ENOTDIR), or an error. */
+export type StatName = 'file' | 'directory' | 'other' | 'missing' | 'error';
+
+export function statName(kind: number): StatName {
+  if (kind >= 0) return 'file';
+  if (kind === STAT.DIRECTORY) return 'directory';
+  if (kind === STAT.OTHER || kind === STAT.SYMLINK) return 'other';
+  return kind === STAT.ENOENT || kind === STAT.ENOTDIR ? 'missing' : 'error';
 }
 
 function usable(a: Record<string, unknown>): NativeIO | null {

@@ -1,7 +1,7 @@
 /** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Host } from '../interpret/interpreter.js';
-import { nativeIO, STAT } from '../util/native-io.js';
+import { nativeIO, STAT, statName } from '../util/native-io.js';
 
 const MAX_SOURCE_BYTES = 64 * 1024;
 
@@ -20,8 +20,8 @@ export const nodeHost: Host = {
     // the hook's fresh process (src/util/native-io.ts).
     const native = nativeIO();
     if (native) {
-      const k = native.statKind(p, true);
-      return k >= 0 ? 'file' : k === STAT.DIRECTORY ? 'directory' : k === STAT.OTHER ? 'other' : k === STAT.ENOENT || k === STAT.ENOTDIR ? 'missing' : null;
+      const name = statName(native.statKind(p, true));
+      return name === 'error' ? null : name;
     }
     try {
       // Missing is the common answer: no exception for it (building one costs more than the stat).
