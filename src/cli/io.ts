@@ -11,11 +11,18 @@ export interface IO {
   isTTY: boolean;
 }
 
+/**
+ * `bashguard rules | head`: a closed pipe is not an error worth a stack trace. Ends the process
+ * quietly (with the exit code so far) when a write failed with EPIPE; returns otherwise.
+ */
+export function endIfPipeClosed(err: unknown): void {
+  if ((err as NodeJS.ErrnoException)?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+}
+
 export function processIO(): IO {
-  // `bashguard rules | head`: a closed pipe is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      endIfPipeClosed(err);
       throw err;
     });
   }
@@ -51,7 +58,7 @@ export function directIO(): IO | null {
     try {
       native.writeAll(fd, text);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      endIfPipeClosed(err);
       throw err;
     }
   };

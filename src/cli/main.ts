@@ -7,7 +7,7 @@ import { fastHookArgs } from './hook-args.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { directIO, processIO, reportEscaped, reportFailure, type IO } from './io.js';
+import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
 import { armOrRefuse } from '../util/time-limit.js';
@@ -69,9 +69,8 @@ export function hookIO(): IO {
     try {
       while (off < buf.length) off += writeSync(fd, buf, off);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      if (code !== 'EAGAIN') throw err;
+      endIfPipeClosed(err);
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
       const rest = buf.subarray(off).toString('utf8');
       if (fd === 1) fallback().stdout(rest);
       else fallback().stderr(rest);
