@@ -86,6 +86,12 @@ export function workerArgv(execArgv: readonly string[], saturated: boolean): str
   return out;
 }
 
+/** Writes all of `text` to the blocking descriptor `fd` (the lint channel's two ends). Throws what writeSync throws. */
+export function writeWhole(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+}
+
 /** A lint child, as ./isolated.ts drives it. */
 export interface WorkerProcess {
   /** Writes to its input (a child that is gone is reported by onExit, not here). */
@@ -179,8 +185,7 @@ function rawWorker(args: string[], env: Record<string, string | undefined>): Wor
     send: (text) => {
       if (!inputOpen) return;
       try {
-        const buf = Buffer.from(text, 'utf8');
-        for (let off = 0; off < buf.length; ) off += writeSync(requests, buf, off);
+        writeWhole(requests, text);
       } catch {
         // EPIPE: the child is gone, and its exit says so.
       }

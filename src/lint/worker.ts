@@ -1,11 +1,11 @@
 /** The child side of src/lint/isolated.ts (the channel: ./spawn-worker.ts). */
-import { readSync, writeSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { getParser, useDenseParseTable } from '../parse/index.js';
 import { releaseStderr } from '../util/tree-addon.js';
 import { framedSource, Linter } from './lint.js';
 import { trainIfWritingCache, writesCodeCache } from './training.js';
 import type { WorkerReply, WorkerRequest } from './isolated.js';
-import { LineSplitter, REPLY_FD } from './spawn-worker.js';
+import { LineSplitter, REPLY_FD, writeWhole } from './spawn-worker.js';
 
 /**
  * The requests on `fd`, one JSON object per line, read with blocking reads until the end of the
@@ -34,8 +34,7 @@ function* requests(fd: number): Generator<WorkerRequest> {
 }
 
 function reply(fd: number, msg: WorkerReply): void {
-  const buf = Buffer.from(JSON.stringify(msg) + '\n', 'utf8');
-  for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+  writeWhole(fd, JSON.stringify(msg) + '\n');
 }
 
 /**
