@@ -3,7 +3,7 @@
  * checked against the official SARIF 2.1.0 schema (test/fixtures/lint/sarif-schema-2.1.0.json),
  * exit codes, suppressions, one bad file not stopping the run, stdin, roots and worktrees.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,27 @@ function validate(root: Schema, value: unknown): string[] {
 const SARIF_SCHEMA = JSON.parse(readFileSync(join(FIXTURES, 'sarif-schema-2.1.0.json'), 'utf8')) as Schema;
 
 // ---- tests ------------------------------------------------------------------------------------
+
+/**
+ * Runs `body` with a fresh directory holding `probe` as probe.cjs (a test's probe of what a lint
+ * process loads) and a `lint(args, extra)` that runs `bashguard lint ARGS` in a fresh process with
+ * the probe preloaded, HOME and TMPDIR in that directory, a minimal environment plus `extra`.
+ */
+function withProbe(name: string, probe: string, body: (dir: string, lint: (args: string[], extra?: Record<string, string>) => SpawnSyncReturns<string>) => void): void {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `bg-lint-${name}-`)));
+  try {
+    writeFileSync(join(dir, 'probe.cjs'), probe);
+    body(dir, (args, extra = {}) =>
+      spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, ...extra },
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('lint: the fixture project in every format', () => {
   // Every finding at its own severity (the default turns `possible` findings into notes: see below).
@@ -610,14 +631,10 @@ describe('lint: the built CLI', () => {
   });
 
   it.skipIf(Number(process.versions.node.split('.')[0]) >= 24 && nativeIO() === null)('the lint process loads no Node module after it sets its V8 flags (their embedded code cache would not apply)', () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-flags-')));
-    try {
-      // A preload that notes which of Node's own modules load after the first V8 flag is set
-      // (through bashguard's addon where it is built, else the v8 binding, which Node 20 and 22
-      // have: src/startup/v8-flags.ts).
-      writeFileSync(
-        join(dir, 'probe.cjs'),
-        `let at = null;
+    // A preload that notes which of Node's own modules load after the first V8 flag is set
+    // (through bashguard's addon where it is built, else the v8 binding, which Node 20 and 22
+    // have: src/startup/v8-flags.ts).
+    const probe = `let at = null;
 const mark = () => { if (at === null) at = process.moduleLoadList.length; };
 const dlopen = process.dlopen;
 process.dlopen = function (m, file, ...rest) {
@@ -637,25 +654,21 @@ process.binding = function (name) {
   return b;
 };
 process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null) + '\\nloaded after: ' + (at === null ? '' : process.moduleLoadList.slice(at).filter((m) => m.startsWith('NativeModule ') && m !== 'NativeModule process').join(',')) + '\\n'));
-`,
-      );
-      const r = spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--fail-on', 'none', join(PROJECT, 'escapes.sh')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir } });
+`;
+    withProbe('flags', probe, (_dir, lint) => {
+      const r = lint(['--format', 'json', '--fail-on', 'none', join(PROJECT, 'escapes.sh')]);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toContain('flags set: true');
       expect(r.stderr).toMatch(/^loaded after: $/m);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a run with nothing to fingerprint never loads node:crypto; one with findings fingerprints them, through the addon where it is built', () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-crypto-')));
-    try {
-      // A preload that says at exit whether node:crypto was loaded.
-      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\nv8 loaded: ' + process.moduleLoadList.includes('NativeModule v8') + '\\n'));\n");
+    // A preload that says at exit whether node:crypto was loaded.
+    const probe = "process.on('exit', () => require('fs').writeSync(2, 'crypto loaded: ' + process.moduleLoadList.includes('NativeModule crypto') + '\\nv8 loaded: ' + process.moduleLoadList.includes('NativeModule v8') + '\\n'));\n";
+    withProbe('crypto', probe, (dir, lint) => {
       writeFileSync(join(dir, 'clean.sh'), '#!/bin/sh\necho hi\n');
-      const run = (file: string) =>
-        spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', 'json', '--fail-on', 'none', file], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir } });
+      const run = (file: string) => lint(['--format', 'json', '--fail-on', 'none', file]);
       // (The first run writes the code cache after its training run, whose findings are fingerprinted.)
       run(join(dir, 'clean.sh'));
       const clean = run(join(dir, 'clean.sh'));
@@ -670,21 +683,13 @@ process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null
       expect(findings.every((f) => /^[0-9a-f]{32}$/.test(f.fingerprint))).toBe(true);
       // src/util/sha256.ts: OpenSSL's SHA-256 through bashguard's addon, node:crypto without it.
       expect(dirty.stderr).toContain(`crypto loaded: ${!sha256IsNative()}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('through pipes, the report is written through the addon without Node\'s streams (node:net never loads), the same bytes as through the streams', () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-lint-direct-')));
-    try {
-      writeFileSync(join(dir, 'probe.cjs'), "process.on('exit', () => require('fs').writeSync(2, 'net loaded: ' + process.moduleLoadList.includes('NativeModule net') + '\\n'));\n");
-      const run = (extra: Record<string, string>, format: string) =>
-        spawnSync(process.execPath, ['--require', join(dir, 'probe.cjs'), join(REPO_ROOT, 'bin/bashguard.js'), 'lint', '--format', format, '--fail-on', 'none', join(PROJECT, 'escapes.sh'), join(PROJECT, 'broken.sh')], {
-          cwd: dir,
-          encoding: 'utf8',
-          env: { PATH: process.env.PATH, HOME: dir, TMPDIR: dir, ...extra },
-        });
+    const probe = "process.on('exit', () => require('fs').writeSync(2, 'net loaded: ' + process.moduleLoadList.includes('NativeModule net') + '\\n'));\n";
+    withProbe('direct', probe, (_dir, lint) => {
+      const run = (extra: Record<string, string>, format: string) => lint(['--format', format, '--fail-on', 'none', join(PROJECT, 'escapes.sh'), join(PROJECT, 'broken.sh')], extra);
       run({}, 'json'); // (writes the code caches)
       for (const format of ['text', 'json', 'sarif']) {
         const direct = run({}, format);
@@ -698,9 +703,7 @@ process.on('exit', () => require('fs').writeSync(2, 'flags set: ' + (at !== null
         expect(streams.stderr).toContain('net loaded: true');
         expect(direct.stderr).toContain(`net loaded: ${nativeIO() === null}`);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('lint\'s own entry (only the lint command) answers help and usage errors as the full CLI does', async () => {
