@@ -792,6 +792,9 @@ static napi_value spawn_child(napi_env env, napi_callback_info info) {
 
 // native/tree-sitter-runtime.c
 TSLanguage *bashguard_dense_bash(void);
+// Whether tree-sitter's runtime here skips an error recovery whose result its caller discards
+// (native/tree-sitter-runtime.c, scripts/tree-sitter-runtime.mjs).
+extern const int bashguard_skips_discarded_recovery;
 const TSLanguage *tree_sitter_bash(void);
 
 // useDenseTable(on): the compiled-in grammar with its dense table (on) or as the grammar has it;
@@ -883,12 +886,14 @@ NAPI_MODULE_INIT() {
       {"isTerminal", NULL, bashguard_is_terminal, NULL, NULL, NULL, napi_default, NULL},
 #endif
   };
-  napi_value version, dense;
+  napi_value version, dense, skips;
   if (napi_define_properties(env, exports, sizeof props / sizeof props[0], props) != napi_ok ||
       napi_create_uint32(env, 2, &version) != napi_ok ||
       napi_set_named_property(env, exports, "formatVersion", version) != napi_ok ||
       napi_get_boolean(env, x->dense != NULL, &dense) != napi_ok ||
-      napi_set_named_property(env, exports, "hasDenseTable", dense) != napi_ok) {
+      napi_set_named_property(env, exports, "hasDenseTable", dense) != napi_ok ||
+      napi_get_boolean(env, bashguard_skips_discarded_recovery != 0, &skips) != napi_ok ||
+      napi_set_named_property(env, exports, "skipsDiscardedRecovery", skips) != napi_ok) {
     return NULL;
   }
   return exports;

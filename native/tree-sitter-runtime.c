@@ -1,7 +1,16 @@
 // tree-sitter's C runtime, compiled into bashguard's addon from the sources the `tree-sitter`
 // npm package ships (vendor/tree-sitter/lib, the same version its own binding is built from;
-// binding.gyp finds them). One translation unit, as upstream builds it.
-#include "lib.c"
+// binding.gyp finds them). One translation unit, as upstream builds it: its lib.c, written at
+// build time by scripts/tree-sitter-runtime.mjs with one change to parser.c that gives the same
+// trees without an error recovery whose result is always discarded (the script says which).
+#include "bashguard-ts-lib.c"
+
+// Whether that change is in (the script leaves parser.c unchanged when it is not the one expected).
+#ifdef BASHGUARD_SKIPS_DISCARDED_RECOVERY
+const int bashguard_skips_discarded_recovery = 1;
+#else
+const int bashguard_skips_discarded_recovery = 0;
+#endif
 
 // tree-sitter-bash, compiled into this addon, with every parse state dense: the table
 // native/dense-table.c generated from the same grammar at build time (it says why). A copy of

@@ -208,6 +208,7 @@ describe('scripts/build-native.mjs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bashguard-native-'));
     try {
       cpSync(join(REPO_ROOT, 'scripts', 'build-native.mjs'), join(dir, 'scripts', 'build-native.mjs'));
+      cpSync(join(REPO_ROOT, 'scripts', 'tree-sitter-runtime.mjs'), join(dir, 'scripts', 'tree-sitter-runtime.mjs'));
       cpSync(join(REPO_ROOT, 'binding.gyp'), join(dir, 'binding.gyp'));
       cpSync(join(REPO_ROOT, 'native'), join(dir, 'native'), { recursive: true });
       writeFileSync(join(dir, 'package.json'), '{"name":"x","private":true}');

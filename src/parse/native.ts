@@ -31,6 +31,8 @@ interface ExportAddon {
   formatVersion: number;
   /** Whether the build made the grammar's parse table dense (native/dense-table.c), for useDenseTable. */
   hasDenseTable: boolean;
+  /** Whether tree-sitter's runtime in this build skips an error recovery whose result the parse discards (scripts/tree-sitter-runtime.mjs): the same trees. */
+  skipsDiscardedRecovery: boolean;
   /** Parse with the dense table (true) or the grammar's own (false; none: no change): the same trees. Returns whether the dense one is in use. */
   useDenseTable(on?: boolean): boolean;
   /** Another grammar: the napi External tree-sitter-bash's own addon exports (tests). */
