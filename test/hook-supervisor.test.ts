@@ -128,6 +128,26 @@ describe('bin/bashguard-hook', () => {
     expect(decisionOf(hung.stdout).permissionDecision).toBe('ask');
   });
 
+  it('the client\'s shell becomes the supervisor (`exec`): no shell waits between the client and the hook, and BASHGUARD_NODE reaches it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bashguard-exec-'));
+    try {
+      // A stand-in node that answers with the pid of the process that started it (the supervisor).
+      const fake = join(dir, 'fake node');
+      writeFileSync(fake, '#!/bin/sh\ncat >/dev/null\nprintf \'{"supervisor":%s}\\n\' "$PPID"\n');
+      chmodSync(fake, 0o755);
+      const command = hookCommand().replace(`BASHGUARD_NODE=${process.execPath}`, `BASHGUARD_NODE='${fake}'`);
+      expect(command).toContain(` exec ${SUPERVISOR}`);
+      for (const shell of ['/bin/sh', '/bin/bash', ...(existsSync('/usr/bin/zsh') ? ['/usr/bin/zsh'] : [])]) {
+        const r = spawnSync(shell, ['-c', command], { input: '{}', env: { PATH: process.env.PATH, HOME: layout.root }, encoding: 'utf8' });
+        expect([r.status, r.stderr], shell).toEqual([0, '']);
+        // The supervisor is the process the client spawned: the shell ran it in its own place.
+        expect(JSON.parse(r.stdout), shell).toEqual({ supervisor: r.pid });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the event the hook keeps for a stopped analysis is gone afterwards, whether the analysis finished or was stopped', () => {
     const cacheDir = join(layout.root, '.cache', 'bashguard');
     const kept = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith('event-')) : []);
