@@ -218,6 +218,9 @@ function measureHook(node, groups, rounds, rssReps, tag) {
   return out;
 }
 
+/** `s` as one word for sh. */
+const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
 /** The hook targets of one Node: allow and deny payloads, native and the installed command. */
 function hookTargets(out, tag) {
   const v = out.variants;
@@ -246,6 +249,9 @@ function benchHook() {
     { key: 'wasm', label: 'bashguard hook (WASM)', argv: [NODE, BIN, 'hook'], env: { ...HOOK_ENV, BASHGUARD_PARSER: 'wasm' } },
     // What `bashguard install` writes: the same hook under bin/bashguard-hook's outer time limit.
     { key: 'installed', label: 'bin/bashguard-hook (installed command, native)', argv: [join(ROOT, 'bin', 'bashguard-hook')], env: { ...HOOK_ENV, BASHGUARD_NODE: NODE } },
+    // Not a target: the same as the client starts it, the settings' command through `/bin/sh -c`
+    // (Claude Code's `shell: true`), as src/cli/install.ts writes it.
+    { key: 'client', label: "/bin/sh -c 'BASHGUARD_NODE=... exec .../bashguard-hook' (as Claude Code starts it; not a target)", argv: ['/bin/sh', '-c', `BASHGUARD_NODE=${shQuote(NODE)} exec ${shQuote(join(ROOT, 'bin', 'bashguard-hook'))}`], env: HOOK_ENV },
   ];
   if (!peer.error) groups.push({ key: 'peer', label: `${peer.name} ${peer.version} -cc`, argv: peer.argv, env: HOOK_ENV });
   const tag = `node ${process.version}`;
