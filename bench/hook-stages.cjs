@@ -23,7 +23,11 @@ process.argv = [process.argv[0], path.join(dist, 'hook-start.cjs'), 'hook'];
 const bundle = path.join(dist, 'hook.cjs');
 const key = /"([0-9a-f]{32})"[,)]/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
-const file = path.join(dir, `hook-${key}-node${process.versions.node}-${process.arch}.cache`);
+// The hook sets its V8 flags itself through the addon (src/startup/hook-start.ts, sixteenth round):
+// its cache is then the `-lean` file; without the addon, or with BASHGUARD_LEAN=0, the plain one.
+const addonFile = path.join(dist, '..', 'build', 'Release', 'bashguard_tree.node');
+const lean = process.env.BASHGUARD_LEAN !== '0' && fs.existsSync(addonFile);
+const file = path.join(dir, `hook-${key}${lean ? '-lean' : ''}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());
 // As src/startup/code-cache.ts: where bashguard's addon is built, it is loaded first (the hook's
 // parser uses the same instance later) and reads the bundle and checks the cache in C
@@ -32,19 +36,26 @@ t.push(u());
 // read into the buffer the source came in, its second copy compared chunk by chunk.
 const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const TAIL = '\n})';
-const addonFile = path.join(dist, '..', 'build', 'Release', 'bashguard_tree.node');
 let text;
 let data;
 if (process.env.BASHGUARD_NATIVE_READ !== '0' && fs.existsSync(addonFile)) {
   const addon = { exports: {} };
   process.dlopen(addon, addonFile);
   globalThis[Symbol.for('bashguard.treeAddon')] = addon.exports;
+  if (lean) addon.exports.setV8Flags('--no-sparkplug --no-maglev');
   t.push(u());
   const r = addon.exports.readBundle(bundle, HEAD, TAIL, file, 'BGCC\x01\n\0\0');
   text = r[0];
   data = r[1] ?? undefined;
   t.push(u());
 } else {
+  if (lean) {
+    // The real entry loads the addon for its flags on this path too.
+    const addon = { exports: {} };
+    process.dlopen(addon, addonFile);
+    globalThis[Symbol.for('bashguard.treeAddon')] = addon.exports;
+    addon.exports.setV8Flags('--no-sparkplug --no-maglev');
+  }
   const bfd = fs.openSync(bundle, 'r');
   const size = fs.fstatSync(bfd).size;
   const wrapped = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);

@@ -53,7 +53,7 @@ function expectSameAnswers(extra: Record<string, string> = {}): (string | null)[
 const cacheDirPath = () => join(xdg, 'bashguard');
 function cacheFile(): string {
   // The hook bundle's file (a WASM run also writes web-tree-sitter's, hook-wts...).
-  const files = readdirSync(cacheDirPath()).filter((f) => /^hook-[0-9a-f]{32}-node.*\.cache$/.test(f));
+  const files = readdirSync(cacheDirPath()).filter((f) => /^hook-[0-9a-f]{32}(-lean)?-node.*\.cache$/.test(f));
   expect(files).toHaveLength(1);
   return join(cacheDirPath(), files[0]!);
 }
@@ -262,6 +262,26 @@ describe('hook code cache', () => {
     rmSync(xdg, { recursive: true, force: true });
     expect(expectSameAnswers()[0]).toBe('miss');
     expect(expectSameAnswers(js)).toEqual(['hit', 'hit', 'hit']);
+  }, 60_000);
+
+  it("the hook sets its own V8 flags (as the installed command's command line has them): a file of its own, used by the next hook; not with the flags given, nor with BASHGUARD_LEAN=0", () => {
+    expect(hook('deny').state).toBe('miss');
+    expect(cacheFile()).toMatch(/^.*\/hook-[0-9a-f]{32}-lean-node[^/]*\.cache$/);
+    expect(hook('allow')).toMatchObject({ state: 'hit', stdout: reference.allow });
+    const names = () => readdirSync(cacheDirPath()).filter((f) => f.endsWith('.cache')).sort();
+    const lean = names();
+    // Without them: the default file (a miss first), the same answers.
+    expect(hook('deny', { BASHGUARD_LEAN: '0' })).toMatchObject({ state: 'miss', stdout: reference.deny });
+    expect(hook('deny', { BASHGUARD_LEAN: '0' })).toMatchObject({ state: 'hit', stdout: reference.deny });
+    const plain = names().filter((f) => !lean.includes(f));
+    expect(plain).toHaveLength(1);
+    expect(plain[0]).toMatch(/^hook-[0-9a-f]{32}-node[^-]+-[a-z0-9]+\.cache$/);
+    // With the flags on the command line, the file of that command line (cacheFileName).
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: COMMANDS.deny }, cwd: layout.worktree });
+    const env = { PATH: process.env.PATH, HOME: layout.root, XDG_CACHE_HOME: xdg, BASHGUARD_CODE_CACHE_DEBUG: '1' };
+    const r = spawnSync(process.execPath, ['--no-sparkplug', '--no-maglev', CLI, 'hook'], { input, env, cwd: layout.worktree, encoding: 'utf8' });
+    expect(r.stdout).toBe(reference.deny);
+    expect(r.stderr).toMatch(/^bashguard: code cache miss .*\/hook-[0-9a-f]{32}-node[^/]*-f[0-9a-f]+\.cache\n/);
   }, 60_000);
 
   it('other node flags get their own file', () => {

@@ -7,6 +7,32 @@ import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
 import { setWasmStartupFlags } from './v8-flags.js';
 import { fastHookArgs } from '../cli/hook-args.js';
+import { treeAddonIn } from '../util/tree-addon.js';
+
+/**
+ * V8 flags for a process that lives ~25 ms, the ones bin/bashguard-hook passes on its command line:
+ * no Sparkplug batch compiles and no Maglev jobs, work that could only pay off in a longer run.
+ * A hook started without them (`bashguard hook`, `node dist/hook-start.cjs hook`: what other
+ * installs and the bench's bare hook run) sets them here, through bashguard's addon (V8's own
+ * SetFlagsFromString, src/startup/v8-flags.ts), after the entry's Node modules are loaded (so
+ * they still come from Node's embedded code cache) and before the bundle is compiled, with a code
+ * cache file of its own (V8 refuses data made under other flags). Node 20, medians of 80
+ * alternated: allow / deny 25.78 / 25.70 -> 24.96 / 25.05 ms; Node 22 26.06 / 25.99 -> 25.65 /
+ * 25.04 ms; Node 24 within noise (bench/README.md, sixteenth round). BASHGUARD_LEAN=0 leaves
+ * V8's flags alone.
+ */
+const LEAN_FLAGS = '--no-sparkplug --no-maglev';
+
+/** Sets LEAN_FLAGS through the addon unless they were given; true when set here. */
+function setLeanFlags(): boolean {
+  if (process.execArgv.includes('--no-sparkplug') || process.env.BASHGUARD_LEAN === '0') return false;
+  try {
+    const set = treeAddonIn(join(__dirname, '..')).setV8Flags;
+    return typeof set === 'function' && set(LEAN_FLAGS) === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `argv` (after the script) is the hook's fast path; bin/bashguard.js asks this. */
 export function isFastHook(argv: string[]): boolean {
@@ -21,8 +47,9 @@ export function startHook(): Promise<void> {
   // a file of its own, then holds the whole run instead of what ran before the flags changed.
   const wasm = process.env.BASHGUARD_PARSER === 'wasm';
   if (wasm) setWasmStartupFlags();
+  const lean = !wasm && setLeanFlags();
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const loaded = loadBundle(__dirname, 'hook.cjs', wasm ? `${__BG_HOOK_KEY__}-wasm` : __BG_HOOK_KEY__, require, 'code cache');
+  const loaded = loadBundle(__dirname, 'hook.cjs', wasm ? `${__BG_HOOK_KEY__}-wasm` : lean ? `${__BG_HOOK_KEY__}-lean` : __BG_HOOK_KEY__, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }
 
