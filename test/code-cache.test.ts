@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { cacheFileName, readCache } from '../src/startup/code-cache.js';
+import { leanFlagsPay } from '../src/startup/hook-start.js';
 import { workerV8Flags } from '../src/lint/spawn-worker.js';
 
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
@@ -264,7 +265,7 @@ describe('hook code cache', () => {
     expect(expectSameAnswers(js)).toEqual(['hit', 'hit', 'hit']);
   }, 60_000);
 
-  it("the hook sets its own V8 flags (as the installed command's command line has them): a file of its own, used by the next hook; not with the flags given, nor with BASHGUARD_LEAN=0", () => {
+  it.skipIf(!leanFlagsPay())("the hook sets its own V8 flags (as the installed command's command line has them): a file of its own, used by the next hook; not with the flags given, nor with BASHGUARD_LEAN=0", () => {
     expect(hook('deny').state).toBe('miss');
     expect(cacheFile()).toMatch(/^.*\/hook-[0-9a-f]{32}-lean-node[^/]*\.cache$/);
     expect(hook('allow')).toMatchObject({ state: 'hit', stdout: reference.allow });
@@ -282,6 +283,13 @@ describe('hook code cache', () => {
     const r = spawnSync(process.execPath, ['--no-sparkplug', '--no-maglev', CLI, 'hook'], { input, env, cwd: layout.worktree, encoding: 'utf8' });
     expect(r.stdout).toBe(reference.deny);
     expect(r.stderr).toMatch(/^bashguard: code cache miss .*\/hook-[0-9a-f]{32}-node[^/]*-f[0-9a-f]+\.cache\n/);
+  }, 60_000);
+
+  it('the hook leaves V8\'s flags alone where they do not pay (V8 13 and later: Node 24)', () => {
+    expect([leanFlagsPay('11.3.244.8-node.33'), leanFlagsPay('12.4.254.21-node.33'), leanFlagsPay('13.6.233.17-node.37'), leanFlagsPay('14.1.0')]).toEqual([true, true, false, false]);
+    if (leanFlagsPay()) return;
+    expect(hook('deny').state).toBe('miss');
+    expect(cacheFile()).toMatch(/^.*\/hook-[0-9a-f]{32}-node[^/]*\.cache$/);
   }, 60_000);
 
   it('other node flags get their own file', () => {

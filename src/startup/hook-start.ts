@@ -18,14 +18,20 @@ import { treeAddonIn } from '../util/tree-addon.js';
  * they still come from Node's embedded code cache) and before the bundle is compiled, with a code
  * cache file of its own (V8 refuses data made under other flags). Node 20, medians of 80
  * alternated: allow / deny 25.78 / 25.70 -> 24.96 / 25.05 ms; Node 22 26.06 / 25.99 -> 25.65 /
- * 25.04 ms; Node 24 within noise (bench/README.md, sixteenth round). BASHGUARD_LEAN=0 leaves
- * V8's flags alone.
+ * 25.04 ms (bench/README.md, sixteenth round). Not on V8 13 and later (Node 24): there the time
+ * was the same and the peak RSS 1.7 MiB higher (45.8 -> 47.5 MiB, of the hook's 48).
+ * BASHGUARD_LEAN=0 leaves V8's flags alone.
  */
 const LEAN_FLAGS = '--no-sparkplug --no-maglev';
 
+/** Whether this V8 is one LEAN_FLAGS pay off on (Node 20 and 22). */
+export function leanFlagsPay(v8Version: string = process.versions.v8): boolean {
+  return Number(v8Version.split('.')[0]) < 13;
+}
+
 /** Sets LEAN_FLAGS through the addon unless they were given; true when set here. */
 function setLeanFlags(): boolean {
-  if (process.execArgv.includes('--no-sparkplug') || process.env.BASHGUARD_LEAN === '0') return false;
+  if (!leanFlagsPay() || process.execArgv.includes('--no-sparkplug') || process.env.BASHGUARD_LEAN === '0') return false;
   try {
     const set = treeAddonIn(join(__dirname, '..')).setV8Flags;
     return typeof set === 'function' && set(LEAN_FLAGS) === true;
