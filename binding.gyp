@@ -4,10 +4,10 @@
   "variables": {
     # tree-sitter's C runtime, from the sources the `tree-sitter` package ships.
     "ts_lib%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter/package.json')), 'vendor', 'tree-sitter', 'lib')\")",
-    # The bash grammar, from the sources the `tree-sitter-bash` package ships (the same its own
-    # addon and prebuilds are built from).
     # The node that runs the build (for the runtime's build step below).
     "node_exe%": "<!(node -p process.execPath)",
+    # The bash grammar, from the sources the `tree-sitter-bash` package ships (the same its own
+    # addon and prebuilds are built from).
     "bash_src%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter-bash/package.json')), 'src')\")",
   },
   "targets": [

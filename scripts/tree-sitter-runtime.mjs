@@ -53,7 +53,7 @@ const lib = readFileSync(join(src, 'lib.c'), 'utf8');
 const count = (text, part) => text.split(part).length - 1;
 let patched = parser;
 if (count(parser, RESUME) === 1 && count(parser, STOP) === 1) {
-  // The addon reports the change (`skipsDiscardedRecovery`; doctor and the tests read it).
+  // The addon reports the change (`skipsDiscardedRecovery`; test/parse-runtime.test.ts reads it).
   patched = `#define BASHGUARD_SKIPS_DISCARDED_RECOVERY 1\n${parser.replace(RESUME, SKIPPING)}`;
 } else {
   process.stderr.write("bashguard: tree-sitter's parser.c is not the one expected; its runtime is compiled unchanged (same trees, slower on some commands)\n");
