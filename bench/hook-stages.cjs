@@ -36,26 +36,24 @@ t.push(u());
 // read into the buffer the source came in, its second copy compared chunk by chunk.
 const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const TAIL = '\n})';
-let text;
-let data;
-if (process.env.BASHGUARD_NATIVE_READ !== '0' && fs.existsSync(addonFile)) {
-  const addon = { exports: {} };
+const nativeRead = process.env.BASHGUARD_NATIVE_READ !== '0' && fs.existsSync(addonFile);
+// The real entry loads the addon for the flags (src/startup/hook-start.ts) and for readBundle.
+let addon = null;
+if (nativeRead || lean) {
+  addon = { exports: {} };
   process.dlopen(addon, addonFile);
   globalThis[Symbol.for('bashguard.treeAddon')] = addon.exports;
   if (lean) addon.exports.setV8Flags('--no-sparkplug --no-maglev');
+}
+let text;
+let data;
+if (nativeRead) {
   t.push(u());
   const r = addon.exports.readBundle(bundle, HEAD, TAIL, file, 'BGCC\x01\n\0\0');
   text = r[0];
   data = r[1] ?? undefined;
   t.push(u());
 } else {
-  if (lean) {
-    // The real entry loads the addon for its flags on this path too.
-    const addon = { exports: {} };
-    process.dlopen(addon, addonFile);
-    globalThis[Symbol.for('bashguard.treeAddon')] = addon.exports;
-    addon.exports.setV8Flags('--no-sparkplug --no-maglev');
-  }
   const bfd = fs.openSync(bundle, 'r');
   const size = fs.fstatSync(bfd).size;
   const wrapped = Buffer.allocUnsafe(HEAD.length + size + TAIL.length);
