@@ -16,9 +16,10 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { getParser } from '../src/parse/index.js';
 import { loadNative, loadNativeBackend, nativeLoadMethod } from '../src/parse/native.js';
-import { copyExported, copyTree, symbolNames, type ExportedTree, type TreeCursorLike } from '../src/parse/tree.js';
+import { copyExported, symbolNames, type ExportedTree } from '../src/parse/tree.js';
 import { cannotRun, REPO_ROOT, sharedDirOrSkip } from './helpers/shared.js';
 import { corpusCommands } from './helpers/corpus-commands.js';
+import { exportAndCursor, type Copied } from './helpers/export-and-cursor.js';
 
 const ADDON = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
 const built = existsSync(ADDON);
@@ -59,7 +60,6 @@ function sharedInputs(): string[] {
   return [...out, ...lines('nl2bash.cm', 3000), ...lines('tldr.txt', 3000)];
 }
 
-type Copied = ReturnType<typeof copyTree>;
 
 describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
   it('is the native parser by default, and tree-sitter\'s binding stays loadable beside it', async () => {
@@ -72,16 +72,12 @@ describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
   });
 
   it('gives the same trees as the cursor copy of tree-sitter\'s binding', () => {
-    const exp = loadNativeBackend('export');
-    const cur = loadNativeBackend('direct');
+    const both = exportAndCursor();
     const inputs = [...SHAPES, ...corpusCommands(), ...sharedInputs()];
-    const namesA = symbolNames();
-    const namesB = symbolNames();
     let same = 0;
     let withErrors = 0;
     for (const s of inputs) {
-      const a: Copied = copyExported(exp.walk(s, s.length + 1) as ExportedTree, 10_000, Infinity, namesA);
-      const b: Copied = copyTree(cur.walk(s, s.length + 1) as TreeCursorLike, 10_000, Infinity, namesB, s);
+      const [a, b] = both(s);
       if (!isDeepStrictEqual(a, b)) expect(a, JSON.stringify(s)).toEqual(b);
       same++;
       if ('hasErrors' in a && a.hasErrors) withErrors++;

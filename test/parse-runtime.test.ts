@@ -17,30 +17,15 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadNativeBackend } from '../src/parse/native.js';
-import { copyExported, copyTree, symbolNames, type ExportedTree, type TreeCursorLike } from '../src/parse/tree.js';
 import { treeAddon } from '../src/util/tree-addon.js';
 import { cannotRun, REPO_ROOT } from './helpers/shared.js';
 import { corpusCommands } from './helpers/corpus-commands.js';
+import { exportAndCursor } from './helpers/export-and-cursor.js';
 
 const ADDON = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
 const skip = existsSync(ADDON) ? null : cannotRun(`the tree export is not built (${ADDON}; npm ci runs scripts/build-native.mjs): its tests are skipped`);
 const SCRIPT = join(REPO_ROOT, 'scripts', 'tree-sitter-runtime.mjs');
 const TS_SRC = join(dirname(createRequire(join(REPO_ROOT, 'package.json')).resolve('tree-sitter/package.json')), 'vendor', 'tree-sitter', 'lib', 'src');
-
-type Copied = ReturnType<typeof copyTree>;
-
-/** The addon's tree and the tree of tree-sitter's own binding (unchanged runtime), for `source`. */
-function bothWays(): (source: string) => [Copied, Copied] {
-  const exp = loadNativeBackend('export');
-  const cur = loadNativeBackend('direct');
-  const namesA = symbolNames();
-  const namesB = symbolNames();
-  return (s) => [
-    copyExported(exp.walk(s, s.length + 1) as ExportedTree, 10_000, Infinity, namesA),
-    copyTree(cur.walk(s, s.length + 1) as TreeCursorLike, 10_000, Infinity, namesB, s),
-  ];
-}
 
 const STAGES = ['cat x', 'grep -v "#" f', 'sort -u', 'head -5', 'tee -a log', 'wc -l', 'xargs rm -f', 'sed "s/a/b/"', 'awk \'{print $1}\'', '$(ls)', 'cmd 2>&1', '! true'];
 
@@ -50,7 +35,7 @@ describe.skipIf(skip !== null)("tree-sitter's runtime in the addon", () => {
   });
 
   it("gives tree-sitter's own trees on pipelines at the end of the input, cut scripts and the corpus", () => {
-    const both = bothWays();
+    const both = exportAndCursor();
     const inputs: string[] = [...corpusCommands()];
     for (let n = 1; n <= 8; n++) {
       const pipe = STAGES.slice(0, n).join(' | ');
@@ -72,7 +57,7 @@ describe.skipIf(skip !== null)("tree-sitter's runtime in the addon", () => {
   });
 
   it('gives the same trees on generated pipelines and lists', () => {
-    const both = bothWays();
+    const both = exportAndCursor();
     const stage = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...STAGES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
     const source = fc
       .array(fc.tuple(stage, fc.constantFrom(' | ', ' |& ', ' && ', '; ', '\n', ' || ')), { minLength: 1, maxLength: 9 })
