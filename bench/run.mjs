@@ -221,6 +221,37 @@ function measureHook(node, groups, rounds, rssReps, tag) {
 /** `s` as one word for sh. */
 const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * The command `bashguard install` writes into Claude Code's settings when run with `node`: taken
+ * from `install --project --dry-run` in an empty directory, so the bench runs exactly what users
+ * get. Claude Code hands it to `/bin/sh -c` (`shell: true`; src/cli/install.ts).
+ */
+function installedCommand(node) {
+  const dir = mkdtempSync(join(tmpdir(), 'bashguard-bench-install-'));
+  try {
+    const out = execFileSync(node, [BIN, 'install', '--project', '--dry-run'], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
+    const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command));
+    if (ours.length !== 1) throw new Error(`install --dry-run wrote ${ours.length} bashguard hooks`);
+    return ours[0].command;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The installed command's groups for one node: the target (`/bin/sh -c` and the command, as
+ * Claude Code starts it) and, not targets, what earlier rounds measured: the script run directly,
+ * and the sixteenth round's `exec` form through `/bin/sh -c`.
+ */
+function installedGroups(node) {
+  const script = join(ROOT, 'bin', 'bashguard-hook');
+  return [
+    { key: 'installed', label: `/bin/sh -c '${installedCommand(node).replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the command install writes, as Claude Code starts it)`, argv: ['/bin/sh', '-c', installedCommand(node)], env: HOOK_ENV },
+    { key: 'direct', label: 'bin/bashguard-hook run directly (the target until the sixteenth round; not a target)', argv: [script], env: { ...HOOK_ENV, BASHGUARD_NODE: node } },
+    { key: 'execForm', label: "/bin/sh -c 'BASHGUARD_NODE=<node> exec <bin>/bashguard-hook' (the sixteenth round's command; not a target)", argv: ['/bin/sh', '-c', `BASHGUARD_NODE=${shQuote(node)} exec ${shQuote(script)}`], env: HOOK_ENV },
+  ];
+}
+
 /** The hook targets of one Node: allow and deny payloads, native and the installed command. */
 function hookTargets(out, tag) {
   const v = out.variants;
@@ -229,7 +260,7 @@ function hookTargets(out, tag) {
     for (const payload of ['Bash allow', 'Bash deny']) {
       const r = v[key].perPayloadRatio[payload];
       target(
-        `Hook cold start (${tag}), ${key === 'native' ? 'node bin/bashguard.js hook' : 'installed command bin/bashguard-hook'}, ${payload}: median <= ${HOOK_RATIO} x node -e 0`,
+        `Hook cold start (${tag}), ${key === 'native' ? 'node bin/bashguard.js hook' : 'the installed command through /bin/sh -c'}, ${payload}: median <= ${HOOK_RATIO} x node -e 0`,
         `${fmtMs(v[key].perPayloadMedian[payload])} vs ${fmtMs(baseMed)}`,
         `${r.toFixed(2)}x; paired ${v[key].perPayloadPairedRatio[payload].toFixed(2)}x`,
         r <= HOOK_RATIO,
@@ -247,11 +278,9 @@ function benchHook() {
     { key: 'native', label: 'bashguard hook (native)', argv: [NODE, BIN, 'hook'], env: HOOK_ENV },
     { key: 'nocache', label: 'bashguard hook (native, code cache off)', argv: [NODE, BIN, 'hook'], env: { ...HOOK_ENV, BASHGUARD_CODE_CACHE: '0' } },
     { key: 'wasm', label: 'bashguard hook (WASM)', argv: [NODE, BIN, 'hook'], env: { ...HOOK_ENV, BASHGUARD_PARSER: 'wasm' } },
-    // What `bashguard install` writes: the same hook under bin/bashguard-hook's outer time limit.
-    { key: 'installed', label: 'bin/bashguard-hook (installed command, native)', argv: [join(ROOT, 'bin', 'bashguard-hook')], env: { ...HOOK_ENV, BASHGUARD_NODE: NODE } },
-    // Not a target: the same as the client starts it, the settings' command through `/bin/sh -c`
-    // (Claude Code's `shell: true`), as src/cli/install.ts writes it.
-    { key: 'client', label: "/bin/sh -c 'BASHGUARD_NODE=... exec .../bashguard-hook' (as Claude Code starts it; not a target)", argv: ['/bin/sh', '-c', `BASHGUARD_NODE=${shQuote(NODE)} exec ${shQuote(join(ROOT, 'bin', 'bashguard-hook'))}`], env: HOOK_ENV },
+    // What `bashguard install` writes: the same hook under bin/bashguard-hook's outer time limit,
+    // started as Claude Code starts it.
+    ...installedGroups(NODE),
   ];
   if (!peer.error) groups.push({ key: 'peer', label: `${peer.name} ${peer.version} -cc`, argv: peer.argv, env: HOOK_ENV });
   const tag = `node ${process.version}`;
@@ -278,7 +307,7 @@ function benchHook() {
     }
     const g = [
       { key: 'native', label: 'bashguard hook (native)', argv: [inst.node, BIN, 'hook'], env: HOOK_ENV },
-      { key: 'installed', label: 'bin/bashguard-hook (installed command, native)', argv: [join(ROOT, 'bin', 'bashguard-hook')], env: { ...HOOK_ENV, BASHGUARD_NODE: inst.node } },
+      ...installedGroups(inst.node),
     ];
     const o = measureHook(inst.node, g, QUICK ? 4 : 12, QUICK ? 1 : 3, `node ${inst.version}`);
     results.sections.hookNodes.push(o);

@@ -7,7 +7,7 @@
  * dist/ first) against a real git layout.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,33 +119,52 @@ describe('bin/bashguard-hook', () => {
 
   it('the command `bashguard install` writes, run through sh as Claude Code runs it, is the supervised hook', () => {
     const command = hookCommand();
+    // The client's shell reads the script itself (`.`), its path and arguments in $@.
+    expect(command.startsWith('set -- ') && command.endsWith(' . "$1"'), command).toBe(true);
+    expect(command).toContain(SUPERVISOR);
     expect(command).toContain(`BASHGUARD_NODE=${process.execPath}`);
-    expect(command).toMatch(/bin\/bashguard-hook$/);
     const r = run('/bin/sh', ['-c', command], event(`echo x > ${layout.main}/README.md`));
     expect(r.code, r.stderr).toBe(0);
     expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
     const hung = run('/bin/sh', ['-c', command], event(HANG));
     expect(decisionOf(hung.stdout).permissionDecision).toBe('ask');
+    // Arguments reach the script through `set --` (dash's `.` passes none): --exit-code answers
+    // a deny with exit 2 and the reason on stderr.
+    const e = run('/bin/sh', ['-c', hookCommand(['--exit-code'])], event(`echo x > ${layout.main}/README.md`));
+    expect([e.code, e.stdout], e.stderr).toEqual([2, '']);
+    expect(e.stderr).toMatch(/BG1002/);
   });
 
-  it('the client\'s shell becomes the supervisor (`exec`): no shell waits between the client and the hook, and BASHGUARD_NODE reaches it', () => {
+  it.each(['source', 'exec'] as const)('the client\'s shell becomes the supervisor (%s form): no shell waits between the client and the hook, and BASHGUARD_NODE reaches it', (form) => {
     const dir = mkdtempSync(join(tmpdir(), 'bashguard-exec-'));
     try {
-      // A stand-in node that answers with the pid of the process that started it (the supervisor).
+      // A stand-in node that answers with the pid of the process that started it (the supervisor)
+      // and that process's executable.
       const fake = join(dir, 'fake node');
-      writeFileSync(fake, '#!/bin/sh\ncat >/dev/null\nprintf \'{"supervisor":%s}\\n\' "$PPID"\n');
+      writeFileSync(fake, '#!/bin/sh\ncat >/dev/null\nexe=$(readlink /proc/$PPID/exe 2>/dev/null)\nprintf \'{"supervisor":%s,"exe":"%s"}\\n\' "$PPID" "$exe"\n');
       chmodSync(fake, 0o755);
-      const command = hookCommand().replace(`BASHGUARD_NODE=${process.execPath}`, `BASHGUARD_NODE='${fake}'`);
-      expect(command).toContain(` exec ${SUPERVISOR}`);
+      const command = hookCommand([], form).replace(`BASHGUARD_NODE=${process.execPath}`, `BASHGUARD_NODE='${fake}'`);
+      expect(command).toContain(form === 'exec' ? ` exec ${SUPERVISOR}` : `set -- ${SUPERVISOR};`);
       for (const shell of ['/bin/sh', '/bin/bash', ...(existsSync('/usr/bin/zsh') ? ['/usr/bin/zsh'] : [])]) {
         const r = spawnSync(shell, ['-c', command], { input: '{}', env: { PATH: process.env.PATH, HOME: layout.root }, encoding: 'utf8' });
         expect([r.status, r.stderr], shell).toEqual([0, '']);
+        const got = JSON.parse(r.stdout) as { supervisor: number; exe: string };
         // The supervisor is the process the client spawned: the shell ran it in its own place.
-        expect(JSON.parse(r.stdout), shell).toEqual({ supervisor: r.pid });
+        expect(got.supervisor, shell).toBe(r.pid);
+        // Sourced, the client's own shell is the supervisor (no execve of /bin/sh on the script);
+        // exec'd, the script's #!/bin/sh is.
+        if (existsSync('/proc/self/exe')) expect(got.exe, shell).toBe(realpathSync(form === 'source' ? shell : '/bin/sh'));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the sourced command fails closed when the script is gone: dash ends with status 2, which Claude Code takes as a block', () => {
+    const command = hookCommand().replace(SUPERVISOR, join(layout.root, 'gone', 'bin', 'bashguard-hook'));
+    const r = run('/bin/sh', ['-c', command], event('ls'));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
   });
 
   it('the event the hook keeps for a stopped analysis is gone afterwards, whether the analysis finished or was stopped', () => {

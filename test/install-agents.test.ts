@@ -1,6 +1,6 @@
 /**
  * `bashguard install|uninstall|doctor --agent codex|gemini|cursor|copilot`: each client's documented
- * config file, idempotent, other entries kept; and the installed command, run through sh as the
+ * config file, idempotent, other entries kept; and the installed command, run through sh and bash as the
  * client runs it (the supervised bin/bashguard-hook, built dist/), answers a deny payload in that
  * client's format.
  */
@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
+import { hookCommand } from '../src/cli/install.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 
 let layout: GitLayout;
@@ -57,7 +58,9 @@ describe.each(Object.keys(FILES))('%s', (agent) => {
     const s = read(agent);
     expect(s.keep).toBe(true);
     expect(JSON.stringify(s)).toContain('other-hook');
-    expect(installedCommand(agent)).toMatch(new RegExp(`bashguard-hook --agent ${agent}$`));
+    // Gemini CLI runs hook commands with `bash -c`: its shell reads the script (`.`); the others
+    // exec it under its own #!/bin/sh.
+    expect(installedCommand(agent)).toMatch(agent === 'gemini' ? new RegExp(`^set -- \\S*bashguard-hook --agent ${agent}; BASHGUARD_NODE=\\S+ \\. "\\$1"$`) : new RegExp(`exec \\S*bashguard-hook --agent ${agent}$`));
     if (agent === 'cursor' || agent === 'copilot') expect(s.version).toBe(1);
     const before = readFileSync(file, 'utf8');
     expect((await cli(['install', '--agent', agent])).stdout).toMatch(/already installed/);
@@ -73,11 +76,13 @@ describe.each(Object.keys(FILES))('%s', (agent) => {
       cursor: { hook_event_name: 'beforeShellExecution', command: `echo x > ${layout.main}/README.md`, cwd: layout.worktree },
       copilot: { timestamp: 1, cwd: layout.worktree, toolName: 'bash', toolArgs: JSON.stringify({ command: `echo x > ${layout.main}/README.md` }) },
     }[agent];
-    const h = spawnSync('sh', ['-c', installedCommand(agent)], { input: JSON.stringify(payload), env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', timeout: 30_000 });
-    expect(h.status, h.stderr).toBe(0);
-    const answer = JSON.parse(h.stdout) as Record<string, any>;
-    const decision = { codex: answer.hookSpecificOutput?.permissionDecision, gemini: answer.decision, cursor: answer.permission, copilot: answer.permissionDecision }[agent];
-    expect(decision).toBe('deny');
+    for (const shell of ['sh', 'bash']) {
+      const h = spawnSync(shell, ['-c', installedCommand(agent)], { input: JSON.stringify(payload), env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', timeout: 30_000 });
+      expect(h.status, h.stderr).toBe(0);
+      const answer = JSON.parse(h.stdout) as Record<string, any>;
+      const decision = { codex: answer.hookSpecificOutput?.permissionDecision, gemini: answer.decision, cursor: answer.permission, copilot: answer.permissionDecision }[agent];
+      expect(decision, shell).toBe('deny');
+    }
 
     expect((await cli(['uninstall', '--agent', agent])).code).toBe(0);
     expect(JSON.stringify(read(agent))).not.toContain('bashguard');
@@ -91,3 +96,26 @@ it('copilot has no user-level file: a usage error', async () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/no user-level hook file/);
 });
+
+it('doctor takes the form an older install wrote for a client as working, and says which form install writes now', async () => {
+  const file = join(layout.main, FILES.gemini!);
+  expect((await cli(['install', '--agent', 'gemini'])).code).toBe(0);
+  const s = read('gemini');
+  const current = s.hooks.BeforeTool.at(-1).hooks[0].command as string;
+  const older = hookCommand(['--agent', 'gemini'], 'exec');
+  expect(older).not.toBe(current);
+  s.hooks.BeforeTool.at(-1).hooks[0].command = older;
+  writeFileSync(file, JSON.stringify(s));
+  const d = await cli(['doctor', '--agent', 'gemini']);
+  expect(d.code, d.stdout).toBe(0);
+  expect(d.stdout).toContain(`runs ${older}`);
+  expect(d.stdout).toContain(current);
+  // install replaces it with the current form.
+  expect((await cli(['install', '--agent', 'gemini'])).code).toBe(0);
+  expect(read('gemini').hooks.BeforeTool.at(-1).hooks[0].command).toBe(current);
+  // Anything else is still a problem.
+  s.hooks.BeforeTool.at(-1).hooks[0].command = older.replace('--agent gemini', '--agent codex');
+  writeFileSync(file, JSON.stringify(s));
+  expect((await cli(['doctor', '--agent', 'gemini'])).code).toBe(1);
+  expect((await cli(['uninstall', '--agent', 'gemini'])).code).toBe(0);
+}, 60_000);

@@ -59,7 +59,7 @@ const EXISTING = {
 };
 
 function ours(settings: Record<string, any>): { matcher: string; command: string }[] {
-  return (settings.hooks?.PreToolUse ?? []).flatMap((e: any) => (e.hooks ?? []).filter((h: any) => /( hook|bashguard-hook)$/.test(h.command) && /bashguard/.test(h.command)).map((h: any) => ({ matcher: e.matcher, command: h.command })));
+  return (settings.hooks?.PreToolUse ?? []).flatMap((e: any) => (e.hooks ?? []).filter((h: any) => /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test(h.command)).map((h: any) => ({ matcher: e.matcher, command: h.command })));
 }
 
 describe('install', () => {
@@ -203,6 +203,19 @@ describe('doctor', () => {
     const r = await cli(['doctor']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+project settings.*does not exist/m);
+  });
+
+  it.each(['source', 'exec'] as const)('exit 1 when the command install writes (%s form) names a script or a node that is gone', async (form) => {
+    const gone = `${T}/gone/bin/bashguard-hook`;
+    for (const [command, problem] of [
+      [hookCommand([], form).replace(/\S*\/bin\/bashguard-hook/, gone), `command points at ${gone}, which does not exist`],
+      [hookCommand([], form).replace(`BASHGUARD_NODE=${process.execPath}`, `BASHGUARD_NODE=${T}/gone/node`), `BASHGUARD_NODE=${T}/gone/node does not exist`],
+    ]) {
+      write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', command, onFailure: 'block' }] }] } });
+      const r = await cli(['doctor']);
+      expect(r.code, command).toBe(1);
+      expect(r.stdout).toContain(problem);
+    }
   });
 
   it('exit 1 when the settings file is not valid JSON', async () => {

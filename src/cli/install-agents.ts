@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
-import { hookCommand, readSettings, writeSettings } from './install.js';
+import { hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
 
 type Json = Record<string, unknown>;
 type Scope = 'user' | 'project';
@@ -26,6 +26,8 @@ interface AgentConfig {
   /** Where an entry keeps its command (Copilot: `bash`), possibly nested in `hooks: [...]`. */
   nested: boolean;
   commandField: string;
+  /** How the client's hook shell gets the supervisor (src/cli/install.ts, HookForm). */
+  form: HookForm;
   note?: string;
 }
 
@@ -39,6 +41,9 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     event: 'PreToolUse',
     nested: true,
     commandField: 'command',
+    // Codex 0.169 ran the command with /bin/bash in the e2e test's strace; which shell is not known
+    // from its code, so the script runs under its own #!/bin/sh.
+    form: 'exec',
     entry: (command) => ({ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command, timeout: TIMEOUT_S }] }),
     note: 'Codex runs hooks only with the hooks feature on (`--enable hooks` or `[features] hooks = true`) and after you review and trust them (project hooks only in trusted projects); `codex exec` skips untrusted hooks silently unless given --dangerously-bypass-hook-trust.',
   },
@@ -49,6 +54,8 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     event: 'BeforeTool',
     nested: true,
     commandField: 'command',
+    // gemini-cli getShellConfiguration (0.61.0): `bash -c` outside Windows.
+    form: 'source',
     entry: (command) => ({ matcher: 'run_shell_command|write_file|replace', hooks: [{ type: 'command', command, timeout: TIMEOUT_S * 1000 }] }),
   },
   // cursor.com/docs/agent/hooks: {version: 1, hooks: {beforeShellExecution: [{command}]}}.
@@ -59,6 +66,7 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     base: { version: 1 },
     nested: false,
     commandField: 'command',
+    form: 'exec',
     entry: (command) => ({ command }),
     note: 'Cursor has no hook before file edits (afterFileEdit runs after the fact): only shell commands are checked.',
   },
@@ -70,6 +78,7 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     base: { version: 1 },
     nested: false,
     commandField: 'bash',
+    form: 'exec',
     entry: (command) => ({ type: 'command', bash: command, timeoutSec: TIMEOUT_S }),
   },
 };
@@ -87,7 +96,7 @@ export function agentConfigPath(io: IO, agent: string, scope: Scope): string {
 }
 
 export function agentHookCommand(agent: string): string {
-  return `${hookCommand()} --agent ${agent}`;
+  return hookCommand(['--agent', agent], AGENT_CONFIGS[agent]!.form);
 }
 
 const OURS = /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/;
@@ -199,7 +208,10 @@ export function runAgentDoctor(io: IO, agent: string): number {
     }
     found = true;
     const cmd = (ours[0] as Json)[spec.commandField];
-    if (cmd !== want) {
+    // The other form (what an older install wrote for this client) runs the same supervisor.
+    const other = hookCommand(['--agent', agent], spec.form === 'source' ? 'exec' : 'source');
+    if (cmd === other) io.stdout(`✓ ${file}: hooks.${spec.event} runs ${other} (\`bashguard install --agent ${agent}\` writes the form that starts faster: ${want})\n`);
+    else if (cmd !== want) {
       io.stdout(`✗ ${file}: the bashguard entry runs ${JSON.stringify(cmd)}, not ${JSON.stringify(want)} (rerun bashguard install --agent ${agent})\n`);
       problems++;
     } else io.stdout(`✓ ${file}: hooks.${spec.event} runs ${want}\n`);

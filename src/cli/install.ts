@@ -24,15 +24,31 @@ interface InstallOptions {
 }
 
 /**
- * The absolute command Claude Code runs: this package's supervised hook entry (a hard time limit
- * from outside Node, see bin/bashguard-hook) with this node. The client hands it to `sh -c`
- * (Claude Code's `shell: true`); `exec` makes that shell become the hook instead of starting it
- * and waiting for it (dash forks for a command with an assignment before it): ~0.2 ms less per
- * tool call on this machine (bench/README.md, sixteenth round). The assignment still reaches the
- * hook's environment (POSIX: assignments before a special builtin; dash, bash and zsh alike).
+ * How a client's hook shell is given the supervised hook (bin/bashguard-hook):
+ * - `source`: `set -- <script> [ARGS]; BASHGUARD_NODE=<node> . "$1"`. The client's shell reads the
+ *   script itself: one execve of /bin/sh less than `exec` (~0.6 ms per tool call on this machine,
+ *   bench/README.md, seventeenth round). Only for clients whose hook shell is known from their
+ *   code to be a POSIX shell: Claude Code runs a command hook with `shell: true`, /bin/sh on Linux
+ *   and macOS (Git Bash on Windows; npm cli.js of 2.1.85 and the 2.1.330 binary), Gemini CLI with
+ *   `bash -c` (`getShellConfiguration`, 0.61.0). A missing script fails closed under dash: the
+ *   failed `.` ends the shell with status 2, which Claude Code takes as a block (`exec` gave 127,
+ *   a non-blocking error).
+ * - `exec`: `BASHGUARD_NODE=<node> exec <script> [ARGS]`, for every other client: the script runs
+ *   under its own `#!/bin/sh` whatever shell the client uses (Codex 0.169 ran it with /bin/bash
+ *   in the e2e test's strace; its code does not fix the shell that we know of). `exec` makes that
+ *   shell become the supervisor instead of starting it and waiting (dash forks for a command with
+ *   an assignment before it): ~0.2 ms (sixteenth round).
+ * In both, BASHGUARD_NODE reaches the supervisor (POSIX: assignments before a special builtin;
+ * dash, bash and zsh alike).
  */
-export function hookCommand(): string {
-  return `BASHGUARD_NODE=${quote(process.execPath)} exec ${quote(packagePath('bin', 'bashguard-hook'))}`;
+export type HookForm = 'source' | 'exec';
+
+/** The absolute command a client runs: this package's supervised hook with this node. */
+export function hookCommand(args: readonly string[] = [], form: HookForm = 'source'): string {
+  const node = `BASHGUARD_NODE=${quote(process.execPath)}`;
+  const script = quote(packagePath('bin', 'bashguard-hook'));
+  const rest = args.map((a) => ` ${quote(a)}`).join('');
+  return form === 'source' ? `set -- ${script}${rest}; ${node} . "$1"` : `${node} exec ${script}${rest}`;
 }
 
 function quote(p: string): string {
@@ -297,7 +313,8 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
     for (const o of ours) {
       if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
-      const parts = (o.command.match(/(?:[^\s']+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
+      // The words of either form hookCommand writes (`set -- <script>; ...` ends a word with `;`).
+      const parts = (o.command.match(/(?:[^\s';]+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
       const script = parts.find((p) => /bashguard(-hook|\.js)$/.test(p));
       if (script && !existsSync(script)) problems.push(`command points at ${script}, which does not exist`);
       const node = parts.find((p) => p.startsWith('BASHGUARD_NODE='))?.slice('BASHGUARD_NODE='.length);
