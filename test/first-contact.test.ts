@@ -127,8 +127,11 @@ describe('install says what it did', () => {
       expect(moved.out).toMatch(/^bashguard hook was already installed; moved its entry to its own PreToolUse entry at the end in /);
       expect(moved.out).not.toMatch(/^bashguard hook installed/);
       // An older command: install updates it, and says from what to what.
-      const t = readFileSync(settings, 'utf8').replace(/"command": "[^"]*bashguard-hook[^"]*"/, '"command": "/old/bin/bashguard-hook"');
-      writeFileSync(settings, t);
+      const t = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+      const ours = t.hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => h.command.includes('bashguard-hook'));
+      expect(ours).toHaveLength(1);
+      ours[0]!.command = '/old/bin/bashguard-hook';
+      writeFileSync(settings, JSON.stringify(t));
       expect((await cli(['install'], opts)).out).toMatch(/^updated the bashguard hook \(command "\/old\/bin\/bashguard-hook" -> "/);
     } finally {
       layout.cleanup();
