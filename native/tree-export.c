@@ -60,8 +60,8 @@ typedef struct {
   TSTree *tree;       // the last parse, kept only until it is exported
   uint16_t *text;     // the input as UTF-16, reused between parses
   size_t text_cap;    // in code units
-  size_t *stack;      // open parents' record indexes during an export
-  size_t stack_cap;
+  void *frames;       // the export walk's frames (native/tree-sitter-runtime.c), reused
+  size_t frames_cap;
 } Exporter;
 
 static void finalize(napi_env env, void *data, void *hint) {
@@ -72,7 +72,7 @@ static void finalize(napi_env env, void *data, void *hint) {
   if (x->parser) ts_parser_delete(x->parser);
   free(x->dense);
   free(x->text);
-  free(x->stack);
+  free(x->frames);
   free(x);
 }
 
@@ -148,47 +148,18 @@ static napi_value reset(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// The walk over x->tree's subtrees, in native/tree-sitter-runtime.c (the unit with the runtime's
+// own definitions): the records of the visible nodes while they fit in cap words; the node count,
+// or -1 when out of memory. Iterative: a 10,000-level nesting needs no C stack.
+double bashguard_export_walk(const TSTree *tree, uint32_t *out, size_t cap, void **frames, size_t *frames_cap);
+
 // Writes x->tree's visible nodes into out (cap words). Returns the node count, or minus the
 // number of words needed when out is too small (nothing is then usable; the tree is kept).
-// Iterative: a 10,000-level nesting needs no C stack.
 static double export_tree(Exporter *x, uint32_t *out, size_t cap) {
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(x->tree));
-  size_t n = 0, depth = 0;
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
-    size_t at = n * WORDS_PER_NODE;
-    if (at + WORDS_PER_NODE <= cap) {
-      uint32_t *r = out + at;
-      r[0] = (uint32_t)ts_node_symbol(node) | (uint32_t)ts_tree_cursor_current_field_id(&cursor) << 16;
-      r[1] = ts_node_start_byte(node) / 2;
-      r[2] = ts_node_end_byte(node) / 2;
-      r[3] = ts_node_is_missing(node) ? MISSING_BIT : 0;
-      if (depth > 0) out[x->stack[depth - 1] * WORDS_PER_NODE + 3]++;
-    }
-    n++;
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      if (depth == x->stack_cap) {
-        size_t cap2 = x->stack_cap ? x->stack_cap * 2 : 256;
-        size_t *grown = realloc(x->stack, cap2 * sizeof *grown);
-        if (!grown) {
-          ts_tree_cursor_delete(&cursor);
-          return -1;  // out of memory: the caller reports a failed parse
-        }
-        x->stack = grown;
-        x->stack_cap = cap2;
-      }
-      x->stack[depth++] = n - 1;
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        size_t words = n * WORDS_PER_NODE;
-        return words > cap ? -(double)words : (double)n;
-      }
-      depth--;
-    }
-  }
+  double n = bashguard_export_walk(x->tree, out, cap, &x->frames, &x->frames_cap);
+  if (n < 0) return -1;
+  double words = n * WORDS_PER_NODE;
+  return words > (double)cap ? -words : n;
 }
 
 static bool typed_words(napi_env env, napi_value v, uint32_t **data, size_t *words) {

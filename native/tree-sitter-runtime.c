@@ -36,3 +36,110 @@ TSLanguage *bashguard_dense_bash(void) {
   copy->large_state_count = grammar->state_count;
   return copy;
 }
+
+// The tree export's walk (native/tree-export.c describes the records): the nodes a tree cursor
+// visits, in its preorder, with what ts_tree_cursor_current_node, ts_node_symbol,
+// ts_tree_cursor_current_field_id, ts_node_start_byte, ts_node_end_byte and ts_node_is_missing
+// give for each, read from the subtrees directly. Here, beside the runtime's own definitions:
+// the cursor recomputed each of those per node through its stack (bench/README.md, seventeenth
+// round: ~10% of a parse). The same rules as tree_cursor.c:
+// - a child is visible when its subtree is, or when it is not an extra and the production's alias
+//   sequence names it; a hidden child is entered when it has visible descendants, else skipped;
+// - its symbol is the alias, else its subtree's, as the language's public symbol;
+// - its field is the first non-inherited entry of the parent's field map for its structural
+//   index, else, when the parent is hidden, the parent's own field; an extra has none;
+// - positions: a child starts where the previous one ended plus its own padding; the first one
+//   where its parent starts; the root after its padding.
+typedef struct {
+  const Subtree *children;
+  uint32_t count, next, structural;
+  uint32_t position;  // in bytes: where the next child starts
+  const TSSymbol *aliases;
+  const TSFieldMapEntry *fields, *fields_end;
+  TSFieldId inherited;  // the field of a child that has none of its own (the parent's when hidden)
+  size_t record;        // the record of the nearest visible ancestor
+} BashguardWalkFrame;
+
+static bool bashguard_walk_push(BashguardWalkFrame **frames, size_t *cap, size_t depth, const TSLanguage *language, Subtree parent, uint32_t position, TSFieldId inherited, size_t record) {
+  if (depth == *cap) {
+    size_t cap2 = *cap ? *cap * 2 : 256;
+    BashguardWalkFrame *grown = realloc(*frames, cap2 * sizeof *grown);
+    if (!grown) return false;
+    *frames = grown;
+    *cap = cap2;
+  }
+  BashguardWalkFrame *f = &(*frames)[depth];
+  f->children = ts_subtree_children(parent);
+  f->count = parent.ptr->child_count;
+  f->next = 0;
+  f->structural = 0;
+  f->position = position;
+  f->aliases = ts_language_alias_sequence(language, parent.ptr->production_id);
+  ts_language_field_map(language, parent.ptr->production_id, &f->fields, &f->fields_end);
+  f->inherited = inherited;
+  f->record = record;
+  return true;
+}
+
+// Writes the records while they fit in cap words and returns the node count (the caller compares
+// it with cap); -1 when out of memory. *frames (*frames_cap of them) is reused between calls.
+double bashguard_export_walk(const TSTree *tree, uint32_t *out, size_t cap, void **frames_buffer, size_t *frames_cap) {
+  BashguardWalkFrame **frames = (BashguardWalkFrame **)frames_buffer;
+  const TSLanguage *language = tree->language;
+  Subtree root = tree->root;
+  uint32_t start = ts_subtree_padding(root).bytes;
+  size_t n = 1;
+  if (cap >= 4) {
+    out[0] = ts_language_public_symbol(language, ts_subtree_symbol(root));
+    out[1] = start / 2;
+    out[2] = (start + ts_subtree_size(root).bytes) / 2;
+    out[3] = ts_subtree_missing(root) ? 0x80000000u : 0;
+  }
+  if (ts_subtree_child_count(root) == 0) return (double)n;
+  size_t depth = 0;
+  if (!bashguard_walk_push(frames, frames_cap, depth++, language, root, start, 0, 0)) return -1;
+  while (depth > 0) {
+    BashguardWalkFrame *f = &(*frames)[depth - 1];
+    if (f->next == f->count) {
+      depth--;
+      continue;
+    }
+    Subtree child = f->children[f->next];
+    uint32_t at = f->position;
+    f->position += ts_subtree_size(child).bytes;
+    if (++f->next < f->count) f->position += ts_subtree_padding(f->children[f->next]).bytes;
+    bool visible = ts_subtree_visible(child);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!ts_subtree_extra(child)) {
+      uint32_t s = f->structural++;
+      if (f->aliases) {
+        alias = f->aliases[s];
+        if (alias) visible = true;
+      }
+      for (const TSFieldMapEntry *m = f->fields; m < f->fields_end; m++) {
+        if (!m->inherited && m->child_index == s) {
+          field = m->field_id;
+          break;
+        }
+      }
+      if (!field) field = f->inherited;
+    }
+    size_t record = f->record;
+    if (visible) {
+      size_t w = n * 4;
+      if (w + 4 <= cap) {
+        out[w] = (uint32_t)ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(child)) | (uint32_t)field << 16;
+        out[w + 1] = at / 2;
+        out[w + 2] = (at + ts_subtree_size(child).bytes) / 2;
+        out[w + 3] = ts_subtree_missing(child) ? 0x80000000u : 0;
+        out[record * 4 + 3]++;
+      }
+      record = n++;
+      if (ts_subtree_child_count(child) > 0 && !bashguard_walk_push(frames, frames_cap, depth++, language, child, at, 0, record)) return -1;
+    } else if (ts_subtree_visible_child_count(child) > 0) {
+      if (!bashguard_walk_push(frames, frames_cap, depth++, language, child, at, field, record)) return -1;
+    }
+  }
+  return (double)n;
+}
