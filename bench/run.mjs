@@ -245,8 +245,9 @@ function installedCommand(node) {
  */
 function installedGroups(node) {
   const script = join(ROOT, 'bin', 'bashguard-hook');
+  const command = installedCommand(node);
   return [
-    { key: 'installed', label: `/bin/sh -c '${installedCommand(node).replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the command install writes, as Claude Code starts it)`, argv: ['/bin/sh', '-c', installedCommand(node)], env: HOOK_ENV },
+    { key: 'installed', label: `/bin/sh -c '${command.replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the command install writes, as Claude Code starts it)`, argv: ['/bin/sh', '-c', command], env: HOOK_ENV },
     { key: 'direct', label: 'bin/bashguard-hook run directly (the target until the sixteenth round; not a target)', argv: [script], env: { ...HOOK_ENV, BASHGUARD_NODE: node } },
     { key: 'execForm', label: "/bin/sh -c 'BASHGUARD_NODE=<node> exec <bin>/bashguard-hook' (the sixteenth round's command; not a target)", argv: ['/bin/sh', '-c', `BASHGUARD_NODE=${shQuote(node)} exec ${shQuote(script)}`], env: HOOK_ENV },
   ];

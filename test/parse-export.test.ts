@@ -60,7 +60,6 @@ function sharedInputs(): string[] {
   return [...out, ...lines('nl2bash.cm', 3000), ...lines('tldr.txt', 3000)];
 }
 
-
 describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
   it('is the native parser by default, and tree-sitter\'s binding stays loadable beside it', async () => {
     expect(loadNative().loadedBy).toBe('export');

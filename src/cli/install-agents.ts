@@ -95,8 +95,9 @@ export function agentConfigPath(io: IO, agent: string, scope: Scope): string {
   return join(root, spec.project);
 }
 
-export function agentHookCommand(agent: string): string {
-  return hookCommand(['--agent', agent], AGENT_CONFIGS[agent]!.form);
+/** The command for `agent`, in the form install writes for it (or `form`). */
+export function agentHookCommand(agent: string, form: HookForm = AGENT_CONFIGS[agent]!.form): string {
+  return hookCommand(['--agent', agent], form);
 }
 
 const OURS = /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/;
@@ -209,7 +210,7 @@ export function runAgentDoctor(io: IO, agent: string): number {
     found = true;
     const cmd = (ours[0] as Json)[spec.commandField];
     // The other form (what an older install wrote for this client) runs the same supervisor.
-    const other = hookCommand(['--agent', agent], spec.form === 'source' ? 'exec' : 'source');
+    const other = agentHookCommand(agent, spec.form === 'source' ? 'exec' : 'source');
     if (cmd === other) io.stdout(`✓ ${file}: hooks.${spec.event} runs ${other} (\`bashguard install --agent ${agent}\` writes the form that starts faster: ${want})\n`);
     else if (cmd !== want) {
       io.stdout(`✗ ${file}: the bashguard entry runs ${JSON.stringify(cmd)}, not ${JSON.stringify(want)} (rerun bashguard install --agent ${agent})\n`);
