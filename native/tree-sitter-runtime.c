@@ -81,6 +81,15 @@ static bool bashguard_walk_push(BashguardWalkFrame **frames, size_t *cap, size_t
   return true;
 }
 
+// One node's record: symbol | field << 16, start, end (UTF-16 code units), the MISSING bit (its
+// child count is added as its children are written).
+static inline void bashguard_walk_record(uint32_t *r, const TSLanguage *language, TSSymbol symbol, TSFieldId field, uint32_t start, Subtree s) {
+  r[0] = (uint32_t)ts_language_public_symbol(language, symbol) | (uint32_t)field << 16;
+  r[1] = start / 2;
+  r[2] = (start + ts_subtree_size(s).bytes) / 2;
+  r[3] = ts_subtree_missing(s) ? 0x80000000u : 0;
+}
+
 // Writes the records while they fit in cap words and returns the node count (the caller compares
 // it with cap); -1 when out of memory. *frames (*frames_cap of them) is reused between calls.
 double bashguard_export_walk(const TSTree *tree, uint32_t *out, size_t cap, void **frames_buffer, size_t *frames_cap) {
@@ -89,12 +98,7 @@ double bashguard_export_walk(const TSTree *tree, uint32_t *out, size_t cap, void
   Subtree root = tree->root;
   uint32_t start = ts_subtree_padding(root).bytes;
   size_t n = 1;
-  if (cap >= 4) {
-    out[0] = ts_language_public_symbol(language, ts_subtree_symbol(root));
-    out[1] = start / 2;
-    out[2] = (start + ts_subtree_size(root).bytes) / 2;
-    out[3] = ts_subtree_missing(root) ? 0x80000000u : 0;
-  }
+  if (cap >= 4) bashguard_walk_record(out, language, ts_subtree_symbol(root), 0, start, root);
   if (ts_subtree_child_count(root) == 0) return (double)n;
   size_t depth = 0;
   if (!bashguard_walk_push(frames, frames_cap, depth++, language, root, start, 0, 0)) return -1;
@@ -129,10 +133,7 @@ double bashguard_export_walk(const TSTree *tree, uint32_t *out, size_t cap, void
     if (visible) {
       size_t w = n * 4;
       if (w + 4 <= cap) {
-        out[w] = (uint32_t)ts_language_public_symbol(language, alias ? alias : ts_subtree_symbol(child)) | (uint32_t)field << 16;
-        out[w + 1] = at / 2;
-        out[w + 2] = (at + ts_subtree_size(child).bytes) / 2;
-        out[w + 3] = ts_subtree_missing(child) ? 0x80000000u : 0;
+        bashguard_walk_record(out + w, language, alias ? alias : ts_subtree_symbol(child), field, at, child);
         out[record * 4 + 3]++;
       }
       record = n++;
