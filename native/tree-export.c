@@ -465,8 +465,10 @@ static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
 }
 
 // A restart instead of a kill (`bashguard lint` analyzes in its own process too, in place of one
-// of its children: src/lint/rerun.ts). prepareRerun(path, argv, env, note) copies the
-// command line that runs the same lint with each file in a child process, and makes SIGALRM's
+// of its children: src/lint/rerun.ts; and the hook run without its supervisor script, which
+// answers as for an unanalyzable call: src/util/time-limit.ts). prepareRerun(path, argv, env,
+// note) copies the command line that runs the same lint with each file in a child process (env
+// null: the process's environment as it is when the signal comes), and makes SIGALRM's
 // action a handler that writes `note` to stderr and execs it; rerunAfter(seconds) then arms the
 // kernel's interval timer before each file (0 disarms). A parse that runs away inside one native
 // step, or any code of this process that does not return, is left as the process image is
@@ -489,7 +491,7 @@ static void on_rerun_alarm(int sig) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   // Node marks the stdio descriptors it took over close-on-exec (seen for pipes and terminals).
   for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, 0);
-  execve(rerun_path, rerun_argv, rerun_envp);
+  execve(rerun_path, rerun_argv, rerun_envp ? rerun_envp : environ);
   w = write(2, failed, sizeof failed - 1);
   (void)w;
   _exit(2);
@@ -537,8 +539,11 @@ static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
   bool ready = false;
   if (!rerun_path && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 4) {
     char *path = string_copy(env, argv[0]), *note = string_copy(env, argv[3]);
-    char **args = string_array(env, argv[1]), **envp = string_array(env, argv[2]);
-    if (path && note && args && args[0] && envp) {
+    napi_valuetype env_type = napi_undefined;
+    napi_typeof(env, argv[2], &env_type);
+    bool own_env = env_type == napi_null;
+    char **args = string_array(env, argv[1]), **envp = own_env ? NULL : string_array(env, argv[2]);
+    if (path && note && args && args[0] && (envp || own_env)) {
       rerun_path = path;
       rerun_argv = args;
       rerun_envp = envp;
@@ -564,8 +569,10 @@ static napi_value rerun_after(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   double seconds = -1;
   bool set = false;
-  if (rerun_path && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
-      napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds >= 0 && seconds <= 86400) {
+  // 0 (disarm) also takes off armTimeLimit's timer, with or without a prepared restart.
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1 &&
+      napi_get_value_double(env, argv[0], &seconds) == napi_ok && seconds >= 0 && seconds <= 86400 &&
+      (rerun_path || seconds == 0)) {
     set = set_timer(seconds);
   }
   napi_get_boolean(env, set, &out);

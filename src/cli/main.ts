@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
-import { armOrRefuse } from '../util/time-limit.js';
+import { armOrRefuse, armTimeLimit, armTimeLimitAnswering, disarmTimeLimit } from '../util/time-limit.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {
@@ -18,8 +18,13 @@ export async function run(argv: string[], io: IO): Promise<number> {
     if (hookArgs) {
       mark('start');
       const { exitCode, agent } = hookArgs;
-      // Before anything is read: the kernel ends the process at the limit (src/util/time-limit.ts).
-      if (hookArgs.timeLimit !== undefined) {
+      let keepEvent = hookArgs.keepEvent;
+      if (hookArgs.unsupervised) {
+        // Run by the client itself, no supervisor script around it (the exec form, src/cli/install.ts).
+        keepEvent = String(process.pid);
+        superviseSelf(hookArgs.timeLimit, keepEvent, agent, exitCode, io);
+      } else if (hookArgs.timeLimit !== undefined) {
+        // Before anything is read: the kernel ends the process at the limit (src/util/time-limit.ts).
         const refused = armOrRefuse(hookArgs.timeLimit, (t) => io.stderr(t));
         if (refused !== null) return refused;
       }
@@ -28,7 +33,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
       if (client) {
         try {
           const { runHook } = await import('../hook/hook.js');
-          return await runHook(io, { exitCode, getParser: () => getParser(), client, keepEvent: hookArgs.keepEvent });
+          try {
+            return await runHook(io, { exitCode, getParser: () => getParser(), client, keepEvent });
+          } finally {
+            if (hookArgs.unsupervised) disarmTimeLimit();
+          }
         } catch (err) {
           // Never a silent allow: an internal failure asks the person (or denies, for clients that cannot ask), with the reason.
           const reason = `bashguard could not analyze this call (internal error: ${(err as Error).message.split('\n')[0]})`;
@@ -44,6 +53,35 @@ export async function run(argv: string[], io: IO): Promise<number> {
   } catch (err) {
     return reportFailure(err, io);
   }
+}
+
+/** The hook's time limit without a supervisor, in seconds: BASHGUARD_HOOK_TIMEOUT, as bin/bashguard-hook reads it. */
+const DEFAULT_HOOK_LIMIT = 10;
+
+/**
+ * `hook --unsupervised`: what bin/bashguard-hook did around the hook, done by the hook itself.
+ * It keeps its event under its own pid, and arms its time limit (`--time-limit`, else
+ * BASHGUARD_HOOK_TIMEOUT, else 10 s) so that when the limit expires this process is replaced by
+ * `hook --unfinished`, which answers from that event and the configuration as for any command it
+ * cannot analyze (src/util/time-limit.ts). Where that cannot be prepared, the limit is a kill;
+ * where not even that, the hook runs without one. In both cases the client's `"onFailure":
+ * "block"` (which `bashguard install` writes with this form) blocks the call instead.
+ */
+function superviseSelf(given: string | undefined, token: string, agent: string, exitCode: boolean, io: IO): void {
+  const raw = given ?? io.env.BASHGUARD_HOOK_TIMEOUT ?? String(DEFAULT_HOOK_LIMIT);
+  let seconds = Number(raw);
+  if (!(seconds > 0 && seconds <= 86400)) {
+    io.stderr(`bashguard: the hook's time limit takes a number of seconds (more than 0, at most 86400), got ${JSON.stringify(raw)}; using ${DEFAULT_HOOK_LIMIT}\n`);
+    seconds = DEFAULT_HOOK_LIMIT;
+  }
+  // Only bashguard's own entries can be run again with these arguments (not a test runner that called run()).
+  const entry = /(^|[/\\])(hook-start\.cjs|bashguard(\.js)?)$/.test(process.argv[1] ?? '') ? process.argv[1] : undefined;
+  const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--keep-event', token, '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
+  const note = `bashguard: the analysis ran past its time limit (${seconds} s); answering as for a command it cannot analyze\n`;
+  const why = entry ? armTimeLimitAnswering(seconds, argv, note) : 'no entry script to restart';
+  if (why === null) return;
+  const plain = armTimeLimit(String(seconds));
+  if (plain !== null) io.stderr(`bashguard: the hook runs without its own time limit (${why}; ${plain})\n`);
 }
 
 /** Whether a hookIO fell back to Node's streams, whose writes may still be pending at exit. */

@@ -41,8 +41,9 @@ export interface HookOptions {
   /** The client whose format is read and written (default: Claude Code). */
   client?: HookClient;
   /**
-   * Set by bin/bashguard-hook (its shell's pid): keep the event for the supervisor while
-   * analysing (./kept-event.ts); with `unfinished`, take the event kept under this token.
+   * Set by bin/bashguard-hook (its shell's pid), or by the hook itself under `--unsupervised`
+   * (its own pid): keep the event while analysing (./kept-event.ts), for the run that answers
+   * should the analysis be stopped; with `unfinished`, take the event kept under this token.
    */
   keepEvent?: string;
 }
@@ -55,7 +56,10 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   mark('modules');
   const kept = opts.keepEvent !== undefined ? keptEventFile(io.env, opts.keepEvent) : null;
   try {
-    raw = (kept && opts.unfinished !== undefined ? takeKeptEvent(kept) : null) ?? (await io.readStdin());
+    // A stopped analysis given a token answers from the kept event or without one, never from
+    // stdin: the unsupervised hook's restart (src/cli/main.ts) inherits the client's stdin, which
+    // may have been read already or never be closed.
+    raw = opts.keepEvent !== undefined && opts.unfinished !== undefined ? ((kept && takeKeptEvent(kept)) ?? '') : await io.readStdin();
     mark('stdin');
   } catch (err) {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);

@@ -40,6 +40,44 @@ export function armTimeLimit(raw: string): string | null {
 }
 
 /**
+ * The limit for a hook run without its supervisor script (`hook --unsupervised`, the exec form
+ * `bashguard install` writes for Claude Code 2.1.295 and later): when it expires, the addon's
+ * SIGALRM handler writes `note` to stderr and execs `argv` in place of this process (same pid,
+ * same stdin, stdout and stderr; the environment as it is then), which answers as for a command
+ * that cannot be analyzed (`hook --unfinished`), as the supervisor did after a kill. Returns null
+ * when armed, else why not; the caller then arms the plain limit (a kill, which the client's
+ * `"onFailure": "block"` turns into a block).
+ */
+export function armTimeLimitAnswering(seconds: number, argv: string[], note: string): string | null {
+  if (!(seconds > 0 && seconds <= 86400)) return `the time limit takes a number of seconds (more than 0, at most 86400), got ${seconds}`;
+  if (armed) return null;
+  let addon: Record<string, unknown>;
+  try {
+    addon = treeAddon();
+  } catch (err) {
+    return `no native addon: ${(err as Error).message.split('\n')[0]}`;
+  }
+  const prepare = addon.prepareRerun;
+  const after = addon.rerunAfter;
+  if (typeof prepare !== 'function' || typeof after !== 'function') return 'the native addon cannot restart this process here';
+  if ((prepare as (p: string, a: string[], e: null, n: string) => boolean)(argv[0]!, argv, null, note) !== true) return 'the native addon could not prepare the restart';
+  if ((after as (s: number) => boolean)(seconds) !== true) return 'the system refused the interval timer';
+  armed = true;
+  return null;
+}
+
+/** Takes the limit off (a hook whose answer is out, run in a process that goes on: the tests). */
+export function disarmTimeLimit(): void {
+  if (!armed) return;
+  try {
+    const after = treeAddon().rerunAfter;
+    if (typeof after === 'function' && (after as (s: number) => boolean)(0) === true) armed = false;
+  } catch {
+    // no addon: nothing was armed through it
+  }
+}
+
+/**
  * `hook --time-limit` for both of its parsers (the fast path in src/cli/main.ts, commander in
  * src/cli/program.ts): arms the limit, or writes why not as one line and returns the exit status
  * the hook then ends with (TIME_LIMIT_UNAVAILABLE); null when armed.

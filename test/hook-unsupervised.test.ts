@@ -1,0 +1,124 @@
+/**
+ * `hook --unsupervised`: the hook run by the client itself, with no supervisor script around it
+ * (Claude Code's exec form, which `bashguard install` writes for Claude Code 2.1.295 and later:
+ * src/cli/install.ts HookSpec). The hook keeps its event under its own pid and, at its time limit,
+ * is replaced in place by `hook --unfinished` (src/cli/main.ts superviseSelf), which answers as the
+ * supervisor did after stopping a run-away parse. Run here as the client runs it: node spawned
+ * with the entry's arguments, no shell.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
+import { REPO_ROOT } from './helpers/shared.js';
+import { directHookSpec } from '../src/cli/install.js';
+import { run as runCli } from '../src/cli/main.js';
+import type { IO } from '../src/cli/io.js';
+
+const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
+const LIMIT_S = 2;
+const withAddon = existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node')) && process.platform !== 'win32';
+
+let layout: GitLayout;
+beforeAll(() => {
+  layout = makeGitLayout('bashguard-unsupervised-');
+});
+afterAll(() => layout.cleanup());
+
+const event = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: layout.worktree });
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: layout.root, BASHGUARD_HOOK_TIMEOUT: String(LIMIT_S), ...extra });
+const decisionOf = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } }).hookSpecificOutput;
+/** Events kept in bashguard's private cache directory under this HOME (none once a hook is done). */
+const keptEvents = () => {
+  const dir = join(layout.root, '.cache', 'bashguard');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('event-')) : [];
+};
+
+/** The hook as the client spawns the exec form install writes: `command` with `args`, no shell. */
+function direct(stdin: string, extra: Record<string, string> = {}, more: string[] = []) {
+  const spec = directHookSpec(more);
+  const t0 = performance.now();
+  const r = spawnSync(spec.command, spec.args!, { input: stdin, env: env(extra), encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
+}
+
+describe('hook --unsupervised (the exec form)', () => {
+  it('is node itself running the entry, and answers like the supervised hook: deny, allow', () => {
+    const spec = directHookSpec();
+    expect(spec.command).toBe(process.execPath);
+    expect(spec.args).toEqual(['--preserve-symlinks-main', join(REPO_ROOT, 'dist', 'hook-start.cjs'), 'hook', '--unsupervised']);
+    const deny = direct(event(`echo x > ${layout.main}/README.md`));
+    expect(deny.code, deny.stderr).toBe(0);
+    expect(decisionOf(deny.stdout).permissionDecision).toBe('deny');
+    const allow = direct(event('ls'));
+    expect([allow.code, allow.stdout, allow.stderr]).toEqual([0, '', '']);
+    expect(keptEvents()).toEqual([]);
+  });
+
+  it.skipIf(!withAddon)(`a parse that runs away: replaced in place by the answer for an unanalyzable call after ${LIMIT_S} s (ask), exit 0`, () => {
+    const r = direct(event(HANG));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.signal).toBe(null);
+    const a = decisionOf(r.stdout);
+    expect(a.permissionDecision).toBe('ask');
+    expect(a.permissionDecisionReason).toMatch(new RegExp(`did not finish within ${LIMIT_S} s`));
+    // Answered from the event it kept (the reason says so when it was not), which is gone now.
+    expect(a.permissionDecisionReason).not.toMatch(/not kept/);
+    expect(keptEvents()).toEqual([]);
+    expect(r.stderr).toMatch(/ran past its time limit/);
+    expect(r.ms).toBeGreaterThan(LIMIT_S * 1000);
+    expect(r.ms).toBeLessThan(LIMIT_S * 1000 + 15_000);
+  });
+
+  it.skipIf(!withAddon)('the same with "unanalyzable": "deny" in the worktree config: deny; with --exit-code: exit 2', () => {
+    const cfg = join(layout.worktree, '.bashguard.json');
+    writeFileSync(cfg, '{"unanalyzable": "deny"}');
+    try {
+      const r = direct(event(HANG));
+      expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
+    } finally {
+      rmSync(cfg);
+    }
+    const code = direct(event(HANG), {}, ['--exit-code']);
+    expect(code.code).toBe(2);
+    expect(code.stdout).toBe('');
+    expect(code.stderr).toMatch(/did not finish within/);
+  });
+
+  it.skipIf(!withAddon)('stdin that never closes: stopped at the limit and answered without the event, not left reading', async () => {
+    const spec = directHookSpec();
+    const child = spawn(spec.command, spec.args!, { env: env({ BASHGUARD_HOOK_TIMEOUT: '1' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('exit', (c) => {
+        clearTimeout(guard);
+        resolve(c);
+      });
+    });
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    const a = decisionOf(out);
+    expect(a.permissionDecision).toBe('ask');
+    expect(a.permissionDecisionReason).toMatch(/not kept/);
+  });
+
+  it('a BASHGUARD_HOOK_TIMEOUT that is not a number of seconds: said on stderr, the default used', () => {
+    const r = direct(event(`echo x > ${layout.main}/README.md`), { BASHGUARD_HOOK_TIMEOUT: 'soon' });
+    expect(r.code).toBe(0);
+    expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
+    expect(r.stderr).toBe(`bashguard: the hook's time limit takes a number of seconds (more than 0, at most 86400), got "soon"; using 10\n`);
+  });
+
+  it.skipIf(!withAddon)('run in a process that goes on (run(argv, io)): its limit is taken off once the answer is out', async () => {
+    let out = '';
+    const io: IO = { stdout: (t) => void (out += t), stderr: () => undefined, readStdin: async () => event('ls'), env: env(), cwd: layout.worktree, isTTY: false };
+    expect(await runCli(['hook', '--unsupervised', '--time-limit', '1'], io)).toBe(0);
+    expect(out).toBe('');
+    // Armed and left armed, SIGALRM would end this test process here.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(process.exitCode ?? 0).toBe(0);
+  });
+});
