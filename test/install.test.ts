@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
-import { MATCHER, hookCommand } from '../src/cli/install.js';
+import { MATCHER, directHookSpec, hookCommand, versionAtLeast } from '../src/cli/install.js';
 import { REPO_ROOT } from './helpers/shared.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-install-')));
@@ -22,6 +22,7 @@ let n = 0;
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
 beforeEach(() => {
+  fakeClaude(null);
   n++;
   home = join(T, `home${n}`);
   project = join(T, `project${n}`);
@@ -30,10 +31,27 @@ beforeEach(() => {
   execFileSync('git', ['init', '-q', project], { env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home } });
 });
 
+/**
+ * A directory first on the tests' PATH, with a `claude` in it only where a test puts one: install
+ * picks the hook's form from the Claude Code version it finds there (src/cli/install.ts
+ * chooseClaudeForm), so a client on the machine running the tests must not decide it.
+ */
+const FAKE_BIN = join(T, 'bin');
+mkdirSync(FAKE_BIN);
+const PATH = `${FAKE_BIN}:/usr/bin:/bin`;
+/** Puts a `claude` on the tests' PATH that reports `version` (null: none). */
+function fakeClaude(version: string | null): void {
+  const f = join(FAKE_BIN, 'claude');
+  rmSync(f, { force: true });
+  if (version === null) return;
+  writeFileSync(f, `#!/bin/sh\n[ "$1" = --version ] && echo "${version} (Claude Code)"\n`);
+  chmodSync(f, 0o755);
+}
+
 async function cli(argv: string[], cwd = project): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME: home, PATH: process.env.PATH }, cwd, isTTY: false };
+  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME: home, PATH }, cwd, isTTY: false };
   const code = await run(argv, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
@@ -223,6 +241,86 @@ describe('doctor', () => {
     const r = await cli(['doctor']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+project settings.*not valid JSON/m);
+  });
+});
+
+describe("Claude Code's exec form (the client runs node itself)", () => {
+  const entry = (f: string) => read(f).hooks.PreToolUse.flatMap((e: any) => e.hooks) as Record<string, unknown>[];
+  const ADDON = existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node')) && process.platform !== 'win32';
+
+  it('compares versions numerically', () => {
+    expect(versionAtLeast('2.1.295', '2.1.295')).toBe(true);
+    expect(versionAtLeast('2.1.330', '2.1.295')).toBe(true);
+    expect(versionAtLeast('2.1.85', '2.1.295')).toBe(false);
+    expect(versionAtLeast('2.2.0', '2.1.295')).toBe(true);
+    expect(versionAtLeast('10.0.0', '2.1.295')).toBe(true);
+    expect(versionAtLeast('2.1.294', '2.1.295')).toBe(false);
+  });
+
+  it.skipIf(!ADDON)('auto: the exec form for a Claude Code 2.1.295 or later on PATH, and says why', async () => {
+    fakeClaude('2.1.330');
+    const r = await cli(['install', '--project']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('exec form: Claude Code 2.1.330 runs node itself, no shell');
+    expect(entry(projectSettings())).toEqual([{ type: 'command', ...directHookSpec(), timeout: 30, onFailure: 'block' }]);
+    const d = await cli(['doctor']);
+    expect(d.stdout).toMatch(/^ok\s+project settings\s+\S+: installed$/m);
+    expect(d.stdout).toMatch(/^ok\s+hook effective/m);
+  });
+
+  it.each([
+    ['2.1.294', /shell form: Claude Code 2.1.294 predates "onFailure" \(2.1.295\)/],
+    ['2.1.85', /shell form: Claude Code 2.1.85 predates/],
+    [null, /shell form: no `claude` on PATH/],
+  ])('auto: the shell form for Claude Code %s', async (version, why) => {
+    fakeClaude(version);
+    const r = await cli(['install', '--project']);
+    expect(r.stdout).toMatch(why);
+    expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
+  });
+
+  it('--hook-form direct and shell override what is found; a bad value is a usage error', async () => {
+    fakeClaude('2.1.85');
+    expect((await cli(['install', '--project', '--hook-form', 'direct'])).code).toBe(0);
+    expect(entry(projectSettings())[0]).toMatchObject(directHookSpec());
+    fakeClaude('2.1.330');
+    const back = await cli(['install', '--project', '--hook-form', 'shell']);
+    // Switching forms updates the one entry in place and says what changed.
+    expect(back.stdout).toMatch(/^updated the bashguard hook \(command .*; args .* -> none\)/);
+    expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
+    const bad = await cli(['install', '--hook-form', 'fast']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--hook-form/);
+    expect((await cli(['install', '--agent', 'codex', '--hook-form', 'direct'])).stderr).toMatch(/--hook-form is for Claude Code only/);
+  });
+
+  it('uninstall removes an exec-form entry and keeps the others', async () => {
+    write(projectSettings(), EXISTING);
+    expect((await cli(['install', '--project', '--hook-form', 'direct'])).code).toBe(0);
+    expect((await cli(['uninstall', '--project'])).code).toBe(0);
+    expect(read(projectSettings()).hooks).toEqual(EXISTING.hooks);
+  });
+
+  it('doctor fails an exec-form entry whose node or entry is gone, that lacks "onFailure": "block", or that a Claude Code on PATH is too old for', async () => {
+    fakeClaude('2.1.330');
+    const spec = directHookSpec();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...spec, command: `${T}/gone/node`, onFailure: 'block' }, /command \S+\/gone\/node is not an executable that exists/],
+      [{ ...spec, args: spec.args!.map((a) => a.replace(/.*\/dist\//, `${T}/gone/dist/`)), onFailure: 'block' }, /args name \S+\/gone\/dist\/hook-start.cjs, which does not exist/],
+      [{ ...spec }, /without "onFailure": "block"/],
+    ];
+    for (const [hook, problem] of cases) {
+      write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', ...hook }] }] } });
+      const r = await cli(['doctor']);
+      expect(r.code, JSON.stringify(hook)).toBe(1);
+      expect(r.stdout).toMatch(problem);
+    }
+    write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', ...spec, onFailure: 'block' }] }] } });
+    expect((await cli(['doctor'])).code).toBe(0);
+    fakeClaude('2.1.200');
+    expect((await cli(['doctor'])).stdout).toMatch(/^FAIL\s+project settings.*needs Claude Code 2.1.295 or later, and \S+ is 2.1.200, which ignores "onFailure"/m);
+    fakeClaude('2.1.100');
+    expect((await cli(['doctor'])).stdout).toMatch(/is 2.1.100, which ignores "args" \(it would run \S+ without the hook\)/);
   });
 });
 

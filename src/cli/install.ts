@@ -2,7 +2,8 @@
  * `install`, `uninstall` and `doctor`: the Claude Code settings entry for the hook.
  * The merge keeps every other key, hook and matcher; running install twice changes nothing.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { UsageError, type IO } from './io.js';
@@ -21,10 +22,13 @@ export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
 interface InstallOptions {
   scope: 'user' | 'project';
   dryRun: boolean;
+  /** Claude Code only: which form of the hook to write (default `auto`, see chooseClaudeForm). */
+  hookForm?: ClaudeHookForm;
 }
 
 /**
- * How a client's hook shell is given the supervised hook (bin/bashguard-hook):
+ * How a client's hook shell is given the supervised hook (bin/bashguard-hook), for the clients that
+ * do not get Claude Code's exec form (HookSpec, below):
  * - `source`: `set -- <script> [ARGS]; BASHGUARD_NODE=<node> . "$1"`. The client's shell reads the
  *   script itself: one execve of /bin/sh less than `exec` (~0.6 ms per tool call on this machine,
  *   bench/README.md, seventeenth round). Only for clients whose hook shell is known from their
@@ -49,6 +53,107 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
   const script = quote(packagePath('bin', 'bashguard-hook'));
   const rest = args.map((a) => ` ${quote(a)}`).join('');
   return form === 'source' ? `set -- ${script}${rest}; ${node} . "$1"` : `${node} exec ${script}${rest}`;
+}
+
+/**
+ * Claude Code's exec form (`command` + `args`): the client spawns node itself, with no shell and
+ * no supervisor script between them (`hook --unsupervised`: the hook keeps its event and answers
+ * for itself at its time limit, src/cli/main.ts). That is one process less on every tool call:
+ * the client's `sh -c` and the script, ~1.3-1.7 ms (bench/README.md, eighteenth round).
+ *
+ * What the supervisor did that this form leaves to the client: a hook that cannot start (node or
+ * the package gone), crashes, or prints no answer. Claude Code turns each of those into a block
+ * under `"onFailure": "block"`, which install writes, from 2.1.295 on: the setting's description
+ * ("it could not start (a missing script or plugin directory), timed out, exited with a code other
+ * than 0 or 2, or printed JSON that is invalid...") is in @anthropic-ai/claude-agent-sdk 0.3.295's
+ * sdk.d.ts and not in 0.3.294's. `args` itself is older (CHANGELOG 2.1.139: "Added hook `args:
+ * string[]` field (exec form) that spawns the command directly without a shell"); a client before
+ * 2.1.139 drops it (its zod schema strips unknown keys, npm cli.js of 2.1.85) and would run node
+ * with no arguments. So `install` writes this form only when the Claude Code it finds is 2.1.295
+ * or later (chooseClaudeForm), and `doctor` fails when the one on PATH is older.
+ *
+ * Only `--preserve-symlinks-main` goes on node's command line (Node takes the entry's path as
+ * given instead of resolving it); the entry sets the V8 flags itself (src/startup/hook-start.ts).
+ * A node that rejected a flag would exit 9 before running anything, which with no supervisor to
+ * retry would block every call.
+ */
+export interface HookSpec {
+  command: string;
+  args?: string[];
+}
+
+/** The first Claude Code that honours a hook's `onFailure` (see HookSpec). */
+export const CLAUDE_ON_FAILURE_SINCE = '2.1.295';
+/** The first Claude Code that honours a hook's `args` (CHANGELOG 2.1.139). */
+export const CLAUDE_ARGS_SINCE = '2.1.139';
+
+/** Claude Code's exec form of the hook, for this node and this package. */
+export function directHookSpec(args: readonly string[] = []): HookSpec {
+  return { command: process.execPath, args: ['--preserve-symlinks-main', packagePath('dist', 'hook-start.cjs'), 'hook', '--unsupervised', ...args] };
+}
+
+/** `auto`: the exec form when chooseClaudeForm finds it safe; `direct`: always; `shell`: never. */
+export type ClaudeHookForm = 'auto' | 'direct' | 'shell';
+
+/** Compares dotted version numbers (`2.1.85` < `2.1.295`). */
+export function versionAtLeast(version: string, least: string): boolean {
+  const a = version.split('.').map(Number);
+  const b = least.split('.').map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x > y;
+  }
+  return true;
+}
+
+/** The first executable `name` on PATH, or null. */
+export function onPath(name: string, path: string | undefined): string | null {
+  for (const dir of (path ?? '').split(':')) {
+    const f = join(dir || '.', name);
+    try {
+      if (statSync(f).isFile()) {
+        accessSync(f, constants.X_OK);
+        return f;
+      }
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The Claude Code on PATH and the version its `claude --version` reports (version null when it reports none). */
+export function claudeOnPath(env: IO['env']): { path: string; version: string | null } | null {
+  const path = onPath('claude', env.PATH);
+  if (!path) return null;
+  const r = spawnSync(path, ['--version'], { env: { ...env, DISABLE_AUTOUPDATER: '1' }, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const m = /^\s*(\d+\.\d+\.\d+)/.exec(typeof r.stdout === 'string' ? r.stdout : '');
+  return { path, version: m ? m[1]! : null };
+}
+
+/** Whether this build can run the hook unsupervised: the addon that restarts it at its limit. */
+function canRunUnsupervised(): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    const a = treeAddon();
+    return typeof a.prepareRerun === 'function' && typeof a.rerunAfter === 'function';
+  } catch {
+    return false;
+  }
+}
+
+/** The hook for Claude Code in the form asked for, and why that form (one line). */
+export function chooseClaudeForm(io: Pick<IO, 'env'>, asked: ClaudeHookForm = 'auto'): { spec: HookSpec; why: string } {
+  const shell = { command: hookCommand() };
+  if (asked === 'shell') return { spec: shell, why: 'shell form, as asked' };
+  if (asked === 'direct') return { spec: directHookSpec(), why: `exec form, as asked (Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later needed)` };
+  if (!canRunUnsupervised()) return { spec: shell, why: "shell form: bashguard's addon cannot restart the hook at its time limit here" };
+  const found = claudeOnPath(io.env);
+  if (!found) return { spec: shell, why: 'shell form: no `claude` on PATH to check for the exec form (--hook-form direct writes it)' };
+  if (!found.version) return { spec: shell, why: `shell form: ${found.path} --version reported no version` };
+  if (!versionAtLeast(found.version, CLAUDE_ON_FAILURE_SINCE)) return { spec: shell, why: `shell form: Claude Code ${found.version} predates "onFailure" (${CLAUDE_ON_FAILURE_SINCE})` };
+  return { spec: directHookSpec(), why: `exec form: Claude Code ${found.version} runs node itself, no shell` };
 }
 
 function quote(p: string): string {
@@ -83,18 +188,26 @@ export function readSettings(file: string): Json {
   return parsed as Json;
 }
 
+/** The script a hook entry runs, in either form: bin/bashguard-hook, bin/bashguard(.js), dist/hook-start.cjs. */
+const OUR_SCRIPT = /(^|\/)(bin\/bashguard-hook|bin\/bashguard(\.js)?|dist\/hook-start\.cjs)$/;
+
 function isOurs(h: unknown): boolean {
-  return typeof h === 'object' && h !== null && typeof (h as Json).command === 'string' && /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test((h as Json).command as string);
+  if (typeof h !== 'object' || h === null || typeof (h as Json).command !== 'string') return false;
+  const { command, args } = h as Json;
+  if (/bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test(command as string)) return true;
+  // The exec form: node with our entry and `hook` in its arguments.
+  return Array.isArray(args) && args.includes('hook') && args.some((a) => typeof a === 'string' && OUR_SCRIPT.test(a));
 }
 
 /** Returns settings with exactly one bashguard hook entry (added or updated). */
-export function mergeHook(settings: Json, command: string): Json {
+export function mergeHook(settings: Json, spec: HookSpec | string): Json {
+  const { command, args } = typeof spec === 'string' ? { command: spec, args: undefined } : spec;
   const hooks = (typeof settings.hooks === 'object' && settings.hooks !== null ? { ...(settings.hooks as Json) } : {}) as Json;
   const pre = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : [];
   const cleaned = removeOurs(pre);
   // onFailure "block": Claude Code blocks the call when the hook crashes or times out, instead of
   // running the tool (its default for a failing hook).
-  cleaned.push({ matcher: MATCHER, hooks: [{ type: 'command', command, timeout: 30, onFailure: 'block' }] });
+  cleaned.push({ matcher: MATCHER, hooks: [{ type: 'command', command, ...(args ? { args } : {}), timeout: 30, onFailure: 'block' }] });
   hooks.PreToolUse = cleaned;
   return { ...settings, hooks };
 }
@@ -166,18 +279,19 @@ export function worktreesNotReached(dir: string): string[] {
 export function runInstall(io: IO, opts: InstallOptions): number {
   const file = settingsPath(io, opts.scope);
   const before = readSettings(file);
-  const after = mergeHook(before, hookCommand());
+  const { spec, why } = chooseClaudeForm(io, opts.hookForm);
+  const after = mergeHook(before, spec);
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
     return 0;
   }
   if (JSON.stringify(before) === JSON.stringify(after)) {
-    io.stdout(`bashguard hook already installed in ${file}\n`);
+    io.stdout(`bashguard hook already installed in ${file} (${why})\n`);
     if (opts.scope === 'project') reportNotReached(io);
     return 0;
   }
   writeSettings(file, after);
-  io.stdout(`${describeInstall(before, hookCommand())} in ${file} (matcher ${MATCHER})\n`);
+  io.stdout(`${describeInstall(before, spec)} in ${file} (matcher ${MATCHER}; ${why})\n`);
   if (opts.scope === 'project') reportNotReached(io);
   return 0;
 }
@@ -195,15 +309,17 @@ function ourHooks(settings: Json): { matcher: unknown; command: string; hook: Js
 }
 
 /** What install did to settings that it changed: added, updated, merged or only moved the entry. */
-function describeInstall(before: Json, command: string): string {
+function describeInstall(before: Json, spec: HookSpec): string {
   const old = ourHooks(before);
   if (old.length === 0) return 'bashguard hook installed';
   if (old.length > 1) return `replaced ${old.length} bashguard hook entries with one`;
   const o = old[0]!;
   const changed: string[] = [];
-  if (o.command !== command) changed.push(`command ${JSON.stringify(o.command)} -> ${JSON.stringify(command)}`);
+  if (o.command !== spec.command) changed.push(`command ${JSON.stringify(o.command)} -> ${JSON.stringify(spec.command)}`);
   if (o.matcher !== MATCHER) changed.push(`matcher ${JSON.stringify(o.matcher ?? null)} -> ${JSON.stringify(MATCHER)}`);
-  const wanted = (mergeHook({}, command) as { hooks: { PreToolUse: [{ hooks: [Json] }] } }).hooks.PreToolUse[0].hooks[0];
+  const wanted = (mergeHook({}, spec) as { hooks: { PreToolUse: [{ hooks: [Json] }] } }).hooks.PreToolUse[0].hooks[0];
+  // An entry that had `args` and now has none (or the other way round) says so too.
+  if ((o.hook as Json).args !== undefined && wanted.args === undefined) changed.push(`args ${JSON.stringify((o.hook as Json).args)} -> none`);
   for (const [k, v] of Object.entries(wanted)) {
     if (k === 'command' || k === 'type') continue;
     const had = (o.hook as Json)[k];
@@ -304,7 +420,7 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (s.disableAllHooks === true) disabledBy.push(file);
     if (scope === 'managed' && s.allowManagedHooksOnly === true) managedOnly = true;
     const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
-    const ours = (Array.isArray(pre) ? pre : []).flatMap((e) => (Array.isArray(e?.hooks) ? (e.hooks as Json[]) : []).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string, onFailure: h.onFailure })));
+    const ours = (Array.isArray(pre) ? pre : []).flatMap((e) => (Array.isArray(e?.hooks) ? (e.hooks as Json[]) : []).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string, args: h.args, onFailure: h.onFailure })));
     if (ours.length === 0) {
       checks.push({ ok: true, label: `${scope} settings`, detail: `${file}: bashguard not installed${s.disableAllHooks === true ? '; disableAllHooks is set' : ''}` });
       continue;
@@ -313,6 +429,10 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
     for (const o of ours) {
       if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
+      if (Array.isArray(o.args)) {
+        problems.push(...execFormProblems(o.command, o.args as unknown[], o.onFailure, io));
+        continue;
+      }
       // The words of either form hookCommand writes (`set -- <script>; ...` ends a word with `;`).
       const parts = (o.command.match(/(?:[^\s';]+|'[^']*')+/g) ?? []).map((p) => p.replace(/'\\''/g, "'").replace(/'/g, ''));
       const script = parts.find((p) => /bashguard(-hook|\.js)$/.test(p));
@@ -334,6 +454,28 @@ export function claudeSettingsChecks(io: IO): Check[] {
   else verdict = { ok: true, label: 'hook effective', detail: `yes, for Claude Code sessions in ${io.cwd}` };
   checks.push(verdict);
   return checks;
+}
+
+/**
+ * What is wrong with an exec-form entry (HookSpec): its node or entry gone, no `"onFailure":
+ * "block"` while it runs unsupervised, or a Claude Code on PATH too old for the form.
+ */
+function execFormProblems(command: string, args: unknown[], onFailure: unknown, io: Pick<IO, 'env'>): string[] {
+  const problems: string[] = [];
+  try {
+    accessSync(command, constants.X_OK);
+  } catch {
+    problems.push(`command ${command} is not an executable that exists`);
+  }
+  const script = args.find((a): a is string => typeof a === 'string' && OUR_SCRIPT.test(a));
+  if (script && !existsSync(script)) problems.push(`args name ${script}, which does not exist`);
+  if (args.includes('--unsupervised') && onFailure !== 'block') problems.push('runs without its supervisor and without "onFailure": "block" (a crash would run the tool)');
+  const claude = claudeOnPath(io.env);
+  if (claude?.version && !versionAtLeast(claude.version, CLAUDE_ON_FAILURE_SINCE)) {
+    const what = versionAtLeast(claude.version, CLAUDE_ARGS_SINCE) ? `ignores "onFailure" (a crash of the hook would run the tool)` : `ignores "args" (it would run ${command} without the hook)`;
+    problems.push(`the exec form needs Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later, and ${claude.path} is ${claude.version}, which ${what}: run \`bashguard install\` again for the shell form`);
+  }
+  return problems;
 }
 
 export async function runDoctor(io: IO): Promise<number> {
@@ -383,7 +525,7 @@ export async function runDoctor(io: IO): Promise<number> {
   // bin/bashguard-hook's time limit (a run-away parse would otherwise outlast Claude Code's hook
   // timeout, which then runs the tool): the kernel's interval timer, armed by the hook through
   // bashguard's addon (src/util/time-limit.ts), else coreutils' timeout around it.
-  const timeoutBin = (io.env.PATH ?? '').split(':').map((d) => join(d || '.', 'timeout')).find((f) => existsSync(f));
+  const timeoutBin = onPath('timeout', io.env.PATH);
   let kernelLimit: string | null = null;
   try {
     if (typeof treeAddon().armTimeLimit === 'function') kernelLimit = "the kernel's interval timer (armed by bashguard's addon)";

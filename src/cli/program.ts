@@ -13,7 +13,7 @@ import { ConfigError } from '../policy/config.js';
 import { formatExplain, formatVerdict, style } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
-import { runInstall, runUninstall, runDoctor } from './install.js';
+import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
 import { effectsToJson } from './json.js';
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
@@ -171,12 +171,18 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .option('--project', 'install in <project>/.claude/settings.json (default)')
     .option('--dry-run', 'print the resulting settings instead of writing them')
     .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
-    .action(async (opts: { user?: boolean; project?: boolean; dryRun?: boolean; agent: string }) => {
+    .addOption(
+      new Option('--hook-form <form>', 'Claude Code: `direct` has the client run node itself (exec form, Claude Code 2.1.295 or later), `shell` runs the supervisor script through its shell, `auto` picks direct when the claude on PATH is new enough')
+        .choices(['auto', 'direct', 'shell'])
+        .default('auto'),
+    )
+    .action(async (opts: { user?: boolean; project?: boolean; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm }) => {
       if (agentOf(opts.agent) !== 'claude') {
+        if (opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
-      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm });
     });
 
   program

@@ -26,7 +26,7 @@
  * needs offline and how it reports hook denials.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,13 +98,18 @@ function installStubHook(layout: Layout): void {
 
 /**
  * The real thing: `node <repo>/bin/bashguard.js install --project`, run in the worktree
- * (BASHGUARD_E2E_BIN overrides the script path).
+ * (BASHGUARD_E2E_BIN overrides the script path), with the client under test on PATH as `claude`:
+ * install finds 2.1.330 there and writes the exec form (node run by the client itself, no shell;
+ * src/cli/install.ts HookSpec). The shell form runs with the real client in tamper.e2e.test.ts.
  */
 function installRealHook(layout: Layout, home: string): void {
   const bin = process.env.BASHGUARD_E2E_BIN || join(REPO, 'bin', 'bashguard.js');
+  const onPath = join(home, 'bin');
+  mkdirSync(onPath, { recursive: true });
+  symlinkSync(claudeBin, join(onPath, 'claude'));
   execFileSync(process.execPath, [bin, 'install', '--project'], {
     cwd: layout.worktree,
-    env: { PATH: process.env.PATH ?? '', HOME: home },
+    env: { PATH: `${onPath}:${process.env.PATH ?? ''}`, HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });
@@ -340,6 +345,15 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e with the ${HOOK_KI
       for (const tool of ['Bash', 'Edit', 'Write']) {
         expect(matchers.some((m) => m === '' || m === '*' || new RegExp(`^(?:${m})$`).test(tool)), `${tool} not matched by ${matchers}`).toBe(true);
       }
+    });
+
+    itReal('install wrote the exec form for this client: node with the hook unsupervised, "onFailure": "block"', () => {
+      const settings = readJson(join(s.layout.worktree, '.claude', 'settings.json')) as { hooks: { PreToolUse: { hooks: { command: string; args?: string[]; onFailure?: string }[] }[] } };
+      const ours = settings.hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => h.args?.includes('hook'));
+      expect(ours).toHaveLength(1);
+      expect(ours[0]!.command).toBe(process.execPath);
+      expect(ours[0]!.args).toContain('--unsupervised');
+      expect(ours[0]!.onFailure).toBe('block');
     });
 
     it('the client ran the whole script against the fake API', () => {

@@ -116,8 +116,10 @@ async function runTamper(wtRel: string): Promise<Scenario> {
   mkdirSync(join(wt, '.claude'));
   writeFileSync(join(wt, '.claude', 'settings.json'), WORKTREE_SETTINGS);
   const home = makeHome('bashguard-e2e-tamper-home-');
-  // The orchestrator's install: user level, in the scratch HOME.
-  execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The orchestrator's install: user level, in the scratch HOME; the shell form (the supervisor
+  // script through the client's sh), which older clients get (claude-hook.e2e.test.ts runs the
+  // exec form that install writes for this client when it finds it on PATH).
+  execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'shell'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   const steps = script(main, wt);
   const fake = await startFakeAnthropic({ script: steps, finalText: 'done' });
   const cleanup = () => {
@@ -238,6 +240,15 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION}: the guard cannot be s
     it('a hook that crashes (exit 1): the tool runs without it, and is blocked with it', async () => {
       expect((await runWithHook({ command: 'exit 1' })).ran).toBe(true);
       const blocked = await runWithHook({ command: 'exit 1', onFailure: 'block' });
+      expect(blocked.ran, blocked.digest).toBe(false);
+    }, 150_000);
+
+    it('an exec-form hook whose command cannot start (the node install recorded is gone): the tool runs without onFailure block, and is blocked with it', async () => {
+      // What `install` writes for Claude Code 2.1.295+ (src/cli/install.ts HookSpec): no supervisor
+      // script is left to answer for a node that is gone, so this is the client's to block.
+      const hook = { command: '/nonexistent/bin/node', args: ['--preserve-symlinks-main', '/nonexistent/dist/hook-start.cjs', 'hook', '--unsupervised'] };
+      expect((await runWithHook(hook)).ran).toBe(true);
+      const blocked = await runWithHook({ ...hook, onFailure: 'block' });
       expect(blocked.ran, blocked.digest).toBe(false);
     }, 150_000);
 
