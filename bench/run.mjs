@@ -222,34 +222,39 @@ function measureHook(node, groups, rounds, rssReps, tag) {
 const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * The command `bashguard install` writes into Claude Code's settings when run with `node`: taken
- * from `install --project --dry-run` in an empty directory, so the bench runs exactly what users
- * get. Claude Code hands it to `/bin/sh -c` (`shell: true`; src/cli/install.ts).
+ * The hook `bashguard install --hook-form FORM` writes into Claude Code's settings when run with
+ * `node` ({command, args?}): taken from `install --project --dry-run` in an empty directory, so the
+ * bench runs exactly what users get.
  */
-function installedCommand(node) {
+function installedHook(node, form) {
   const dir = mkdtempSync(join(tmpdir(), 'bashguard-bench-install-'));
   try {
-    const out = execFileSync(node, [BIN, 'install', '--project', '--dry-run'], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
-    const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command));
+    const out = execFileSync(node, [BIN, 'install', '--project', '--dry-run', '--hook-form', form], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
+    const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command) || (h.args ?? []).includes('hook'));
     if (ours.length !== 1) throw new Error(`install --dry-run wrote ${ours.length} bashguard hooks`);
-    return ours[0].command;
+    return ours[0];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * The installed command's groups for one node: the target (`/bin/sh -c` and the command, as
- * Claude Code starts it) and, not targets, what earlier rounds measured: the script run directly,
- * and the sixteenth round's `exec` form through `/bin/sh -c`.
+ * The installed hook's groups for one node, each started as Claude Code starts it:
+ * - the target: the exec form that install writes for Claude Code 2.1.295 and later, `command`
+ *   spawned with `args` and no shell (the 2.1.330 binary's settings schema: "When present,
+ *   `command` is resolved as an executable and spawned directly with these arguments - no
+ *   shell"; strace of the e2e run: the client execs node itself);
+ * - not a target: the shell form, for older clients, handed to `/bin/sh -c` (`shell: true`;
+ *   src/cli/install.ts): the target of the seventeenth round.
  */
 function installedGroups(node) {
+  const direct = installedHook(node, 'direct');
+  const shell = installedHook(node, 'shell').command;
   const script = join(ROOT, 'bin', 'bashguard-hook');
-  const command = installedCommand(node);
+  const entry = join(ROOT, 'dist', 'hook-start.cjs');
   return [
-    { key: 'installed', label: `/bin/sh -c '${command.replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the command install writes, as Claude Code starts it)`, argv: ['/bin/sh', '-c', command], env: HOOK_ENV },
-    { key: 'direct', label: 'bin/bashguard-hook run directly (the target until the sixteenth round; not a target)', argv: [script], env: { ...HOOK_ENV, BASHGUARD_NODE: node } },
-    { key: 'execForm', label: "/bin/sh -c 'BASHGUARD_NODE=<node> exec <bin>/bashguard-hook' (the sixteenth round's command; not a target)", argv: ['/bin/sh', '-c', `BASHGUARD_NODE=${shQuote(node)} exec ${shQuote(script)}`], env: HOOK_ENV },
+    { key: 'installed', label: `${[direct.command, ...direct.args].join(' ').replaceAll(node, '<node>').replace(entry, '<dist>/hook-start.cjs')} (the exec form install writes for Claude Code 2.1.295+, spawned without a shell)`, argv: [direct.command, ...direct.args], env: HOOK_ENV },
+    { key: 'shellForm', label: `/bin/sh -c '${shell.replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the shell form, for older clients; the target until the seventeenth round; not a target)`, argv: ['/bin/sh', '-c', shell], env: HOOK_ENV },
   ];
 }
 
@@ -261,7 +266,7 @@ function hookTargets(out, tag) {
     for (const payload of ['Bash allow', 'Bash deny']) {
       const r = v[key].perPayloadRatio[payload];
       target(
-        `Hook cold start (${tag}), ${key === 'native' ? 'node bin/bashguard.js hook' : 'the installed command through /bin/sh -c'}, ${payload}: median <= ${HOOK_RATIO} x node -e 0`,
+        `Hook cold start (${tag}), ${key === 'native' ? 'node bin/bashguard.js hook' : 'the installed hook (exec form, as Claude Code spawns it)'}, ${payload}: median <= ${HOOK_RATIO} x node -e 0`,
         `${fmtMs(v[key].perPayloadMedian[payload])} vs ${fmtMs(baseMed)}`,
         `${r.toFixed(2)}x; paired ${v[key].perPayloadPairedRatio[payload].toFixed(2)}x`,
         r <= HOOK_RATIO,
@@ -279,8 +284,7 @@ function benchHook() {
     { key: 'native', label: 'bashguard hook (native)', argv: [NODE, BIN, 'hook'], env: HOOK_ENV },
     { key: 'nocache', label: 'bashguard hook (native, code cache off)', argv: [NODE, BIN, 'hook'], env: { ...HOOK_ENV, BASHGUARD_CODE_CACHE: '0' } },
     { key: 'wasm', label: 'bashguard hook (WASM)', argv: [NODE, BIN, 'hook'], env: { ...HOOK_ENV, BASHGUARD_PARSER: 'wasm' } },
-    // What `bashguard install` writes: the same hook under bin/bashguard-hook's outer time limit,
-    // started as Claude Code starts it.
+    // What `bashguard install` writes, started as Claude Code starts it.
     ...installedGroups(NODE),
   ];
   if (!peer.error) groups.push({ key: 'peer', label: `${peer.name} ${peer.version} -cc`, argv: peer.argv, env: HOOK_ENV });
