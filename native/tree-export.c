@@ -480,15 +480,51 @@ static char **rerun_argv;
 static char **rerun_envp;
 static char *rerun_note;
 static size_t rerun_note_len;
+// setRerunInput(path, text): what the restart reads on its stdin (the hook's event), and the file
+// the handler puts it in first: created exclusively (0600, no symlink followed), unlinked at once,
+// then made descriptor 0. The handler reads the pointer only after its length (both stored once,
+// the pointer last). Without input, or when the file cannot be written whole, stdin becomes
+// /dev/null: a restart never reads a half event, nor a client's stdin that may never close.
+static const char *volatile rerun_input;
+static size_t rerun_input_len;
+static char *rerun_input_path;
+static bool rerun_replaces_stdin;
+
+static void rerun_stdin(void) {
+  const char *input = rerun_input;
+  int fd = -1;
+  if (input && rerun_input_path) {
+    fd = open(rerun_input_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (fd >= 0) {
+      size_t off = 0;
+      unlink(rerun_input_path);
+      while (off < rerun_input_len) {
+        ssize_t n = write(fd, input + off, rerun_input_len - off);
+        if (n <= 0 && errno != EINTR) break;
+        if (n > 0) off += (size_t)n;
+      }
+      if (off != rerun_input_len || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        fd = -1;
+      }
+    }
+  }
+  if (fd < 0) fd = open("/dev/null", O_RDONLY);
+  if (fd > 0) {
+    dup2(fd, 0);
+    close(fd);
+  }
+}
 
 static void on_rerun_alarm(int sig) {
-  static const char failed[] = "bashguard: lint could not restart itself after a file ran past --timeout\n";
+  static const char failed[] = "bashguard: could not restart itself after running past its time limit\n";
   sigset_t none;
   ssize_t w;
   (void)sig;
   w = write(2, rerun_note, rerun_note_len);
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
+  if (rerun_replaces_stdin) rerun_stdin();
   // Node marks the stdio descriptors it took over close-on-exec (seen for pipes and terminals).
   for (int fd = 0; fd <= 2; fd++) fcntl(fd, F_SETFD, 0);
   execve(rerun_path, rerun_argv, rerun_envp ? rerun_envp : environ);
@@ -561,6 +597,40 @@ static napi_value prepare_rerun(napi_env env, napi_callback_info info) {
     }
   }
   napi_get_boolean(env, ready, &out);
+  return out;
+}
+
+// setRerunInput(path, text): once, after prepareRerun; from then on the restart reads `text` on
+// its stdin (see rerun_stdin). setRerunInput(null) before any text: the restart's stdin is
+// /dev/null (the input is not read yet, and the client's stdin may never close).
+static napi_value set_rerun_input(napi_env env, napi_callback_info info) {
+  napi_value argv[2], out = NULL;
+  size_t argc = 2;
+  bool set = false;
+  if (rerun_path && !rerun_input && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc >= 1) {
+    napi_valuetype t = napi_undefined;
+    napi_typeof(env, argv[0], &t);
+    if (t == napi_null) {
+      rerun_replaces_stdin = true;
+      set = true;
+    } else if (argc >= 2 && !rerun_input_path) {
+      char *path = string_copy(env, argv[0]);
+      size_t n = 0;
+      char *text = NULL;
+      if (path && napi_get_value_string_utf8(env, argv[1], NULL, 0, &n) == napi_ok && (text = malloc(n + 1)) &&
+          napi_get_value_string_utf8(env, argv[1], text, n + 1, &n) == napi_ok) {
+        rerun_input_path = path;
+        rerun_input_len = n;
+        rerun_replaces_stdin = true;
+        __atomic_store_n(&rerun_input, text, __ATOMIC_RELEASE);
+        set = true;
+      } else {
+        free(path);
+        free(text);
+      }
+    }
+  }
+  napi_get_boolean(env, set, &out);
   return out;
 }
 
@@ -853,6 +923,7 @@ NAPI_MODULE_INIT() {
       {"armTimeLimit", NULL, arm_time_limit, NULL, NULL, NULL, napi_default, NULL},
       {"prepareRerun", NULL, prepare_rerun, NULL, NULL, NULL, napi_default, NULL},
       {"rerunAfter", NULL, rerun_after, NULL, NULL, NULL, napi_default, NULL},
+      {"setRerunInput", NULL, set_rerun_input, NULL, NULL, NULL, napi_default, NULL},
       {"readBundle", NULL, bashguard_read_bundle, NULL, NULL, NULL, napi_default, NULL},
       {"readAll", NULL, bashguard_read_all, NULL, NULL, NULL, napi_default, NULL},
       {"writeAll", NULL, bashguard_write_all, NULL, NULL, NULL, napi_default, NULL},

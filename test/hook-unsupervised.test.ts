@@ -1,10 +1,10 @@
 /**
  * `hook --unsupervised`: the hook run by the client itself, with no supervisor script around it
  * (Claude Code's exec form, which `bashguard install` writes for Claude Code 2.1.295 and later:
- * src/cli/install.ts HookSpec). The hook keeps its event under its own pid and, at its time limit,
- * is replaced in place by `hook --unfinished` (src/cli/main.ts superviseSelf), which answers as the
- * supervisor did after stopping a run-away parse. Run here as the client runs it: node spawned
- * with the entry's arguments, no shell.
+ * src/cli/install.ts HookSpec). At its time limit the hook is replaced in place by `hook
+ * --unfinished` (src/cli/main.ts superviseSelf), which reads the event on its stdin (the addon's
+ * SIGALRM handler puts it there) and answers as the supervisor did after stopping a run-away parse.
+ * Run here as the client runs it: node spawned with the entry's arguments, no shell.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +63,7 @@ describe('hook --unsupervised (the exec form)', () => {
     const a = decisionOf(r.stdout);
     expect(a.permissionDecision).toBe('ask');
     expect(a.permissionDecisionReason).toMatch(new RegExp(`did not finish within ${LIMIT_S} s`));
-    // Answered from the event it kept (the reason says so when it was not), which is gone now.
+    // Answered from the event (the reason says so when it was not), and no file of it is left.
     expect(a.permissionDecisionReason).not.toMatch(/not kept/);
     expect(keptEvents()).toEqual([]);
     expect(r.stderr).toMatch(/ran past its time limit/);
@@ -103,6 +103,14 @@ describe('hook --unsupervised (the exec form)', () => {
     const a = decisionOf(out);
     expect(a.permissionDecision).toBe('ask');
     expect(a.permissionDecisionReason).toMatch(/not kept/);
+  });
+
+  it.skipIf(!withAddon)('a run-away parse where the event cannot be written for the restart (no cache directory): answered without it, never an allow', () => {
+    const r = direct(event(`echo x > ${layout.main}/README.md\n${HANG}`), { XDG_CACHE_HOME: join(layout.root, 'no', 'such', 'dir') });
+    expect(r.code, r.stderr).toBe(0);
+    const a = decisionOf(r.stdout);
+    expect(a.permissionDecision).toBe('ask');
+    expect(a.permissionDecisionReason).toMatch(/did not finish within .*not kept/);
   });
 
   it('a BASHGUARD_HOOK_TIMEOUT that is not a number of seconds: said on stderr, the default used', () => {

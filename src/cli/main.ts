@@ -10,7 +10,8 @@ import { createRequire } from 'node:module';
 import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from './io.js';
 import { getParser } from '../parse/index.js';
 import { preferFastWasmStartup } from '../parse/wasm.js';
-import { armOrRefuse, armTimeLimit, armTimeLimitAnswering, disarmTimeLimit } from '../util/time-limit.js';
+import { armOrRefuse, armTimeLimit, armTimeLimitAnswering, disarmTimeLimit, handRestartInput } from '../util/time-limit.js';
+import { cacheLocation } from '../startup/cache-dir.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {
@@ -18,11 +19,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
     if (hookArgs) {
       mark('start');
       const { exitCode, agent } = hookArgs;
-      let keepEvent = hookArgs.keepEvent;
       if (hookArgs.unsupervised) {
         // Run by the client itself, no supervisor script around it (the exec form, src/cli/install.ts).
-        keepEvent = String(process.pid);
-        superviseSelf(hookArgs.timeLimit, keepEvent, agent, exitCode, io);
+        superviseSelf(hookArgs.timeLimit, agent, exitCode, io);
       } else if (hookArgs.timeLimit !== undefined) {
         // Before anything is read: the kernel ends the process at the limit (src/util/time-limit.ts).
         const refused = armOrRefuse(hookArgs.timeLimit, (t) => io.stderr(t));
@@ -34,7 +33,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
         try {
           const { runHook } = await import('../hook/hook.js');
           try {
-            return await runHook(io, { exitCode, getParser: () => getParser(), client, keepEvent });
+            const onInput = hookArgs.unsupervised ? (raw: string) => void handRestartInput(`${eventDir(io.env)}/event-${process.pid}.json`, raw) : undefined;
+            return await runHook(io, { exitCode, getParser: () => getParser(), client, keepEvent: hookArgs.keepEvent, onInput });
           } finally {
             if (hookArgs.unsupervised) disarmTimeLimit();
           }
@@ -55,19 +55,25 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
+/** Where a restarted hook's event is put for the moment of its restart: bashguard's private cache directory. */
+function eventDir(env: IO['env']): string {
+  return cacheLocation(env) ?? '/nonexistent';
+}
+
 /** The hook's time limit without a supervisor, in seconds: BASHGUARD_HOOK_TIMEOUT, as bin/bashguard-hook reads it. */
 const DEFAULT_HOOK_LIMIT = 10;
 
 /**
- * `hook --unsupervised`: what bin/bashguard-hook did around the hook, done by the hook itself.
- * It keeps its event under its own pid, and arms its time limit (`--time-limit`, else
- * BASHGUARD_HOOK_TIMEOUT, else 10 s) so that when the limit expires this process is replaced by
- * `hook --unfinished`, which answers from that event and the configuration as for any command it
- * cannot analyze (src/util/time-limit.ts). Where that cannot be prepared, the limit is a kill;
- * where not even that, the hook runs without one. In both cases the client's `"onFailure":
- * "block"` (which `bashguard install` writes with this form) blocks the call instead.
+ * `hook --unsupervised`: what bin/bashguard-hook did around the hook, done by the hook itself. It
+ * arms its time limit (`--time-limit`, else BASHGUARD_HOOK_TIMEOUT, else 10 s) so that when the
+ * limit expires this process is replaced by `hook --unfinished`, which reads the event this one
+ * read on its stdin and answers from it and the configuration as for any command it cannot
+ * analyze (src/util/time-limit.ts; before the event is read, from no event: never an allow).
+ * Where that cannot be prepared, the limit is a kill; where not even that, the hook runs without
+ * one. In both cases the client's `"onFailure": "block"` (which `bashguard install` writes with
+ * this form) blocks the call instead.
  */
-function superviseSelf(given: string | undefined, token: string, agent: string, exitCode: boolean, io: IO): void {
+function superviseSelf(given: string | undefined, agent: string, exitCode: boolean, io: IO): void {
   const raw = given ?? io.env.BASHGUARD_HOOK_TIMEOUT ?? String(DEFAULT_HOOK_LIMIT);
   let seconds = Number(raw);
   if (!(seconds > 0 && seconds <= 86400)) {
@@ -76,7 +82,7 @@ function superviseSelf(given: string | undefined, token: string, agent: string, 
   }
   // Only bashguard's own entries can be run again with these arguments (not a test runner that called run()).
   const entry = /(^|[/\\])(hook-start\.cjs|bashguard(\.js)?)$/.test(process.argv[1] ?? '') ? process.argv[1] : undefined;
-  const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--keep-event', token, '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
+  const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
   const note = `bashguard: the analysis ran past its time limit (${seconds} s); answering as for a command it cannot analyze\n`;
   const why = entry ? armTimeLimitAnswering(seconds, argv, note) : 'no entry script to restart';
   if (why === null) return;

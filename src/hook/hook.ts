@@ -46,6 +46,8 @@ export interface HookOptions {
    * should the analysis be stopped; with `unfinished`, take the event kept under this token.
    */
   keepEvent?: string;
+  /** Called with the event once read (`hook --unsupervised` hands it to its restart, src/cli/main.ts). */
+  onInput?: (raw: string) => void;
 }
 
 /** The largest stdin accepted; beyond it the command is unanalyzable (ask), not parsed. */
@@ -66,6 +68,7 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
     return 0;
   }
   if (kept && opts.unfinished === undefined) keepEvent(kept, raw);
+  opts.onInput?.(raw);
   const info: EventInfo = { session: null, cwd: null, tool: null, value: null };
   let answer: HookAnswer | null;
   try {

@@ -43,8 +43,9 @@ export function armTimeLimit(raw: string): string | null {
  * The limit for a hook run without its supervisor script (`hook --unsupervised`, the exec form
  * `bashguard install` writes for Claude Code 2.1.295 and later): when it expires, the addon's
  * SIGALRM handler writes `note` to stderr and execs `argv` in place of this process (same pid,
- * same stdin, stdout and stderr; the environment as it is then), which answers as for a command
- * that cannot be analyzed (`hook --unfinished`), as the supervisor did after a kill. Returns null
+ * stdout and stderr; the environment as it is then; on stdin the input handRestartInput gave it,
+ * else /dev/null), which answers as for a command that cannot be analyzed (`hook --unfinished`),
+ * as the supervisor did after a kill. Returns null
  * when armed, else why not; the caller then arms the plain limit (a kill, which the client's
  * `"onFailure": "block"` turns into a block).
  */
@@ -60,10 +61,35 @@ export function armTimeLimitAnswering(seconds: number, argv: string[], note: str
   const prepare = addon.prepareRerun;
   const after = addon.rerunAfter;
   if (typeof prepare !== 'function' || typeof after !== 'function') return 'the native addon cannot restart this process here';
+  const input = addon.setRerunInput;
+  if (typeof input !== 'function') return 'the native addon cannot hand the restart its input here';
   if ((prepare as (p: string, a: string[], e: null, n: string) => boolean)(argv[0]!, argv, null, note) !== true) return 'the native addon could not prepare the restart';
+  // Until the hook has its input: the restart's stdin is /dev/null, not the client's pipe.
+  (input as (p: null) => boolean)(null);
   if ((after as (s: number) => boolean)(seconds) !== true) return 'the system refused the interval timer';
   armed = true;
+  restartTakesInput = true;
   return null;
+}
+
+let restartTakesInput = false;
+
+/**
+ * Hands the restart armTimeLimitAnswering prepared the input this process read (the hook's
+ * event): should the limit expire, the SIGALRM handler writes it to `file` (created exclusively,
+ * unlinked at once) and makes that the restart's stdin. Nothing is written on the way that
+ * finishes in time: this replaced a file written and removed on every call (~0.4 ms). False when
+ * there is no such restart.
+ */
+export function handRestartInput(file: string, text: string): boolean {
+  if (!restartTakesInput) return false;
+  restartTakesInput = false;
+  try {
+    const input = treeAddon().setRerunInput;
+    return typeof input === 'function' && (input as (p: string, t: string) => boolean)(file, text) === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Takes the limit off (a hook whose answer is out, run in a process that goes on: the tests). */
