@@ -1,8 +1,8 @@
 /** `bashguard corpus add` and `bashguard corpus check`, through run(argv, io) with a fake IO. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 import { parseCorpus } from '../src/corpus/schema.js';
@@ -25,8 +25,14 @@ function fakeIO(cwd: string): IO & { out: string; err: string } {
   return io;
 }
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function tempCorpus(text: string): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'bashguard-corpus-'));
+  made.push(dir);
   const file = join(dir, 'x.yaml');
   writeFileSync(file, text);
   return { dir, file };

@@ -16,14 +16,15 @@ vi.mock('../src/parse/index.js', async (importOriginal) => {
 const { run } = await import('../src/cli/main.js');
 
 const dir = mkdtempSync(join(tmpdir(), 'bashguard-lint-parent-'));
-// (Retried: a child of the last run may still be writing its code cache into this HOME.)
+// (Retried, and no code cache: a child of the last run could otherwise still be writing one into
+// this HOME after it was removed.)
 afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 const script = join(dir, 'a.sh');
 writeFileSync(script, '#!/bin/sh\necho x > /etc/bashguard-lint-parent\ncd /usr/share && cp a.txt ../b.txt\nif then\n');
 
 async function lint(args: string[]): Promise<{ code: number; rules: string[] }> {
   let out = '';
-  const io: IO = { stdout: (t) => void (out += t), stderr: () => {}, readStdin: async () => '', env: { HOME: dir, PATH: process.env.PATH }, cwd: dir, isTTY: false };
+  const io: IO = { stdout: (t) => void (out += t), stderr: () => {}, readStdin: async () => '', env: { HOME: dir, PATH: process.env.PATH, BASHGUARD_CODE_CACHE: '0' }, cwd: dir, isTTY: false };
   const code = await run(['lint', '--format', 'json', '--fail-on', 'none', ...args, script], io);
   const json = JSON.parse(out) as { files: { findings: { rule: string }[] }[] };
   return { code, rules: json.files[0]!.findings.map((f) => f.rule).sort() };

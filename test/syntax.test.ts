@@ -293,7 +293,7 @@ describe.each(Object.keys(parsers))('IR (%s)', (backend) => {
 
   describe('grammar quirks', () => {
     it('`a && b > f`: the redirect belongs to b only (bash)', () => {
-      expect(bashOut('cd "$(mktemp -d)" && echo A && echo B > f; cat f')).toBe('A\nB\n');
+      expect(bashOut('cd "$(mktemp -d)" && echo A && echo B > f; cat f; rm -r "$PWD"')).toBe('A\nB\n');
       expect(shape('a && b > f')).toEqual([{ kind: 'and-or', op: '&&', left: simple(['a']), right: simple(['b'], [redir('>', 'f')]) }]);
     });
 

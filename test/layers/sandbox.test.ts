@@ -5,7 +5,7 @@
  * dropped, so `mount -o remount,rw` cannot undo a read-only bind). Skips, saying why, where
  * bubblewrap cannot run.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
@@ -109,8 +109,12 @@ describe('sandbox run (bubblewrap)', () => {
 
   itBwrap('scratch dirs are writable and the command\'s exit status comes back', () => {
     const f = `/tmp/bashguard-sandbox-${process.pid}`;
-    expect(sh(`echo ok > ${f} && exit 7`).status).toBe(7);
-    expect(readFileSync(f, 'utf8')).toBe('ok\n');
+    try {
+      expect(sh(`echo ok > ${f} && exit 7`).status).toBe(7);
+      expect(readFileSync(f, 'utf8')).toBe('ok\n');
+    } finally {
+      rmSync(f, { force: true });
+    }
   });
 
   it('without bubblewrap: a clear one-line error and exit 2, the command never runs', async () => {
