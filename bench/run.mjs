@@ -15,7 +15,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, median, pct, rssRun, summary, timeRun, timeRunLight } from './lib.mjs';
@@ -223,15 +223,25 @@ const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * The hook `bashguard install --hook-form FORM` writes into Claude Code's settings when run with
- * `node` ({command, args?}): taken from `install --project --dry-run` in an empty directory, so the
- * bench runs exactly what users get.
+ * `node` ({command, args?}), so the bench runs exactly what users get. The shell form comes from
+ * `install --project --dry-run` in an empty directory; the exec form from a real `install --user`
+ * into a HOME of the bench's own (its command is a launcher file that install writes into
+ * ~/.claude/hooks, which a dry run does not).
  */
 function installedHook(node, form) {
   const dir = mkdtempSync(join(tmpdir(), 'bashguard-bench-install-'));
   try {
-    const out = execFileSync(node, [BIN, 'install', '--project', '--dry-run', '--hook-form', form], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
-    const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command) || (h.args ?? []).includes('hook'));
-    if (ours.length !== 1) throw new Error(`install --dry-run wrote ${ours.length} bashguard hooks`);
+    let out;
+    if (form === 'direct') {
+      const home = join(layout.home, 'install');
+      mkdirSync(home, { recursive: true });
+      execFileSync(node, [BIN, 'install', '--user', '--hook-form', form], { cwd: dir, env: { ...HOOK_ENV, HOME: home }, encoding: 'utf8' });
+      out = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
+    } else {
+      out = execFileSync(node, [BIN, 'install', '--project', '--dry-run', '--hook-form', form], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
+    }
+    const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command));
+    if (ours.length !== 1) throw new Error(`install wrote ${ours.length} bashguard hooks`);
     return ours[0];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -251,9 +261,8 @@ function installedGroups(node) {
   const direct = installedHook(node, 'direct');
   const shell = installedHook(node, 'shell').command;
   const script = join(ROOT, 'bin', 'bashguard-hook');
-  const entry = join(ROOT, 'dist', 'hook-start.cjs');
   return [
-    { key: 'installed', label: `${[direct.command, ...direct.args].join(' ').replaceAll(node, '<node>').replace(entry, '<dist>/hook-start.cjs')} (the exec form install writes for Claude Code 2.1.295+, spawned without a shell)`, argv: [direct.command, ...direct.args], env: HOOK_ENV },
+    { key: 'installed', label: `~/.claude/hooks/${basename(direct.command)}, a launcher: #!<node> on <dist>/hook-start.cjs (the exec form install writes for Claude Code 2.1.295+, spawned without a shell)`, argv: [direct.command, ...direct.args], env: HOOK_ENV },
     { key: 'shellForm', label: `/bin/sh -c '${shell.replace(node, '<node>').replace(script, '<bin>/bashguard-hook')}' (the shell form, for older clients; the target until the seventeenth round; not a target)`, argv: ['/bin/sh', '-c', shell], env: HOOK_ENV },
   ];
 }

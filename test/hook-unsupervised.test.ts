@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
-import { directHookSpec } from '../src/cli/install.js';
+import { execFormText } from '../src/cli/install.js';
 import { run as runCli } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 
@@ -35,25 +35,50 @@ const keptEvents = () => {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('event-')) : [];
 };
 
-/** The hook as the client spawns the exec form install writes: `command` with `args`, no shell. */
-function direct(stdin: string, extra: Record<string, string> = {}, more: string[] = []) {
-  const spec = directHookSpec(more);
+const START = join(REPO_ROOT, 'dist', 'hook-start.cjs');
+/** The launcher `install` writes for the exec form (src/cli/install.ts execFormText), in a scratch place. */
+let LAUNCHER = '';
+beforeAll(() => {
+  LAUNCHER = join(layout.root, 'bashguard-hook-launcher');
+  writeFileSync(LAUNCHER, execFormText(), { mode: 0o755 });
+});
+
+function spawnHook(file: string, args: string[], stdin: string, extra: Record<string, string> = {}) {
   const t0 = performance.now();
-  const r = spawnSync(spec.command, spec.args!, { input: stdin, env: env(extra), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(file, args, { input: stdin, env: env(extra), encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
 }
+/** The hook as Claude Code spawns the exec form install writes: the launcher, no shell, no arguments. */
+const direct = (stdin: string, extra: Record<string, string> = {}) => spawnHook(LAUNCHER, [], stdin, extra);
+/** `node <entry> hook --unsupervised MORE...` (what the launcher runs), for the flags it does not pass. */
+const entry = (stdin: string, more: string[], extra: Record<string, string> = {}) => spawnHook(process.execPath, ['--preserve-symlinks-main', START, 'hook', '--unsupervised', ...more], stdin, extra);
 
 describe('hook --unsupervised (the exec form)', () => {
-  it('is node itself running the entry, and answers like the supervised hook: deny, allow', () => {
-    const spec = directHookSpec();
-    expect(spec.command).toBe(process.execPath);
-    expect(spec.args).toEqual(['--preserve-symlinks-main', join(REPO_ROOT, 'dist', 'hook-start.cjs'), 'hook', '--unsupervised']);
+  it('the launcher is node itself on the entry (its #! line), and answers like the supervised hook: deny, allow', () => {
+    expect(execFormText().split('\n')[0]).toBe(`#!${process.execPath} --preserve-symlinks-main`);
     const deny = direct(event(`echo x > ${layout.main}/README.md`));
     expect(deny.code, deny.stderr).toBe(0);
     expect(decisionOf(deny.stdout).permissionDecision).toBe('deny');
     const allow = direct(event('ls'));
     expect([allow.code, allow.stdout, allow.stderr]).toEqual([0, '', '']);
     expect(keptEvents()).toEqual([]);
+  });
+
+  it('run as a client before 2.1.139 runs it (through its shell, arguments dropped): the same answers', () => {
+    const deny = spawnHook('/bin/sh', ['-c', LAUNCHER], event(`echo x > ${layout.main}/README.md`));
+    expect(decisionOf(deny.stdout).permissionDecision).toBe('deny');
+    // Arguments a client passes change nothing: the launcher sets the hook's own.
+    const allow = spawnHook(LAUNCHER, ['--exit-code', 'lint'], event('ls'));
+    expect([allow.code, allow.stdout]).toEqual([0, '']);
+  });
+
+  it('a node without Module.runMain: the launcher loads the entry and starts the hook itself', () => {
+    const preload = join(layout.root, 'no-run-main.cjs');
+    // Node's own start-up reads Module.runMain once to run the launcher; the launcher's read finds none.
+    writeFileSync(preload, "const M = require('node:module'); const run = M.runMain; let reads = 0;\nObject.defineProperty(M, 'runMain', { configurable: true, get: () => (reads++ === 0 ? run : undefined) });\n");
+    const r = spawnHook(process.execPath, ['--preserve-symlinks-main', '--require', preload, LAUNCHER], event(`echo x > ${layout.main}/README.md`));
+    expect(r.code, r.stderr).toBe(0);
+    expect(decisionOf(r.stdout).permissionDecision).toBe('deny');
   });
 
   it.skipIf(!withAddon)(`a parse that runs away: replaced in place by the answer for an unanalyzable call after ${LIMIT_S} s (ask), exit 0`, () => {
@@ -80,15 +105,14 @@ describe('hook --unsupervised (the exec form)', () => {
     } finally {
       rmSync(cfg);
     }
-    const code = direct(event(HANG), {}, ['--exit-code']);
+    const code = entry(event(HANG), ['--exit-code']);
     expect(code.code).toBe(2);
     expect(code.stdout).toBe('');
     expect(code.stderr).toMatch(/did not finish within/);
   });
 
   it.skipIf(!withAddon)('stdin that never closes: stopped at the limit and answered without the event, not left reading', async () => {
-    const spec = directHookSpec();
-    const child = spawn(spec.command, spec.args!, { env: env({ BASHGUARD_HOOK_TIMEOUT: '1' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(LAUNCHER, [], { env: env({ BASHGUARD_HOOK_TIMEOUT: '1' }), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => {

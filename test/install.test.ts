@@ -5,13 +5,13 @@
  * without touching the file; doctor is healthy after install and reports both parsers.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, statSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, statSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
-import { MATCHER, directHookSpec, hookCommand, versionAtLeast } from '../src/cli/install.js';
+import { MATCHER, directHookSpec, execFormText, hookCommand, versionAtLeast } from '../src/cli/install.js';
 import { REPO_ROOT } from './helpers/shared.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-install-')));
@@ -257,12 +257,17 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
     expect(versionAtLeast('2.1.294', '2.1.295')).toBe(false);
   });
 
-  it.skipIf(!ADDON)('auto: the exec form for a Claude Code 2.1.295 or later on PATH, and says why', async () => {
+  const launcher = () => join(home, '.claude', 'hooks', readdirSync(join(home, '.claude', 'hooks')).find((f) => f.startsWith('bashguard-hook-'))!);
+
+  it.skipIf(!ADDON)('auto: the exec form for a Claude Code 2.1.295 or later on PATH: the launcher in ~/.claude/hooks, and says why', async () => {
     fakeClaude('2.1.330');
     const r = await cli(['install', '--project']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('exec form: Claude Code 2.1.330 runs node itself, no shell');
-    expect(entry(projectSettings())).toEqual([{ type: 'command', ...directHookSpec(), timeout: 30, onFailure: 'block' }]);
+    expect(r.stdout).toContain("exec form: Claude Code 2.1.330 runs the hook's node itself, no shell");
+    expect(entry(projectSettings())).toEqual([{ type: 'command', command: launcher(), args: [], timeout: 30, onFailure: 'block' }]);
+    expect(directHookSpec({ HOME: home })).toEqual({ command: launcher(), args: [] });
+    expect(readFileSync(launcher(), 'utf8')).toBe(execFormText());
+    expect(statSync(launcher()).mode & 0o777).toBe(0o755);
     const d = await cli(['doctor']);
     expect(d.stdout).toMatch(/^ok\s+project settings\s+\S+: installed$/m);
     expect(d.stdout).toMatch(/^ok\s+hook effective/m);
@@ -277,21 +282,38 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
     const r = await cli(['install', '--project']);
     expect(r.stdout).toMatch(why);
     expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
+    expect(existsSync(join(home, '.claude', 'hooks'))).toBe(false);
   });
 
-  it('--hook-form direct and shell override what is found; a bad value is a usage error', async () => {
+  it('--hook-form direct and shell override what is found; --dry-run writes no launcher; a bad value is a usage error', async () => {
     fakeClaude('2.1.85');
+    const dry = await cli(['install', '--project', '--hook-form', 'direct', '--dry-run']);
+    expect(JSON.parse(dry.stdout).hooks.PreToolUse[0].hooks[0]).toMatchObject(directHookSpec({ HOME: home })!);
+    expect(existsSync(join(home, '.claude', 'hooks'))).toBe(false);
     expect((await cli(['install', '--project', '--hook-form', 'direct'])).code).toBe(0);
-    expect(entry(projectSettings())[0]).toMatchObject(directHookSpec());
+    expect(entry(projectSettings())[0]).toMatchObject({ command: launcher(), args: [] });
     fakeClaude('2.1.330');
     const back = await cli(['install', '--project', '--hook-form', 'shell']);
     // Switching forms updates the one entry in place and says what changed.
-    expect(back.stdout).toMatch(/^updated the bashguard hook \(command .*; args .* -> none\)/);
+    expect(back.stdout).toMatch(/^updated the bashguard hook \(command .*; args \[\] -> none\)/);
     expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
     const bad = await cli(['install', '--hook-form', 'fast']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--hook-form/);
     expect((await cli(['install', '--agent', 'codex', '--hook-form', 'direct'])).stderr).toMatch(/--hook-form is for Claude Code only/);
+  });
+
+  it('a launcher that cannot be written: the shell form (auto), a usage error (--hook-form direct)', async () => {
+    fakeClaude('2.1.330');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'hooks'), 'not a directory');
+    const r = await cli(['install', '--project']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/shell form: cannot write \S+bashguard-hook-\w+ \((ENOTDIR|EEXIST)\)/);
+    expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
+    const forced = await cli(['install', '--project', '--hook-form', 'direct']);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toMatch(/^bashguard: --hook-form direct: cannot write /);
   });
 
   it('uninstall removes an exec-form entry and keeps the others', async () => {
@@ -301,26 +323,33 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
     expect(read(projectSettings()).hooks).toEqual(EXISTING.hooks);
   });
 
-  it('doctor fails an exec-form entry whose node or entry is gone, that lacks "onFailure": "block", or that a Claude Code on PATH is too old for', async () => {
+  it('doctor fails an exec-form entry whose launcher, node or entry is gone, that lacks "onFailure": "block", or that a Claude Code on PATH is too old for', async () => {
     fakeClaude('2.1.330');
-    const spec = directHookSpec();
-    const cases: [Record<string, unknown>, RegExp][] = [
-      [{ ...spec, command: `${T}/gone/node`, onFailure: 'block' }, /command \S+\/gone\/node is not an executable that exists/],
-      [{ ...spec, args: spec.args!.map((a) => a.replace(/.*\/dist\//, `${T}/gone/dist/`)), onFailure: 'block' }, /args name \S+\/gone\/dist\/hook-start.cjs, which does not exist/],
-      [{ ...spec }, /without "onFailure": "block"/],
+    expect((await cli(['install', '--project', '--hook-form', 'direct'])).code).toBe(0);
+    const file = launcher();
+    const text = readFileSync(file, 'utf8');
+    const withHook = (hook: Record<string, unknown>) => write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', args: [], ...hook }] }] } });
+    const cases: [() => void, RegExp][] = [
+      [() => withHook({ command: `${T}/gone/bashguard-hook-x`, onFailure: 'block' }), /command \S+\/gone\/bashguard-hook-x is not an executable that exists/],
+      [() => writeFileSync(file, text.replace(`#!${process.execPath} `, `#!${T}/gone/node `)), /runs \S+\/gone\/node, which is not an executable that exists/],
+      [() => writeFileSync(file, text.replace(/const start = "[^"]*"/, `const start = ${JSON.stringify(`${T}/gone/dist/hook-start.cjs`)}`)), /starts \S+\/gone\/dist\/hook-start.cjs, which does not exist/],
+      [() => withHook({ command: file }), /without "onFailure": "block"/],
+      // A launcher that runs but does not run the hook: doctor runs it as the client would.
+      [() => writeFileSync(file, text.replace("process.argv = [", "process.exit(3); process.argv = [")), /bashguard-hook-\w+ did not run the hook \(exit 3\)/],
     ];
-    for (const [hook, problem] of cases) {
-      write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', ...hook }] }] } });
+    for (const [breakIt, problem] of cases) {
+      withHook({ command: file, onFailure: 'block' });
+      writeFileSync(file, text);
+      breakIt();
       const r = await cli(['doctor']);
-      expect(r.code, JSON.stringify(hook)).toBe(1);
+      expect(r.code, problem.source).toBe(1);
       expect(r.stdout).toMatch(problem);
     }
-    write(projectSettings(), { hooks: { PreToolUse: [{ matcher: MATCHER, hooks: [{ type: 'command', ...spec, onFailure: 'block' }] }] } });
+    withHook({ command: file, onFailure: 'block' });
+    writeFileSync(file, text);
     expect((await cli(['doctor'])).code).toBe(0);
     fakeClaude('2.1.200');
     expect((await cli(['doctor'])).stdout).toMatch(/^FAIL\s+project settings.*needs Claude Code 2.1.295 or later, and \S+ is 2.1.200, which ignores "onFailure"/m);
-    fakeClaude('2.1.100');
-    expect((await cli(['doctor'])).stdout).toMatch(/is 2.1.100, which ignores "args" \(it would run \S+ without the hook\)/);
   });
 });
 

@@ -56,23 +56,32 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
 }
 
 /**
- * Claude Code's exec form (`command` + `args`): the client spawns node itself, with no shell and
- * no supervisor script between them (`hook --unsupervised`: the hook keeps its event and answers
- * for itself at its time limit, src/cli/main.ts). That is one process less on every tool call:
- * the client's `sh -c` and the script, ~1.3-1.7 ms (bench/README.md, eighteenth round).
+ * Claude Code's exec form (`command` + `args`): the client spawns the hook itself, with no shell
+ * and no supervisor script between them (`hook --unsupervised`: the hook answers for itself at
+ * its time limit, src/cli/main.ts). That is one process less on every tool call: the client's
+ * `sh -c` and the script, ~0.5-1.7 ms (bench/README.md, eighteenth round).
  *
  * What the supervisor did that this form leaves to the client: a hook that cannot start (node or
  * the package gone), crashes, or prints no answer. Claude Code turns each of those into a block
  * under `"onFailure": "block"`, which install writes, from 2.1.295 on: the setting's description
  * ("it could not start (a missing script or plugin directory), timed out, exited with a code other
  * than 0 or 2, or printed JSON that is invalid...") is in @anthropic-ai/claude-agent-sdk 0.3.295's
- * sdk.d.ts and not in 0.3.294's. `args` itself is older (CHANGELOG 2.1.139: "Added hook `args:
- * string[]` field (exec form) that spawns the command directly without a shell"); a client before
- * 2.1.139 drops it (its zod schema strips unknown keys, npm cli.js of 2.1.85) and would run node
- * with no arguments. So `install` writes this form only when the Claude Code it finds is 2.1.295
- * or later (chooseClaudeForm), and `doctor` fails when the one on PATH is older.
+ * sdk.d.ts and not in 0.3.294's. So `install` writes this form only when the Claude Code it finds
+ * on PATH is 2.1.295 or later (chooseClaudeForm), and `doctor` fails when the one on PATH is older.
  *
- * Only `--preserve-symlinks-main` goes on node's command line (Node takes the entry's path as
+ * The command is a launcher file, not node itself: `#!<node> --preserve-symlinks-main` and a few
+ * lines that load the package's start entry (execFormText). The kernel starts node on it, so the
+ * client that honours `args` still runs node and nothing else; but a client that does not (before
+ * 2.1.139, CHANGELOG: "Added hook `args: string[]` field (exec form) that spawns the command
+ * directly without a shell"; earlier ones strip the key, zod in npm cli.js of 2.1.85) runs the
+ * command through its shell with no arguments, and node given no script would read the event as
+ * one: a syntax error, exit 1, and the tool runs. Such clients do read the same settings: Agent
+ * SDK 0.2.116-0.2.294 load the user's settings by default (their sdk.d.ts), whatever `claude` is
+ * on PATH. With the launcher they run the hook too (without the block on a crash, which they do
+ * not know). The launcher lives in ~/.claude/hooks/ (BG1005 protects it from the agent, like the
+ * settings), named after the node and the entry it starts, written again by every install.
+ *
+ * Only `--preserve-symlinks-main` goes on node's command line (Node takes the launcher's path as
  * given instead of resolving it); the entry sets the V8 flags itself (src/startup/hook-start.ts).
  * A node that rejected a flag would exit 9 before running anything, which with no supervisor to
  * retry would block every call.
@@ -87,9 +96,77 @@ export const CLAUDE_ON_FAILURE_SINCE = '2.1.295';
 /** The first Claude Code that honours a hook's `args` (CHANGELOG 2.1.139). */
 export const CLAUDE_ARGS_SINCE = '2.1.139';
 
-/** Claude Code's exec form of the hook, for this node and this package. */
-export function directHookSpec(args: readonly string[] = []): HookSpec {
-  return { command: process.execPath, args: ['--preserve-symlinks-main', packagePath('dist', 'hook-start.cjs'), 'hook', '--unsupervised', ...args] };
+/** Linux reads at most 127 bytes of a `#!` line before 5.1 (BINPRM_BUF_SIZE 128). */
+const SHEBANG_MAX = 127;
+
+/** The launcher's path for this node and this package: ~/.claude/hooks/bashguard-hook-<hash>; null without HOME. */
+export function execFormFile(env: IO['env']): string | null {
+  const home = env.HOME;
+  if (!home?.startsWith('/')) return null;
+  const hash = createHash('sha256').update(`${process.execPath}\0${packagePath('dist', 'hook-start.cjs')}`).digest('hex').slice(0, 12);
+  return join(home, '.claude', 'hooks', `bashguard-hook-${hash}`);
+}
+
+/**
+ * The launcher: node's shebang, then the start entry run as the main module (Module.runMain with
+ * process.argv[1] set to it), which is how node would run it from the command line: under
+ * `--preserve-symlinks-main`, with no resolution or realpath of its path. The hook's arguments are
+ * set whatever the client passed. A node without runMain loads the entry and starts the hook.
+ * Measured against node with the entry in `args`, medians alternated, deny: +0.1-0.3 ms on Node
+ * 20, 22 and 24 (reading and compiling the entry from the launcher, with createRequire: +0.4 ms).
+ */
+export function execFormText(node: string = process.execPath, start: string = packagePath('dist', 'hook-start.cjs')): string {
+  return [
+    `#!${node} --preserve-symlinks-main`,
+    '// Claude Code\'s exec form of the bashguard hook, written by `bashguard install` (src/cli/install.ts, HookSpec).',
+    "'use strict';",
+    `const start = ${JSON.stringify(start)};`,
+    "process.argv = [process.argv[0], start, 'hook', '--unsupervised'];",
+    "const { runMain } = require('node:module');",
+    'if (typeof runMain === \'function\') runMain();',
+    'else require(start).startHook();',
+    '',
+  ].join('\n');
+}
+
+/** The node and the start entry a launcher names, or null when the file is not one of ours. */
+export function readExecForm(file: string): { node: string; start: string } | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const node = /^#!(\S+) --preserve-symlinks-main\n/.exec(text)?.[1];
+  const start = /^const start = ("[^\n]*");$/m.exec(text)?.[1];
+  if (!node || !start) return null;
+  try {
+    return { node, start: JSON.parse(start) as string };
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the launcher (atomically, 0755); null when written, else why not. */
+export function writeExecForm(file: string): string | null {
+  const text = execFormText();
+  if (text.indexOf('\n') > SHEBANG_MAX) return `the path of node is too long for a #! line (${process.execPath})`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.bashguard-${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode: 0o755 });
+    chmodSync(tmp, 0o755);
+    renameSync(tmp, file);
+    return null;
+  } catch (err) {
+    return `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+}
+
+/** Claude Code's exec form of the hook: the launcher, with no arguments of its own. */
+export function directHookSpec(env: IO['env']): HookSpec | null {
+  const file = execFormFile(env);
+  return file ? { command: file, args: [] } : null;
 }
 
 /** `auto`: the exec form when chooseClaudeForm finds it safe; `direct`: always; `shell`: never. */
@@ -147,13 +224,15 @@ function canRunUnsupervised(): boolean {
 export function chooseClaudeForm(io: Pick<IO, 'env'>, asked: ClaudeHookForm = 'auto'): { spec: HookSpec; why: string } {
   const shell = { command: hookCommand() };
   if (asked === 'shell') return { spec: shell, why: 'shell form, as asked' };
-  if (asked === 'direct') return { spec: directHookSpec(), why: `exec form, as asked (Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later needed)` };
+  const direct = directHookSpec(io.env);
+  if (!direct) return { spec: shell, why: 'shell form: HOME is not set, so there is no ~/.claude/hooks for the exec form' };
+  if (asked === 'direct') return { spec: direct, why: `exec form, as asked (Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later needed)` };
   if (!canRunUnsupervised()) return { spec: shell, why: "shell form: bashguard's addon cannot restart the hook at its time limit here" };
   const found = claudeOnPath(io.env);
   if (!found) return { spec: shell, why: 'shell form: no `claude` on PATH to check for the exec form (--hook-form direct writes it)' };
   if (!found.version) return { spec: shell, why: `shell form: ${found.path} --version reported no version` };
   if (!versionAtLeast(found.version, CLAUDE_ON_FAILURE_SINCE)) return { spec: shell, why: `shell form: Claude Code ${found.version} predates "onFailure" (${CLAUDE_ON_FAILURE_SINCE})` };
-  return { spec: directHookSpec(), why: `exec form: Claude Code ${found.version} runs node itself, no shell` };
+  return { spec: direct, why: `exec form: Claude Code ${found.version} runs the hook's node itself, no shell` };
 }
 
 function quote(p: string): string {
@@ -279,7 +358,15 @@ export function worktreesNotReached(dir: string): string[] {
 export function runInstall(io: IO, opts: InstallOptions): number {
   const file = settingsPath(io, opts.scope);
   const before = readSettings(file);
-  const { spec, why } = chooseClaudeForm(io, opts.hookForm);
+  let { spec, why } = chooseClaudeForm(io, opts.hookForm);
+  if (spec.args && !opts.dryRun) {
+    // The launcher the exec form runs, written (again) before the settings name it.
+    const failed = writeExecForm(spec.command);
+    if (failed !== null) {
+      if (opts.hookForm === 'direct') throw new UsageError(`--hook-form direct: ${failed}`);
+      ({ spec, why } = { spec: { command: hookCommand() }, why: `shell form: ${failed}` });
+    }
+  }
   const after = mergeHook(before, spec);
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
@@ -429,7 +516,7 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
     for (const o of ours) {
       if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
-      if (Array.isArray(o.args)) {
+          if (Array.isArray(o.args)) {
         problems.push(...execFormProblems(o.command, o.args as unknown[], o.onFailure, io));
         continue;
       }
@@ -467,13 +554,28 @@ function execFormProblems(command: string, args: unknown[], onFailure: unknown, 
   } catch {
     problems.push(`command ${command} is not an executable that exists`);
   }
+  // The launcher (or, as written by this round's first version, node with the entry in args).
+  const launcher = problems.length === 0 ? readExecForm(command) : null;
+  if (launcher) {
+    try {
+      accessSync(launcher.node, constants.X_OK);
+    } catch {
+      problems.push(`${command} runs ${launcher.node}, which is not an executable that exists`);
+    }
+    if (!existsSync(launcher.start)) problems.push(`${command} starts ${launcher.start}, which does not exist`);
+  }
   const script = args.find((a): a is string => typeof a === 'string' && OUR_SCRIPT.test(a));
   if (script && !existsSync(script)) problems.push(`args name ${script}, which does not exist`);
-  if (args.includes('--unsupervised') && onFailure !== 'block') problems.push('runs without its supervisor and without "onFailure": "block" (a crash would run the tool)');
+  if (problems.length === 0) {
+    // Run it as the client does, on a call it has nothing to say about (a tool it does not guard).
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: '/dev/null' }, cwd: '/' });
+    const r = spawnSync(command, args.filter((a): a is string => typeof a === 'string'), { input: event, env: io.env, encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0 || r.stdout !== '') problems.push(`${command} did not run the hook (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`}${r.stderr ? `: ${r.stderr.split('\n')[0]}` : ''})`);
+  }
+  if (onFailure !== 'block') problems.push('runs without its supervisor and without "onFailure": "block" (a crash would run the tool)');
   const claude = claudeOnPath(io.env);
   if (claude?.version && !versionAtLeast(claude.version, CLAUDE_ON_FAILURE_SINCE)) {
-    const what = versionAtLeast(claude.version, CLAUDE_ARGS_SINCE) ? `ignores "onFailure" (a crash of the hook would run the tool)` : `ignores "args" (it would run ${command} without the hook)`;
-    problems.push(`the exec form needs Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later, and ${claude.path} is ${claude.version}, which ${what}: run \`bashguard install\` again for the shell form`);
+    problems.push(`the exec form needs Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later, and ${claude.path} is ${claude.version}, which ignores "onFailure" (a crash of the hook would run the tool): run \`bashguard install\` again for the shell form`);
   }
   return problems;
 }

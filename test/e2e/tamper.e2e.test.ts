@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, readJson, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
 import { git } from './layout.js';
+import { execFormText } from '../../src/cli/install.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..');
@@ -243,13 +244,20 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION}: the guard cannot be s
       expect(blocked.ran, blocked.digest).toBe(false);
     }, 150_000);
 
-    it('an exec-form hook whose command cannot start (the node install recorded is gone): the tool runs without onFailure block, and is blocked with it', async () => {
+    it('an exec-form hook that cannot start (its launcher names a node that is gone): the tool runs without onFailure block, and is blocked with it', async () => {
       // What `install` writes for Claude Code 2.1.295+ (src/cli/install.ts HookSpec): no supervisor
       // script is left to answer for a node that is gone, so this is the client's to block.
-      const hook = { command: '/nonexistent/bin/node', args: ['--preserve-symlinks-main', '/nonexistent/dist/hook-start.cjs', 'hook', '--unsupervised'] };
-      expect((await runWithHook(hook)).ran).toBe(true);
-      const blocked = await runWithHook({ ...hook, onFailure: 'block' });
-      expect(blocked.ran, blocked.digest).toBe(false);
+      const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-e2e-launcher-')));
+      try {
+        const launcher = join(dir, 'bashguard-hook-gone');
+        writeFileSync(launcher, execFormText('/nonexistent/bin/node'), { mode: 0o755 });
+        const hook = { command: launcher, args: [] };
+        expect((await runWithHook(hook)).ran).toBe(true);
+        const blocked = await runWithHook({ ...hook, onFailure: 'block' });
+        expect(blocked.ran, blocked.digest).toBe(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }, 150_000);
 
     it('a hook that overruns its timeout: blocked with onFailure block', async () => {
