@@ -39,7 +39,7 @@ const START = join(REPO_ROOT, 'dist', 'hook-start.cjs');
 /** The launcher `install` writes for the exec form (src/cli/install.ts execFormText), in a scratch place. */
 let LAUNCHER = '';
 beforeAll(() => {
-  LAUNCHER = join(layout.root, 'bashguard-hook-launcher');
+  LAUNCHER = join(layout.root, 'bashguard-hook-launcher.cjs');
   writeFileSync(LAUNCHER, execFormText(), { mode: 0o755 });
 });
 

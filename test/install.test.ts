@@ -309,7 +309,7 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
     writeFileSync(join(home, '.claude', 'hooks'), 'not a directory');
     const r = await cli(['install', '--project']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/shell form: cannot write \S+bashguard-hook-\w+ \((ENOTDIR|EEXIST)\)/);
+    expect(r.stdout).toMatch(/shell form: cannot write \S+bashguard-hook-\w+\.cjs \((ENOTDIR|EEXIST)\)/);
     expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
     const forced = await cli(['install', '--project', '--hook-form', 'direct']);
     expect(forced.code).toBe(2);
@@ -335,7 +335,7 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
       [() => writeFileSync(file, text.replace(/const start = "[^"]*"/, `const start = ${JSON.stringify(`${T}/gone/dist/hook-start.cjs`)}`)), /starts \S+\/gone\/dist\/hook-start.cjs, which does not exist/],
       [() => withHook({ command: file }), /without "onFailure": "block"/],
       // A launcher that runs but does not run the hook: doctor runs it as the client would.
-      [() => writeFileSync(file, text.replace("process.argv = [", "process.exit(3); process.argv = [")), /bashguard-hook-\w+ did not run the hook \(exit 3\)/],
+      [() => writeFileSync(file, text.replace("process.argv = [", "process.exit(3); process.argv = [")), /bashguard-hook-\w+\.cjs did not run the hook \(exit 3\)/],
     ];
     for (const [breakIt, problem] of cases) {
       withHook({ command: file, onFailure: 'block' });

@@ -99,12 +99,14 @@ export const CLAUDE_ARGS_SINCE = '2.1.139';
 /** Linux reads at most 127 bytes of a `#!` line before 5.1 (BINPRM_BUF_SIZE 128). */
 const SHEBANG_MAX = 127;
 
-/** The launcher's path for this node and this package: ~/.claude/hooks/bashguard-hook-<hash>; null without HOME. */
+/** The launcher's path for this node and this package: ~/.claude/hooks/bashguard-hook-<hash>.cjs; null without HOME. */
 export function execFormFile(env: IO['env']): string | null {
   const home = env.HOME;
   if (!home?.startsWith('/')) return null;
   const hash = createHash('sha256').update(`${process.execPath}\0${packagePath('dist', 'hook-start.cjs')}`).digest('hex').slice(0, 12);
-  return join(home, '.claude', 'hooks', `bashguard-hook-${hash}`);
+  // `.cjs`: node then runs it as CommonJS without looking for a package.json in every directory
+  // above it for its module type (~0.5 ms, bench/README.md, eighteenth round).
+  return join(home, '.claude', 'hooks', `bashguard-hook-${hash}.cjs`);
 }
 
 /**
@@ -122,7 +124,7 @@ export function execFormText(node: string = process.execPath, start: string = pa
     "'use strict';",
     `const start = ${JSON.stringify(start)};`,
     "process.argv = [process.argv[0], start, 'hook', '--unsupervised'];",
-    "const { runMain } = require('node:module');",
+    'const { runMain } = module.constructor;',
     'if (typeof runMain === \'function\') runMain();',
     'else require(start).startHook();',
     '',

@@ -351,7 +351,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e with the ${HOOK_KI
       const settings = readJson(join(s.layout.worktree, '.claude', 'settings.json')) as { hooks: { PreToolUse: { hooks: { command: string; args?: string[]; onFailure?: string }[] }[] } };
       const ours = settings.hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => h.args !== undefined);
       expect(ours).toHaveLength(1);
-      expect(ours[0]!.command).toMatch(new RegExp(`^${s.home}/\\.claude/hooks/bashguard-hook-\\w+$`));
+      expect(ours[0]!.command).toMatch(new RegExp(`^${s.home}/\\.claude/hooks/bashguard-hook-\\w+\\.cjs$`));
       expect(ours[0]!.args).toEqual([]);
       expect(readFileSync(ours[0]!.command, 'utf8').split('\n')[0]).toBe(`#!${process.execPath} --preserve-symlinks-main`);
       expect(ours[0]!.onFailure).toBe('block');
