@@ -276,7 +276,7 @@ function isOurs(h: unknown): boolean {
   if (typeof h !== 'object' || h === null || typeof (h as Json).command !== 'string') return false;
   const { command, args } = h as Json;
   if (/bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test(command as string)) return true;
-  // The exec form: node with our entry and `hook` in its arguments.
+  // An exec form written by hand: node with our entry and `hook` in its arguments.
   return Array.isArray(args) && args.includes('hook') && args.some((a) => typeof a === 'string' && OUR_SCRIPT.test(a));
 }
 
@@ -556,7 +556,7 @@ function execFormProblems(command: string, args: unknown[], onFailure: unknown, 
   } catch {
     problems.push(`command ${command} is not an executable that exists`);
   }
-  // The launcher (or, as written by this round's first version, node with the entry in args).
+  // The launcher (or node with the entry in its args, an exec form written by hand).
   const launcher = problems.length === 0 ? readExecForm(command) : null;
   if (launcher) {
     try {

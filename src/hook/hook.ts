@@ -41,12 +41,11 @@ export interface HookOptions {
   /** The client whose format is read and written (default: Claude Code). */
   client?: HookClient;
   /**
-   * Set by bin/bashguard-hook (its shell's pid), or by the hook itself under `--unsupervised`
-   * (its own pid): keep the event while analysing (./kept-event.ts), for the run that answers
-   * should the analysis be stopped; with `unfinished`, take the event kept under this token.
+   * Set by bin/bashguard-hook (its shell's pid): keep the event for the supervisor while
+   * analysing (./kept-event.ts); with `unfinished`, take the event kept under this token.
    */
   keepEvent?: string;
-  /** Called with the event once read (`hook --unsupervised` hands it to its restart, src/cli/main.ts). */
+  /** Called with the event once read (`hook --unsupervised` hands it to its restart: src/cli/main.ts, src/util/time-limit.ts). */
   onInput?: (raw: string) => void;
 }
 
@@ -58,10 +57,7 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   mark('modules');
   const kept = opts.keepEvent !== undefined ? keptEventFile(io.env, opts.keepEvent) : null;
   try {
-    // A stopped analysis given a token answers from the kept event or without one, never from
-    // stdin: the unsupervised hook's restart (src/cli/main.ts) inherits the client's stdin, which
-    // may have been read already or never be closed.
-    raw = opts.keepEvent !== undefined && opts.unfinished !== undefined ? ((kept && takeKeptEvent(kept)) ?? '') : await io.readStdin();
+    raw = (kept && opts.unfinished !== undefined ? takeKeptEvent(kept) : null) ?? (await io.readStdin());
     mark('stdin');
   } catch (err) {
     io.stderr(`bashguard: cannot read stdin (${(err as Error).message}); allowing\n`);

@@ -45,9 +45,8 @@ export function armTimeLimit(raw: string): string | null {
  * SIGALRM handler writes `note` to stderr and execs `argv` in place of this process (same pid,
  * stdout and stderr; the environment as it is then; on stdin the input handRestartInput gave it,
  * else /dev/null), which answers as for a command that cannot be analyzed (`hook --unfinished`),
- * as the supervisor did after a kill. Returns null
- * when armed, else why not; the caller then arms the plain limit (a kill, which the client's
- * `"onFailure": "block"` turns into a block).
+ * as the supervisor did after a kill. Returns null when armed, else why not; the caller then arms
+ * the plain limit (a kill, which the client's `"onFailure": "block"` turns into a block).
  */
 export function armTimeLimitAnswering(seconds: number, argv: string[], note: string): string | null {
   if (!(seconds > 0 && seconds <= 86400)) return `the time limit takes a number of seconds (more than 0, at most 86400), got ${seconds}`;
