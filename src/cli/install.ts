@@ -59,7 +59,7 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
  * Claude Code's exec form (`command` + `args`): the client spawns the hook itself, with no shell
  * and no supervisor script between them (`hook --unsupervised`: the hook answers for itself at
  * its time limit, src/cli/main.ts). That is one process less on every tool call: the client's
- * `sh -c` and the script, ~0.5-1.7 ms (bench/README.md, eighteenth round).
+ * `sh -c` and the script: 0.1-1.9 ms against the shell form in the bench's runs (bench/README.md, eighteenth round).
  *
  * What the supervisor did that this form leaves to the client: a hook that cannot start (node or
  * the package gone), crashes, or prints no answer. Claude Code turns each of those into a block
