@@ -59,7 +59,8 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
  * Claude Code's exec form (`command` + `args`): the client spawns the hook itself, with no shell
  * and no supervisor script between them (`hook --unsupervised`: the hook answers for itself at
  * its time limit, src/cli/main.ts). That is one process less on every tool call: the client's
- * `sh -c` and the script: 0.1-1.9 ms against the shell form in the bench's runs (bench/README.md, eighteenth round).
+ * `sh -c` and the script, 0.1-1.9 ms against the shell form in the bench's runs (bench/README.md,
+ * eighteenth round).
  *
  * What the supervisor did that this form leaves to the client: a hook that cannot start (node or
  * the package gone), crashes, or prints no answer. Claude Code turns each of those into a block
@@ -366,7 +367,8 @@ export function runInstall(io: IO, opts: InstallOptions): number {
     const failed = writeExecForm(spec.command);
     if (failed !== null) {
       if (opts.hookForm === 'direct') throw new UsageError(`--hook-form direct: ${failed}`);
-      ({ spec, why } = { spec: { command: hookCommand() }, why: `shell form: ${failed}` });
+      spec = { command: hookCommand() };
+      why = `shell form: ${failed}`;
     }
   }
   const after = mergeHook(before, spec);
