@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
-import { hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
+import { OUR_COMMAND, hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
 
 type Json = Record<string, unknown>;
 type Scope = 'user' | 'project';
@@ -100,11 +100,9 @@ export function agentHookCommand(agent: string, form: HookForm = AGENT_CONFIGS[a
   return hookCommand(['--agent', agent], form);
 }
 
-const OURS = /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/;
-
 function isOurs(spec: AgentConfig, h: unknown): boolean {
   const c = typeof h === 'object' && h !== null ? (h as Json)[spec.commandField] : undefined;
-  return typeof c === 'string' && OURS.test(c);
+  return typeof c === 'string' && OUR_COMMAND.test(c);
 }
 
 function withoutOurs(spec: AgentConfig, list: unknown[]): unknown[] {

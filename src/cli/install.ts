@@ -15,6 +15,7 @@ import { evaluate } from '../policy/policy.js';
 import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../scenario/standard.js';
 import { packagePath } from '../util/package-root.js';
 import { treeAddon } from '../util/tree-addon.js';
+import { restartAtLimit } from '../util/time-limit.js';
 import { openWorkspace } from '../workspace/index.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
@@ -155,11 +156,7 @@ export function writeExecForm(file: string): string | null {
   const text = execFormText();
   if (text.indexOf('\n') > SHEBANG_MAX) return `the path of node is too long for a #! line (${process.execPath})`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.bashguard-${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o755 });
-    chmodSync(tmp, 0o755);
-    renameSync(tmp, file);
+    writeAtomically(file, text, 0o755);
     return null;
   } catch (err) {
     return `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
@@ -212,17 +209,6 @@ export function claudeOnPath(env: IO['env']): { path: string; version: string | 
   return { path, version: m ? m[1]! : null };
 }
 
-/** Whether this build can run the hook unsupervised: the addon that restarts it at its limit. */
-function canRunUnsupervised(): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    const a = treeAddon();
-    return typeof a.prepareRerun === 'function' && typeof a.rerunAfter === 'function';
-  } catch {
-    return false;
-  }
-}
-
 /** The hook for Claude Code in the form asked for, and why that form (one line). */
 export function chooseClaudeForm(io: Pick<IO, 'env'>, asked: ClaudeHookForm = 'auto'): { spec: HookSpec; why: string } {
   const shell = { command: hookCommand() };
@@ -230,7 +216,7 @@ export function chooseClaudeForm(io: Pick<IO, 'env'>, asked: ClaudeHookForm = 'a
   const direct = directHookSpec(io.env);
   if (!direct) return { spec: shell, why: 'shell form: HOME is not set, so there is no ~/.claude/hooks for the exec form' };
   if (asked === 'direct') return { spec: direct, why: `exec form, as asked (Claude Code ${CLAUDE_ON_FAILURE_SINCE} or later needed)` };
-  if (!canRunUnsupervised()) return { spec: shell, why: "shell form: bashguard's addon cannot restart the hook at its time limit here" };
+  if (process.platform === 'win32' || typeof restartAtLimit() === 'string') return { spec: shell, why: "shell form: bashguard's addon cannot restart the hook at its time limit here" };
   const found = claudeOnPath(io.env);
   if (!found) return { spec: shell, why: 'shell form: no `claude` on PATH to check for the exec form (--hook-form direct writes it)' };
   if (!found.version) return { spec: shell, why: `shell form: ${found.path} --version reported no version` };
@@ -273,10 +259,13 @@ export function readSettings(file: string): Json {
 /** The script a hook entry runs, in either form: bin/bashguard-hook, bin/bashguard(.js), dist/hook-start.cjs. */
 const OUR_SCRIPT = /(^|\/)(bin\/bashguard-hook|bin\/bashguard(\.js)?|dist\/hook-start\.cjs)$/;
 
+/** A client's hook command that runs bashguard's hook, in any form install writes (or wrote). */
+export const OUR_COMMAND = /bashguard(\.js)?['"]? hook\b|bashguard-hook\b/;
+
 function isOurs(h: unknown): boolean {
   if (typeof h !== 'object' || h === null || typeof (h as Json).command !== 'string') return false;
   const { command, args } = h as Json;
-  if (/bashguard(\.js)?['"]? hook\b|bashguard-hook\b/.test(command as string)) return true;
+  if (OUR_COMMAND.test(command as string)) return true;
   // An exec form written by hand: node with our entry and `hook` in its arguments.
   return Array.isArray(args) && args.includes('hook') && args.some((a) => typeof a === 'string' && OUR_SCRIPT.test(a));
 }
@@ -331,17 +320,23 @@ export function writeSettings(file: string, settings: Json): void {
   } catch {
     // no file yet, or a dangling link: write where it points (or create the file)
   }
-  mkdirSync(dirname(target), { recursive: true });
   let mode: number | null = null;
   try {
     mode = statSync(target).mode & 0o7777;
   } catch {
     // new file
   }
-  const tmp = `${target}.bashguard-${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', mode === null ? {} : { mode });
+  writeAtomically(target, JSON.stringify(settings, null, 2) + '\n', mode);
+}
+
+/** Writes `text` to `file` through a temporary file and a rename, with `mode` (null: the default). */
+function writeAtomically(file: string, text: string, mode: number | null): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.bashguard-${process.pid}.tmp`;
+  writeFileSync(tmp, text, mode === null ? {} : { mode });
+  // (writeFileSync's mode passes through the umask.)
   if (mode !== null) chmodSync(tmp, mode);
-  renameSync(tmp, target);
+  renameSync(tmp, file);
 }
 
 /**
@@ -520,7 +515,7 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (ours.length > 1) problems.push(`${ours.length} entries (expected 1)`);
     for (const o of ours) {
       if (typeof o.matcher !== 'string' || !['Bash', 'Edit', 'Write'].every((t) => (o.matcher as string).includes(t))) problems.push(`matcher ${String(o.matcher)} misses Bash, Edit or Write`);
-          if (Array.isArray(o.args)) {
+      if (Array.isArray(o.args)) {
         problems.push(...execFormProblems(o.command, o.args as unknown[], o.onFailure, io));
         continue;
       }

@@ -39,6 +39,29 @@ export function armTimeLimit(raw: string): string | null {
   return null;
 }
 
+/** The addon's functions that restart this process at its limit (native/tree-export.c). */
+interface RestartAddon {
+  prepareRerun(path: string, argv: string[], env: string[] | null, note: string): boolean;
+  rerunAfter(seconds: number): boolean;
+  setRerunInput(path: string | null, text?: string): boolean;
+}
+
+/**
+ * The addon's restart at the limit, or why there is none here: what `hook --unsupervised` needs,
+ * and what `bashguard install` checks before it writes the form that runs it.
+ */
+export function restartAtLimit(): RestartAddon | string {
+  let addon: Record<string, unknown>;
+  try {
+    addon = treeAddon();
+  } catch (err) {
+    return `no native addon: ${(err as Error).message.split('\n')[0]}`;
+  }
+  if (typeof addon.prepareRerun !== 'function' || typeof addon.rerunAfter !== 'function') return 'the native addon cannot restart this process here';
+  if (typeof addon.setRerunInput !== 'function') return 'the native addon cannot hand the restart its input here';
+  return addon as unknown as RestartAddon;
+}
+
 /**
  * The limit for a hook run without its supervisor script (`hook --unsupervised`, the exec form
  * `bashguard install` writes for Claude Code 2.1.295 and later): when it expires, the addon's
@@ -51,21 +74,13 @@ export function armTimeLimit(raw: string): string | null {
 export function armTimeLimitAnswering(seconds: number, argv: string[], note: string): string | null {
   if (!(seconds > 0 && seconds <= 86400)) return `the time limit takes a number of seconds (more than 0, at most 86400), got ${seconds}`;
   if (armed) return null;
-  let addon: Record<string, unknown>;
-  try {
-    addon = treeAddon();
-  } catch (err) {
-    return `no native addon: ${(err as Error).message.split('\n')[0]}`;
-  }
-  const prepare = addon.prepareRerun;
-  const after = addon.rerunAfter;
-  if (typeof prepare !== 'function' || typeof after !== 'function') return 'the native addon cannot restart this process here';
-  const input = addon.setRerunInput;
-  if (typeof input !== 'function') return 'the native addon cannot hand the restart its input here';
-  if ((prepare as (p: string, a: string[], e: null, n: string) => boolean)(argv[0]!, argv, null, note) !== true) return 'the native addon could not prepare the restart';
+  const addon = restartAtLimit();
+  if (typeof addon === 'string') return addon;
+  const { prepareRerun: prepare, rerunAfter: after, setRerunInput: input } = addon;
+  if (prepare(argv[0]!, argv, null, note) !== true) return 'the native addon could not prepare the restart';
   // Until the hook has its input: the restart's stdin is /dev/null, not the client's pipe.
-  (input as (p: null) => boolean)(null);
-  if ((after as (s: number) => boolean)(seconds) !== true) return 'the system refused the interval timer';
+  input(null);
+  if (after(seconds) !== true) return 'the system refused the interval timer';
   armed = true;
   restartTakesInput = true;
   return null;
@@ -83,12 +98,8 @@ let restartTakesInput = false;
 export function handRestartInput(file: string, text: string): boolean {
   if (!restartTakesInput) return false;
   restartTakesInput = false;
-  try {
-    const input = treeAddon().setRerunInput;
-    return typeof input === 'function' && (input as (p: string, t: string) => boolean)(file, text) === true;
-  } catch {
-    return false;
-  }
+  const addon = restartAtLimit();
+  return typeof addon !== 'string' && addon.setRerunInput(file, text) === true;
 }
 
 /** Takes the limit off (a hook whose answer is out, run in a process that goes on: the tests). */
