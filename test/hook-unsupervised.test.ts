@@ -72,10 +72,11 @@ describe('hook --unsupervised (the exec form)', () => {
     expect([allow.code, allow.stdout]).toEqual([0, '']);
   });
 
-  it('a node without Module.runMain: the launcher loads the entry and starts the hook itself', () => {
-    const preload = join(layout.root, 'no-run-main.cjs');
-    // Node's own start-up reads Module.runMain once to run the launcher; the launcher's read finds none.
-    writeFileSync(preload, "const M = require('node:module'); const run = M.runMain; let reads = 0;\nObject.defineProperty(M, 'runMain', { configurable: true, get: () => (reads++ === 0 ? run : undefined) });\n");
+  it('a node without Module._load: the launcher loads the entry and starts the hook itself', () => {
+    const preload = join(layout.root, 'no-load.cjs');
+    // Node's own start-up reads Module._load to run the launcher, and require reads it after; only
+    // the launcher's own read (the second) finds none.
+    writeFileSync(preload, "const M = require('node:module'); const load = M._load; let reads = 0;\nObject.defineProperty(M, '_load', { configurable: true, get: () => (reads++ === 1 ? undefined : load) });\n");
     const r = spawnHook(process.execPath, ['--preserve-symlinks-main', '--require', preload, LAUNCHER], event(`echo x > ${layout.main}/README.md`));
     expect(r.code, r.stderr).toBe(0);
     expect(decisionOf(r.stdout).permissionDecision).toBe('deny');

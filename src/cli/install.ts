@@ -112,12 +112,15 @@ export function execFormFile(env: IO['env']): string | null {
 }
 
 /**
- * The launcher: node's shebang, then the start entry run as the main module (Module.runMain with
- * process.argv[1] set to it), which is how node would run it from the command line: under
- * `--preserve-symlinks-main`, with no resolution or realpath of its path. The hook's arguments are
- * set whatever the client passed. A node without runMain loads the entry and starts the hook.
- * Measured against node with the entry in `args`, medians alternated, deny: +0.1-0.3 ms on Node
- * 20, 22 and 24 (reading and compiling the entry from the launcher, with createRequire: +0.4 ms).
+ * The launcher: node's shebang, then the start entry loaded as the main module, the way node's own
+ * start-up loads a script given on its command line once it has resolved it (`Module._load(path,
+ * null, true)`, node's lib/internal/modules/run_main.js): under `--preserve-symlinks-main`, with
+ * no realpath of its path, and `require.main` is the entry. The hook's arguments are set whatever
+ * the client passed. A node without `Module._load` loads the entry and starts the hook.
+ * Measured against node with the entry in `args`, medians of 120 alternated, deny: +0.0-0.1 ms on
+ * Node 20, 22 and 24. Through `Module.runMain` (the first version), which resolves the main path
+ * again and asks whether it is an ES module: +0.1-0.3 ms, +0.3-0.4 on Node 24. Reading and
+ * compiling the entry with createRequire: +0.4 ms.
  */
 export function execFormText(node: string = process.execPath, start: string = packagePath('dist', 'hook-start.cjs')): string {
   return [
@@ -126,8 +129,8 @@ export function execFormText(node: string = process.execPath, start: string = pa
     "'use strict';",
     `const start = ${JSON.stringify(start)};`,
     "process.argv = [process.argv[0], start, 'hook', '--unsupervised'];",
-    'const { runMain } = module.constructor;',
-    'if (typeof runMain === \'function\') runMain();',
+    'const M = module.constructor;',
+    'if (typeof M._load === \'function\') M._load(start, null, true);',
     'else require(start).startHook();',
     '',
   ].join('\n');
