@@ -97,8 +97,21 @@ async function cachedBundle({ name, entry, startName, startEntry, keyName, banne
   // Built after the bundle so the hash is of the final file.
   const key = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
   // (import.meta.url as in the bundle: lint's entry finds bashguard's addon through it, src/util/tree-addon.ts.)
-  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: { js: IMPORT_META_URL }, define: { [keyName]: JSON.stringify(key), 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true });
+  // (A start entry may set module.exports by hand, as src/startup/hook-start.ts does.)
+  await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: { js: IMPORT_META_URL }, define: { [keyName]: JSON.stringify(key), 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true, logOverride: { 'commonjs-variable-in-esm': 'silent' } });
+  dropUnusedBanner(join(root, 'dist', `${startName}.cjs`));
 }
+
+/** Takes IMPORT_META_URL off a start entry that does not use it: every hook process runs its entry's top level. */
+function dropUnusedBanner(file) {
+  const text = readFileSync(file, 'utf8');
+  const body = text.slice(IMPORT_META_URL.length);
+  if (text.startsWith(IMPORT_META_URL) && !body.includes('__bgImportMetaUrl')) writeFileSync(file, body.replace(/^\n/, ''));
+}
+
+// The loader beyond the start entries' common case (src/startup/full-load.ts): the hook's entry
+// requires it only when the cache is not a plain hit (src/startup/cached-load.ts).
+await build({ ...cjs, entryPoints: { 'code-cache': 'src/startup/full-load.ts' }, banner: { js: IMPORT_META_URL }, define: { 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true });
 
 await cachedBundle({
   name: 'hook',
@@ -138,4 +151,4 @@ await cachedBundle({
   banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   plugins: [lazyCrypto],
 });
-console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');
+console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/code-cache.cjs, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { cacheFileName, readCache } from '../src/startup/code-cache.js';
-import { leanFlagsPay } from '../src/startup/hook-start.js';
+import { leanFlagsPay } from '../src/startup/v8-flags.js';
 import { workerV8Flags } from '../src/lint/spawn-worker.js';
 
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
@@ -86,6 +86,19 @@ describe('hook code cache', () => {
     expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
     // The file name carries the Node version: another Node never reads it.
     expect(cacheFile()).toContain(`node${process.versions.node}-${process.arch}`);
+  }, 60_000);
+
+  it('a hit runs on the start entry alone; the whole loader (dist/code-cache.cjs) is loaded for a miss, WASM, the JavaScript reader', () => {
+    // A preload reports at exit whether the process loaded the whole loader (src/startup/full-load.ts).
+    const preload = join(layout.root, 'report-loader.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write('whole loader: ' + Object.keys(require.cache).some((f) => f.endsWith('/dist/code-cache.cjs')) + '\\n'));\n");
+    const opts = { NODE_OPTIONS: `--require ${preload}` };
+    const loader = (r: ReturnType<typeof hook>) => /whole loader: (\w+)/.exec(r.otherStderr)?.[1];
+    const runs = (Object.keys(COMMANDS) as Name[]).flatMap((name) => [hook(name, opts), hook(name, opts)]);
+    expect(runs.map((r) => [r.state, loader(r)])).toEqual([['miss', 'true'], ['hit', 'false'], ['hit', 'false'], ['hit', 'false'], ['hit', 'false'], ['hit', 'false']]);
+    runs.forEach((r, i) => expect(r.stdout).toBe(reference[(Object.keys(COMMANDS) as Name[])[i >> 1]!]));
+    expect(loader(hook('deny', { ...opts, BASHGUARD_PARSER: 'wasm' }))).toBe('true');
+    expect(loader(hook('deny', { ...opts, BASHGUARD_NATIVE_READ: '0' }))).toBe('true');
   }, 60_000);
 
   it('falls back to ~/.cache/bashguard without XDG_CACHE_HOME', () => {

@@ -10,7 +10,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAGIC, WRAP_HEAD, WRAP_TAIL, readCache, writeCache } from '../src/startup/code-cache.js';
+import { MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, readCache, writeCache } from '../src/startup/code-cache.js';
 import { treeAddon } from '../src/util/tree-addon.js';
 import { REPO_ROOT, cannotRun } from './helpers/shared.js';
 
@@ -45,7 +45,7 @@ function goodCache(): string {
 
 /** The native reader's data for `file` against the JavaScript reader's, which must agree. */
 function both(file: string, src = source): Buffer | null {
-  const native = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC.toString('latin1'));
+  const native = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC_TEXT);
   expect(native).not.toBeNull();
   const js = readCache(file, src);
   expect(native![1] === null ? null : Buffer.from(native![1]!)).toEqual(js === null ? null : Buffer.from(js));
@@ -55,14 +55,14 @@ function both(file: string, src = source): Buffer | null {
 describe.skipIf(!ADDON)('readBundle', () => {
   it('gives the text between the wrapper ends, exactly, and the data of a good cache file', () => {
     const file = goodCache();
-    const [text, got] = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC.toString('latin1'))!;
+    const [text, got] = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC_TEXT)!;
     expect(text).toBe(WRAP_HEAD + source.toString('latin1') + WRAP_TAIL);
     expect(Buffer.from(got!).equals(data)).toBe(true);
     expect(both(file)?.equals(data)).toBe(true);
   });
 
   it('without a cache path: the text and no data', () => {
-    const r = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, null, MAGIC.toString('latin1'))!;
+    const r = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, null, MAGIC_TEXT)!;
     expect(r[0]).toBe(WRAP_HEAD + source.toString('latin1') + WRAP_TAIL);
     expect(r[1]).toBeNull();
   });
@@ -92,7 +92,7 @@ describe.skipIf(!ADDON)('readBundle', () => {
     const other = Buffer.from(source);
     other[other.length - 5] = 0x41;
     writeFileSync(bundle + '.other', other);
-    const r = readBundle(bundle + '.other', WRAP_HEAD, WRAP_TAIL, file, MAGIC.toString('latin1'))!;
+    const r = readBundle(bundle + '.other', WRAP_HEAD, WRAP_TAIL, file, MAGIC_TEXT)!;
     expect(r[1]).toBeNull();
     expect(readCache(file, other)).toBeNull();
   });
@@ -134,16 +134,16 @@ describe.skipIf(!ADDON)('readBundle', () => {
   it('a bundle that is not ASCII, or not there: null, for the JavaScript reader to handle', () => {
     const utf8 = join(base, 'utf8.cjs');
     writeFileSync(utf8, 'exports.x = "é";\n');
-    expect(readBundle(utf8, WRAP_HEAD, WRAP_TAIL, null, MAGIC.toString('latin1'))).toBeNull();
-    expect(readBundle(join(base, 'missing.cjs'), WRAP_HEAD, WRAP_TAIL, null, MAGIC.toString('latin1'))).toBeNull();
+    expect(readBundle(utf8, WRAP_HEAD, WRAP_TAIL, null, MAGIC_TEXT)).toBeNull();
+    expect(readBundle(join(base, 'missing.cjs'), WRAP_HEAD, WRAP_TAIL, null, MAGIC_TEXT)).toBeNull();
     mkdirSync(join(base, 'a-dir.cjs'));
-    expect(readBundle(join(base, 'a-dir.cjs'), WRAP_HEAD, WRAP_TAIL, null, MAGIC.toString('latin1'))).toBeNull();
+    expect(readBundle(join(base, 'a-dir.cjs'), WRAP_HEAD, WRAP_TAIL, null, MAGIC_TEXT)).toBeNull();
   });
 
   it('refuses bad arguments with a one-line error', () => {
     const f = readBundle as unknown as (...a: unknown[]) => unknown;
     expect(() => f(bundle, WRAP_HEAD, WRAP_TAIL, null)).toThrow(/^readBundle: expected/);
-    expect(() => f(42, WRAP_HEAD, WRAP_TAIL, null, MAGIC.toString('latin1'))).toThrow(/^readBundle: expected/);
+    expect(() => f(42, WRAP_HEAD, WRAP_TAIL, null, MAGIC_TEXT)).toThrow(/^readBundle: expected/);
     expect(() => f(bundle, WRAP_HEAD, WRAP_TAIL, null, 'short')).toThrow(/^readBundle: expected/);
   });
 });

@@ -13,10 +13,15 @@ type Env = Record<string, string | undefined>;
 /** $XDG_CACHE_HOME/bashguard (when absolute), else $HOME/.cache/bashguard; null without either. */
 export function cacheLocation(env: Env): string | null {
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && xdg.startsWith('/')) return resolveFrom('/', xdg + '/bashguard');
   const home = env.HOME;
-  if (home && home.startsWith('/')) return resolveFrom('/', home + '/.cache/bashguard');
-  return null;
+  const useXdg = xdg !== undefined && xdg.startsWith('/');
+  const base = useXdg ? xdg : home;
+  if (base === undefined || !base.startsWith('/')) return null;
+  const dir = useXdg ? base + '/bashguard' : base + '/.cache/bashguard';
+  // Normalised only where the variable has something to normalise (`//`, `.` or `..` parts, a
+  // trailing slash): the hook's start runs this in every process, and each function a fresh
+  // process calls costs it a compile (./cached-load.ts).
+  return (base + '/').includes('//') || base.includes('/.') ? resolveFrom('/', dir) : dir;
 }
 
 /** The cache directory to use: cacheLocation, or null when BASHGUARD_CODE_CACHE switches it off. */

@@ -29,43 +29,22 @@ import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
-
-export const MAGIC = Buffer.from('BGCC\x01\n\0\0', 'latin1');
-const HEADER = MAGIC.length + 8;
-/** Files of other keys not modified for this long are removed when a new one is written. */
-const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
-
-/** Node's CommonJS wrapper, so the bundle sees the same free variables as under `require`. */
-export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
-export const WRAP_TAIL = '\n})';
-
-export type CacheState = 'hit' | 'miss' | 'rejected' | 'off';
-
-export interface LoadResult {
-  exports: unknown;
-  /** hit: V8 used the cached data; miss: no valid file; rejected: V8 refused it; off: no cache. */
-  state: CacheState;
-  /** The cache file, when there is a usable cache directory. */
-  file: string | null;
-}
-
 import { cacheDir, prepareDir, readPrivateFile } from './cache-dir.js';
 import { treeAddonIn } from '../util/tree-addon.js';
 import { BEFORE_V8_FLAGS } from './v8-flags.js';
-export { cacheDir, prepareDir, BEFORE_V8_FLAGS };
+import { cacheFileName, cacheFilePath, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult } from './cache-name.js';
+export { cacheDir, prepareDir, BEFORE_V8_FLAGS, cacheFileName, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult };
 
 /**
- * The file for `key` under this Node. V8 refuses data made under other V8 flags, so processes
- * started with other flags (node options on the command line or in NODE_OPTIONS) get their own
- * file instead of rewriting each other's.
+ * MAGIC_TEXT's bytes, made on first use: the hook bundle carries this module (src/parse/wasm.ts,
+ * src/hook/warm-up.ts), and a Buffer made when it is initialised cost every hook process the
+ * compile of Node's encoding functions.
  */
-export function cacheFileName(key: string, execArgv: string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string {
-  const flags = execArgv.join('\0') + '\0' + nodeOptions;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 16777619);
-  const variant = flags === '\0' ? '' : `-f${(h >>> 0).toString(16)}`;
-  return `hook-${key}-node${process.versions.node}-${process.arch}${variant}.cache`;
-}
+let magicBytes: Buffer | null = null;
+const magic = (): Buffer => (magicBytes ??= Buffer.from(MAGIC_TEXT, 'latin1'));
+const HEADER = MAGIC_TEXT.length + 8;
+/** Files of other keys not modified for this long are removed when a new one is written. */
+const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * The cached data in `file` if it was written for exactly `source`; null otherwise. Never throws.
@@ -84,9 +63,9 @@ export function readCache(
     if (size < HEADER || size > 64 * 1024 * 1024) return null;
     const header = Buffer.allocUnsafe(HEADER);
     if (!readAt(fd, header, 0)) return null;
-    if (!header.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-    const sourceLen = header.readUInt32LE(MAGIC.length);
-    const dataLen = header.readUInt32LE(MAGIC.length + 4);
+    if (!header.subarray(0, MAGIC_TEXT.length).equals(magic())) return null;
+    const sourceLen = header.readUInt32LE(MAGIC_TEXT.length);
+    const dataLen = header.readUInt32LE(MAGIC_TEXT.length + 4);
     if (dataLen === 0 || HEADER + sourceLen + 2 * dataLen !== size) return null;
     if (sourceLen !== source.length) return null;
     // The copies are compared a chunk at a time: only one copy of the data is ever held (the
@@ -140,7 +119,7 @@ function readNatively(bundle: string, file: string | null): [string, Buffer | un
     const dist = bundle.slice(0, bundle.lastIndexOf('/'));
     const readBundle = treeAddonIn(dist.slice(0, dist.lastIndexOf('/'))).readBundle;
     if (typeof readBundle !== 'function') return null;
-    const got = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC.toString('latin1')) as [string, Buffer | null] | null;
+    const got = readBundle(bundle, WRAP_HEAD, WRAP_TAIL, file, MAGIC_TEXT) as [string, Buffer | null] | null;
     return got ? [got[0], got[1] ?? undefined] : null;
   } catch {
     return null;
@@ -177,9 +156,9 @@ export function writeCache(file: string, source: Buffer, data: Buffer | (() => B
     const bytes = typeof data === 'function' ? data() : data;
     if (bytes.length === 0) return false;
     const header = Buffer.alloc(HEADER);
-    MAGIC.copy(header);
-    header.writeUInt32LE(source.length, MAGIC.length);
-    header.writeUInt32LE(bytes.length, MAGIC.length + 4);
+    magic().copy(header);
+    header.writeUInt32LE(source.length, MAGIC_TEXT.length);
+    header.writeUInt32LE(bytes.length, MAGIC_TEXT.length + 4);
     tmp = join(dir, `.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
     writeFileSync(tmp, Buffer.concat([header, source, bytes, bytes]), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, file);
@@ -272,9 +251,20 @@ export function loadWithCodeCache(
   const module = { exports: {} as unknown };
   const fn = script.runInThisContext() as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
   fn.call(module.exports, module.exports, requireFn ?? createRequire(bundle), module, bundle, dirname(bundle));
-  if (file !== null && (state === 'miss' || state === 'rejected') && secondary) {
+  if (file !== null && (state === 'miss' || state === 'rejected')) writeCacheAfterRun(file, script, text, ascii, secondary);
+  return { exports: module.exports, state, file };
+}
+
+/**
+ * Arranges for a cache file to be written for `script` (compiled from `text` without usable data:
+ * missing or refused) once the process is done: at `exit`, after the hook's warm-up, or just
+ * before the process changes V8's flags. For a bundle run by loadWithCodeCache, and by a start
+ * entry's common case whose file V8 refused (./cached-load.ts).
+ */
+export function writeCacheAfterRun(file: string, script: Script, text: string, ascii: boolean, secondary = false): void {
+  if (secondary) {
     process.once('exit', () => writeCache(file, sourceBytes(text, ascii), () => script.createCachedData()));
-  } else if (file !== null && (state === 'miss' || state === 'rejected')) {
+  } else {
     // A process about to change V8's flags (setWasmStartupFlags, src/startup/v8-flags.ts) calls this first:
     // bytecode serialized now is still valid for the next default-flag process, so a machine
     // where only WASM works still gets a cache (of what ran before the parser).
@@ -308,7 +298,6 @@ export function loadWithCodeCache(
       }
     });
   }
-  return { exports: module.exports, state, file };
 }
 
 /**
@@ -317,9 +306,8 @@ export function loadWithCodeCache(
  * on stderr when BASHGUARD_CODE_CACHE_DEBUG is set.
  */
 export function loadBundle(dir: string, bundle: string, key: string, requireFn: NodeRequire, label: string): LoadResult {
-  const cache = cacheDir(process.env);
   // Concatenation, not path.join (src/util/under.ts): both directories are absolute and normalized.
-  const loaded = loadWithCodeCache(dir + '/' + bundle, cache ? cache + '/' + cacheFileName(key) : null, requireFn);
+  const loaded = loadWithCodeCache(dir + '/' + bundle, cacheFilePath(key), requireFn);
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: ${label} ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return loaded;
 }

@@ -8,6 +8,26 @@
 import { createRequire } from 'node:module';
 import { loadedTreeAddon } from '../util/tree-addon.js';
 
+/**
+ * V8 flags for a process that lives ~25 ms, the ones bin/bashguard-hook passes on its command line:
+ * no Sparkplug batch compiles and no Maglev jobs, work that could only pay off in a longer run.
+ * A hook started without them (`bashguard hook`, `node dist/hook-start.cjs hook`: what other
+ * installs and the bench's bare hook run) sets them in its start entry (src/startup/hook-start.ts)
+ * through bashguard's addon (V8's own SetFlagsFromString), after the entry's Node modules are
+ * loaded (so they still come from Node's embedded code cache) and before the bundle is compiled,
+ * with a code cache file of its own (V8 refuses data made under other flags). Node 20, medians of 80
+ * alternated: allow / deny 25.78 / 25.70 -> 24.96 / 25.05 ms; Node 22 26.06 / 25.99 -> 25.65 /
+ * 25.04 ms (bench/README.md, sixteenth round). Not on V8 13 and later (Node 24): there the time
+ * was the same and the peak RSS 1.7 MiB higher (45.8 -> 47.5 MiB, of the hook's 48).
+ * BASHGUARD_LEAN=0 leaves V8's flags alone.
+ */
+export const LEAN_FLAGS = '--no-sparkplug --no-maglev';
+
+/** Whether this V8 is one LEAN_FLAGS pay off on (Node 20 and 22). */
+export function leanFlagsPay(v8Version: string = process.versions.v8): boolean {
+  return Number(v8Version.split('.')[0]) < 13;
+}
+
 export const WASM_STARTUP_FLAGS = ['--liftoff-only', '--wasm-lazy-compilation'] as const;
 
 /**

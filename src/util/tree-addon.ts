@@ -42,6 +42,23 @@ export function treeAddonIn(root: string): Record<string, unknown> {
 }
 
 /**
+ * treeAddonIn for the start entries' common case (src/startup/cached-load.ts): null instead of a
+ * reason when the addon is not there or does not load, and no Node fs function run for it (the
+ * first call of each costs a fresh process its compile).
+ */
+export function tryTreeAddonIn(root: string): Record<string, unknown> | null {
+  const loaded = (globalThis as Slot)[LOADED];
+  if (loaded) return loaded;
+  try {
+    const mod = { exports: {} as Record<string, unknown> };
+    process.dlopen(mod, root + '/build/Release/bashguard_tree.node');
+    return ((globalThis as Slot)[LOADED] = mod.exports);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * An environment as the addon's process functions take it (spawnChild, prepareRerun): execve's
  * `KEY=value` strings, the unset ones left out.
  */
