@@ -15,7 +15,7 @@
 import type { IO } from '../cli/io.js';
 import type { BashParser } from '../parse/index.js';
 import { decideCall } from './decide.js';
-import { CODE_CACHE_WARM_UP as WARM_UP } from '../startup/code-cache.js';
+import { CODE_CACHE_WARM_UP as WARM_UP } from '../startup/cache-name.js';
 export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';
 

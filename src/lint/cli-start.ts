@@ -8,7 +8,8 @@
  * pre-commit run lint once per commit, often on a few files.
  */
 import { existsSync } from 'node:fs';
-import { CODE_CACHE_REQUIRE_WARM_UP, loadBundle } from '../startup/code-cache.js';
+import { CODE_CACHE_REQUIRE_WARM_UP } from '../startup/cache-name.js';
+import { loadStartBundle } from '../startup/cached-load.js';
 import { v8FlagSetter } from '../startup/v8-flags.js';
 import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
@@ -55,7 +56,7 @@ export async function startLint(): Promise<void> {
   if (analyzesHere) (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
   let streams = true;
   try {
-    const loaded = loadBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
+    const loaded = loadStartBundle(__dirname, 'lint-cli.cjs', `lintcli-${__BG_LINT_CLI_KEY__}${flags}`, require, 'code cache');
     streams = (await (loaded.exports as { main(): Promise<{ streams: boolean }> }).main()).streams;
   } finally {
     // Children started here that the run did not take (a usage error, --help).

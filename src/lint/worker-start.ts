@@ -5,7 +5,8 @@
  * its child every time. The cache is keyed by a hash of the worker bundle (computed by the build)
  * and written when the child ends normally (the parent disconnects it once every file is done).
  */
-import { CODE_CACHE_REQUIRE_WARM_UP, loadBundle } from '../startup/code-cache.js';
+import { CODE_CACHE_REQUIRE_WARM_UP } from '../startup/cache-name.js';
+import { loadStartBundle } from '../startup/cached-load.js';
 
 /** sha256 (hex, shortened) of dist/lint-worker.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_WORKER_KEY__: string;
@@ -13,4 +14,4 @@ declare const __BG_LINT_WORKER_KEY__: string;
 // Written only after the training run (../lint/training.ts): a child that ended without work
 // (never sent a file) leaves the cache to the next one.
 (globalThis as Record<symbol, unknown>)[CODE_CACHE_REQUIRE_WARM_UP] = true;
-loadBundle(__dirname, 'lint-worker.cjs', `lint-${__BG_LINT_WORKER_KEY__}`, require, 'lint worker code cache');
+loadStartBundle(__dirname, 'lint-worker.cjs', `lint-${__BG_LINT_WORKER_KEY__}`, require, 'lint worker code cache');

@@ -40,3 +40,13 @@ export function cacheFilePath(key: string, env: Record<string, string | undefine
   const dir = cacheDir(env);
   return dir === null ? null : dir + '/' + cacheFileName(key, execArgv, env.NODE_OPTIONS ?? '');
 }
+
+/** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
+export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
+/**
+ * Set to true by a start entry whose cache must come from a warmed-up process (the lint child, a
+ * lint that analyzes in its own process): the cache is then written only if CODE_CACHE_WARMED is
+ * true by the end (src/lint/training.ts sets it after its training run).
+ */
+export const CODE_CACHE_REQUIRE_WARM_UP = Symbol.for('bashguard.codeCacheRequireWarmUp');
+export const CODE_CACHE_WARMED = Symbol.for('bashguard.codeCacheWarmed');

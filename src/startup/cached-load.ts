@@ -19,6 +19,7 @@
 import { Script, constants as vmConstants } from 'node:vm';
 import { cacheFilePath, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type LoadResult } from './cache-name.js';
 import { tryTreeAddonIn } from '../util/tree-addon.js';
+import type * as FullLoad from './full-load.js';
 
 /**
  * `dir/bundle` run as `require` would run it, from the cache file for `key`, when the cache is
@@ -61,4 +62,18 @@ export function loadIfCached(
   if (state === 'rejected') refused(file, script, text);
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: ${label} ${state} ${file}\n`);
   return { exports: module.exports, state, file };
+}
+
+/**
+ * The whole loader (dist/code-cache.cjs, ./full-load.ts), for what the common case does not
+ * cover: a file next to the start entry this module is bundled into.
+ */
+export function fullLoader(): typeof FullLoad {
+  return require(__dirname + '/code-cache.cjs') as typeof FullLoad;
+}
+
+/** What a start entry does: `dir/bundle` through the cache file for `key`, the common case here, the rest through fullLoader. */
+export function loadStartBundle(dir: string, bundle: string, key: string, requireFn: NodeRequire, label: string): LoadResult {
+  const refused = (file: string, script: Script, text: string): void => fullLoader().writeCacheAfterRun(file, script, text, true);
+  return loadIfCached(dir, bundle, key, requireFn, label, refused) ?? fullLoader().loadBundle(dir, bundle, key, requireFn, label);
 }

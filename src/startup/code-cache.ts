@@ -32,8 +32,8 @@ import { Script, constants as vmConstants } from 'node:vm';
 import { cacheDir, prepareDir, readPrivateFile } from './cache-dir.js';
 import { treeAddonIn } from '../util/tree-addon.js';
 import { BEFORE_V8_FLAGS } from './v8-flags.js';
-import { cacheFileName, cacheFilePath, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult } from './cache-name.js';
-export { cacheDir, prepareDir, BEFORE_V8_FLAGS, cacheFileName, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult };
+import { cacheFileName, cacheFilePath, CODE_CACHE_REQUIRE_WARM_UP, CODE_CACHE_WARM_UP, CODE_CACHE_WARMED, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult } from './cache-name.js';
+export { cacheDir, prepareDir, BEFORE_V8_FLAGS, cacheFileName, CODE_CACHE_REQUIRE_WARM_UP, CODE_CACHE_WARM_UP, CODE_CACHE_WARMED, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type CacheState, type LoadResult };
 
 /**
  * MAGIC_TEXT's bytes, made on first use: the hook bundle carries this module (src/parse/wasm.ts,
@@ -311,13 +311,3 @@ export function loadBundle(dir: string, bundle: string, key: string, requireFn: 
   if (process.env.BASHGUARD_CODE_CACHE_DEBUG) process.stderr.write(`bashguard: ${label} ${loaded.state}${loaded.file ? ` ${loaded.file}` : ''}\n`);
   return loaded;
 }
-
-/** The global set to true when this process will write the code cache (src/hook/warm-up.ts reads it). */
-export const CODE_CACHE_WARM_UP = Symbol.for('bashguard.codeCacheWarmUp');
-/**
- * Set to true by a start entry whose cache must come from a warmed-up process (the lint child, a
- * lint that analyzes in its own process): the cache is then written only if CODE_CACHE_WARMED is
- * true by the end (src/lint/training.ts sets it after its training run).
- */
-export const CODE_CACHE_REQUIRE_WARM_UP = Symbol.for('bashguard.codeCacheRequireWarmUp');
-export const CODE_CACHE_WARMED = Symbol.for('bashguard.codeCacheWarmed');

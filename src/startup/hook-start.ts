@@ -14,16 +14,9 @@
  */
 import { fastHookArgs } from '../cli/hook-args.js';
 import { tryTreeAddonIn } from '../util/tree-addon.js';
-import { loadIfCached } from './cached-load.js';
+import { fullLoader, loadStartBundle } from './cached-load.js';
 import { LEAN_FLAGS, leanFlagsPay } from './v8-flags.js';
-import type * as FullLoad from './full-load.js';
-import type { Script } from 'node:vm';
 
-
-/** The whole loader (dist/code-cache.cjs), for what the common case does not cover. */
-function fullLoad(): typeof FullLoad {
-  return require(__dirname + '/code-cache.cjs') as typeof FullLoad;
-}
 
 /** Whether `argv` (after the script) is the hook's fast path; bin/bashguard.js asks this. */
 function isFastHook(argv: string[]): boolean {
@@ -37,7 +30,7 @@ function startHook(): Promise<void> {
   // A process told to parse with WASM sets the WASM flags first (./v8-flags.ts): its code cache,
   // a file of its own, then holds the whole run instead of what ran before the flags changed.
   const wasm = process.env.BASHGUARD_PARSER === 'wasm';
-  if (wasm) fullLoad().setWasmStartupFlags();
+  if (wasm) fullLoader().setWasmStartupFlags();
   // LEAN_FLAGS (./v8-flags.ts) unless given, set through the addon, which the bundle's parser
   // then uses too. After this module's Node modules are loaded (they still come from Node's
   // embedded code cache) and before the bundle is compiled (its cache file is one of its own).
@@ -48,8 +41,7 @@ function startHook(): Promise<void> {
   }
   const key = wasm ? `${__BG_HOOK_KEY__}-wasm` : lean ? `${__BG_HOOK_KEY__}-lean` : __BG_HOOK_KEY__;
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
-  const refused = (file: string, script: Script, text: string) => fullLoad().writeCacheAfterRun(file, script, text, true);
-  const loaded = (wasm ? null : loadIfCached(__dirname, 'hook.cjs', key, require, 'code cache', refused)) ?? fullLoad().loadBundle(__dirname, 'hook.cjs', key, require, 'code cache');
+  const loaded = wasm ? fullLoader().loadBundle(__dirname, 'hook.cjs', key, require, 'code cache') : loadStartBundle(__dirname, 'hook.cjs', key, require, 'code cache');
   return (loaded.exports as { main(): Promise<void> }).main();
 }
 
