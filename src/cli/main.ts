@@ -81,7 +81,10 @@ function superviseSelf(given: string | undefined, agent: string, exitCode: boole
     seconds = DEFAULT_HOOK_LIMIT;
   }
   // Only bashguard's own entries can be run again with these arguments (not a test runner that called run()).
-  const entry = /(^|[/\\])(hook-start\.cjs|bashguard(\.js)?)$/.test(process.argv[1] ?? '') ? process.argv[1] : undefined;
+  // (By its name, not a regular expression: V8 compiles each one a process runs, ~20 µs.)
+  const script = process.argv[1] ?? '';
+  const name = script.slice(Math.max(script.lastIndexOf('/'), script.lastIndexOf('\\')) + 1);
+  const entry = name === 'hook-start.cjs' || name === 'bashguard' || name === 'bashguard.js' ? script : undefined;
   const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
   const note = `bashguard: the analysis ran past its time limit (${seconds} s); answering as for a command it cannot analyze\n`;
   const why = entry ? armTimeLimitAnswering(seconds, argv, note) : 'no entry script to restart';

@@ -105,8 +105,11 @@ export interface EventInfo {
   value: string | null;
 }
 
+/** The clients' shell tools (their events' `value` is a command, not paths). */
+const SHELL_TOOLS = new Set(['Bash', 'run_shell_command', 'beforeShellExecution', 'shell', 'bash']);
+
 function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string): void {
-  const isPath = info.tool !== null && !/^(Bash|run_shell_command|beforeShellExecution|shell|bash)$/.test(info.tool) && info.value !== null;
+  const isPath = info.tool !== null && !SHELL_TOOLS.has(info.tool) && info.value !== null;
   const rules = [...new Set((answer.findings ?? []).map((f) => f.rule as string))];
   const err = appendDecision(io.env, {
     time: isoTime(Date.now()),
