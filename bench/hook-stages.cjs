@@ -21,7 +21,7 @@ const { isAscii } = require('node:buffer');
 const dist = path.join(__dirname, '..', 'dist');
 process.argv = [process.argv[0], path.join(dist, 'hook-start.cjs'), 'hook'];
 const bundle = path.join(dist, 'hook.cjs');
-const key = /"([0-9a-f]{32})"[,)]/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
+const key = /"([0-9a-f]{32})(?:-[a-z]+)?"/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
 // The hook sets its V8 flags itself through the addon (src/startup/hook-start.ts, sixteenth round):
 // its cache is then the `-lean` file; without the addon, or with BASHGUARD_LEAN=0, the plain one.
