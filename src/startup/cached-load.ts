@@ -11,10 +11,11 @@
  *
  * Why a module of its own: a start entry is compiled from source in every process (it has no code
  * cache), and V8 parses all of it. With the whole loader (its JavaScript reader and checks, the
- * writer, the pruning, the WASM flags), dist/hook-start.cjs was 9.5 KB. Without them the hook
- * process, deny, Node 20, medians of 150 alternated: 25.27 -> 24.52 ms (bench/README.md,
- * nineteenth round); in instructions (callgrind, main thread), V8's parse of the entry 1.48 M ->
- * 0.22 M and its lazy compiles 17.2 M -> 15.1 M.
+ * writer, the pruning, the WASM flags), dist/hook-start.cjs was 9.5 KB and compiled 16 functions
+ * on a hit; now 3.5 KB and 10. The hook process, deny, medians of 120 alternated: Node 20 26.14
+ * -> 25.34 ms, Node 22 28.12 -> 27.18, Node 24 30.38 -> 29.94 (bench/README.md, nineteenth
+ * round); in instructions (callgrind, main thread), V8's parse of the entry 1.48 M -> 0.50 M and
+ * the lazy compiles 17.2 M -> 15.8 M.
  */
 import { Script, constants as vmConstants } from 'node:vm';
 import { cacheFilePath, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type LoadResult } from './cache-name.js';

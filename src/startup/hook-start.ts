@@ -9,14 +9,14 @@
  * (./cached-load.ts), in few functions; the rest of the loader (the JavaScript reader, the cache's
  * writer, the WASM flags) is dist/code-cache.cjs (./full-load.ts), loaded when needed. And its
  * exports are set on `module.exports` by hand: as ES exports, the bundler's interop helpers
- * were three more functions to compile. Deny, Node 20, medians of 150 alternated, against the
- * whole loader in this file (9.5 KB, 16 functions compiled): bench/README.md, nineteenth round.
+ * were three more functions to compile. Against the whole loader in this file (9.5 KB, 16
+ * functions compiled on a hit), deny, medians of 120 alternated: Node 20 26.14 -> 25.34 ms
+ * (bench/README.md, nineteenth round).
  */
 import { fastHookArgs } from '../cli/hook-args.js';
 import { tryTreeAddonIn } from '../util/tree-addon.js';
 import { fullLoader, loadStartBundle } from './cached-load.js';
 import { LEAN_FLAGS, leanFlagsPay } from './v8-flags.js';
-
 
 /** Whether `argv` (after the script) is the hook's fast path; bin/bashguard.js asks this. */
 function isFastHook(argv: string[]): boolean {
@@ -36,8 +36,12 @@ function startHook(): Promise<void> {
   // embedded code cache) and before the bundle is compiled (its cache file is one of its own).
   let lean = false;
   if (!wasm && leanFlagsPay() && !process.execArgv.includes('--no-sparkplug') && process.env.BASHGUARD_LEAN !== '0') {
-    const set = tryTreeAddonIn(__dirname.slice(0, __dirname.lastIndexOf('/')))?.setV8Flags;
-    lean = typeof set === 'function' && set(LEAN_FLAGS) === true;
+    try {
+      const set = tryTreeAddonIn(__dirname.slice(0, __dirname.lastIndexOf('/')))?.setV8Flags;
+      lean = typeof set === 'function' && set(LEAN_FLAGS) === true;
+    } catch {
+      // V8's own flags then, and their cache file
+    }
   }
   const key = wasm ? `${__BG_HOOK_KEY__}-wasm` : lean ? `${__BG_HOOK_KEY__}-lean` : __BG_HOOK_KEY__;
   // This module's own require resolves from dist/, as the bundle's would (and costs nothing more).
