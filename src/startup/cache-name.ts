@@ -1,7 +1,8 @@
 /**
  * What the code cache's reader and writer (./code-cache.ts) and the start entries' common case
  * (./cached-load.ts) agree on: the file's name and place, its magic, the wrapper the bundle is
- * compiled in.
+ * compiled in, and the globals of the warm-up protocol the bundles read (src/hook/warm-up.ts,
+ * src/lint/training.ts) without loading the cache's code.
  */
 import { cacheDir } from './cache-dir.js';
 
