@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { appendDecision, decisionLogFile, isoTime, parseSince, readDecisions, type DecisionRecord } from '../src/log/decisions.js';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
+import { makeGitLayout } from './helpers/git-layout.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-logs-')));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -74,5 +75,31 @@ describe('isoTime', () => {
     fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => isoTime(ms) === new Date(ms).toISOString()), { numRuns: 2000 });
     for (const ms of [0, -1, 253402300799999, 253402300800000, -62167219200000, -62167219200001, 8.64e15, -8.64e15]) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
   });
-});
 
+  it('the hook records a shell call\'s command and a file tool\'s path, as each client\'s parser tells them apart', async () => {
+    const L = makeGitLayout('bashguard-logs-hook-');
+    try {
+      const target = join(L.main, 'README.md');
+      const command = `echo x > ${target}`;
+      const calls: Array<[string, Record<string, unknown>, 'command' | 'path', string]> = [
+        ['claude', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: L.worktree }, 'command', command],
+        ['claude', { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: target }, cwd: L.worktree }, 'path', target],
+        ['gemini', { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command }, cwd: L.worktree }, 'command', command],
+        ['gemini', { hook_event_name: 'BeforeTool', tool_name: 'write_file', tool_input: { file_path: target }, cwd: L.worktree }, 'path', target],
+        ['cursor', { hook_event_name: 'beforeShellExecution', command, cwd: L.worktree }, 'command', command],
+        ['copilot', { toolName: 'bash', toolArgs: JSON.stringify({ command }), cwd: L.worktree }, 'command', command],
+        ['copilot', { toolName: 'edit', toolArgs: JSON.stringify({ path: target }), cwd: L.worktree }, 'path', target],
+      ];
+      for (const [i, [agent, event, field, value]] of calls.entries()) {
+        const env = { HOME: T, XDG_STATE_HOME: join(T, `hook-state-${i}`), PATH: process.env.PATH ?? '' };
+        const io: IO = { stdout: () => {}, stderr: () => {}, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+        await run(['hook', '--agent', agent], io);
+        const [record] = readDecisions(env).records;
+        expect(record, `${agent} ${String(event.tool_name ?? event.toolName ?? event.hook_event_name)}`).toMatchObject({ [field]: value, decision: expect.stringMatching(/^(deny|ask)$/) });
+        expect(record).not.toHaveProperty(field === 'path' ? 'command' : 'path');
+      }
+    } finally {
+      L.cleanup();
+    }
+  }, 60_000);
+});

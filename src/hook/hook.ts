@@ -101,22 +101,18 @@ export interface EventInfo {
   session: string | null;
   cwd: string | null;
   tool: string | null;
-  /** The Bash command, or the path(s) of a file tool. */
-  value: string | null;
+  /** The Bash command, or the path(s) of a file tool, as the client's parser told them apart. */
+  value: { command: string } | { path: string } | null;
 }
 
-/** The clients' shell tools (their events' `value` is a command, not paths). */
-const SHELL_TOOLS = new Set(['Bash', 'run_shell_command', 'beforeShellExecution', 'shell', 'bash']);
-
 function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string): void {
-  const isPath = info.tool !== null && !SHELL_TOOLS.has(info.tool) && info.value !== null;
   const rules = [...new Set((answer.findings ?? []).map((f) => f.rule as string))];
   const err = appendDecision(io.env, {
     time: isoTime(Date.now()),
     session: info.session ?? io.env.CLAUDE_CODE_SESSION_ID ?? null,
     cwd: info.cwd,
     tool: info.tool,
-    ...(info.value === null ? {} : isPath ? { path: info.value } : { command: info.value.length > 4096 ? info.value.slice(0, 4096) + '...' : info.value }),
+    ...(info.value === null ? {} : 'path' in info.value ? info.value : { command: info.value.command.length > 4096 ? info.value.command.slice(0, 4096) + '...' : info.value.command }),
     decision: answer.decision as 'ask' | 'deny' | 'sandbox',
     rules: rules.length ? rules : answer.kind ? [answer.kind] : [],
     reason: answer.reason.split('\n')[0]!,
@@ -175,7 +171,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
   if (info && parsed.kind === 'call') {
     info.tool = parsed.call.tool;
     info.cwd = parsed.call.cwd ?? info.cwd;
-    info.value = parsed.call.kind === 'bash' ? parsed.call.command : parsed.call.paths.join(' ');
+    info.value = parsed.call.kind === 'bash' ? { command: parsed.call.command } : { path: parsed.call.paths.join(' ') };
   }
   if (parsed.kind === 'ignore') {
     if (parsed.note) io.stderr(`bashguard: ${parsed.note}\n`);
