@@ -103,6 +103,20 @@ describe('parse stops after a top-level exec line', () => {
     }
   });
 
+  it('execLines asks for a bound given as a function only when some line looks like exec, and once', () => {
+    let calls = 0;
+    const bound = (at: number) => () => {
+      calls++;
+      return at;
+    };
+    expect(execLines('echo exec is a word here\nfoo\n', bound(Infinity))).toEqual([]);
+    expect(calls).toBe(0);
+    const src = 'a\nexec x\nexec y\nexec z\n';
+    expect(execLines(src, bound(src.indexOf('exec y')))).toEqual(execLines(src, src.indexOf('exec y')));
+    expect(calls).toBe(1);
+    expect(execLines(src, src.indexOf('exec y')).map((l) => l.at)).toEqual([src.indexOf('exec x'), src.indexOf('exec y')]);
+  });
+
   it('firstErrorAt finds the first ERROR below the root, or Infinity', async () => {
     const p = await getParser('native');
     const ok = p.parse('echo hi\n');

@@ -85,7 +85,8 @@ function makeParser(
       }
       // Bash never reads past a top-level `exec COMMAND` line (./exec-end.ts): without errors the
       // tree is cut there; with errors, the text up to such a line is parsed alone.
-      const lines = execLines(source, first.hasErrors ? firstErrorAt(first.root) : Infinity);
+      const firstRoot = first.root;
+      const lines = execLines(source, first.hasErrors ? () => firstErrorAt(firstRoot) : Infinity);
       if (!first.hasErrors) {
         const root = lines.length > 0 ? execTail(first.root, source, lines) : null;
         if (root) {

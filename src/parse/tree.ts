@@ -246,6 +246,8 @@ export interface ExportedTree {
 
 const EXPORT_MISSING = 0x80000000;
 const EXPORT_CHILDREN = 0x7fffffff;
+/** The children of every leaf copyExported makes (never written: frozen). */
+const NO_CHILDREN: SyntaxNode[] = Object.freeze([]) as unknown as SyntaxNode[];
 
 /**
  * Builds the plain nodes of an exported tree, with the same results and limits as `copyTree`
@@ -281,9 +283,10 @@ export function copyExported(
       if (field === undefined) field = fields[fieldId] = tree.fieldName(fieldId);
     }
     // Each parent's children array is made at its size and filled in place (a pushed-to array
-    // grows to 17 slots at its first push: most nodes have one to three children).
+    // grows to 17 slots at its first push: most nodes have one to three children). Leaves, about
+    // half the nodes, share one frozen empty array.
     const kids = words[at + 3]! & EXPORT_CHILDREN;
-    return { type, named: isNamed, field, start: words[at + 1]!, end: words[at + 2]!, missing: (words[at + 3]! & EXPORT_MISSING) !== 0, children: kids === 0 ? [] : new Array<SyntaxNode>(kids) };
+    return { type, named: isNamed, field, start: words[at + 1]!, end: words[at + 2]!, missing: (words[at + 3]! & EXPORT_MISSING) !== 0, children: kids === 0 ? NO_CHILDREN : new Array<SyntaxNode>(kids) };
   };
   const root = make(0);
   let hasErrors = root.type === 'ERROR' || root.missing;
