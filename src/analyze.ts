@@ -21,6 +21,8 @@ export interface AnalyzeOptions {
    * the rest is an analysis limit (ask), so no input can keep the hook busy past its timeout.
    */
   budgetMs?: number;
+  /** false: Analysis#commands stays empty (the traces `bashguard explain` shows; a decision needs none). */
+  commandTraces?: boolean;
 }
 
 /** The default analysis budget: well under Claude Code's hook timeout (the install sets 30 s). */
@@ -78,6 +80,7 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     gitToplevel: opts.gitToplevel,
     maxShellDepth: opts.maxShellDepth,
     deadline,
+    commandTraces: opts.commandTraces,
     parse: (src) => {
       if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };
       const s = parseScript(parser, src, limitsNow());

@@ -135,6 +135,24 @@ describe('pieces', () => {
   });
 });
 
+describe('command traces (for explain) are optional', () => {
+  it('without them the effects and cwd events are the same and no trace is kept', () => {
+    const cmds = [
+      'cd /tmp && for f in a b; do echo "$f" > "$f.txt"; done; git -C ' + MAIN + ' commit -m x',
+      'f() { cd "$1" && touch x; }; f ' + MAIN + '; echo "$(pwd)" >> log',
+      'bash -c "cp a ' + MAIN + '/b" && eval "rm -rf $HOME/tmp"',
+    ];
+    for (const cmd of cmds) {
+      const on = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv() });
+      const off = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), commandTraces: false });
+      expect(on.commands.length, cmd).toBeGreaterThan(0);
+      expect(off.commands, cmd).toEqual([]);
+      expect(off.effects, cmd).toEqual(on.effects);
+      expect(off.timeline, cmd).toEqual(on.timeline);
+    }
+  });
+});
+
 describe('positional parameters (kept apart from the variables, saved and restored by reference)', () => {
   /** The words of each `echo` the command runs, as `explain` shows them. */
   const echoes = (cmd: string): string[][] =>

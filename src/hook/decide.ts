@@ -55,7 +55,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   if (call.kind === 'bash') {
     const parser = await ctx.getParser();
     mark('parser');
-    const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd }).verdict, ws.root!);
+    const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd, commandTraces: false }).verdict, ws.root!);
     mark('analysis');
     return a?.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
   }

@@ -40,6 +40,12 @@ export interface AnalyzeContext {
   parse(source: string): Script | { error: string; limit?: boolean };
   /** performance.now() after which the analysis stops (reported as an analysis limit). */
   deadline?: number;
+  /**
+   * false: no CommandTrace per simple command (Analysis#commands stays empty). The traces are for
+   * `bashguard explain`; a decision reads only the effects, and the argv of every command was
+   * built for nothing in the hook and in lint.
+   */
+  commandTraces?: boolean;
   /** How deep `bash -c` / `eval` / `source` may nest before the rest is "cannot analyze". */
   maxShellDepth?: number;
   /** Budget of interpreter steps (simple commands + function calls). */
@@ -800,17 +806,15 @@ export class Interpreter implements ExpandHooks {
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    const argv: string[] = [];
-    for (let i = 0; i < fields.length; i++) {
-      const v = fields[i]!.value;
-      argv.push(v.includes(HOLE) ? displayPath(v) : v);
+    if (this.ctx.commandTraces !== false && (fields.length > 0 || cmd.words.length > 0)) {
+      const argv: string[] = [];
+      for (let i = 0; i < fields.length; i++) {
+        const v = fields[i]!.value;
+        argv.push(v.includes(HOLE) ? displayPath(v) : v);
+      }
+      this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.via });
     }
-    const trace: CommandTrace = { range: cmd.range, argv, cwd: st.cwd.paths, via: this.via };
-    if (fields.length === 0) {
-      if (cmd.words.length > 0) this.commands.push(trace);
-      return;
-    }
-    this.commands.push(trace);
+    if (fields.length === 0) return;
     if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
       const flags = declareFlags(fields);
       for (const d of cmd.declarations) {

@@ -317,7 +317,7 @@ export class Linter {
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false }).verdict;
     } finally {
       this.current = null;
     }
