@@ -994,9 +994,12 @@ export class Interpreter implements ExpandHooks {
     }
     const inv: Invocation = { name, shown, args, st, env, range, via: this.via, stdin };
     const spec = lookupCommand(name);
-    const out = outputOf(inv, this);
-    if (out !== null) this.emitOutput(out);
-    else if (!spec?.silent) this.emitOutput(HOLE);
+    // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
+    if (this.capture !== null) {
+      const out = outputOf(inv, this);
+      if (out !== null) this.emitOutput(out);
+      else if (!spec?.silent) this.emitOutput(HOLE);
+    }
     if (spec) spec.run(inv, this);
     else {
       this.unknownProgramRan = true;
