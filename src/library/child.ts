@@ -32,7 +32,7 @@ process.on('message', (m: ToChild) => {
   }
   const t0 = performance.now();
   try {
-    const { verdict } = ws!.check(parser!, m.command, { cwd: m.cwd });
+    const { verdict } = ws!.check(parser!, m.command, { cwd: m.cwd, commandTraces: false });
     send({ type: 'result', id: m.id, answer: bashAnswer(verdict, ws!.root!), ms: performance.now() - t0 });
   } catch (err) {
     send({ type: 'error', id: m.id, message: (err as Error).message.split('\n')[0]! });

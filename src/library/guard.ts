@@ -183,7 +183,7 @@ class InProcess implements Runner {
   ) {}
   async check(command: string, cwd: string): Promise<HookAnswer | null> {
     const parser = await (this.parser ??= getParser(this.backend));
-    return bashAnswer(this.ws.check(parser, command, { cwd }).verdict, this.ws.root!);
+    return bashAnswer(this.ws.check(parser, command, { cwd, commandTraces: false }).verdict, this.ws.root!);
   }
   close(): void {}
 }
