@@ -292,8 +292,10 @@ napi_value bashguard_append_line(napi_env env, napi_callback_info info) {
   }
   char *text = utf8_arg(env, argv[1], &len, "appendLine: expected a path, a string and a size");
   if (!text) return NULL;
-  // As Node's openSync(file, 'a', 0o600): O_APPEND | O_CREAT | O_WRONLY (and close-on-exec).
-  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  // As Node's openSync(file, 'a', 0o600): O_APPEND | O_CREAT | O_WRONLY (and close-on-exec), and
+  // O_NONBLOCK: a FIFO at the path (the agent can make one) fails with ENXIO or opens at once
+  // instead of blocking until a reader comes; anything but a regular file is refused (ENXIO).
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0600);
   int e = 0;
   bool written = false;
   struct stat st;
@@ -301,6 +303,8 @@ napi_value bashguard_append_line(napi_env env, napi_callback_info info) {
     e = errno;
   } else if (fstat(fd, &st) != 0) {
     e = errno;
+  } else if (!S_ISREG(st.st_mode)) {
+    e = ENXIO;
   } else if (!(st.st_size > 0 && (double)st.st_size + (double)len > max_bytes)) {
     e = write_all(fd, text, len);
     written = e == 0;
@@ -506,7 +510,8 @@ napi_value bashguard_read_bundle(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "readBundle: expected (bundle path, head, tail, cache path or null, 8-byte magic)");
     return NULL;
   }
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO at the bundle's path opens at once (and is refused below) instead of blocking.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return nothing;
   struct stat st;
   char *text = NULL;

@@ -85,7 +85,9 @@ function superviseSelf(given: string | undefined, agent: string, exitCode: boole
   const script = process.argv[1] ?? '';
   const name = script.slice(Math.max(script.lastIndexOf('/'), script.lastIndexOf('\\')) + 1);
   const entry = name === 'hook-start.cjs' || name === 'bashguard' || name === 'bashguard.js' ? script : undefined;
-  const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
+  // The restart has a limit of its own (it reads only files src/util/safe-read.ts reads, but
+  // should anything hold it, the kernel ends it and the client's "onFailure": "block" blocks).
+  const argv = [process.execPath, ...process.execArgv, ...(entry ? [entry] : []), 'hook', '--unfinished', String(seconds), '--time-limit', '3', '--agent', agent, ...(exitCode ? ['--exit-code'] : [])];
   const note = `bashguard: the analysis ran past its time limit (${seconds} s); answering as for a command it cannot analyze\n`;
   const why = entry ? armTimeLimitAnswering(seconds, argv, note) : 'no entry script to restart';
   if (why === null) return;

@@ -38,7 +38,8 @@
  */
 // Named imports: `import * as` of a builtin becomes a copy of all its ~100 properties in the
 // hook's CommonJS bundle (esbuild's __toESM), in every hook process.
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readRegularFileOrThrow } from '../util/safe-read.js';
 import { join, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
@@ -87,7 +88,8 @@ function statFollowing(path: string): LayoutStat | undefined {
 
 /** The default LayoutFs, on synchronous node:fs. */
 export const nodeLayoutFs: LayoutFs = {
-  readFile: (path) => readFileSync(path, 'utf8'),
+  // (a FIFO or a device at `.git` or `gitdir` must not block the hook: src/util/safe-read.ts)
+  readFile: (path) => readRegularFileOrThrow(path, { maxBytes: 1024 * 1024 }),
   stat: statFollowing,
   realpath: (path) => realpathSync.native(path),
   readdir: (path) => readdirSync(path),

@@ -6,7 +6,8 @@
  * never a reason for the hook to fail: errors go to stderr only. The log directory is protected
  * (BG1005; src/workspace/workspace.ts), so the agent cannot erase what it tried.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { readRegularFile } from '../util/safe-read.js';
 import { dirname } from 'node:path';
 import { normalizeLogical } from '../interpret/paths.js';
 import { nativeIO } from '../util/native-io.js';
@@ -65,7 +66,9 @@ export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_
       try {
         if (native.appendLine(file, text, maxBytes)) return null;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENXIO') throw new Error('not a regular file (a FIFO, a device or a socket sits at its path); nothing written');
+        if (code !== 'ENOENT') throw err;
       }
     }
     const line = Buffer.from(text);
@@ -86,14 +89,26 @@ export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_
   }
 }
 
+/**
+ * Opens the log for appending. O_NONBLOCK: a FIFO put at the log's path (the agent can make one
+ * where the log is missing) fails with ENXIO or opens at once instead of waiting for a reader;
+ * anything but a regular file is then refused. (A regular file ignores the flag.)
+ */
 function openLog(file: string): number {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_CLOEXEC ?? 0);
+  let fd: number;
   try {
-    return openSync(file, 'a', 0o600);
+    fd = openSync(file, flags, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    return openSync(file, 'a', 0o600);
+    fd = openSync(file, flags, 0o600);
   }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new Error('not a regular file (a FIFO, a device or a socket sits at its path); nothing written');
+  }
+  return fd;
 }
 
 /**
@@ -115,12 +130,9 @@ export function readDecisions(env: Env): { file: string | null; records: Decisio
   const records: DecisionRecord[] = [];
   let skipped = 0;
   for (const f of [`${file}.1`, file]) {
-    let text: string;
-    try {
-      text = readFileSync(f, 'utf8');
-    } catch {
-      continue;
-    }
+    const r = readRegularFile(f, { maxBytes: 16 * MAX_LOG_BYTES });
+    if (!r.ok) continue;
+    const text = r.text;
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       try {

@@ -3,7 +3,8 @@
  * with commands that cannot be analyzed, lint ignores. Validated by hand (no schema library on
  * the hook's start-up path); an invalid file gives one line naming the file and the field.
  */
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
+import { readRegularFileOrThrow } from '../util/safe-read.js';
 import { nativeIO, STAT } from '../util/native-io.js';
 import { resolvePath } from '../util/under.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
@@ -224,10 +225,11 @@ export function readConfigFile(file: string, optional: boolean): string | null {
   }
   if (!missing) {
     try {
-      return readFileSync(file, 'utf8');
+      return readRegularFileOrThrow(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EISDIR') throw new ConfigError(`${file}: is a directory, not a JSON file`);
+      if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EAGAIN') throw new ConfigError((err as Error).message);
       if (code !== 'ENOENT') throw new ConfigError(`${file}: cannot read (${code ?? (err as Error).message})`);
     }
   }

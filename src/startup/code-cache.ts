@@ -24,7 +24,7 @@
  * without a cache, and write a fresh file after the run if possible. A cache can cost time, never
  * an answer: every error in here is caught, and the bundle's own errors are not.
  */
-import { closeSync, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -82,9 +82,12 @@ const CHUNK = 64 * 1024;
 
 /** The file's bytes between WRAP_HEAD and WRAP_TAIL, in one buffer. Throws when unreadable. */
 function readWrapped(path: string): Buffer {
-  const fd = openSync(path, 'r');
+  // O_NONBLOCK: a FIFO at the path opens at once and is refused, instead of blocking the start.
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${path}: not a regular file`);
+    const size = st.size;
     const buf = Buffer.allocUnsafe(WRAP_HEAD.length + size + WRAP_TAIL.length);
     buf.write(WRAP_HEAD, 0, 'latin1');
     if (!readAt(fd, buf.subarray(WRAP_HEAD.length, WRAP_HEAD.length + size), 0)) throw new Error(`${path}: shorter than its size`);

@@ -1,5 +1,6 @@
 /** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { readRegularFile } from '../util/safe-read.js';
 import type { Host } from '../interpret/interpreter.js';
 import { nativeIO, STAT, statName } from '../util/native-io.js';
 
@@ -41,7 +42,9 @@ export const nodeHost: Host = {
       if (k === undefined || k === STAT.OTHER) {
         if (statSync(p).size > MAX_SOURCE_BYTES) return null;
       } else if (k < 0 || k > MAX_SOURCE_BYTES) return null;
-      return readFileSync(p, 'utf8');
+      // Never blocks on a FIFO put where a sourced file is expected (src/util/safe-read.ts).
+      const r = readRegularFile(p, { maxBytes: MAX_SOURCE_BYTES });
+      return r.ok ? r.text : null;
     } catch {
       return null;
     }
