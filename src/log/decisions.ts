@@ -95,7 +95,7 @@ export function appendDecision(env: Env, record: DecisionRecord, maxBytes = MAX_
  * anything but a regular file is then refused. (A regular file ignores the flag.)
  */
 function openLog(file: string): number {
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_CLOEXEC ?? 0);
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
     fd = openSync(file, flags, 0o600);

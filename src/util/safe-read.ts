@@ -44,7 +44,7 @@ export function readRegularFile(file: string, opts: SafeReadOptions = {}): SafeR
   const max = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0) | (constants.O_CLOEXEC ?? 0));
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
     return { ok: false, code, message: `${file}: cannot read (${code === 'ELOOP' && opts.noFollow ? 'a symlink, not followed here' : code})` };
