@@ -47,6 +47,21 @@ export interface WriteEffect {
   evidence: Evidence[];
   /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
   linkTarget?: string;
+  /**
+   * For a hard link (`ln SRC DST`, `link SRC DST`, `cp -l SRC DST`): the absolute path of SRC (HOLE
+   * where unknown). A hard link shares SRC's inode, so every later write through DST is a write
+   * to SRC: the policy judges the link as a write to SRC as well as to DST.
+   */
+  hardLinkSource?: string;
+  /**
+   * A tree writer (`cp -r`/`cp -a` of a directory, `mv` of a directory, `tar -x`, `unzip -o`,
+   * `git apply`, `patch`, git checkout plumbing ...) that creates names below `path` it does not
+   * know in advance. `names`: the relative paths it is known to create, when the command says
+   * (an archive's listing, a patch's headers); absent: any name. The policy counts it as writing
+   * every protected file below `path` whose name it could create (ask where the names are unknown).
+   * `op: 'extract'` with `subtree` is treated the same without this field.
+   */
+  treeWrite?: { names?: string[] };
 }
 
 export type GitAccess =

@@ -149,6 +149,9 @@ function knownPrefixes(known: string[]): KnownPrefixes {
 
 const MAX_LINKS = 40;
 
+/** `/proc/self`, `/proc/thread-self` or `/proc/<pid>` (after `self` was read as the hook's own pid). */
+const PROC_PID = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?$/;
+
 /** Resolves an absolute path physically. Components containing HOLE are kept as they are. */
 export function resolvePhysical(path: string, fs: PhysicalFs): string {
   let links = 0;
@@ -179,6 +182,18 @@ export function resolvePhysical(path: string, fs: PhysicalFs): string {
     }
     if (part.includes(HOLE)) {
       resolved += '/' + part;
+      for (let rest = next(); rest !== null; rest = next()) resolved += '/' + rest;
+      break;
+    }
+    if ((part === 'cwd' || part === 'root') && PROC_PID.test(resolved)) {
+      // `/proc/<pid>/root` is `/` (one mount namespace). `/proc/<pid>/cwd` is the directory of
+      // whichever process opens it: for `/proc/self/cwd` the shell running the command, whose cwd
+      // the hook cannot read off its own /proc/self (the hook's pid and cwd): unknown.
+      if (part === 'root') {
+        resolved = '';
+        continue;
+      }
+      resolved += '/cwd' + HOLE;
       for (let rest = next(); rest !== null; rest = next()) resolved += '/' + rest;
       break;
     }

@@ -3,6 +3,7 @@
  * one decision. Regions are matched by the longest root, so a worktree nested in the main
  * checkout wins over it, and the main checkout under /tmp stays protected.
  */
+import { statSync } from 'node:fs';
 import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
@@ -27,6 +28,24 @@ export interface PolicyContext {
    * git commands that drop control files; null or absent: unknown (every state is assumed).
    */
   gitFileStates?: (root: string, paths: string[]) => Map<string, Set<FileState>> | null;
+  /**
+   * `regions` plus the physical image of every protected region whose path runs through a symlink
+   * (a `.claude` that links to a directory the agent owns): the kernel writes the image, and the
+   * client reads the file through the link. Computed at hook time, once, when a write is judged.
+   */
+  physicalRegions?: () => Region[];
+  /**
+   * The protected file (and its region) that has this inode, among the control files and the
+   * shared git config and hooks; null when none. Asked only for a file with more than one link.
+   */
+  inodeOwner?: (dev: number, ino: number) => { path: string; region: Region } | null;
+  /**
+   * st_nlink, st_dev and st_ino of the regular file at a physical path (following a last
+   * symlink), or null when there is none. Default: the real disk.
+   */
+  statLinks?: (path: string) => { nlink: number; dev: number; ino: number } | null;
+  /** The st_dev of the main checkout and the sibling worktrees (for a hard-linked file whose other name is unknown). */
+  protectedDevices?: () => Set<number>;
 }
 
 export interface Finding {
@@ -64,7 +83,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
     // Only while the command created no symlink (one could sit on a known directory's path).
     knownPrefix: (p) => (created.size === 0 && disk.knownPrefix ? disk.knownPrefix(p) : 0),
   };
-  const regions = ctx.regions;
+  const regions = ctx.physicalRegions?.() ?? ctx.regions;
   const findings: Finding[] = [];
   const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {
     const meta = ruleById(rule);
@@ -105,6 +124,13 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
 type Add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => void;
 
 function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+  // A hard link shares its source's inode: writing through it later writes the source.
+  if (e.hardLinkSource !== undefined) {
+    const { hardLinkSource: src, ...dest } = e;
+    writeFinding(dest, ctx, regions, fs, add);
+    writeFinding({ ...dest, op: 'write', path: src, subtree: false, command: `${e.command} (hard link to ${displayPath(src)})`, linkTarget: undefined, treeWrite: undefined }, ctx, regions, fs, add);
+    return;
+  }
   if (e.path === null) {
     // Inline code that mentions no path is fine; an unknown write target is not.
     if (e.op === 'maybe-write' || e.op === 'unknown-command') return;
@@ -122,10 +148,19 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   // `rm link` and `rm -r link` remove the link itself (`rm -r link/` goes through it): only its
   // directory is resolved through symlinks.
   const noFollow = e.op === 'delete' && unknownAt < 0 && !knownPart.endsWith('/');
-  const physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
-  const region = classify(physical, regions);
+  let physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
   let confidence = e.confidence;
+  const procHole = physical.indexOf(HOLE);
+  if (procHole >= 0) {
+    // Through `/proc/<pid>/cwd` (physical.ts): a directory only the running shell knows.
+    confidence = weakest(confidence, 'possible');
+    add('BG1001', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} writes ${displayPath(e.path)}, through a process's cwd in /proc, which is the command's own directory at run time (unknown here, and it may be the main checkout)`, null, e, e.evidence);
+    return;
+  }
+  const region = classify(physical, regions);
   if (unknownAt >= 0) {
+    // An unknown name in a control directory (`.claude/$X`, `.claude/*.json`) may be a control file.
+    if (controlTail(e, ctx, regions, fs, physical, holeAt, globAt, add)) return;
     // Unknown text after a directory that contains the worktree may still land inside it; a glob
     // confined to the last component (it cannot match `/`) names a direct child of that directory.
     const globInLastComponent = holeAt < 0 && globAt >= 0 && !e.path.slice(globAt).includes('/');
@@ -139,6 +174,7 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       const removes = e.subtree && (e.op === 'delete' || e.op === 'move');
       const inner = removes ? regions.find((r) => r.kind === 'protected' && r.root !== physical && isInside(r.root, physical) && (fs.exists?.(r.root) ?? true)) : undefined;
       if (inner) add('BG1005', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} ${e.op === 'delete' ? 'deletes' : 'writes'} ${physical}, which holds ${inner.root}: ${inner.why ?? 'a protected file'}`, inner.root, e, e.evidence);
+      else if (!placesTree(e, ctx, regions, fs, physical, add)) sharedInode(e, ctx, regions, physical, add);
       return;
     }
   }
@@ -272,6 +308,137 @@ function controlFileFindings(e: GitEffect, ctx: PolicyContext, regions: Region[]
     if (hit.length === 0) continue;
     const how = states ? hit.join('/') : 'its git state unknown';
     add('BG1005', e.confidence, `\`${e.text}\`${via} ${risk.verb} ${f.root} (${how}): ${f.why ?? 'a protected file'}`, f.root, e, [...e.evidence, { range: e.range, note: `${f.root} exists and is ${states ? hit.join('/') : 'of unknown git state'}` }]);
+  }
+}
+
+/** The protected regions strictly below `dir` (its physical path), the first per root. */
+function protectedBelow(dir: string, regions: Region[]): Region[] {
+  const seen = new Set<string>();
+  const out: Region[] = [];
+  for (const r of regions) {
+    if (r.kind !== 'protected' || r.root === dir || !isInside(r.root, dir) || seen.has(r.root)) continue;
+    seen.add(r.root);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * BG1005 for an unknown name written in a control directory: a directory that holds a protected
+ * file (`.claude`, `.github/hooks`, the user config's directory, their physical images) below the
+ * worktree's root. The worktree's root itself is not one: nearly every `> "$f"` would ask. A glob
+ * in the last component only names existing files: it counts when it matches a protected one.
+ */
+function controlTail(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, dir: string, holeAt: number, globAt: number, add: Add): boolean {
+  if (e.op === 'maybe-write' || e.op === 'unknown-command') return false;
+  if (isInside(ctx.root, dir)) return false;
+  const inner = protectedBelow(dir, regions);
+  if (inner.length === 0) return false;
+  const tail = e.path!.slice(e.path!.lastIndexOf('/', Math.min(...[holeAt, globAt].filter((i) => i >= 0))) + 1);
+  let hits = inner;
+  let confidence = e.confidence;
+  if (holeAt < 0 && !tail.includes('/')) {
+    const re = globRegExp(tail);
+    hits = inner.filter((r) => re.test(r.root.slice(dir.length + 1).split('/')[0]!) && (fs.exists?.(r.root) ?? true));
+  } else confidence = weakest(confidence, holeAt >= 0 ? 'possible' : 'likely');
+  if (hits.length === 0) return false;
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  const names = hits.slice(0, 3).map((r) => r.root).join(', ') + (hits.length > 3 ? ', ...' : '');
+  add('BG1005', confidence, `\`${e.command}\`${via} writes ${displayPath(`${dir}/${tail}`)}, a name not known statically inside ${dir}, which holds ${names}: ${hits[0]!.why ?? 'a protected file'}`, hits[0]!.root, e, e.evidence);
+  return true;
+}
+
+/** A glob of one path component as a regular expression (`*`, `?`, `[...]`; a leading `.` is matched only by a literal one, as bash does). */
+function globRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') re += i === 0 ? '(?!\\.)[^/]*' : '[^/]*';
+    else if (c === '?') re += i === 0 ? '[^/.]' : '[^/]';
+    else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${re}$`);
+  } catch {
+    return /^/;
+  }
+}
+
+/**
+ * BG1005 for a command that places an entry whose content it does not control name by name at an
+ * ancestor of a protected file: a symlink (`ln -s ~/own .claude`: the client then reads the
+ * agent's files as its settings), a moved directory, or a tree writer (`tar -x`, `cp -r` of a
+ * directory, WriteEffect.treeWrite). Names known (`treeWrite.names`) are matched; otherwise the
+ * names cannot be known and the finding is `possible` (ask).
+ */
+function placesTree(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, physical: string, add: Add): boolean {
+  const link = e.op === 'link';
+  const tree = e.treeWrite !== undefined || (e.op === 'extract' && e.subtree);
+  if (!link && e.op !== 'move' && !tree) return false;
+  let inner = protectedBelow(physical, regions);
+  // The logical path too: `ln -s X .claude` where `.claude` does not exist yet resolves to itself,
+  // but where a symlink already stands there, the link replaces nothing (ln refuses) or lands inside.
+  const logical = normalizeLogical(e.path!);
+  if (logical !== physical) inner = [...inner, ...protectedBelow(logical, regions).filter((r) => !inner.includes(r))];
+  if (inner.length === 0) return false;
+  let confidence = e.confidence;
+  const names = e.treeWrite?.names;
+  if (tree) {
+    if (names) inner = inner.filter((r) => names.some((n) => pathspecReaches(normalizeLogical(`${physical}/${n}`), r.root) || isInside(normalizeLogical(`${physical}/${n}`), r.root)));
+    else confidence = weakest(confidence, 'possible');
+    if (inner.length === 0) return false;
+  }
+  void ctx;
+  void fs;
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  const what = link ? 'links' : e.op === 'move' ? 'moves an entry to' : 'writes a tree of names not known statically into';
+  add('BG1005', confidence, `\`${e.command}\`${via} ${what} ${physical}, which holds ${inner[0]!.root}${inner.length > 1 ? ` (and ${inner.length - 1} more)` : ''}: ${inner[0]!.why ?? 'a protected file'}`, inner[0]!.root, e, e.evidence);
+  return true;
+}
+
+/** Writes that change an existing file's inode in place (through every hard link to it). */
+const IN_PLACE: ReadonlySet<WriteEffect['op']> = new Set(['write', 'append', 'create', 'modify', 'chmod']);
+
+/**
+ * A write to an existing file with more than one link writes every name of its inode: BG1005
+ * (or the git rule) when one is a control file or the shared git config/hooks, and `possible`
+ * BG1002 when it sits on the device of the main checkout or a sibling worktree, whose files are
+ * too many to compare (one of its other names may be there). One stat of the target; the
+ * protected inodes are read only then, once.
+ */
+function sharedInode(e: WriteEffect, ctx: PolicyContext, regions: Region[], physical: string, add: Add): void {
+  if (!IN_PLACE.has(e.op) || e.subtree || physical.includes(HOLE)) return;
+  const st = (ctx.statLinks ?? statLinks)(physical);
+  if (!st || st.nlink < 2) return;
+  const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+  const evidence: Evidence[] = [...e.evidence, { range: e.range, note: `${physical} has ${st.nlink} links (inode ${st.ino})` }];
+  const owner = ctx.inodeOwner?.(st.dev, st.ino) ?? null;
+  if (owner) {
+    const r = owner.region;
+    const rule: RuleId = r.kind === 'git-dir' ? (r.detail === 'hooks' ? 'BG3002' : 'BG3001') : 'BG1005';
+    const why = r.kind === 'git-dir' ? (r.detail === 'hooks' ? 'a git hook shared by every checkout' : 'the repository config shared by every checkout') : (r.why ?? 'a protected file');
+    add(rule, e.confidence, `\`${e.command}\`${via} writes ${physical}, a hard link to ${owner.path} (the same inode): ${why}`, owner.path, e, evidence);
+    return;
+  }
+  if (!ctx.protectedDevices?.().has(st.dev)) return;
+  void regions;
+  add('BG1002', weakest(e.confidence, 'possible'), `\`${e.command}\`${via} writes ${physical}, which shares its inode with ${st.nlink - 1} other name(s) on the main checkout's file system; one may be a file of the main checkout`, physical, e, evidence);
+}
+
+function statLinks(path: string): { nlink: number; dev: number; ino: number } | null {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st && st.isFile() ? { nlink: st.nlink, dev: st.dev, ino: st.ino } : null;
+  } catch {
+    return null;
   }
 }
 

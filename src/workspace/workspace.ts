@@ -5,15 +5,17 @@
  * `hook`, `check`/`explain`, `lint`, the corpus runner, the library and the layers around the hook
  * (env, sandbox, audit, prompt) all start here; none assembles its own scope.
  */
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 import { discoverLayout, nodeLayoutFs, type LayoutFs } from '../layout/discover.js';
 import type { Layout } from '../layout/types.js';
 import { analyzeWith, type AnalysisResult } from '../analyze.js';
 import type { BashParser } from '../parse/index.js';
 import { evaluate, type PolicyContext, type Verdict } from '../policy/policy.js';
 import { DEFAULT_CONFIG, type Config } from '../policy/config.js';
-import { nodeFs, resolvePhysical, type PhysicalFs } from '../policy/physical.js';
-import { isInside, normalizeLogical } from '../interpret/paths.js';
+import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from '../policy/physical.js';
+import { displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
 import { under } from '../util/under.js';
 import type { Host } from '../interpret/interpreter.js';
 import type { WriteEffect } from '../effects/types.js';
@@ -141,11 +143,112 @@ export class Workspace {
     if (!this.root) return null;
     // The context on the workspace's own file system is the same for every check: built once.
     if (fs === this.fs && this.ownPolicy) return this.ownPolicy;
-    const ctx: PolicyContext = { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
+    const ctx: PolicyContext = {
+      root: this.root,
+      layout: this.layout,
+      regions: this.regions,
+      config: this.config,
+      fs,
+      gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)),
+      physicalRegions: () => this.physicalRegions(fs),
+      ...(fs === nodeFs ? { inodeOwner: (dev: number, ino: number) => this.inodeOwner(dev, ino), protectedDevices: () => this.protectedDevices() } : {}),
+    };
     if (fs === this.fs) this.ownPolicy = ctx;
     return ctx;
   }
   private ownPolicy: PolicyContext | null = null;
+
+  private imaged: { fs: PhysicalFs; regions: Region[] } | null = null;
+
+  /**
+   * The regions with, for every protected one, its physical image where its path runs through a
+   * symlink (src/policy/policy.ts PolicyContext.physicalRegions), and the installed package. Read
+   * from the disk at the first write judged (hook time), then kept.
+   */
+  physicalRegions(fs: PhysicalFs = this.fs): Region[] {
+    if (this.imaged && this.imaged.fs === fs) return this.imaged.regions;
+    const disk = cachedFs(fs, fs === nodeFs ? [this.root, this.layout?.current.gitDir, this.layout?.current.commonDir, this.layout?.main?.root] : []);
+    const out = [...this.regions];
+    const have = new Set(this.regions.filter((r) => r.kind === 'protected').map((r) => r.root));
+    const extra: Region[] = [];
+    for (const r of this.regions) {
+      if (r.kind !== 'protected') continue;
+      const image = resolvePhysical(r.root, disk);
+      if (image !== r.root && !image.includes('\u0000') && !have.has(image)) {
+        have.add(image);
+        extra.push({ ...r, root: image, why: `${r.why ?? 'a protected file'} (${r.root} resolves there through a symlink)` });
+      }
+    }
+    // The installed package (its code is what the hook runs) and the node running it, where they
+    // lie in a place the agent may write (a worktree's node_modules, a scratch dir). Not when the
+    // package holds the worktree (developing bashguard in a worktree of its own).
+    if (fs === nodeFs && this.root) {
+      for (const [path, why] of [[installedPackage(), "bashguard's installed package (the hook's code)"], [process.execPath, 'the node that runs the hook']] as const) {
+        if (!path || isInside(this.root, path)) continue;
+        const real = this.host.realpath?.(path) ?? path;
+        for (const p of new Set([path, real])) if (!have.has(p)) extra.push({ kind: 'protected', root: p, why });
+      }
+    }
+    const regions = extra.length === 0 ? this.regions : [...out, ...extra];
+    this.imaged = { fs, regions };
+    return regions;
+  }
+
+  private inodes: Map<string, { path: string; region: Region }> | null = null;
+
+  /** The protected file with this inode (control files, files in protected directories, the shared git config and hooks). */
+  inodeOwner(dev: number, ino: number): { path: string; region: Region } | null {
+    if (!this.inodes) {
+      const map = new Map<string, { path: string; region: Region }>();
+      const note = (path: string, region: Region, depth: number) => {
+        let st;
+        try {
+          st = statSync(path, { throwIfNoEntry: false });
+        } catch {
+          return;
+        }
+        if (!st) return;
+        if (st.isFile()) {
+          const key = `${st.dev}:${st.ino}`;
+          if (!map.has(key)) map.set(key, { path, region });
+        } else if (st.isDirectory() && depth < 2) {
+          let names: string[] = [];
+          try {
+            names = readdirSync(path).slice(0, 256);
+          } catch {
+            return;
+          }
+          for (const n of names) note(`${path}/${n}`, region, depth + 1);
+        }
+      };
+      for (const r of this.physicalRegions(nodeFs)) {
+        // The installed package is too large to list; its files are written only from outside it.
+        if (r.kind === 'protected' && !r.why?.startsWith("bashguard's installed package") && r.root !== process.execPath) note(r.root, r, 0);
+        else if (r.kind === 'git-dir' && (r.detail === 'config' || r.detail === 'hooks')) note(r.root, r, 1);
+      }
+      this.inodes = map;
+    }
+    return this.inodes.get(`${dev}:${ino}`) ?? null;
+  }
+
+  private devices: Set<number> | null = null;
+
+  /** st_dev of the main checkout and of each sibling worktree. */
+  protectedDevices(): Set<number> {
+    if (!this.devices) {
+      this.devices = new Set();
+      for (const r of this.regions) {
+        if (r.kind !== 'main' && r.kind !== 'sibling') continue;
+        try {
+          const st = statSync(r.root, { throwIfNoEntry: false });
+          if (st) this.devices.add(st.dev);
+        } catch {
+          // gone: nothing to compare with
+        }
+      }
+    }
+    return this.devices;
+  }
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
   classify(path: string): Region {
@@ -194,7 +297,9 @@ export class Workspace {
     const tool = opts.tool ?? 'Write';
     const cwd = opts.cwd ?? this.cwd;
     const full = path.startsWith('/') ? path : `${cwd}/${path}`;
-    const resolved = resolvePhysical(full, this.fs);
+    const physical = resolvePhysical(full, this.fs);
+    // (through /proc/<pid>/cwd, physical.ts: an unknown stretch, shown as such)
+    const resolved = physical.includes('\u0000') ? displayPath(physical) : physical;
     const policy = this.policy();
     if (this.skipped || !policy) return { verdict: { decision: 'allow', findings: [] }, resolved };
     return { verdict: evaluate([toolWriteEffect(normalizeLogical(full), path, tool)], policy), resolved };
@@ -218,6 +323,15 @@ function analysisEnv(env: Env): Env {
 export function toolWriteEffect(abs: string, text: string, tool: string): WriteEffect {
   const range = { start: 0, end: text.length, line: 1, column: 1, endLine: 1, endColumn: text.length + 1 };
   return { kind: 'write', op: 'write', path: abs, text, subtree: false, confidence: 'certain', cwd: null, command: tool, via: [], range, evidence: [{ range, note: `${tool} targets ${text}` }] };
+}
+
+/** The installed package's root, or null where it cannot be found. */
+function installedPackage(): string | null {
+  try {
+    return packageRoot();
+  } catch {
+    return null;
+  }
 }
 
 /** The checkout whose `.bashguard.json` is trusted: the main checkout (never a linked worktree). */
