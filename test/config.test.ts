@@ -2,12 +2,14 @@
  * `.bashguard.json` validation (src/policy/config.ts): every invalid file gives one line naming
  * the file and the field; valid files load; BASHGUARD_CONFIG must exist when set.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_CONFIG, parseConfig } from '../src/policy/config.js';
 import { loadTrustedConfig } from '../src/workspace/config.js';
+import { layoutBase } from './helpers/git-layout.js';
 
 const FILE = '/proj/.bashguard.json';
 const err = (text: string): string => {
@@ -86,7 +88,8 @@ describe('parseConfig paths', () => {
 });
 
 describe('loadTrustedConfig: layers and the tighten-only worktree file', () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-config-')));
+  // Not under /tmp: a file the environment names there is one the agent can write (ignored; below).
+  const dir = realpathSync(mkdtempSync(join(layoutBase(), 'bg-config-')));
   const project = join(dir, 'repo');
   const worktree = join(project, '.builders', 'b1');
   const xdg = join(dir, 'xdg');
@@ -186,5 +189,56 @@ describe('loadTrustedConfig: layers and the tighten-only worktree file', () => {
     write(file, 'x');
     expect(() => loadTrustedConfig({ env: { ...env, BASHGUARD_CONFIG: join(file, 'config.json') }, projectRoot: project, worktreeRoot: worktree })).toThrow(`${join(file, 'config.json')}: cannot read (ENOTDIR)`);
     expect(loadTrustedConfig({ env, projectRoot: project, worktreeRoot: worktree }).config.sources).toEqual(DEFAULT_CONFIG.sources);
+  });
+});
+
+describe('a config file the environment names is trusted only where the agent cannot write it', () => {
+  const dir = realpathSync(mkdtempSync(join(layoutBase(), 'bg-config-trust-')));
+  const project = join(dir, 'repo');
+  const worktree = join(project, '.builders', 'b1');
+  const scratch = join(dir, 'scratch');
+  mkdirSync(worktree, { recursive: true });
+  mkdirSync(join(scratch, 'xdg', 'bashguard'), { recursive: true });
+  mkdirSync(join(dir, 'safe'), { recursive: true });
+  const loose = JSON.stringify({ rules: { BG1002: 'off' }, writeRoots: ['/'] });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const load = (env: Record<string, string>) => loadTrustedConfig({ env: { HOME: join(dir, 'home'), TMPDIR: scratch, ...env }, projectRoot: project, worktreeRoot: worktree });
+
+  it('BASHGUARD_CONFIG in the worktree, in a scratch dir, or reached through a symlink into one: ignored, with a notice; outside them: used', () => {
+    for (const file of [join(worktree, 'cfg.json'), join(scratch, 'cfg.json')]) {
+      writeFileSync(file, loose);
+      const r = load({ BASHGUARD_CONFIG: file });
+      expect(r.config.rules.BG1002).toBeUndefined();
+      expect(r.config.writeRoots).toEqual([]);
+      expect(r.ignored).toHaveLength(1);
+      expect(r.notices[0]).toContain(`BASHGUARD_CONFIG=${file} ignored`);
+    }
+    // A name outside every write root whose directory is a symlink into one.
+    symlinkSync(scratch, join(dir, 'via-link'));
+    const r = load({ BASHGUARD_CONFIG: join(dir, 'via-link', 'cfg.json') });
+    expect(r.config.rules.BG1002).toBeUndefined();
+    expect(r.ignored).toHaveLength(1);
+    const safe = join(dir, 'safe', 'cfg.json');
+    writeFileSync(safe, loose);
+    const ok = load({ BASHGUARD_CONFIG: safe });
+    expect(ok.config.rules.BG1002).toBe('off');
+    expect(ok.ignored).toBeUndefined();
+  });
+
+  it('an ignored BASHGUARD_CONFIG falls back to the main checkout file; an ignored XDG_CONFIG_HOME to ~/.config', () => {
+    writeFileSync(join(project, '.bashguard.json'), JSON.stringify({ unanalyzable: 'deny' }));
+    const r = load({ BASHGUARD_CONFIG: join(worktree, 'cfg.json') });
+    expect(r.config.unanalyzable).toBe('deny');
+    writeFileSync(join(scratch, 'xdg', 'bashguard', 'config.json'), loose);
+    const x = load({ XDG_CONFIG_HOME: join(scratch, 'xdg') });
+    expect(x.config.rules.BG1002).toBeUndefined();
+    expect(x.notices[0]).toContain('XDG_CONFIG_HOME=');
+    rmSync(join(project, '.bashguard.json'));
+  });
+
+  it('a FIFO named by BASHGUARD_CONFIG outside the write roots is an error naming it, without blocking', () => {
+    const fifo = join(dir, 'safe', 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => load({ BASHGUARD_CONFIG: fifo })).toThrow(/fifo\.json: a FIFO, not a regular file/);
   });
 });

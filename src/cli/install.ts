@@ -622,7 +622,10 @@ export async function runDoctor(io: IO): Promise<number> {
   checks.push(...claudeSettingsChecks(io));
   try {
     const ws = openWorkspace(io.cwd, { env: io.env });
-    for (const n of ws.notices) checks.push({ ok: true, label: 'config notice', detail: n });
+    for (const n of ws.notices) if (!ws.ignoredConfigs.includes(n)) checks.push({ ok: true, label: 'config notice', detail: n });
+    // A config the environment names in a place the agent can write: the hook ignores it, and
+    // whoever set that variable (perhaps the agent, through a settings layer's `env`) must know.
+    for (const n of ws.ignoredConfigs) checks.push({ ok: false, label: 'config', detail: n });
   } catch (err) {
     checks.push({ ok: false, label: 'config', detail: (err as Error).message });
   }

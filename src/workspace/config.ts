@@ -17,6 +17,8 @@ import type { Confidence } from '../effects/confidence.js';
 import { DECISION_RANK } from '../policy/policy.js';
 import { normalizeLogical } from '../interpret/paths.js';
 import { under } from '../util/under.js';
+import { realpathSync } from 'node:fs';
+import { scratchRoots } from './regions.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -44,6 +46,40 @@ export interface LoadedConfig {
   config: Config;
   /** What the untrusted worktree file tried and was refused, one line each. */
   notices: string[];
+  /** Config files named by the environment and ignored because the agent can write them, one line each (doctor fails on them). */
+  ignored?: string[];
+}
+
+/**
+ * Whether the agent may write `file` (its physical path): inside the worktree, a scratch dir or a
+ * configured write root, and not inside the main checkout (which may itself lie under /tmp).
+ */
+function agentWritable(file: string, input: TrustedConfigInput, writeRoots: readonly string[]): string | null {
+  const real = realFile(file);
+  const inside = (root: string | null | undefined): boolean => !!root && (real === root || real.startsWith(root.endsWith('/') ? root : root + '/'));
+  const project = input.projectRoot ? realFile(input.projectRoot) : null;
+  if (input.worktreeRoot && inside(realFile(input.worktreeRoot))) return `the worktree ${input.worktreeRoot}`;
+  if (project && inside(project) && !(input.worktreeRoot && inside(realFile(input.worktreeRoot)))) return null;
+  for (const r of scratchRoots(input.env)) if (inside(realFile(r))) return `the scratch directory ${r}`;
+  for (const r of writeRoots) if (inside(realFile(r))) return `the write root ${r}`;
+  return null;
+}
+
+/** A path with its existing part resolved through symlinks (realpath of the longest existing prefix). */
+function realFile(p: string): string {
+  let head = normalizeLogical(p);
+  let tail = '';
+  for (;;) {
+    try {
+      const real = realpathSync.native(head);
+      return tail ? (real === '/' ? '' : real) + tail : real;
+    } catch {
+      const slash = head.lastIndexOf('/');
+      if (slash <= 0) return normalizeLogical(p);
+      tail = head.slice(slash) + tail;
+      head = head.slice(0, slash);
+    }
+  }
 }
 
 /** The user's config file, or null when neither XDG_CONFIG_HOME nor HOME is set. */
@@ -81,6 +117,36 @@ function readLayer(file: string, optional: boolean, env: Env): ConfigLayer | nul
 export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
   let config = DEFAULT_CONFIG;
   const notices: string[] = [];
+  const ignored: string[] = [];
+  // A file named by the environment (BASHGUARD_CONFIG, XDG_CONFIG_HOME) is trusted only where the
+  // agent cannot write it: the hook cannot tell who set its environment (an `env` entry of a
+  // project's `.claude/settings.local.json` reaches it as well as the orchestrator's own).
+  const env: Env = { ...input.env };
+  const userLayerRoots = (): string[] => {
+    const user = userConfigFile(env);
+    if (!user) return [];
+    const r = readConfigFile(user, true);
+    return r === null ? [] : (parseConfigLayer(r, user, dirname(user), input.env.HOME).writeRoots ?? []);
+  };
+  for (const key of ['XDG_CONFIG_HOME', 'BASHGUARD_CONFIG'] as const) {
+    const value = env[key];
+    if (!value) continue;
+    const file = key === 'XDG_CONFIG_HOME' ? userConfigFile({ XDG_CONFIG_HOME: value }) : value;
+    if (!file || !file.startsWith('/')) continue;
+    let roots: string[] = [];
+    try {
+      roots = key === 'BASHGUARD_CONFIG' ? userLayerRoots() : [];
+    } catch {
+      // a broken user file is reported when it is read below
+    }
+    const where = agentWritable(file, input, roots);
+    if (where === null) continue;
+    delete env[key];
+    const line = `${key}=${value} ignored: ${file} lies in ${where}, where the agent can write, so it cannot be trusted (put the configuration where the agent cannot write: ~/.config/bashguard/config.json, or a file outside every write root)`;
+    notices.push(line);
+    ignored.push(line);
+  }
+  input = { ...input, env };
   for (const { file, trusted } of configFiles(input)) {
     // The file BASHGUARD_CONFIG names must exist; the others are optional.
     let layer: ConfigLayer | null;
@@ -93,7 +159,7 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
     if (!layer) continue;
     config = trusted ? applyLayer(config, layer) : tighten(config, layer, notices);
   }
-  return { config, notices };
+  return { config, notices, ...(ignored.length ? { ignored } : {}) };
 }
 
 const SEVERITY_RANK: Record<Severity | 'off', number> = { off: 0, info: 1, warning: 2, error: 3 };

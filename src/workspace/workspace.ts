@@ -77,6 +77,11 @@ export class Workspace {
    * whose `.git` file is gone or no longer points at its admin dir. The hook denies then.
    */
   broken: string | null = null;
+  /**
+   * Config files the environment named (BASHGUARD_CONFIG, XDG_CONFIG_HOME) that were ignored
+   * because the agent can write them, one line each: `doctor` fails on them.
+   */
+  ignoredConfigs: string[] = [];
   /** Replaces the `git status` probe of control files (tests, in-memory scenarios). */
   gitFileStates?: PolicyContext['gitFileStates'];
 
@@ -325,6 +330,11 @@ export function toolWriteEffect(abs: string, text: string, tool: string): WriteE
   return { kind: 'write', op: 'write', path: abs, text, subtree: false, confidence: 'certain', cwd: null, command: tool, via: [], range, evidence: [{ range, note: `${tool} targets ${text}` }] };
 }
 
+function withIgnored(ws: Workspace, ignored: string[]): Workspace {
+  ws.ignoredConfigs = ignored;
+  return ws;
+}
+
 /** The installed package's root, or null where it cannot be found. */
 function installedPackage(): string | null {
   try {
@@ -359,8 +369,9 @@ export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
         nestedDir: opts.nestedDir,
       });
   const { config, notices } = loaded;
+  const ignored = 'ignored' in loaded ? (loaded.ignored ?? []) : [];
   const make = (root: { path: string; source: RootSource } | null, skipped: string | null, l: Layout | null = layout) =>
-    new Workspace(cwd, l, root, config, notices, skipped, opts.env, opts);
+    withIgnored(new Workspace(cwd, l, root, config, notices, skipped, opts.env, opts), ignored);
   if (fixedRoot) {
     const path = fixedRoot;
     // The layout only when the root is a checkout root itself; a directory inside one is its own island.
@@ -370,7 +381,7 @@ export function openWorkspace(cwd: string, opts: WorkspaceOptions): Workspace {
     if (opts.enforceEverywhere) return make({ path: realpathOr(cwd, opts.host), source: 'script-dir' }, null);
     if (config.source && config.writeRoots.length > 0) {
       // Outside any checkout, a trusted config's first write root is the root (orchestrators without git).
-      return new Workspace(cwd, null, { path: config.writeRoots[0]!, source: 'config' }, { ...config, writeRoots: config.writeRoots.slice(1) }, notices, null, opts.env, opts);
+      return withIgnored(new Workspace(cwd, null, { path: config.writeRoots[0]!, source: 'config' }, { ...config, writeRoots: config.writeRoots.slice(1) }, notices, null, opts.env, opts), ignored);
     }
     const ws = make(null, found.reason === 'not-a-checkout' ? 'not inside a git checkout' : `git files unreadable: ${found.message}`);
     if (found.reason === 'unreadable') ws.broken = `the git files around ${cwd} are unreadable or invalid (${found.message})`;
