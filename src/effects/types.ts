@@ -59,7 +59,6 @@ export interface WriteEffect {
    * know in advance. `names`: the relative paths it is known to create, when the command says
    * (an archive's listing, a patch's headers); absent: any name. The policy counts it as writing
    * every protected file below `path` whose name it could create (ask where the names are unknown).
-   * `op: 'extract'` with `subtree` is treated the same without this field.
    */
   treeWrite?: { names?: string[] };
 }

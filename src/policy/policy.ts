@@ -375,14 +375,18 @@ function globRegExp(glob: string): RegExp {
 /**
  * BG1005 for a command that places an entry whose content it does not control name by name at an
  * ancestor of a protected file: a symlink (`ln -s ~/own .claude`: the client then reads the
- * agent's files as its settings), a moved directory, or a tree writer (`tar -x`, `cp -r` of a
- * directory, WriteEffect.treeWrite). Names known (`treeWrite.names`) are matched; otherwise the
+ * agent's files as its settings), a moved entry, or a tree writer (`tar -x`, `cp -r` of a
+ * directory: WriteEffect.treeWrite, which the command knowledge sets). Names known (`treeWrite.names`) are matched; otherwise the
  * names cannot be known and the finding is `possible` (ask).
  */
 function placesTree(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, physical: string, add: Add): boolean {
   const link = e.op === 'link';
-  const tree = e.treeWrite !== undefined || (e.op === 'extract' && e.subtree);
+  const tree = e.treeWrite !== undefined;
   if (!link && e.op !== 'move' && !tree) return false;
+  // `ln`/`mv` onto an existing directory put the entry inside it, under the source's name (a tree
+  // writer with a known source says so through treeWrite): only a new entry at the path itself
+  // (`ln -s ~/own .claude` with no `.claude` yet) stands where the client looks.
+  if (!tree && (isInside(ctx.root, physical) || (fs.exists?.(physical) ?? true))) return false;
   let inner = protectedBelow(physical, regions);
   // The logical path too: `ln -s X .claude` where `.claude` does not exist yet resolves to itself,
   // but where a symlink already stands there, the link replaces nothing (ln refuses) or lands inside.
@@ -396,8 +400,6 @@ function placesTree(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: P
     else confidence = weakest(confidence, 'possible');
     if (inner.length === 0) return false;
   }
-  void ctx;
-  void fs;
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const what = link ? 'links' : e.op === 'move' ? 'moves an entry to' : 'writes a tree of names not known statically into';
   add('BG1005', confidence, `\`${e.command}\`${via} ${what} ${physical}, which holds ${inner[0]!.root}${inner.length > 1 ? ` (and ${inner.length - 1} more)` : ''}: ${inner[0]!.why ?? 'a protected file'}`, inner[0]!.root, e, e.evidence);
