@@ -13,7 +13,8 @@
  * the worktree: the hook denies writes there and the sandbox keeps it read-only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readRegularFile } from '../util/safe-read.js';
 import { basename, dirname, join } from 'node:path';
 import type { Workspace } from '../workspace/index.js';
 import { writeRootViolations } from '../policy/write-roots.js';
@@ -61,13 +62,10 @@ export function saveBaseline(ws: Workspace, env: Env, file = baselineFile(ws, en
 }
 
 export function loadBaseline(file: string): AuditSnapshot | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new LayerError(`cannot read the audit baseline ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const r = readRegularFile(file, { maxBytes: 64 * 1024 * 1024 });
+  if (!r.ok && r.code === 'ENOENT') return null;
+  if (!r.ok) throw new LayerError(`cannot read the audit baseline: ${r.message}`);
+  const text = r.text;
   try {
     const s = JSON.parse(text) as AuditSnapshot;
     if (s.version !== 1 || typeof s.checkouts !== 'object') throw new Error('not a bashguard audit snapshot');
@@ -89,22 +87,29 @@ export function compareSnapshots(before: AuditSnapshot | null, after: AuditSnaps
       const b = now.status[p];
       if (a === b) continue;
       const full = join(root, p);
-      if (b === undefined) out.push({ kind: 'checkout', path: full, detail: `in ${label} ${root}: no longer ${describeXY(a!)} (reverted or committed)` });
-      else if (a === undefined) out.push({ kind: 'checkout', path: full, detail: `in ${label} ${root}: ${describeXY(b)}` });
-      else out.push({ kind: 'checkout', path: full, detail: `in ${label} ${root}: ${describeXY(b)}, and its content changed since the baseline` });
+      // Every line names the path itself (and where a rename came from): "untracked file" alone
+      // leaves the reader to find which.
+      const from = (entry: string) => (entry.includes(' from ') ? ` (renamed or copied from ${join(root, entry.slice(entry.indexOf(' from ') + 6))})` : '');
+      if (b === undefined) out.push({ kind: 'checkout', path: full, detail: `${full}: no longer ${describeXY(a!)} (reverted or committed), in ${label} ${root}` });
+      else if (a === undefined) out.push({ kind: 'checkout', path: full, detail: `${full}: ${describeXY(b)}${from(b)}, in ${label} ${root}` });
+      else out.push({ kind: 'checkout', path: full, detail: `${full}: ${describeXY(b)}${from(b)}, and its content changed since the baseline, in ${label} ${root}` });
     }
     if (!was) continue;
-    if (was.head !== now.head) out.push({ kind: 'head', path: root, detail: `HEAD of ${label} ${root} moved: ${was.head} -> ${now.head}` });
-    if (was.index !== now.index) out.push({ kind: 'index', path: root, detail: `what is staged in ${label} ${root} changed` });
+    if (was.head !== now.head) out.push({ kind: 'head', path: root, detail: `${root}: HEAD of ${label} moved: ${was.head} -> ${now.head}` });
+    if (was.index !== now.index) {
+      // The staged paths that changed are named by the status lines above; the index line says where.
+      const staged = [...paths].filter((p) => (was.status[p] ?? '  ')[0] !== (now.status[p] ?? '  ')[0] && (now.status[p] ?? '  ')[0] !== '?').map((p) => join(root, p));
+      out.push({ kind: 'index', path: root, detail: `${root}: what is staged in ${label} changed${staged.length ? ` (${staged.slice(0, 10).join(', ')}${staged.length > 10 ? ', ...' : ''})` : ''}` });
+    }
   }
   if (!before) return out;
-  for (const root of Object.keys(before.checkouts)) if (!after.checkouts[root]) out.push({ kind: 'checkout', path: root, detail: `the checkout ${root} is gone` });
-  if (before.config !== after.config) out.push({ kind: 'config', path: join(after.commonDir, 'config'), detail: 'the shared repository config changed' });
+  for (const root of Object.keys(before.checkouts)) if (!after.checkouts[root]) out.push({ kind: 'checkout', path: root, detail: `${root}: the checkout is gone` });
+  if (before.config !== after.config) out.push({ kind: 'config', path: join(after.commonDir, 'config'), detail: `${join(after.commonDir, 'config')}: the shared repository config changed` });
   const hooks = new Set([...Object.keys(before.hooks), ...Object.keys(after.hooks)]);
   for (const h of [...hooks].sort()) {
     if (before.hooks[h] === after.hooks[h]) continue;
     const what = before.hooks[h] === undefined ? 'added' : after.hooks[h] === undefined ? 'removed' : 'changed';
-    out.push({ kind: 'hooks', path: join(after.commonDir, 'hooks', h), detail: `git hook ${h} ${what} (it runs for every checkout)` });
+    out.push({ kind: 'hooks', path: join(after.commonDir, 'hooks', h), detail: `${join(after.commonDir, 'hooks', h)}: git hook ${h} ${what} (it runs for every checkout)` });
   }
   const own = new Set([before.branch, after.branch].filter((b): b is string => b !== null));
   const refs = new Set([...Object.keys(before.refs), ...Object.keys(after.refs)]);

@@ -8,7 +8,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readRegularFile } from '../util/safe-read.js';
 import { join } from 'node:path';
 import type { Workspace } from '../workspace/index.js';
 import { isInside } from '../interpret/paths.js';
@@ -62,7 +63,7 @@ export function hashFile(p: string): string | null {
   try {
     const st = statSync(p);
     if (st.isDirectory()) return `dir:${hashTree(p)}`;
-    return createHash('sha256').update(readFileSync(p)).digest('hex');
+    return contentHash(p, st);
   } catch {
     return null;
   }
@@ -94,9 +95,27 @@ function listFiles(dir: string, prefix = ''): Record<string, string> {
       continue;
     }
     if (st.isDirectory()) Object.assign(out, listFiles(dir, rel));
-    else out[rel] = createHash('sha256').update(readFileSync(full)).digest('hex');
+    else out[rel] = contentHash(full, st) ?? 'unreadable';
   }
   return out;
+}
+
+/**
+ * A regular file's content hash; for anything else (a FIFO, a device, a socket) its kind, never
+ * opened: reading a FIFO the builder left would block the audit.
+ */
+function contentHash(p: string, st: { isFile(): boolean; isFIFO(): boolean; isSocket(): boolean }): string | null {
+  if (!st.isFile()) return st.isFIFO() ? 'special:fifo' : st.isSocket() ? 'special:socket' : 'special:device';
+  let fd: number | null = null;
+  try {
+    fd = openSync(p, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return 'special:swapped';
+    return createHash('sha256').update(readFileSync(fd)).digest('hex');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** Parses `git status --porcelain=v1 -z`: entries `XY path`, renames followed by their source. */
@@ -163,9 +182,6 @@ export function takeSnapshot(ws: Workspace, env: Record<string, string | undefin
 }
 
 function readText(p: string): string | null {
-  try {
-    return readFileSync(p, 'utf8').trim();
-  } catch {
-    return null;
-  }
+  const r = readRegularFile(p, { maxBytes: 1024 * 1024 });
+  return r.ok ? r.text.trim() : null;
 }

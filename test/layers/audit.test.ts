@@ -4,6 +4,7 @@
  * nothing the baseline already had or the builder did inside its worktree.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { layoutBase, makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
@@ -97,6 +98,29 @@ describe('bashguard audit', () => {
     const text = await cli(['audit'], L.worktree, env);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain(`${r.findings.length} change(s) outside`);
+  });
+
+  it('the text report names every changed path (untracked, modified, staged, renamed; a FIFO in a protected place), each on its own line', async () => {
+    const { L, env } = setup();
+    await cli(['audit', '--baseline', 'save'], L.worktree, env);
+    writeFileSync(join(L.main, 'new-untracked.txt'), 'x\n');
+    appendFileSync(join(L.sibling, 'README.md'), 'edit\n');
+    git(L.main, ['mv', 'docs/guide.md', 'docs/moved.md']);
+    // A FIFO where a protected file goes: reported as changed, never opened (the audit would block).
+    mkdirSync(join(L.worktree, '.claude'), { recursive: true });
+    execFileSync('mkfifo', [join(L.worktree, '.claude', 'settings.local.json')]);
+    const r = await cli(['audit'], L.worktree, env);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    for (const p of [join(L.main, 'new-untracked.txt'), join(L.sibling, 'README.md'), join(L.main, 'docs', 'moved.md')]) {
+      expect(lines.some((l) => l.startsWith('  checkout') && l.includes(`${p}: `))).toBe(true);
+    }
+    expect(lines.some((l) => l.startsWith('  protected') && l.includes(`${join(L.worktree, '.claude', 'settings.local.json')} was created`))).toBe(true);
+    expect(lines.find((l) => l.includes(join(L.main, 'docs', 'moved.md')))).toContain(`renamed or copied from ${join(L.main, 'docs', 'guide.md')}`);
+    // The index line names the staged paths too.
+    expect(lines.find((l) => l.startsWith('  index'))).toContain(join(L.main, 'docs', 'moved.md'));
+    // No line says "untracked file" without a path before it.
+    expect(lines.filter((l) => /untracked file/.test(l)).every((l) => l.includes(`${L.main}/`))).toBe(true);
   });
 
   it('other worktrees\' HEAD: a sibling switched branch', async () => {
