@@ -48,10 +48,10 @@ function fakeClaude(version: string | null): void {
   chmodSync(f, 0o755);
 }
 
-async function cli(argv: string[], cwd = project): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(argv: string[], cwd = project, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME: home, PATH }, cwd, isTTY: false };
+  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME: home, PATH, ...env }, cwd, isTTY: false };
   const code = await run(argv, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
@@ -412,6 +412,55 @@ describe('issue #12: every session covered', () => {
     const r = await cli(['doctor'], wt);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+hook effective\s+no: disableAllHooks is set in .*settings\.local\.json/m);
+  });
+
+  it('doctor names each lower layer that sets env the hook reads or turns the sandbox off, and fails', async () => {
+    const wt = withWorktree();
+    await cli(['install', '--user']);
+    expect((await cli(['doctor'], wt)).code).toBe(0);
+    write(join(wt, '.claude', 'settings.local.json'), { env: { BASHGUARD_CONFIG: join(wt, 'mine.json'), NODE_OPTIONS: '--require x', EDITOR: 'vi' } });
+    write(join(wt, '.claude', 'settings.json'), { sandbox: { enabled: false, allowUnsandboxedCommands: true } });
+    const r = await cli(['doctor'], wt);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL\s+local settings\s+\S*settings\.local\.json loosens the guard: env BASHGUARD_CONFIG, NODE_OPTIONS \(read by the hook\)/m);
+    expect(r.stdout).not.toMatch(/EDITOR/);
+    expect(r.stdout).toMatch(/^FAIL\s+project settings\s+\S*settings\.json loosens the guard: sandbox\.enabled: false; sandbox\.allowUnsandboxedCommands: true/m);
+  });
+
+  it('doctor fails when BASHGUARD_CONFIG names a file the agent can write (the hook ignores it)', async () => {
+    const wt = withWorktree();
+    await cli(['install', '--user']);
+    write(join(wt, 'mine.json'), { rules: { BG1002: 'off' } });
+    const r = await cli(['doctor'], wt, { BASHGUARD_CONFIG: join(wt, 'mine.json') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^FAIL\\s+config\\s+BASHGUARD_CONFIG=${join(wt, 'mine.json').replace(/[.]/g, '\\.')} ignored: .* lies in the worktree`, 'm'));
+  });
+
+  it('install --managed writes the managed settings (hook, and allowManagedHooksOnly when asked); doctor reads that layer', async () => {
+    const managed = join(T, `managed${n}`, 'managed-settings.json');
+    mkdirSync(join(T, `managed${n}`));
+    write(managed, { model: 'opus' });
+    expect((await cli(['install', '--managed-hooks-only'])).code).toBe(2);
+    const r = await cli(['install', '--managed', '--managed-path', managed, '--managed-hooks-only']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = read(managed);
+    expect(ours(s)).toHaveLength(1);
+    expect(s.allowManagedHooksOnly).toBe(true);
+    expect(s.model).toBe('opus');
+    // Nothing in the user's settings.
+    expect(existsSync(userSettings())).toBe(false);
+    const entry = s.hooks.PreToolUse[0].hooks[0];
+    // The exec form's launcher sits beside the managed file, out of the user's ~/.claude/hooks.
+    if (Array.isArray(entry.args)) expect(entry.command.startsWith(join(T, `managed${n}`) + '/')).toBe(true);
+    // Without the flag, allowManagedHooksOnly is not set; idempotent.
+    const plain = join(T, `managed${n}`, 'plain.json');
+    await cli(['install', '--managed', '--managed-path', plain]);
+    expect(read(plain).allowManagedHooksOnly).toBeUndefined();
+    expect((await cli(['install', '--managed', '--managed-path', plain])).stdout).toMatch(/already installed/);
+    // doctor, with the managed file pointed at for the test: the managed layer is effective.
+    const d = await cli(['doctor'], project, { BASHGUARD_MANAGED_SETTINGS: managed });
+    expect(d.stdout).toMatch(/^ok\s+managed settings\s+\S*managed-settings\.json: installed/m);
+    expect(d.stdout).toMatch(/^ok\s+hook effective\s+yes/m);
   });
 
   it('doctor prints the config notices of a worktree .bashguard.json that tries to loosen', async () => {

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { readRegularFile } from '../util/safe-read.js';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
@@ -21,10 +22,28 @@ import { openWorkspace } from '../workspace/index.js';
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
 
 interface InstallOptions {
-  scope: 'user' | 'project';
+  scope: 'user' | 'project' | 'managed';
   dryRun: boolean;
   /** Claude Code only: which form of the hook to write (default `auto`, see chooseClaudeForm). */
   hookForm?: ClaudeHookForm;
+  /** `--managed`: also set `allowManagedHooksOnly` (no hook of a lower settings layer runs). */
+  managedHooksOnly?: boolean;
+  /** `--managed-path`: the managed settings file to write instead of the system's (tests, images). */
+  managedPath?: string;
+}
+
+/**
+ * Claude Code's managed settings file: `<dir>/managed-settings.json`, the directory being
+ * `/Library/Application Support/ClaudeCode` on macOS and `/etc/claude-code` elsewhere (Linux), as
+ * the shipped client computes it (@anthropic-ai/claude-agent-sdk-linux-x64 0.3.330, `claude`:
+ * `switch(x()){case"macos":return"/Library/Application Support/ClaudeCode";case"windows":return
+ * "C:\\Program Files\\ClaudeCode";default:return"/etc/claude-code"}` and
+ * `function Wi(){return V(_b(),"managed-settings.json")}`). Only root can write there, which is
+ * the point: the agent cannot. BASHGUARD_MANAGED_SETTINGS (absolute) names another file (tests).
+ */
+export function managedSettingsFile(env: IO['env']): string {
+  if (env.BASHGUARD_MANAGED_SETTINGS?.startsWith('/')) return env.BASHGUARD_MANAGED_SETTINGS;
+  return process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
 }
 
 /**
@@ -231,7 +250,8 @@ function quote(p: string): string {
   return /^[A-Za-z0-9_./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
-export function settingsPath(io: IO, scope: 'user' | 'project'): string {
+export function settingsPath(io: IO, scope: 'user' | 'project' | 'managed', managedPath?: string): string {
+  if (scope === 'managed') return managedPath ?? managedSettingsFile(io.env);
   if (scope === 'user') {
     // Claude Code reads its user settings from CLAUDE_CONFIG_DIR when that is set.
     if (io.env.CLAUDE_CONFIG_DIR?.startsWith('/')) return join(io.env.CLAUDE_CONFIG_DIR, 'settings.json');
@@ -250,8 +270,11 @@ type Json = Record<string, unknown>;
 export function readSettings(file: string): Json {
   if (!existsSync(file)) return {};
   let parsed: unknown;
+  // (never blocks on a FIFO put where a settings file goes: src/util/safe-read.ts)
+  const read = readRegularFile(file);
+  if (!read.ok) throw new UsageError(`${read.message}; not changing it`);
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(read.text);
   } catch (err) {
     throw new UsageError(`${file}: not valid JSON (${(err as Error).message}); not changing it`);
   }
@@ -357,9 +380,12 @@ export function worktreesNotReached(dir: string): string[] {
 }
 
 export function runInstall(io: IO, opts: InstallOptions): number {
-  const file = settingsPath(io, opts.scope);
+  const file = settingsPath(io, opts.scope, opts.managedPath);
   const before = readSettings(file);
   let { spec, why } = chooseClaudeForm(io, opts.hookForm);
+  // Managed: the launcher beside the managed settings, not in ~/.claude/hooks, which the agent's
+  // user can write (a launcher there could be replaced, and the managed entry would run it).
+  if (opts.scope === 'managed' && spec.args) spec = { ...spec, command: join(dirname(file), basename(spec.command)) };
   if (spec.args && !opts.dryRun) {
     // The launcher the exec form runs, written (again) before the settings name it.
     const failed = writeExecForm(spec.command);
@@ -370,6 +396,7 @@ export function runInstall(io: IO, opts: InstallOptions): number {
     }
   }
   const after = mergeHook(before, spec);
+  if (opts.scope === 'managed' && opts.managedHooksOnly) after.allowManagedHooksOnly = true;
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
     return 0;
@@ -429,7 +456,7 @@ function reportNotReached(io: IO): void {
 }
 
 export function runUninstall(io: IO, opts: InstallOptions): number {
-  const file = settingsPath(io, opts.scope);
+  const file = settingsPath(io, opts.scope, opts.managedPath);
   if (!existsSync(file)) {
     io.stdout(`no settings at ${file}; nothing to remove\n`);
     return 0;
@@ -478,8 +505,37 @@ export function claudeSettingsLayers(io: Pick<IO, 'env'>, dir: string): ClaudeLa
   const root = found.ok && found.layout.current.root ? found.layout.current.root : dir;
   layers.push({ scope: 'project', file: join(root, '.claude', 'settings.json') });
   layers.push({ scope: 'local', file: join(root, '.claude', 'settings.local.json') });
-  layers.push({ scope: 'managed', file: process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json' });
+  layers.push({ scope: 'managed', file: managedSettingsFile(io.env) });
   return layers;
+}
+
+/**
+ * Environment variables the hook reads or that change what its node runs: set by a settings
+ * layer's `env`, they reach the hook as they reach every command (Claude Code applies `env` to its
+ * own process), so a layer the agent could write could move the guard's config, log, scratch
+ * dirs, the repository git acts on, or load code into the hook.
+ */
+const HOOK_ENV = /^(BASHGUARD_\w*|XDG_(CONFIG|STATE|CACHE|DATA)_HOME|HOME|TMPDIR|CLAUDE_CONFIG_DIR|GIT_\w+|NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+)$/;
+
+/**
+ * What a lower settings layer (user, project, local) does to the guard: disables hooks, sets
+ * environment the hook reads, or turns the sandbox off. One line per layer, or null.
+ */
+export function layerLoosens(s: Record<string, unknown>): string | null {
+  const what: string[] = [];
+  if (s.disableAllHooks === true) what.push('disableAllHooks');
+  const env = s.env;
+  if (env && typeof env === 'object' && !Array.isArray(env)) {
+    const keys = Object.keys(env).filter((k) => HOOK_ENV.test(k));
+    if (keys.length) what.push(`env ${keys.join(', ')} (read by the hook)`);
+  }
+  const sandbox = s.sandbox;
+  if (sandbox && typeof sandbox === 'object' && !Array.isArray(sandbox)) {
+    const sb = sandbox as Record<string, unknown>;
+    if (sb.enabled === false) what.push('sandbox.enabled: false');
+    if (sb.allowUnsandboxedCommands === true) what.push('sandbox.allowUnsandboxedCommands: true');
+  }
+  return what.length ? what.join('; ') : null;
 }
 
 /**
@@ -508,6 +564,10 @@ export function claudeSettingsChecks(io: IO): Check[] {
     }
     if (s.disableAllHooks === true) disabledBy.push(file);
     if (scope === 'managed' && s.allowManagedHooksOnly === true) managedOnly = true;
+    if (scope !== 'managed') {
+      const loosens = layerLoosens(s);
+      if (loosens) checks.push({ ok: false, label: `${scope} settings`, detail: `${file} loosens the guard: ${loosens} (set these only in the managed settings or the orchestrator's environment)` });
+    }
     const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
     const ours = (Array.isArray(pre) ? pre : []).flatMap((e) => (Array.isArray(e?.hooks) ? (e.hooks as Json[]) : []).filter(isOurs).map((h) => ({ matcher: e.matcher, command: h.command as string, args: h.args, onFailure: h.onFailure })));
     if (ours.length === 0) {

@@ -169,6 +169,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .description('add the hook to Claude Code settings (idempotent; keeps every other setting)')
     .addOption(new Option('--user', 'install in ~/.claude/settings.json').conflicts('project'))
     .option('--project', 'install in <project>/.claude/settings.json (default)')
+    .addOption(new Option('--managed', "install in Claude Code's managed settings (/etc/claude-code/managed-settings.json; macOS: /Library/Application Support/ClaudeCode/), which no lower layer overrides").conflicts(['user', 'project']))
+    .option('--managed-hooks-only', 'with --managed: also set allowManagedHooksOnly (hooks of user, project and local settings stop running)')
+    .option('--managed-path <file>', 'with --managed: write this file instead of the system managed settings')
     .option('--dry-run', 'print the resulting settings instead of writing them')
     .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
     .addOption(
@@ -176,7 +179,14 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
         .choices(['auto', 'direct', 'shell'])
         .default('auto'),
     )
-    .action(async (opts: { user?: boolean; project?: boolean; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm }) => {
+    .action(async (opts: { user?: boolean; project?: boolean; managed?: boolean; managedHooksOnly?: boolean; managedPath?: string; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm }) => {
+      if ((opts.managedHooksOnly || opts.managedPath) && !opts.managed) throw new UsageError('--managed-hooks-only and --managed-path go with --managed');
+      if (opts.managed) {
+        if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
+        if (opts.managedPath !== undefined && !opts.managedPath.startsWith('/')) throw new UsageError(`--managed-path takes an absolute path, got ${JSON.stringify(opts.managedPath)}`);
+        exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath });
+        return;
+      }
       if (agentOf(opts.agent) !== 'claude') {
         if (opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
