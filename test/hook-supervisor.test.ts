@@ -6,7 +6,7 @@
  * a hook overruns its timeout. These tests run the real script and the built CLI (`npm test` builds
  * dist/ first) against a real git layout.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -271,6 +271,33 @@ describe('bin/bashguard-hook', () => {
         }
       },
     );
+
+    it('a fallback that does not answer within its own limit: deny with a one-line reason, nothing left running', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bashguard-fallback-'));
+      try {
+        // A node whose hook cannot arm the limit (so coreutils' timeout bounds both runs), and
+        // whose fallback run (`hook --unfinished`) never answers, as a fallback blocked on a file would.
+        const node = join(dir, 'node');
+        writeFileSync(node, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --time-limit ] && exit 3; [ "$a" = --unfinished ] && exec sleep 60; done\nexec ${JSON.stringify(process.execPath)} "$@"\n`);
+        chmodSync(node, 0o755);
+        const r = spawnSync('setsid', ['/bin/sh', SUPERVISOR], { input: event(HANG), env: env({ BASHGUARD_NODE: node }), encoding: 'utf8', timeout: 60_000 });
+        expect(r.error).toBeUndefined();
+        expect(r.status).toBe(0);
+        const out = decisionOf(r.stdout);
+        expect(out.permissionDecision).toBe('deny');
+        expect(out.permissionDecisionReason).toMatch(/fallback answer did not come within 3 s/);
+        expect(out.permissionDecisionReason).not.toContain('\n');
+        let left = '';
+        try {
+          left = execFileSync('ps', ['-o', 'pid=', '-g', String(r.pid)], { encoding: 'utf8' }).trim();
+        } catch {
+          // none
+        }
+        expect(left).toBe('');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     it.each([['soon'], ['0'], ['-1'], ['1e9']])('--time-limit %s: one line, exit 3, nothing read or answered', (value) => {
       for (const entry of [[START, 'hook'], [CLI, 'hook', '--agent', 'claude', '--unfinished', '1']]) {
