@@ -174,7 +174,7 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       const removes = e.subtree && (e.op === 'delete' || e.op === 'move');
       const inner = removes ? regions.find((r) => r.kind === 'protected' && r.root !== physical && isInside(r.root, physical) && (fs.exists?.(r.root) ?? true)) : undefined;
       if (inner) add('BG1005', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} ${e.op === 'delete' ? 'deletes' : 'writes'} ${physical}, which holds ${inner.root}: ${inner.why ?? 'a protected file'}`, inner.root, e, e.evidence);
-      else if (!placesTree(e, ctx, regions, fs, physical, add)) sharedInode(e, ctx, regions, physical, add);
+      else if (!placesTree(e, ctx, regions, fs, physical, add) && region.kind !== 'device') sharedInode(e, ctx, regions, physical, add);
       return;
     }
   }

@@ -188,9 +188,8 @@ export class Workspace {
     // lie in a place the agent may write (a worktree's node_modules, a scratch dir). Not when the
     // package holds the worktree (developing bashguard in a worktree of its own).
     if (fs === nodeFs && this.root) {
-      for (const [path, why] of [[installedPackage(), "bashguard's installed package (the hook's code)"], [process.execPath, 'the node that runs the hook']] as const) {
-        if (!path || isInside(this.root, path)) continue;
-        const real = this.host.realpath?.(path) ?? path;
+      for (const { path, real, why } of ownCode(this.host)) {
+        if (isInside(this.root, path)) continue;
         for (const p of new Set([path, real])) if (!have.has(p)) extra.push({ kind: 'protected', root: p, why });
       }
     }
@@ -333,6 +332,18 @@ export function toolWriteEffect(abs: string, text: string, tool: string): WriteE
 function withIgnored(ws: Workspace, ignored: string[]): Workspace {
   ws.ignoredConfigs = ignored;
   return ws;
+}
+
+let ownCodeCache: { path: string; real: string; why: string }[] | null = null;
+
+/** The installed package and the node running it, as given and realpath'd (the same for the whole process). */
+function ownCode(host: Host): { path: string; real: string; why: string }[] {
+  if (ownCodeCache) return ownCodeCache;
+  const out: { path: string; real: string; why: string }[] = [];
+  for (const [path, why] of [[installedPackage(), "bashguard's installed package (the hook's code)"], [process.execPath, 'the node that runs the hook']] as const) {
+    if (path) out.push({ path, real: host.realpath?.(path) ?? path, why });
+  }
+  return (ownCodeCache = out);
 }
 
 /** The installed package's root, or null where it cannot be found. */
