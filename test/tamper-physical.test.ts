@@ -106,10 +106,11 @@ describe('a .claude that is a symlink to a directory the agent owns', () => {
     });
   });
 
-  it('creating `.claude` as a symlink is BG1005; a symlink under another name is not', () => {
+  it('creating `.claude` as a symlink, or moving a directory there, is BG1005; a symlink under another name is not', () => {
     const r = bash(`ln -s ${own} .claude`);
     expect(r.decision).toBe('deny');
     expect(r.reason).toContain('BG1005');
+    expect(bash(`mv ${own} .claude`).decision).toBe('deny');
     expect(bash(`ln -s ${own} notes-link`).decision).toBe('allow');
   });
 });
@@ -166,6 +167,15 @@ describe('hard links to protected files, written through', () => {
     writeFileSync(join(L.worktree, 'plain'), 'x');
     expect(bash('echo x > plain').decision).toBe('allow');
     rmSync(join(L.worktree, 'plain'));
+  });
+
+  it('a hard link made and written in one command is not allowed (its source is not known to the policy); reading through it is', () => {
+    const r = bash(`ln ${join(home, '.claude', 'settings.json')} ${scratch}/same && echo '{}' > ${scratch}/same`);
+    expect(r.decision).toBe('ask');
+    expect(r.reason).toMatch(/made a link to a file not known here/);
+    writeFileSync(join(L.worktree, 'notes'), 'x');
+    expect(bash('ln notes notes2 && cat notes2').decision).toBe('allow');
+    rmSync(join(L.worktree, 'notes'));
   });
 
   it('benign twin: two hard-linked scratch files on another file system than the checkouts', () => {

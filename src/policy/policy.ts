@@ -73,6 +73,10 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // Symlinks the command itself creates (`ln -s /repo l && touch l/x`) are layered over the
   // real file system, in execution order, so later paths through them resolve where bash would.
   const created = new Map<string, string>();
+  // Hard links the command itself makes (`ln SRC DST`), by the physical path of DST: a later write
+  // to DST in the same command writes SRC's inode (the source, where the command knowledge gives
+  // it, is judged at the link itself; WriteEffect.hardLinkSource).
+  const hardLinks = new Map<string, string | null>();
   // The layout's realpath'd directories hold no symlink: no lstat for them or their parents
   // (only on the real file system, which is where discovery realpath'd them).
   const current = ctx.layout?.current;
@@ -104,7 +108,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   };
   for (const e of effects) {
     if (e.kind === 'write') {
-      writeFinding(e, ctx, regions, fs, add);
+      writeFinding(e, ctx, regions, fs, add, hardLinks);
       if (e.linkTarget !== undefined && e.path !== null && !e.path.includes(HOLE)) {
         const slash = e.path.replace(/\/+$/, '').lastIndexOf('/');
         const dir = resolvePhysical(e.path.slice(0, slash) || '/', fs);
@@ -123,12 +127,13 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
 
 type Add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => void;
 
-function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add, hardLinks?: Map<string, string | null>): void {
   // A hard link shares its source's inode: writing through it later writes the source.
   if (e.hardLinkSource !== undefined) {
     const { hardLinkSource: src, ...dest } = e;
-    writeFinding(dest, ctx, regions, fs, add);
+    writeFinding(dest, ctx, regions, fs, add, hardLinks);
     writeFinding({ ...dest, op: 'write', path: src, subtree: false, command: `${e.command} (hard link to ${displayPath(src)})`, linkTarget: undefined, treeWrite: undefined }, ctx, regions, fs, add);
+    if (hardLinks && !src.includes(HOLE) && e.path !== null && !e.path.includes(HOLE)) hardLinks.set(resolvePhysical(e.path, fs), src);
     return;
   }
   if (e.path === null) {
@@ -174,7 +179,13 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       const removes = e.subtree && (e.op === 'delete' || e.op === 'move');
       const inner = removes ? regions.find((r) => r.kind === 'protected' && r.root !== physical && isInside(r.root, physical) && (fs.exists?.(r.root) ?? true)) : undefined;
       if (inner) add('BG1005', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} ${e.op === 'delete' ? 'deletes' : 'writes'} ${physical}, which holds ${inner.root}: ${inner.why ?? 'a protected file'}`, inner.root, e, e.evidence);
-      else if (!placesTree(e, ctx, regions, fs, physical, add) && region.kind !== 'device') sharedInode(e, ctx, regions, physical, add);
+      else if (!placesTree(e, ctx, regions, fs, physical, add) && region.kind !== 'device') {
+        if (e.op === 'link' && e.linkTarget === undefined && e.hardLinkSource === undefined && hardLinks && !e.subtree) hardLinks.set(physical, null);
+        else if (hardLinks?.has(physical) && IN_PLACE.has(e.op) && hardLinks.get(physical) === null) {
+          const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+          add('BG1005', weakest(e.confidence, 'possible'), `\`${e.command}\`${via} writes ${physical}, which this command made a link to a file not known here (a hard link writes its source: it may be a protected file)`, physical, e, e.evidence);
+        } else sharedInode(e, ctx, regions, physical, add);
+      }
       return;
     }
   }
