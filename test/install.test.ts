@@ -418,8 +418,12 @@ describe('issue #12: every session covered', () => {
     const wt = withWorktree();
     await cli(['install', '--user']);
     expect((await cli(['doctor'], wt)).code).toBe(0);
-    write(join(wt, '.claude', 'settings.local.json'), { env: { BASHGUARD_CONFIG: join(wt, 'mine.json'), NODE_OPTIONS: '--require x', EDITOR: 'vi' } });
-    write(join(wt, '.claude', 'settings.json'), { sandbox: { enabled: false, allowUnsandboxedCommands: true } });
+    // `.claude` a symlink to a directory the agent owns: doctor reads the layers where the client does.
+    const owned = join(T, `owned${n}`);
+    mkdirSync(owned);
+    symlinkSync(owned, join(wt, '.claude'));
+    write(join(owned, 'settings.local.json'), { env: { BASHGUARD_CONFIG: join(wt, 'mine.json'), NODE_OPTIONS: '--require x', EDITOR: 'vi' } });
+    write(join(owned, 'settings.json'), { sandbox: { enabled: false, allowUnsandboxedCommands: true } });
     const r = await cli(['doctor'], wt);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL\s+local settings\s+\S*settings\.local\.json loosens the guard: env BASHGUARD_CONFIG, NODE_OPTIONS \(read by the hook\)/m);

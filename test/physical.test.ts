@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../src/parse/native.js';
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from '../src/policy/physical.js';
+import { HOLE } from '../src/effects/types.js';
 import { nativeLstat, registerNativeLstat } from '../src/util/native-lstat.js';
 import { cannotRun, REPO_ROOT } from './helpers/shared.js';
 
@@ -86,5 +87,22 @@ describe('nodeFs with and without the native lstat', () => {
     expect(() => x.exports.lstatKind!(42)).toThrow(/must be a string/);
     expect(() => x.exports.lstatKind!()).toThrow(/must be a string/);
     expect(x.exports.lstatKind!('/')).toBe(1);
+  });
+});
+
+describe('resolvePhysical and /proc', () => {
+  it('/proc/<pid>/root is `/`; /proc/<pid>/cwd (self, thread-self, a pid, a task) is unknown from there on', () => {
+    const fs = countingFs({ '/proc/self': '4242' });
+    expect(resolvePhysical('/proc/self/root/repo/README.md', fs)).toBe('/repo/README.md');
+    expect(resolvePhysical('/proc/1/root/etc/passwd', fs)).toBe('/etc/passwd');
+    for (const p of ['/proc/self/cwd/../README.md', '/proc/thread-self/cwd/x', '/proc/77/cwd/x', '/proc/77/task/78/cwd/x']) {
+      const r = resolvePhysical(p, fs);
+      expect(r).toContain(HOLE);
+      // The part after the unknown directory is kept as written (`..` is not applied to it).
+      expect(r.slice(r.indexOf(HOLE) + 1)).toBe(p.slice(p.indexOf('/cwd') + 4));
+    }
+    // Only in /proc: a directory called cwd elsewhere is an ordinary one.
+    expect(resolvePhysical('/home/cwd/x', fs)).toBe('/home/cwd/x');
+    expect(resolvePhysical('/proc/cpuinfo', fs)).toBe('/proc/cpuinfo');
   });
 });

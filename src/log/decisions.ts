@@ -100,6 +100,8 @@ function openLog(file: string): number {
   try {
     fd = openSync(file, flags, 0o600);
   } catch (err) {
+    // (a FIFO with no reader: ENXIO under O_NONBLOCK)
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new Error('not a regular file (a FIFO, a device or a socket sits at its path); nothing written');
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     fd = openSync(file, flags, 0o600);

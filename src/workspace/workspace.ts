@@ -256,7 +256,7 @@ export class Workspace {
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
   classify(path: string): Region {
-    return classify(resolvePhysical(path.startsWith('/') ? path : join(this.cwd, path), this.fs), this.regions);
+    return classify(resolvePhysical(path.startsWith('/') ? path : join(this.cwd, path), this.fs), this.root ? this.physicalRegions() : this.regions);
   }
 
   /** The config files read for this workspace (for doctor): trusted or not. */
