@@ -233,6 +233,13 @@ describe('a config file the environment names is trusted only where the agent ca
     const x = load({ XDG_CONFIG_HOME: join(scratch, 'xdg') });
     expect(x.config.rules.BG1002).toBeUndefined();
     expect(x.notices[0]).toContain('XDG_CONFIG_HOME=');
+    // XDG_CONFIG_HOME=$HOME/.config is the default place, trusted wherever HOME is.
+    const home = join(scratch, 'home');
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), loose);
+    const d = loadTrustedConfig({ env: { HOME: home, TMPDIR: scratch, XDG_CONFIG_HOME: join(home, '.config') }, projectRoot: project, worktreeRoot: worktree });
+    expect(d.config.rules.BG1002).toBe('off');
+    expect(d.ignored).toBeUndefined();
     rmSync(join(project, '.bashguard.json'));
   });
 

@@ -133,6 +133,8 @@ export function loadTrustedConfig(input: TrustedConfigInput): LoadedConfig {
     if (!value) continue;
     const file = key === 'XDG_CONFIG_HOME' ? userConfigFile({ XDG_CONFIG_HOME: value }) : value;
     if (!file || !file.startsWith('/')) continue;
+    // XDG_CONFIG_HOME naming the default place (~/.config) names nothing the agent could choose.
+    if (key === 'XDG_CONFIG_HOME' && file === userConfigFile({ HOME: input.env.HOME })) continue;
     let roots: string[] = [];
     try {
       roots = key === 'BASHGUARD_CONFIG' ? userLayerRoots() : [];
