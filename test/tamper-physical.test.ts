@@ -52,8 +52,11 @@ interface Answer {
 }
 
 /** Runs the supervisor in a process group of its own, then counts (and ends) what it left behind. */
+/** util-linux's setsid (Linux): without it the hook runs in the test's process group, and what it leaves is not counted. */
+const SETSID = spawnSync('setsid', ['true']).status === 0;
+
 function hook(input: Record<string, unknown>, env: Record<string, string> = {}): Answer {
-  const r = spawnSync('setsid', ['/bin/sh', SUPERVISOR], {
+  const r = spawnSync(SETSID ? 'setsid' : '/bin/sh', SETSID ? ['/bin/sh', SUPERVISOR] : [SUPERVISOR], {
     input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 't', cwd: L.worktree, ...input }),
     env: { PATH: process.env.PATH, HOME: home, TMPDIR: scratch, BASHGUARD_NODE: process.execPath, BASHGUARD_HOOK_TIMEOUT: String(LIMIT_S), ...env },
     cwd: L.worktree,
@@ -61,7 +64,7 @@ function hook(input: Record<string, unknown>, env: Record<string, string> = {}):
     timeout: 60_000,
   });
   let left = 0;
-  try {
+  if (SETSID) try {
     left = execFileSync('ps', ['-o', 'pid=', '-g', String(r.pid)], { encoding: 'utf8' }).trim().split(/\s+/).filter(Boolean).length;
   } catch {
     // none left (ps exits 1)
@@ -266,7 +269,7 @@ describe('a FIFO wherever the hook reads a file: an answer, a one-line reason, n
     const p = join(L.main, '.bashguard.json');
     fifo(p);
     try {
-      const r = spawnSync('setsid', [process.execPath, CLI, 'hook', '--unfinished', '2'], {
+      const r = spawnSync(process.execPath, [CLI, 'hook', '--unfinished', '2'], {
         input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: L.worktree }),
         env: { PATH: process.env.PATH, HOME: home },
         cwd: L.worktree,
