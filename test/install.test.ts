@@ -465,6 +465,8 @@ describe('issue #12: every session covered', () => {
     const d = await cli(['doctor'], project, { BASHGUARD_MANAGED_SETTINGS: managed });
     expect(d.stdout).toMatch(/^ok\s+managed settings\s+\S*managed-settings\.json: installed/m);
     expect(d.stdout).toMatch(/^ok\s+hook effective\s+yes/m);
+    expect((await cli(['uninstall', '--managed', '--managed-path', plain])).code).toBe(0);
+    expect(ours(read(plain))).toHaveLength(0);
   });
 
   it('doctor prints the config notices of a worktree .bashguard.json that tries to loosen', async () => {

@@ -200,9 +200,17 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .description('remove the hook from Claude Code settings')
     .addOption(new Option('--user', 'from ~/.claude/settings.json').conflicts('project'))
     .option('--project', 'from <project>/.claude/settings.json (default)')
+    .addOption(new Option('--managed', "from Claude Code's managed settings").conflicts(['user', 'project']))
+    .option('--managed-path <file>', 'with --managed: this file instead of the system managed settings')
     .option('--dry-run', 'print the resulting settings instead of writing them')
     .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
-    .action(async (opts: { user?: boolean; dryRun?: boolean; agent: string }) => {
+    .action(async (opts: { user?: boolean; managed?: boolean; managedPath?: string; dryRun?: boolean; agent: string }) => {
+      if (opts.managedPath && !opts.managed) throw new UsageError('--managed-path goes with --managed');
+      if (opts.managed) {
+        if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
+        exitCode = runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath });
+        return;
+      }
       if (agentOf(opts.agent) !== 'claude') {
         exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
