@@ -534,8 +534,13 @@ export class Interpreter implements ExpandHooks {
         }
         // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
         // After a test (`[ -d x ] && cd x`) or with `||`, b may not run: join both outcomes.
+        // Its outcome is still undecided (a may have failed), and when b ends the shell (`grep -q x f
+        // && echo found && exit`, `[ -z "$1" ] && usage && exit`), the script goes on from a's failure.
         if (cmd.op === '&&' && !isTest(cmd.left)) {
+          const ifLeftFailed = cloneState(st);
           this.exec(cmd.right, st, stdin);
+          if (st.terminated || st.returned) assign(st, ifLeftFailed);
+          this.status = this.status === false ? false : null;
           return;
         }
         const right = cloneState(st);

@@ -10,7 +10,7 @@ import { getParser, useDenseParseTable, type BackendChoice } from '../parse/inde
 import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
-import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
+import { LINT_DEFAULT_STEPS, Linter, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, jobSizes, lintIsolated } from './isolated.js';
 import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
@@ -53,7 +53,13 @@ export interface LintCliOptions {
   include?: string[];
   severity?: string;
   norc?: boolean;
+  maxSteps?: string;
+  incomplete?: string;
+  readDisk?: boolean;
 }
+
+/** Exit code of a run whose only failure is a file that was not fully analyzed (`--incomplete error`). */
+export const EXIT_INCOMPLETE = 3;
 
 
 export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
@@ -70,6 +76,10 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const workers = opts.jobs === undefined ? null : Number(opts.jobs);
   if (workers !== null && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--jobs takes a whole number of processes, 1 or more (got ${opts.jobs})`);
 
+  const maxSteps = Number(opts.maxSteps ?? LINT_DEFAULT_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps takes a whole number of steps, 1 or more (got ${opts.maxSteps})`);
+  const incomplete = opts.incomplete ?? 'error';
+  if (!['error', 'warn', 'ignore'].includes(incomplete)) throw new UsageError(`--incomplete must be error, warn or ignore (got ${opts.incomplete})`);
   const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
   if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
   const minSeverity = (opts.severity ?? 'info') as Severity;
@@ -91,7 +101,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   // Lint parses whole scripts: the native parser's dense table, where it parses (here or there).
   useDenseParseTable();
   const parser = isolated && parserChoice === undefined ? null : await getParser(parserChoice as BackendChoice | undefined);
-  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc) };
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk) };
   const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
@@ -140,6 +150,12 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     trainIfWritingCache(linter);
   }
   if (progress) io.stderr('\r\x1b[K');
+  // A file not fully analyzed is a fact about the run, not a guess: never demoted by
+  // --min-confidence; its severity is --incomplete's.
+  const incompleteSeverity: Severity = incomplete === 'error' ? 'error' : incomplete === 'warn' ? 'warning' : 'info';
+  for (const r of results) {
+    r.findings = r.findings.map((f) => (f.rule === 'BG0002' ? { ...f, confidence: 'certain', severity: incompleteSeverity } : f));
+  }
 
   if (opts.baselineWrite) {
     const { results: all } = select(results, { minConfidence, include, exclude, minSeverity: 'info', baseline: null });
@@ -182,7 +198,9 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     io.stderr(`bashguard: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
     return 1;
   }
-  if (failOn === 'none') return 0;
+  const notFull = incomplete === 'error' && results.some((r) => r.findings.some((f) => f.rule === 'BG0002'));
+  if (failOn === 'none') return notFull ? EXIT_INCOMPLETE : 0;
   const threshold = SEVERITY_RANK[failOn as Severity];
-  return results.some((r) => r.findings.some((f) => SEVERITY_RANK[f.severity] >= threshold)) ? 1 : 0;
+  if (results.some((r) => r.findings.some((f) => f.rule !== 'BG0002' && SEVERITY_RANK[f.severity] >= threshold))) return 1;
+  return notFull ? EXIT_INCOMPLETE : 0;
 }

@@ -16,8 +16,10 @@ import { dirname, relative } from 'node:path';
 import type { BashParser, ParseLimits, ParseResult } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
-import type { PhysicalFs } from '../policy/physical.js';
-import { displayPath } from '../interpret/paths.js';
+import { nodeFs, type PhysicalFs } from '../policy/physical.js';
+import { displayPath, isInside } from '../interpret/paths.js';
+import { nodeHost } from '../workspace/host.js';
+import type { Host } from '../interpret/interpreter.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -97,6 +99,45 @@ export interface LintOptions {
    * which computes them for every file anyway: ./isolated.ts). Default true.
    */
   fingerprints?: boolean;
+  /**
+   * `--max-steps N`: the interpreter's step budget per file (simple commands and function calls,
+   * nested code included). Past it the file is reported as not fully analyzed (BG0002 with the
+   * count). Deterministic, unlike a time budget: the same tree gives the same result on any load.
+   */
+  maxSteps?: number;
+  /**
+   * `--read-disk`: answer file tests (`[ -w ~/.bashrc ]`), `cd -P` and symlinks outside the
+   * checkout from this machine's disk, as the hook does. Off by default: a lint result is a fact
+   * about the tree, not about the machine it runs on (the checkout itself is still read: its
+   * sourced files and its own symlinks are part of the tree).
+   */
+  readDisk?: boolean;
+}
+
+/** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
+export const LINT_DEFAULT_STEPS = 200_000;
+
+/**
+ * The disk as lint sees it without `--read-disk`: only the checkout under `root()` (null while the
+ * workspace is being opened: its discovery needs the real layout). File tests are never answered
+ * (the tree's untracked files and the machine's home are not the script's input), so both ways of
+ * a test are analyzed.
+ */
+function treeOnly(root: () => string | null): { host: Host; fs: PhysicalFs } {
+  const inTree = (p: string): boolean => {
+    const r = root();
+    return r === null || isInside(p, r);
+  };
+  const host: Host = {
+    realpath: (p) => (inTree(p) ? nodeHost.realpath!(p) : null),
+    readFile: (p) => (inTree(p) ? nodeHost.readFile!(p) : null),
+  };
+  const fs: PhysicalFs = {
+    readlink: (p) => (inTree(p) ? nodeFs.readlink(p) : null),
+    // Outside the tree: taken to exist (what policy assumes of a path it cannot ask about).
+    exists: (p) => (inTree(p) ? nodeFs.exists!(p) : true),
+  };
+  return { host, fs };
 }
 
 interface Scope {
@@ -195,15 +236,19 @@ export class Linter {
   }
 
   private computeScope(dir: string): Scope {
+    let opened: string | null = null;
+    const disk = this.opts.readDisk || this.opts.fs ? null : treeOnly(() => opened);
     const ws = openWorkspace(dir, {
       env: this.opts.env,
-      fs: this.opts.fs,
+      fs: this.opts.fs ?? disk?.fs,
+      host: disk?.host,
       root: this.opts.root,
       enforceEverywhere: true,
       nestedDir: realpathOr(dir),
       config: this.opts.noConfig ? DEFAULT_CONFIG : undefined,
     });
     const root = ws.root!;
+    opened = root;
     const config = ws.config;
     const match = globMatcher(config.ignore);
     const base = config.source && this.opts.env.BASHGUARD_CONFIG ? dirname(config.source) : root;
@@ -317,7 +362,7 @@ export class Linter {
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS }).verdict;
     } finally {
       this.current = null;
     }
@@ -326,7 +371,12 @@ export class Linter {
         result.suppressed++;
         continue;
       }
-      out.push(toLintFinding(f, display));
+      const lf = toLintFinding(f, display);
+      // A parse error of the script's own text is certain (ShellCheck fails a run on one too);
+      // its severity is the config's (`rules: {"BG0001": "warning"}`). One in nested code
+      // (`eval "$x"`, `bash -c`) may be an artefact of an unknown value: left as it is.
+      if (lf.rule === 'BG0001' && lf.via.length === 0) lf.confidence = 'certain';
+      out.push(lf);
     }
     for (const p of problems) {
       const f = this.ownFinding('BG0003', scope.config, p.message, display, p.range, 'certain');
