@@ -28,6 +28,9 @@ export interface AnalyzeOptions {
   deterministic?: boolean;
   /** Budget of interpreter steps (default: the interpreter's own). */
   maxSteps?: number;
+  /** Lint: the script's path (effects in other files get an Origin) and every function analyzed. */
+  file?: string;
+  everyFunction?: boolean;
   /** false: Analysis#commands stays empty (the traces `bashguard explain` shows; a decision needs none). */
   commandTraces?: boolean;
 }
@@ -89,6 +92,8 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     maxShellDepth: opts.maxShellDepth,
     deadline: opts.deterministic ? undefined : deadline,
     maxSteps: opts.maxSteps,
+    file: opts.file,
+    everyFunction: opts.everyFunction,
     commandTraces: opts.commandTraces,
     parse: (src) => {
       if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };

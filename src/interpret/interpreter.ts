@@ -50,6 +50,13 @@ export interface AnalyzeContext {
   maxShellDepth?: number;
   /** Budget of interpreter steps (simple commands + function calls). */
   maxSteps?: number;
+  /** The file being analyzed (lint): effects of code in other files (sourced) carry an Origin. */
+  file?: string;
+  /**
+   * Lint: after the script, every function no call reached is analyzed too, with unknown
+   * arguments (a library, a plugin, a completion file). The hook analyzes only what runs.
+   */
+  everyFunction?: boolean;
   /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
   gitToplevel?(dir: string): string | null;
 }
@@ -278,9 +285,10 @@ export class Interpreter implements ExpandHooks {
     for (const p of script.problems) {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
-    this.source = { id: this.nextSourceId++, text: script.source };
+    this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
+    if (this.ctx.everyFunction) this.runUncalled(st);
     return { effects: this.effects, timeline: this.timeline, commands: this.commands };
   }
 
@@ -291,7 +299,56 @@ export class Interpreter implements ExpandHooks {
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
   /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
-  private source: { id: number; text: string } = { id: 0, text: '' };
+  private source: SourceRef = { id: 0, text: '', file: null };
+  /** The commands of enclosing files that led to the code now analyzed (`source lib.sh`, a call of f). */
+  private sites: Site[] = [];
+  /** Where each function was defined (lint's every-function pass, and effects of a call from another file). */
+  private readonly definedAt = new Map<FunctionDef, { source: SourceRef; sites: Site[]; st: State | null }>();
+  private readonly called = new Set<FunctionDef>();
+
+  /**
+   * Effects from `start` on came from code of `inner`'s text, reached from the current source at
+   * `site`: they are reported at the site, and, when `inner` is a file, keep where they are there.
+   */
+  private crossed(start: number, inner: SourceRef, site: Site): void {
+    for (let i = start; i < this.effects.length; i++) {
+      const e = this.effects[i]!;
+      if (!e.origin && inner.file !== null && inner.file !== this.source.file) e.origin = { file: inner.file, range: e.range, chain: [] };
+      if (e.origin) e.origin.chain.unshift({ file: this.source.file, line: site.range.line, note: site.note });
+      relocate(e, site.range);
+    }
+  }
+
+  /** Lint: the functions no call reached, each once, with unknown arguments, from the script's end. */
+  private runUncalled(end: State): void {
+    for (const [fn, def] of this.definedAt) {
+      if (this.called.has(fn)) continue;
+      if (this.stepLimitReported) return;
+      const st = cloneState(end.terminated || !def.st ? def.st ?? end : end);
+      st.terminated = false;
+      st.returned = false;
+      const savedSource = this.source;
+      const savedSites = this.sites;
+      const start = this.effects.length;
+      this.source = def.source;
+      this.sites = def.sites;
+      try {
+        this.called.add(fn);
+        this.runFunctionBody(fn, null, st, { kind: 'unknown' });
+      } finally {
+        this.source = savedSource;
+        this.sites = savedSites;
+      }
+      // From the outermost file's view: at the commands that led to the definition.
+      for (let k = def.sites.length - 1; k >= 0; k--) {
+        const site = def.sites[k]!;
+        const saved = this.source;
+        this.source = site.from;
+        this.crossed(start, k === def.sites.length - 1 ? def.source : def.sites[k + 1]!.from, site);
+        this.source = saved;
+      }
+    }
+  }
   private nextSourceId = 1;
   private readonly expandingAliases = new Set<string>();
   /**
@@ -606,6 +663,7 @@ export class Interpreter implements ExpandHooks {
         return;
       case 'function':
         st.funcs.set(cmd.name, cmd);
+        if (!this.definedAt.has(cmd)) this.definedAt.set(cmd, { source: this.source, sites: this.sites, st: this.ctx.everyFunction ? cloneState(st) : null });
         return;
       case 'test': {
         if (!cmd.args) {
@@ -1041,16 +1099,35 @@ export class Interpreter implements ExpandHooks {
       }
       this.summarizing.add(fn.name);
       try {
-        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin);
+        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin, range);
       } finally {
         this.summarizing.delete(fn.name);
       }
       return;
     }
-    this.runFunctionBody(fn, args, st, stdin);
+    this.runFunctionBody(fn, args, st, stdin, range);
   }
 
-  private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
+  private runFunctionBody(fn: FunctionDef, args: Field[] | null, st: State, stdin: Stdin, site?: Range): void {
+    this.called.add(fn);
+    // A function of another text (a sourced file's, an eval's): its ranges are that text's.
+    const def = this.definedAt.get(fn);
+    if (def && site && def.source.id !== this.source.id) {
+      const start = this.effects.length;
+      const outer = this.source;
+      const savedSites = this.sites;
+      const here: Site = { range: site, note: `calls ${fn.name}`, from: outer };
+      this.source = def.source;
+      this.sites = [...savedSites, here];
+      try {
+        this.runFunctionBody(fn, args, st, stdin);
+      } finally {
+        this.source = outer;
+        this.sites = savedSites;
+      }
+      this.crossed(start, def.source, here);
+      return;
+    }
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
     // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
@@ -1378,7 +1455,7 @@ export class Interpreter implements ExpandHooks {
   // ---------------------------------------------------------------- nested shells
 
   /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
-  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }): void {
+  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
     if (this.shellDepth >= (this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH)) {
       this.limitProblem(`nested shells deeper than ${this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH} levels`, label, range);
       return;
@@ -1391,7 +1468,11 @@ export class Interpreter implements ExpandHooks {
     this.shellDepth++;
     const savedVia = this.via;
     const savedSource = this.source;
-    this.source = { id: this.nextSourceId++, text: source };
+    const savedSites = this.sites;
+    const inner: SourceRef = { id: this.nextSourceId++, text: source, file };
+    const here: Site = { range, note: label, from: savedSource };
+    this.source = inner;
+    this.sites = [...savedSites, here];
     this.via = [...this.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
@@ -1403,12 +1484,14 @@ export class Interpreter implements ExpandHooks {
       const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
       if (this.childShells?.has(st)) this.runExitTraps(st);
-      for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
+      this.source = savedSource;
+      this.crossed(before, inner, here);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.via = savedVia;
       this.source = savedSource;
+      this.sites = savedSites;
       this.shellDepth--;
     }
   }
@@ -1426,7 +1509,7 @@ export class Interpreter implements ExpandHooks {
       this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
       return;
     }
-    this.runNested(text, st, range, `source ${displayPath(path.value)}`);
+    this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
@@ -1518,6 +1601,20 @@ function assign(target: State, source: State): void {
   target.terminated = source.terminated;
   target.returned = source.returned;
   target.extras = source.extras;
+}
+
+interface SourceRef {
+  id: number;
+  text: string;
+  /** The file the text is, when it is one (the analyzed script, a sourced file). */
+  file: string | null;
+}
+
+/** A command that led into other code: its range in `from`'s text. */
+interface Site {
+  range: Range;
+  note: string;
+  from: SourceRef;
 }
 
 function relocate(e: Effect, range: Range): void {

@@ -10,7 +10,7 @@ import { getParser, useDenseParseTable, type BackendChoice } from '../parse/inde
 import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
-import { LINT_DEFAULT_STEPS, Linter, SEVERITY_RANK, type FileResult } from './lint.js';
+import { LINT_DEFAULT_STEPS, Linter, regroup, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, jobSizes, lintIsolated } from './isolated.js';
 import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
@@ -150,6 +150,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     trainIfWritingCache(linter);
   }
   if (progress) io.stderr('\r\x1b[K');
+  results = regroup(results, io.cwd);
   // A file not fully analyzed is a fact about the run, not a guess: never demoted by
   // --min-confidence; its severity is --incomplete's.
   const incompleteSeverity: Severity = incomplete === 'error' ? 'error' : incomplete === 'warn' ? 'warning' : 'info';

@@ -12,7 +12,7 @@ function realpathOr(p: string): string {
     return p;
   }
 }
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { BashParser, ParseLimits, ParseResult } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
@@ -25,7 +25,7 @@ import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import { parseDirectives, suppress } from './directives.js';
-import { globMatcher, isShellShebang } from './files.js';
+import { displayName, globMatcher, isShellShebang } from './files.js';
 import { sha256Hex } from '../util/sha256.js';
 
 export interface LintEvidence {
@@ -58,6 +58,11 @@ export interface LintFinding {
    * not its line number, so a baseline survives edits elsewhere in the file. Set by lintFile.
    */
   fingerprint?: string;
+  /**
+   * The absolute path of the file the finding is in, when that is not the linted file: a write in
+   * a function of a file it sources. The run moves it to that file's results (command.ts).
+   */
+  elsewhere?: string;
 }
 
 export type RootSource = 'option' | 'linked-worktree' | 'checkout' | 'script-dir';
@@ -362,16 +367,26 @@ export class Linter {
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true }).verdict;
     } finally {
       this.current = null;
     }
     for (const f of verdict.findings) {
-      if (suppress(directives, f.rule, f.range.line)) {
+      const o = f.origin;
+      const other = o && resolve(o.file) !== scriptPath ? resolve(o.file) : null;
+      const line = o ? o.range.line : f.range.line;
+      const own = other === null ? directives : otherFile(other).directives;
+      if (suppress(own, f.rule, line)) {
         result.suppressed++;
         continue;
       }
-      const lf = toLintFinding(f, display);
+      const lf = toLintFinding(f, other === null ? display : displayName(other, this.displayCwd));
+      if (o) {
+        // Where the code is, and how this file got there as evidence (each step in its own file).
+        Object.assign(lf, { line: o.range.line, column: o.range.column, endLine: o.range.endLine, endColumn: o.range.endColumn });
+        lf.evidence = o.chain.map((c) => ({ line: c.line, column: 1, endLine: c.line, endColumn: 1, note: `${c.file === null || c.file === scriptPath ? display : displayName(c.file, this.displayCwd)}:${c.line}: ${c.note}` }));
+        if (other !== null) lf.elsewhere = other;
+      }
       // A parse error of the script's own text is certain (ShellCheck fails a run on one too);
       // its severity is the config's (`rules: {"BG0001": "warning"}`). One in nested code
       // (`eval "$x"`, `bash -c`) may be an artefact of an unknown value: left as it is.
@@ -477,13 +492,78 @@ export function fingerprint(findings: LintFinding[], source: string): LintFindin
   const lines = source.split('\n');
   const seen = new Map<string, number>();
   for (const f of findings) {
-    const code = (lines[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
+    const text = f.elsewhere ? otherFile(f.elsewhere).lines : lines;
+    const code = (text[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
     const base = `${f.rule}\0${f.file}\0${code}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     f.fingerprint = sha256Hex(`${base}\0${n}`).slice(0, 32);
   }
   return findings;
+}
+
+/**
+ * Moves each finding in another file (`elsewhere`) to that file's result, made when the run has
+ * none (the sourced file was not among the paths), and keeps one of each finding per file (a
+ * library function every script calls the same way is reported once, at its line). Fingerprints
+ * are then computed again, per file.
+ */
+export function regroup(results: FileResult[], displayCwd: string): FileResult[] {
+  if (!results.some((r) => r.findings.some((f) => f.elsewhere))) return results;
+  const byPath = new Map<string, FileResult>();
+  for (const r of results) if (r.path !== '-') byPath.set(r.path, r);
+  const out = [...results];
+  const moved = new Set<FileResult>();
+  for (const r of results) {
+    const keep: LintFinding[] = [];
+    for (const f of r.findings) {
+      if (!f.elsewhere) {
+        keep.push(f);
+        continue;
+      }
+      let target = byPath.get(f.elsewhere);
+      if (!target) {
+        target = { file: displayName(f.elsewhere, displayCwd), path: f.elsewhere, root: r.root, rootSource: r.rootSource, cwd: r.cwd, findings: [], suppressed: 0, error: null, source: '', timeMs: 0 };
+        byPath.set(f.elsewhere, target);
+        out.push(target);
+      }
+      moved.add(target);
+      const { elsewhere: _, ...here } = f;
+      target.findings.push(here);
+    }
+    r.findings = keep;
+  }
+  for (const t of moved) {
+    t.source = otherFile(t.path).text;
+    const seen = new Set<string>();
+    t.findings = t.findings.filter((f) => {
+      const k = `${f.rule}|${f.line}|${f.column}|${f.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    t.findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+    fingerprint(t.findings, t.source);
+  }
+  return out;
+}
+
+/** Files findings were moved to (sourced files), read once per process: their lines and directives. */
+const otherFiles = new Map<string, { text: string; lines: string[]; directives: ReturnType<typeof parseDirectives>['directives'] }>();
+
+export function otherFile(path: string): { text: string; lines: string[]; directives: ReturnType<typeof parseDirectives>['directives'] } {
+  let f = otherFiles.get(path);
+  if (!f) {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      // Read by the analysis a moment ago; gone now: no frame, no directive.
+    }
+    f = { text, lines: text.split('\n'), directives: parseDirectives(text).directives };
+    otherFiles.set(path, f);
+  }
+  return f;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
