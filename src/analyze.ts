@@ -31,6 +31,7 @@ export interface AnalyzeOptions {
   /** Lint: the script's path (effects in other files get an Origin) and every function analyzed. */
   file?: string;
   everyFunction?: boolean;
+  sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** false: Analysis#commands stays empty (the traces `bashguard explain` shows; a decision needs none). */
   commandTraces?: boolean;
 }
@@ -94,6 +95,7 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     maxSteps: opts.maxSteps,
     file: opts.file,
     everyFunction: opts.everyFunction,
+    sourceHints: opts.sourceHints,
     commandTraces: opts.commandTraces,
     parse: (src) => {
       if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };

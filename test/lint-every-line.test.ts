@@ -6,7 +6,7 @@
  * or clock (a step budget, `--incomplete`, `--read-disk`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
@@ -186,5 +186,77 @@ describe('nothing depends on the lint machine', () => {
     const p = script('#!/bin/bash\nif [ -d /proc ]; then :; else touch /etc/no-proc; fi\n');
     expect(writes((await lint([p])).findings)).toEqual([2]);
     expect(writes((await lint(['--read-disk', p])).findings)).toEqual([]);
+  });
+});
+
+describe("ShellCheck's habits", () => {
+  async function raw(args: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    const io: IO = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), readStdin: async () => '', env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT, isTTY: false };
+    const code = await run(['lint', '--timeout', '0', '--cwd', 'script', ...args], io);
+    return { code, out, err };
+  }
+
+  it('`# bashguard source=` names the file a computed `source` reads', async () => {
+    mkdirSync(join(CHECKOUT, 'hint/lib'), { recursive: true });
+    script('put() { touch /etc/put; }\n', 'hint/lib/put.sh');
+    const without = script('#!/bin/bash\nsource "$(find_lib)/put.sh"\nput\n', 'hint/a.sh');
+    const withHint = script('#!/bin/bash\n# bashguard source=lib/put.sh\nsource "$(find_lib)/put.sh"\nput\n', 'hint/b.sh');
+    expect((await lint([without])).findings.some((f) => f.message.includes('/etc/put'))).toBe(false);
+    const f = (await lint([withHint])).findings.find((x) => x.message.includes('/etc/put'))!;
+    expect(f.file).toBe('hint/lib/put.sh');
+  });
+
+  it('`# bashguard source-path=` and --source-path: where a sourced name is looked for', async () => {
+    mkdirSync(join(CHECKOUT, 'sp/lib'), { recursive: true });
+    script('put() { touch /etc/sp; }\n', 'sp/lib/common.sh');
+    const p = script('#!/bin/bash\n# bashguard source-path=SCRIPTDIR/lib\n. "$LIBDIR/common.sh"\nput\n', 'sp/a.sh');
+    expect((await lint([p])).findings.some((f) => f.message.includes('/etc/sp'))).toBe(true);
+    const q = script('#!/bin/bash\n. "$LIBDIR/common.sh"\nput\n', 'sp/b.sh');
+    expect((await lint([q])).findings.some((f) => f.message.includes('/etc/sp'))).toBe(false);
+    expect((await lint(['--source-path', join(CHECKOUT, 'sp/lib'), q])).findings.some((f) => f.message.includes('/etc/sp'))).toBe(true);
+  });
+
+  it('`# bashguard var NAME=value` and --var give a variable its value', async () => {
+    const p = script('#!/bin/bash\n# bashguard var PREFIX=/usr/local\ntouch "$PREFIX/bin/tool"\n');
+    expect((await lint([p])).findings.find((f) => f.rule === 'BG1001')?.message).toContain('/usr/local/bin/tool');
+    const q = script('#!/bin/bash\ntouch "$DEST/x"\n');
+    expect((await lint(['--var', 'DEST=/opt/d', q])).findings.find((f) => f.rule === 'BG1001')?.message).toContain('/opt/d/x');
+  });
+
+  it('text output: errors with frames, notes only counted; --notes lists them; --quiet prints errors only', async () => {
+    const p = script('#!/bin/bash\ntouch /etc/x\nrm -rf "$UNKNOWN_DIR"\n');
+    const all = await raw(['--format', 'gcc', '--min-confidence', 'certain', p]);
+    const notes = all.out.split('\n').filter((l) => l.includes(': note:')).length;
+    expect(notes).toBeGreaterThan(0);
+    const text = await raw([p, '--min-confidence', 'certain']);
+    expect(text.out).toContain('touch /etc/x');
+    expect(text.out).toContain(`${notes} note${notes === 1 ? '' : 's'} not shown (--notes lists them)`);
+    expect((await raw([p, '--min-confidence', 'certain', '--notes'])).out).not.toContain('not shown');
+    const quiet = await raw(['--quiet', p]);
+    expect(quiet.out).toContain('/etc/x');
+    expect(quiet.out).not.toMatch(/files? linted/);
+  });
+
+  it('-o writes the report to a file', async () => {
+    const p = script('#!/bin/bash\ntouch /etc/o\n');
+    const file = join(CHECKOUT, 'report.json');
+    const r = await raw(['--format', 'json', '-o', file, p]);
+    expect(r.out).toBe('');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).files[0].findings[0].message).toContain('/etc/o');
+  });
+
+  it('--prune-baseline drops the entries no finding matches', async () => {
+    const p = script('#!/bin/bash\ntouch /etc/p1\ntouch /etc/p2\n');
+    const base = join(CHECKOUT, 'prune.json');
+    await raw(['--baseline-write', base, p]);
+    expect(JSON.parse(readFileSync(base, 'utf8')).findings).toHaveLength(2);
+    writeFileSync(p, '#!/bin/bash\ntouch /etc/p1\n');
+    const r = await raw(['--baseline', base, '--prune-baseline', p]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('1 stale entry removed, 1 kept');
+    expect(JSON.parse(readFileSync(base, 'utf8')).findings).toHaveLength(1);
   });
 });

@@ -57,6 +57,12 @@ export interface AnalyzeContext {
    * arguments (a library, a plugin, a completion file). The hook analyzes only what runs.
    */
   everyFunction?: boolean;
+  /**
+   * Lint's source hints (`# bashguard source=`, `source-path=`): the file the `source` command on
+   * a line of the analyzed file reads, and directories (absolute) a sourced name is looked for in
+   * when its own path is not known or not there.
+   */
+  sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
   gitToplevel?(dir: string): string | null;
 }
@@ -1503,8 +1509,23 @@ export class Interpreter implements ExpandHooks {
       this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
       return;
     }
-    const abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
-    const text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
+    let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
+    const hints = this.ctx.sourceHints;
+    const hinted = hints && this.source.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
+    if (hinted !== undefined) abs = hinted;
+    let text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
+    if (text === null && hinted === undefined && hints && hints.dirs.length > 0) {
+      // What is known of the name (`$DIR/lib.sh`: `lib.sh`), in each directory given.
+      const tail = path.value.slice(path.value.lastIndexOf(HOLE) + 1).replace(/^\/+/, '');
+      for (const dir of tail === '' ? [] : hints.dirs) {
+        const candidate = joinPath(dir, tail);
+        text = this.ctx.host?.readFile?.(candidate) ?? null;
+        if (text !== null) {
+          abs = candidate;
+          break;
+        }
+      }
+    }
     if (text === null) {
       this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
       return;

@@ -3,7 +3,7 @@
  * src/cli/extra-commands.ts. Returns the exit code: 0 no finding at or above --fail-on,
  * 1 findings, 2 usage or I/O error (a file that could not be read, an invalid configuration).
  */
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from '../cli/io.js';
 import { getParser, useDenseParseTable, type BackendChoice } from '../parse/index.js';
@@ -16,7 +16,7 @@ import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
 import { trainIfWritingCache } from './training.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
-import { readBaseline, ruleList, select, writeBaseline } from './select.js';
+import { pruneBaseline, readBaseline, ruleList, select, writeBaseline } from './select.js';
 import type { Confidence } from '../effects/confidence.js';
 
 /** A directory option must name a directory that exists (a typo would silently change the root). */
@@ -56,13 +56,34 @@ export interface LintCliOptions {
   maxSteps?: string;
   incomplete?: string;
   readDisk?: boolean;
+  sourcePath?: string[];
+  var?: string[];
+  quiet?: boolean;
+  outputFile?: string;
+  notes?: boolean;
+  pruneBaseline?: boolean;
 }
 
 /** Exit code of a run whose only failure is a file that was not fully analyzed (`--incomplete error`). */
 export const EXIT_INCOMPLETE = 3;
 
 
-export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
+export async function runLint(paths: string[], opts: LintCliOptions, io0: IO): Promise<number> {
+  // `-o FILE`: the report goes to the file, written once at the end (progress and errors stay on stderr).
+  let report = '';
+  const io: IO = opts.outputFile ? { ...io0, stdout: (t) => void (report += t), isTTY: false } : io0;
+  const code = await lintRun(paths, opts, io);
+  if (opts.outputFile) {
+    try {
+      writeFileSync(resolve(io0.cwd, opts.outputFile), report);
+    } catch (err) {
+      throw new UsageError(`--output-file ${opts.outputFile}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  return code;
+}
+
+async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
   const t0 = performance.now();
   const format = (opts.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${opts.format})`);
@@ -82,10 +103,17 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   if (!['error', 'warn', 'ignore'].includes(incomplete)) throw new UsageError(`--incomplete must be error, warn or ignore (got ${opts.incomplete})`);
   const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
   if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
-  const minSeverity = (opts.severity ?? 'info') as Severity;
+  const minSeverity = (opts.quiet ? 'error' : opts.severity ?? 'info') as Severity;
   if (!['error', 'warning', 'info'].includes(minSeverity)) throw new UsageError(`--severity must be error, warning or info (got ${opts.severity})`);
   const maxWarnings = opts.maxWarnings === undefined ? -1 : Number(opts.maxWarnings);
   if (!Number.isInteger(maxWarnings) || maxWarnings < -1) throw new UsageError(`--max-warnings takes a whole number (got ${opts.maxWarnings})`);
+  if (opts.pruneBaseline && !opts.baseline) throw new UsageError('--prune-baseline needs --baseline FILE');
+  const vars: Record<string, string> = {};
+  for (const v of opts.var ?? []) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(v);
+    if (!m) throw new UsageError(`--var takes NAME=VALUE (got ${v})`);
+    vars[m[1]!] = m[2]!;
+  }
   if (opts.baseline && opts.baselineWrite) throw new UsageError('--baseline and --baseline-write cannot be used together');
   const include = ruleList(opts.include, '--include');
   const exclude = ruleList(opts.exclude, '--exclude') ?? new Set();
@@ -101,7 +129,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   // Lint parses whole scripts: the native parser's dense table, where it parses (here or there).
   useDenseParseTable();
   const parser = isolated && parserChoice === undefined ? null : await getParser(parserChoice as BackendChoice | undefined);
-  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk) };
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk), sourcePath: (opts.sourcePath ?? []).map((d) => existingDir(io, '--source-path', d)), vars };
   const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
@@ -165,12 +193,16 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     return errors.length > 0 || all.some((r) => r.error) ? 2 : 0;
   }
   const selected = select(results, { minConfidence, include, exclude, minSeverity, baseline });
+  if (opts.pruneBaseline && opts.baseline) {
+    const { kept, dropped } = pruneBaseline(resolve(io.cwd, opts.baseline), selected.matched);
+    io.stderr(`bashguard: pruned the baseline ${opts.baseline}: ${dropped} stale entr${dropped === 1 ? 'y' : 'ies'} removed, ${kept} kept\n`);
+  }
   results = selected.results;
   const summary = { ...summarize(results, performance.now() - t0), baselined: selected.baselined };
   const color = opts.color ?? (io.isTTY && !io.env.NO_COLOR);
   switch (format) {
     case 'text':
-      io.stdout(formatText(results, { color, frames: true }));
+      io.stdout(formatText(results, { color, frames: true, notes: Boolean(opts.notes) }));
       break;
     case 'json':
       io.stdout(formatJson(results, summary, packageVersion()));
@@ -189,7 +221,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
       io.stdout(formatCheckstyle(results));
       break;
   }
-  if (opts.summary !== false) {
+  if (opts.summary !== false && !opts.quiet) {
     const line = summaryLine(summary);
     if (format === 'text' || format === 'gcc') io.stdout(`${line}\n`);
     else io.stderr(`bashguard: ${line}\n`);

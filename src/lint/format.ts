@@ -25,7 +25,7 @@ export interface Summary {
 }
 
 export function summarize(results: FileResult[], timeMs: number): Summary {
-  const s: Summary = { files: results.length, failed: 0, errors: 0, warnings: 0, infos: 0, suppressed: 0, timeMs };
+  const s: Summary = { files: results.filter((r) => !r.sourcedOnly).length, failed: 0, errors: 0, warnings: 0, infos: 0, suppressed: 0, timeMs };
   for (const r of results) {
     if (r.error) s.failed++;
     s.suppressed += r.suppressed;
@@ -85,15 +85,24 @@ export function codeFrame(source: string, f: LintFinding, s: Style): string[] {
   return out;
 }
 
-export function formatText(results: FileResult[], opts: { color: boolean; frames: boolean }): string {
+/**
+ * Errors and warnings with their code frames; notes (info: below --min-confidence, or of an info
+ * rule) only counted at the end, unless `notes` (`--notes`) lists them too.
+ */
+export function formatText(results: FileResult[], opts: { color: boolean; frames: boolean; notes?: boolean }): string {
   const s = style(opts.color);
   const out: string[] = [];
+  let hidden = 0;
   for (const r of results) {
     if (r.error) {
       out.push(`${s.bold(r.file)}: ${s.red(s.bold('error'))}: ${r.error}`);
       continue;
     }
     for (const f of r.findings) {
+      if (f.severity === 'info' && opts.notes === false) {
+        hidden++;
+        continue;
+      }
       out.push(`${s.bold(`${f.file}:${f.line}:${f.column}`)}: ${severityText(f.severity, s)}: ${f.message} ${s.dim(`[${f.rule} ${f.name}]`)}`);
       if (opts.frames) out.push(...codeFrame(r.source, f, s));
       const notes = [`confidence: ${f.confidence}`, ...f.evidence.map((e) => `${e.line}:${e.column}: ${e.note}`)];
@@ -101,7 +110,11 @@ export function formatText(results: FileResult[], opts: { color: boolean; frames
       if (opts.frames) out.push('');
     }
   }
-  const seen = [...new Set(results.flatMap((r) => r.findings.map((f) => f.rule)))].sort();
+  if (hidden > 0) {
+    if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+    out.push(s.dim(`${hidden} note${hidden === 1 ? '' : 's'} not shown (--notes lists them)`));
+  }
+  const seen = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity !== 'info' || opts.notes !== false).map((f) => f.rule)))].sort();
   if (seen.length > 0) {
     if (out[out.length - 1] !== '') out.push('');
     out.push('For more information:');

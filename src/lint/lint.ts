@@ -87,6 +87,8 @@ export interface FileResult {
    */
   source: string;
   timeMs: number;
+  /** Not linted itself: a file the linted ones source, holding findings moved to it (regroup). */
+  sourcedOnly?: boolean;
 }
 
 export interface LintOptions {
@@ -117,6 +119,10 @@ export interface LintOptions {
    * sourced files and its own symlinks are part of the tree).
    */
   readDisk?: boolean;
+  /** `--source-path DIR` (absolute): where a sourced name is looked for, after its own path. */
+  sourcePath?: string[];
+  /** `--var NAME=VALUE`: variables' values where every script starts. */
+  vars?: Record<string, string>;
 }
 
 /** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
@@ -348,7 +354,7 @@ export class Linter {
 
   private analyze(source: string, scriptPath: string | null, display: string, scope: Scope, cwd: string, result: FileResult): LintFinding[] {
     const out: LintFinding[] = [];
-    const { directives, problems } = parseDirectives(source);
+    const { directives, problems, hints } = parseDirectives(source);
     if (source.slice(0, 8000).includes('\0')) {
       const f = this.ownFinding('BG0001', scope.config, 'binary file (contains NUL bytes), not a shell script: not analyzed', display, EMPTY, 'certain');
       return f ? [f] : [];
@@ -362,12 +368,16 @@ export class Linter {
       return f ? [f] : [];
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
-    const env: Record<string, string | undefined> = scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {};
+    const env: Record<string, string | undefined> = { ...this.opts.vars, ...Object.fromEntries(hints.vars.map((v) => [v.name, v.value])), ...(scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {}) };
+    // Source hints: paths relative to the script's directory (`SCRIPTDIR` is that directory).
+    const scriptDir = scriptPath ? dirname(scriptPath) : this.displayCwd;
+    const fromScript = (p: string) => resolve(scriptDir, p.replace(/^SCRIPTDIR(?=\/|$)/, scriptDir));
+    const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? [])] };
     if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints }).verdict;
     } finally {
       this.current = null;
     }
@@ -523,7 +533,7 @@ export function regroup(results: FileResult[], displayCwd: string): FileResult[]
       }
       let target = byPath.get(f.elsewhere);
       if (!target) {
-        target = { file: displayName(f.elsewhere, displayCwd), path: f.elsewhere, root: r.root, rootSource: r.rootSource, cwd: r.cwd, findings: [], suppressed: 0, error: null, source: '', timeMs: 0 };
+        target = { file: displayName(f.elsewhere, displayCwd), path: f.elsewhere, root: r.root, rootSource: r.rootSource, cwd: r.cwd, findings: [], suppressed: 0, error: null, source: '', timeMs: 0, sourcedOnly: true };
         byPath.set(f.elsewhere, target);
         out.push(target);
       }

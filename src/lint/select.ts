@@ -42,12 +42,15 @@ export interface Selected {
   baselined: number;
   /** Findings turned into notes by --min-confidence. */
   noted: number;
+  /** Fingerprints the baseline accepted, with how many times each. */
+  matched: Map<string, number>;
 }
 
 export function select(results: FileResult[], sel: Selection): Selected {
   const budget = sel.baseline ? new Map(sel.baseline) : null;
   let baselined = 0;
   let noted = 0;
+  const matched = new Map<string, number>();
   const out = results.map((r) => {
     const findings: LintFinding[] = [];
     for (const f0 of r.findings) {
@@ -62,6 +65,7 @@ export function select(results: FileResult[], sel: Selection): Selected {
         const left = budget.get(f.fingerprint) ?? 0;
         if (left > 0) {
           budget.set(f.fingerprint, left - 1);
+          matched.set(f.fingerprint, (matched.get(f.fingerprint) ?? 0) + 1);
           baselined++;
           continue;
         }
@@ -71,7 +75,7 @@ export function select(results: FileResult[], sel: Selection): Selected {
     }
     return { ...r, findings };
   });
-  return { results: out, baselined, noted };
+  return { results: out, baselined, noted, matched };
 }
 
 interface BaselineFile {
@@ -113,4 +117,26 @@ export function writeBaseline(file: string, results: FileResult[]): number {
 
 function hashOf(f: LintFinding): string {
   return sha256Hex(`${f.rule}\0${f.file}\0${f.message}`).slice(0, 32);
+}
+
+/**
+ * Rewrites a baseline with only the entries the run matched (`--prune-baseline`): entries whose
+ * finding is gone (fixed, or its code deleted) are stale and would accept a new finding that happens
+ * to get the same fingerprint later.
+ */
+export function pruneBaseline(file: string, matched: Map<string, number>): { kept: number; dropped: number } {
+  const b = JSON.parse(readFileSync(file, 'utf8')) as BaselineFile;
+  const left = new Map(matched);
+  const findings = b.findings.filter((f) => {
+    const n = left.get(f.fingerprint) ?? 0;
+    if (n <= 0) return false;
+    left.set(f.fingerprint, n - 1);
+    return true;
+  });
+  try {
+    writeFileSync(file, JSON.stringify({ ...b, findings }, null, 2) + '\n');
+  } catch (err) {
+    throw new UsageError(`--prune-baseline ${file}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return { kept: findings.length, dropped: b.findings.length - findings.length };
 }
