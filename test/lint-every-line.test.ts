@@ -260,3 +260,22 @@ describe("ShellCheck's habits", () => {
     expect(JSON.parse(readFileSync(base, 'utf8')).findings).toHaveLength(1);
   });
 });
+
+describe('baseline: a copied line', () => {
+  it('the copy above a baselined line is the new finding, the old one stays accepted', async () => {
+    const p = script('#!/bin/bash\necho start\ntouch /etc/dup\n');
+    const base = join(CHECKOUT, 'dup.json');
+    let err = '';
+    const io: IO = { stdout: () => undefined, stderr: (t) => void (err += t), readStdin: async () => '', env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT, isTTY: false };
+    expect(await run(['lint', '--timeout', '0', '--baseline-write', base, p], io)).toBe(0);
+    writeFileSync(p, '#!/bin/bash\ntouch /etc/dup\necho start\ntouch /etc/dup\n');
+    const r = await lint(['--baseline', base, p]);
+    expect(r.findings.map((f) => [f.rule, f.line])).toEqual([['BG1001', 2]]);
+    expect(r.code).toBe(1);
+  });
+
+  it('BSD `sed -i ""` and `bash --version` are read as they are', async () => {
+    const p = script('#!/bin/bash\nsed -i "" "$expr" notes.txt\nbash --version | head -1\n');
+    expect((await lint(['--min-confidence', 'possible', p])).findings).toEqual([]);
+  });
+});

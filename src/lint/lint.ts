@@ -63,6 +63,10 @@ export interface LintFinding {
    * a function of a file it sources. The run moves it to that file's results (command.ts).
    */
   elsewhere?: string;
+  /** The fingerprint of the first finding of the same rule, file and code (not enumerable). */
+  group?: string;
+  /** The lines around it, hashed (not enumerable): which of a group's findings a baseline meant. */
+  context?: string;
 }
 
 export type RootSource = 'option' | 'linked-worktree' | 'checkout' | 'script-dir';
@@ -508,6 +512,12 @@ export function fingerprint(findings: LintFinding[], source: string): LintFindin
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     f.fingerprint = sha256Hex(`${base}\0${n}`).slice(0, 32);
+    // Every occurrence of the same code: the first one's fingerprint (a baseline matches the
+    // occurrences of a group by line, so a copied line is the new one, not the old: ./select.ts).
+    // Not enumerable: no output format shows it.
+    const near = (i: number) => (text[i] ?? '').replace(/\s+/g, ' ').trim();
+    Object.defineProperty(f, 'context', { value: sha256Hex(`${near(f.line - 2)}\0${near(f.line)}`).slice(0, 16), enumerable: false, configurable: true, writable: true });
+    Object.defineProperty(f, 'group', { value: n === 0 ? f.fingerprint : sha256Hex(`${base}\0${0}`).slice(0, 32), enumerable: false, configurable: true, writable: true });
   }
   return findings;
 }
