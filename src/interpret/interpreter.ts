@@ -219,6 +219,8 @@ function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redi
 
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
+/** How deep lint's every-function pass follows calls (the function itself is depth 1). */
+const UNCALLED_DEPTH = 3;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
 
@@ -311,6 +313,12 @@ export class Interpreter implements ExpandHooks {
   /** Where each function was defined (lint's every-function pass, and effects of a call from another file). */
   private readonly definedAt = new Map<FunctionDef, { source: SourceRef; sites: Site[]; st: State | null }>();
   private readonly called = new Set<FunctionDef>();
+  /**
+   * In lint's every-function pass, calls are followed only this deep below the function analyzed:
+   * a callee not followed is analyzed as a function of its own (each body once, not once per
+   * caller chain, which grew past the step budget on large libraries).
+   */
+  private uncalledPass = false;
 
   /**
    * Effects from `start` on came from code of `inner`'s text, reached from the current source at
@@ -327,8 +335,12 @@ export class Interpreter implements ExpandHooks {
 
   /** Lint: the functions no call reached, each once, with unknown arguments, from the script's end. */
   private runUncalled(end: State): void {
+    const main = this.source.file;
+    this.uncalledPass = true;
     for (const [fn, def] of this.definedAt) {
       if (this.called.has(fn)) continue;
+      // A sourced file's own functions are that file's to analyze (lint reads it on its own).
+      if (def.source.file !== null && def.source.file !== main) continue;
       if (this.stepLimitReported) return;
       const st = cloneState(end.terminated || !def.st ? def.st ?? end : end);
       st.terminated = false;
@@ -1090,6 +1102,10 @@ export class Interpreter implements ExpandHooks {
   private readonly summarizing = new Set<string>();
 
   private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
+    if (this.uncalledPass && this.functionDepth >= UNCALLED_DEPTH) {
+      this.emitOutput(HOLE);
+      return;
+    }
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
       this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
       // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.

@@ -130,7 +130,7 @@ export interface LintOptions {
 }
 
 /** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
-export const LINT_DEFAULT_STEPS = 200_000;
+export const LINT_DEFAULT_STEPS = 100_000;
 
 /**
  * The disk as lint sees it without `--read-disk`: only the checkout under `root()` (null while the
