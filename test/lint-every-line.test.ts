@@ -24,7 +24,7 @@ interface Finding {
   message: string;
   file: string;
   line: number;
-  evidence: { line: number; note: string }[];
+  evidence: { line: number; note: string; file?: string }[];
 }
 
 async function lint(args: string[]): Promise<{ code: number; findings: Finding[]; err: string }> {
@@ -74,6 +74,8 @@ describe('bash-valid constructs the grammar misread cost nothing: the writes bef
     ['a heredoc inside $( )', 'v=$(cat <<EOT\nhello )\nEOT\n)'],
     ['a quoted heredoc inside "$( )"', "v=\"$(cat <<'EOT'\nit's ( here\nEOT\n)\""],
     ['[[ $cur = -* && $x != exec ]]', '[[ $cur = -* && $x != exec ]] && echo z'],
+    ["quotes in a heredoc body inside $( )", "ps=$(\n  cat <<PSEOF\n\\$p = [C]::F('${pfx}')\nPSEOF\n)"],
+    ['`{` in a ${...} pattern', 'old=${response#*{\\"name\\":\\""$sub"\\",\\"ttl\\":20}'],
   ];
   const all = constructs.map(([, c]) => c).join('\n');
   for (const parser of ['native', 'wasm']) {
@@ -156,7 +158,7 @@ describe('every function body is analyzed', () => {
     const f = findings.find((x) => x.message.includes('/etc/conf'))!;
     expect(f.file).toBe('src1/lib.sh');
     expect(f.line).toBe(3);
-    expect(f.evidence.map((e) => e.note)).toEqual(['src1/main.sh:4: calls helper']);
+    expect(f.evidence.map((e) => `${e.file}:${e.line}: ${e.note}`)).toEqual(['src1/main.sh:4: calls helper']);
   });
 
   it('a suppression at the write in the sourced file applies', async () => {

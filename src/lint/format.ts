@@ -105,7 +105,7 @@ export function formatText(results: FileResult[], opts: { color: boolean; frames
       }
       out.push(`${s.bold(`${f.file}:${f.line}:${f.column}`)}: ${severityText(f.severity, s)}: ${f.message} ${s.dim(`[${f.rule} ${f.name}]`)}`);
       if (opts.frames) out.push(...codeFrame(r.source, f, s));
-      const notes = [`confidence: ${f.confidence}`, ...f.evidence.map((e) => `${e.line}:${e.column}: ${e.note}`)];
+      const notes = [`confidence: ${f.confidence}`, ...f.evidence.map((e) => (e.file !== undefined ? `${e.file}:${e.line}: ${e.note}` : `${e.line}:${e.column}: ${e.note}`))];
       for (const n of notes) out.push(s.dim(`    = ${n}`));
       if (opts.frames) out.push('');
     }
@@ -198,6 +198,11 @@ function artifactUri(r: FileResult): string {
   return r.file.split('/').map(encodeURIComponent).join('/');
 }
 
+/** The SARIF location of a file shown as `file` (relative to the cwd, or absolute). */
+function artifactLocationOf(file: string): { uri: string; uriBaseId?: string } {
+  return file.startsWith('/') ? { uri: pathToFileURL(file).href } : { uri: file.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
+
 export function formatSarif(results: FileResult[], opts: { cwd: string; version: string; notifications: string[] }): string {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i] as const));
   const sarifResults = [];
@@ -214,7 +219,7 @@ export function formatSarif(results: FileResult[], opts: { cwd: string; version:
       };
       const related = f.evidence.map((e, i) => ({
         id: i + 1,
-        physicalLocation: { artifactLocation, region: region(e.line, e.column, e.endLine, e.endColumn) },
+        physicalLocation: { artifactLocation: e.file !== undefined ? artifactLocationOf(e.file) : artifactLocation, region: region(e.line, e.column, e.endLine, e.endColumn) },
         message: { text: e.note },
       }));
       sarifResults.push({

@@ -34,6 +34,8 @@ export interface LintEvidence {
   endLine: number;
   endColumn: number;
   note: string;
+  /** The file the evidence is in, when not the finding's (a call chain from the linted script). */
+  file?: string;
 }
 
 export interface LintFinding {
@@ -398,7 +400,7 @@ export class Linter {
       if (o) {
         // Where the code is, and how this file got there as evidence (each step in its own file).
         Object.assign(lf, { line: o.range.line, column: o.range.column, endLine: o.range.endLine, endColumn: o.range.endColumn });
-        lf.evidence = o.chain.map((c) => ({ line: c.line, column: 1, endLine: c.line, endColumn: 1, note: `${c.file === null || c.file === scriptPath ? display : displayName(c.file, this.displayCwd)}:${c.line}: ${c.note}` }));
+        lf.evidence = o.chain.map((c) => ({ line: c.line, column: 1, endLine: c.line, endColumn: 1, note: c.note, file: c.file === null || c.file === scriptPath ? display : displayName(c.file, this.displayCwd) }));
         if (other !== null) lf.elsewhere = other;
       }
       // A parse error of the script's own text is certain (ShellCheck fails a run on one too);

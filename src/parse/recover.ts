@@ -60,6 +60,9 @@ export type Recovered =
 
 const MAX_ROUNDS = 4;
 
+/** Characters of an unquoted heredoc body that bash reads literally and the grammar may not. */
+const HEREDOC_LITERAL = `'"()[]{}<>|;&*?#~!`;
+
 /**
  * No repair is tried on a tree with more ERROR/MISSING nodes than this. The repairs are for a few
  * grammar gaps in a shell script; a text with thousands of errors is not one (an HTML page or a Tcl
@@ -92,6 +95,28 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   if (firstErrors > MAX_REPAIR_ERRORS) return original;
 
   const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
+  // Quotes in the body of an unquoted heredoc are literal to bash (only `\`, `$` and backquotes
+  // are special there); inside `$( )` the grammar can take one for an opening quote
+  // (`F('${x}')` in a PowerShell heredoc). With errors in the tree, they are shown as letters.
+  if (first.hasErrors && heredocs) {
+    for (const h of heredocs) {
+      if (h.quoted) continue;
+      for (let i = h.bodyStart; i < h.bodyEnd; i++) {
+        const c = source[i]!;
+        if (c === '\\') i++;
+        else if (c === '$' && (source[i + 1] === '{' || source[i + 1] === '(')) {
+          // An expansion keeps its text: the grammar reads it as in any word.
+          const j = skipNested(source, i);
+          if (j < 0 || j > h.bodyEnd) break;
+          i = j - 1;
+        } else if (c === '`') {
+          const j = skipBackquote(source, i + 1);
+          if (j < 0 || j > h.bodyEnd) break;
+          i = j - 1;
+        } else if (HEREDOC_LITERAL.includes(c) && !overlaps(edits, i, i + 1)) edits.push({ start: i, end: i + 1, text: 'x' });
+      }
+    }
+  }
   for (const g of gaps) if (!overlaps(edits, g.start, g.end)) edits.push(g);
   for (const at of emptyBackquotes) {
     // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
@@ -489,6 +514,8 @@ function expansionEdits(source: string, start: number): Edit[] | null {
       if (';&|<> \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
       // `]` with no `[` open before it (`${x%%]*}`) is a literal to bash, a subscript's end to the
       // grammar (which rejects `\]` too): shown as a letter, the IR reading the original.
+      // `{` is literal too (bash does not pair braces inside `${...}`: `${x#*{}` ends at the first `}`).
+      else if (c === '{') edits.push({ start: i, end: i + 1, text: 'x' });
       else if (c === ']' && !bracketOpen(source, start + 2, i)) edits.push({ start: i, end: i + 1, text: 'x' });
       i++;
     }
