@@ -75,6 +75,7 @@ describe('bash-valid constructs the grammar misread cost nothing: the writes bef
     ['a quoted heredoc inside "$( )"', "v=\"$(cat <<'EOT'\nit's ( here\nEOT\n)\""],
     ['[[ $cur = -* && $x != exec ]]', '[[ $cur = -* && $x != exec ]] && echo z'],
     ["quotes in a heredoc body inside $( )", "ps=$(\n  cat <<PSEOF\n\\$p = [C]::F('${pfx}')\nPSEOF\n)"],
+    ['`;` after a nested expansion in ${x:+...}', 'echo "${out:+${out};}1"'],
     ['`{` in a ${...} pattern', 'old=${response#*{\\"name\\":\\""$sub"\\",\\"ttl\\":20}'],
   ];
   const all = constructs.map(([, c]) => c).join('\n');

@@ -320,6 +320,15 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   const stack = [tree.root];
   while (stack.length) {
     const n = stack.pop()!;
+    if (n.type === 'ERROR' && !n.children.some((c) => !c.named && c.type === '${')) {
+      // An ERROR the grammar made of a whole word (`"${out:+${out};}1"`): the expansions in its text.
+      for (let at = source.indexOf('${', n.start); at >= 0 && at < n.end; ) {
+        const es = expansionEdits(source, at);
+        if (es && es.length > 0) add(es);
+        const end = skipNested(source, at);
+        at = end > at ? source.indexOf('${', end) : -1;
+      }
+    }
     if (n.type === 'ERROR') {
       // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
       // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
@@ -511,7 +520,9 @@ function expansionEdits(source: string, start: number): Edit[] | null {
     } else if (c === '\n') {
       return null;
     } else {
-      if (';&|<> \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
+      // (`;&|<>` as a letter: inside double quotes the grammar rejects `\;` there too.)
+      if (' \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
+      else if (';&|<>'.includes(c)) edits.push({ start: i, end: i + 1, text: 'x' });
       // `]` with no `[` open before it (`${x%%]*}`) is a literal to bash, a subscript's end to the
       // grammar (which rejects `\]` too): shown as a letter, the IR reading the original.
       // `{` is literal too (bash does not pair braces inside `${...}`: `${x#*{}` ends at the first `}`).
