@@ -602,6 +602,7 @@ function skipNested(s: string, i: number): number {
 
 /** Re-parses at most this many times per input: past it, the rest stays the grammar's tree. */
 const MAX_ISOLATION_PARSES = 48;
+const MAX_ISOLATION_DEPTH = 150;
 
 /** Statements the builder reads at the top level (a clean one of these is taken as it is). */
 function isError(n: SyntaxNode): boolean {
@@ -630,6 +631,9 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
   if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
   // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
   if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
+  // Nor on a tree nested this deep (`{ { { ...` by the thousand): every re-parse of it is slow,
+  // and no script's few grammar gaps look like that.
+  if (tree.depth > MAX_ISOLATION_DEPTH) return null;
   const heredocs = scanSource(source)?.heredocs ?? null;
   const kept: SyntaxNode[] = [];
   let depth = tree.depth;
