@@ -21,6 +21,17 @@ export interface AnalyzeOptions {
    * the rest is an analysis limit (ask), so no input can keep the hook busy past its timeout.
    */
   budgetMs?: number;
+  /**
+   * Lint: no wall clock decides anything (no time budget, no parse timeout); the interpreter's
+   * step budget (`maxSteps`) bounds the work instead, so a result never depends on the load.
+   */
+  deterministic?: boolean;
+  /** Budget of interpreter steps (default: the interpreter's own). */
+  maxSteps?: number;
+  /** Lint: the script's path (effects in other files get an Origin) and every function analyzed. */
+  file?: string;
+  everyFunction?: boolean;
+  sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** false: Analysis#commands stays empty (the traces `bashguard explain` shows; a decision needs none). */
   commandTraces?: boolean;
 }
@@ -54,9 +65,10 @@ function failureRange(source: string, at: number | undefined): Effect['range'] {
 
 /** Analyzes with an already-loaded parser (synchronous: the hook's hot path). */
 export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOptions): AnalysisResult {
-  const deadline = performance.now() + (opts.budgetMs ?? DEFAULT_BUDGET_MS);
+  const deadline = opts.deterministic ? Infinity : performance.now() + (opts.budgetMs ?? DEFAULT_BUDGET_MS);
   // Each parse gets what is left of the budget (and never more than its own parse limit).
   const limitsNow = (): Partial<ParseLimits> => {
+    if (opts.deterministic) return { ...opts.limits, timeoutMs: Infinity };
     const timeoutMs = Math.max(1, Math.min(opts.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs, deadline - performance.now()));
     return opts.limits ? { ...opts.limits, timeoutMs } : { timeoutMs };
   };
@@ -79,7 +91,11 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     host: opts.host,
     gitToplevel: opts.gitToplevel,
     maxShellDepth: opts.maxShellDepth,
-    deadline,
+    deadline: opts.deterministic ? undefined : deadline,
+    maxSteps: opts.maxSteps,
+    file: opts.file,
+    everyFunction: opts.everyFunction,
+    sourceHints: opts.sourceHints,
     commandTraces: opts.commandTraces,
     parse: (src) => {
       if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };

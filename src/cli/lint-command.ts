@@ -10,7 +10,7 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 export function registerLint(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('lint')
-    .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error)')
+    .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error, 3 a file not fully analyzed)')
     .argument('<paths...>', 'files, directories (*.sh, *.bash, sh/bash shebangs), or - for stdin')
     .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle', 'text')
     .option('--fail-on <severity>', 'lowest severity that makes the exit code 1: error, warning, info or none', 'error')
@@ -33,6 +33,15 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .option('--no-summary', 'omit the summary line')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
+    .option('--max-steps <n>', 'interpreter steps per file before its analysis stops and it is reported as not fully analyzed (BG0002)', '100000')
+    .option('--incomplete <level>', 'a file not fully analyzed (BG0002): error (exit 3 when nothing else fails), warn or ignore', 'error')
+    .option('--source-path <dir>', 'a directory sourced files are looked for in when their own path is unknown (repeatable; as `# bashguard source-path=DIR`)', collect, [] as string[])
+    .option('--var <name=value>', 'a variable\'s value where every script starts (repeatable; as `# bashguard var NAME=value`)', collect, [] as string[])
+    .option('-q, --quiet', 'print only errors, and no summary line')
+    .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
+    .option('--notes', 'text output: list every finding (default: errors and warnings, notes only counted)')
+    .option('--prune-baseline', 'with --baseline: rewrite the baseline file without the entries no current finding matches')
+    .option('--read-disk', 'answer file tests, `cd -P` and symlinks outside the checkout from this machine\'s disk (default: only the checkout is read)')
     .option('-j, --jobs <n>', 'child processes analyzing files at the same time (default: one process per 80 KiB of scripts, this one included, up to the number of CPUs and 4; one on a busy machine)')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
       const { runLint } = await import('../lint/command.js');

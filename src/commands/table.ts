@@ -178,6 +178,8 @@ const shell: CommandSpec = {
       interp.runNested(code.value, child, inv.range, label);
       return;
     }
+    // `bash --version`, `bash --help`: print and exit, reading no script.
+    if (p.options.some((o) => o.name === '--version' || o.name === '--help')) return;
     const file = p.operands[0];
     if (file && !hasOption(p, '-s')) {
       // `bash script.sh ARGS`: a script file not analyzed here (lint can analyze it on its own);
@@ -332,6 +334,9 @@ const sed: CommandSpec = {
         const c = a[j]!;
         if (c === 'i') {
           inPlace = true;
+          // BSD's `sed -i '' EXPR FILE` (the macOS idiom): the empty word is the backup suffix.
+          // (GNU would read it as an empty script and rewrite EXPR and FILE unchanged.)
+          if (j === a.length - 1 && args[i + 1]?.value === '') i++;
           break; // the rest is the backup suffix
         }
         if (c === 'e' || c === 'f' || c === 'l') {

@@ -13,6 +13,19 @@ export interface Evidence {
   note: string;
 }
 
+/**
+ * Where an effect's code is when that is another file than the one analyzed (a function or the
+ * top level of a sourced file): its range there, and how the analyzed file got to it. The
+ * effect's own `range` is then the command of the analyzed file that led there (lint reports
+ * at the origin, the hook at the command).
+ */
+export interface Origin {
+  file: string;
+  range: Range;
+  /** Outermost first: `sources lib.sh`, `calls f` ..., each at its place in its own file. */
+  chain: { file: string | null; line: number; note: string }[];
+}
+
 export type WriteOp =
   | 'write' // create or overwrite a file (>, tee, cp dest, dd of=, sort -o ...)
   | 'append' // >>, tee -a
@@ -45,6 +58,7 @@ export interface WriteEffect {
   via: string[];
   range: Range;
   evidence: Evidence[];
+  origin?: Origin;
   /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
   linkTarget?: string;
   /**
@@ -94,6 +108,7 @@ export interface GitEffect {
   via: string[];
   range: Range;
   evidence: Evidence[];
+  origin?: Origin;
   /** A one-line description for messages, e.g. `git -C /repo commit`. */
   text: string;
 }
@@ -107,6 +122,7 @@ export interface ProblemEffect {
   text: string;
   range: Range;
   via: string[];
+  origin?: Origin;
 }
 
 export type Effect = WriteEffect | GitEffect | ProblemEffect;

@@ -50,6 +50,19 @@ export interface AnalyzeContext {
   maxShellDepth?: number;
   /** Budget of interpreter steps (simple commands + function calls). */
   maxSteps?: number;
+  /** The file being analyzed (lint): effects of code in other files (sourced) carry an Origin. */
+  file?: string;
+  /**
+   * Lint: after the script, every function no call reached is analyzed too, with unknown
+   * arguments (a library, a plugin, a completion file). The hook analyzes only what runs.
+   */
+  everyFunction?: boolean;
+  /**
+   * Lint's source hints (`# bashguard source=`, `source-path=`): the file the `source` command on
+   * a line of the analyzed file reads, and directories (absolute) a sourced name is looked for in
+   * when its own path is not known or not there.
+   */
+  sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
   gitToplevel?(dir: string): string | null;
 }
@@ -206,6 +219,8 @@ function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redi
 
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
+/** How deep lint's every-function pass follows calls (the function itself is depth 1). */
+const UNCALLED_DEPTH = 3;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
 
@@ -278,9 +293,10 @@ export class Interpreter implements ExpandHooks {
     for (const p of script.problems) {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
-    this.source = { id: this.nextSourceId++, text: script.source };
+    this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
+    if (this.ctx.everyFunction) this.runUncalled(st);
     return { effects: this.effects, timeline: this.timeline, commands: this.commands };
   }
 
@@ -291,7 +307,66 @@ export class Interpreter implements ExpandHooks {
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
   /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
-  private source: { id: number; text: string } = { id: 0, text: '' };
+  private source: SourceRef = { id: 0, text: '', file: null };
+  /** The commands of enclosing files that led to the code now analyzed (`source lib.sh`, a call of f). */
+  private sites: Site[] = [];
+  /** Where each function was defined (lint's every-function pass, and effects of a call from another file). */
+  private readonly definedAt = new Map<FunctionDef, { source: SourceRef; sites: Site[]; st: State | null }>();
+  private readonly called = new Set<FunctionDef>();
+  /**
+   * In lint's every-function pass, calls are followed only this deep below the function analyzed:
+   * a callee not followed is analyzed as a function of its own (each body once, not once per
+   * caller chain, which grew past the step budget on large libraries).
+   */
+  private uncalledPass = false;
+
+  /**
+   * Effects from `start` on came from code of `inner`'s text, reached from the current source at
+   * `site`: they are reported at the site, and, when `inner` is a file, keep where they are there.
+   */
+  private crossed(start: number, inner: SourceRef, site: Site): void {
+    for (let i = start; i < this.effects.length; i++) {
+      const e = this.effects[i]!;
+      if (!e.origin && inner.file !== null && inner.file !== this.source.file) e.origin = { file: inner.file, range: e.range, chain: [] };
+      if (e.origin) e.origin.chain.unshift({ file: this.source.file, line: site.range.line, note: site.note });
+      relocate(e, site.range);
+    }
+  }
+
+  /** Lint: the functions no call reached, each once, with unknown arguments, from the script's end. */
+  private runUncalled(end: State): void {
+    const main = this.source.file;
+    this.uncalledPass = true;
+    for (const [fn, def] of this.definedAt) {
+      if (this.called.has(fn)) continue;
+      // A sourced file's own functions are that file's to analyze (lint reads it on its own).
+      if (def.source.file !== null && def.source.file !== main) continue;
+      if (this.stepLimitReported) return;
+      const st = cloneState(end.terminated || !def.st ? def.st ?? end : end);
+      st.terminated = false;
+      st.returned = false;
+      const savedSource = this.source;
+      const savedSites = this.sites;
+      const start = this.effects.length;
+      this.source = def.source;
+      this.sites = def.sites;
+      try {
+        this.called.add(fn);
+        this.runFunctionBody(fn, null, st, { kind: 'unknown' });
+      } finally {
+        this.source = savedSource;
+        this.sites = savedSites;
+      }
+      // From the outermost file's view: at the commands that led to the definition.
+      for (let k = def.sites.length - 1; k >= 0; k--) {
+        const site = def.sites[k]!;
+        const saved = this.source;
+        this.source = site.from;
+        this.crossed(start, k === def.sites.length - 1 ? def.source : def.sites[k + 1]!.from, site);
+        this.source = saved;
+      }
+    }
+  }
   private nextSourceId = 1;
   private readonly expandingAliases = new Set<string>();
   /**
@@ -534,8 +609,13 @@ export class Interpreter implements ExpandHooks {
         }
         // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
         // After a test (`[ -d x ] && cd x`) or with `||`, b may not run: join both outcomes.
+        // Its outcome is still undecided (a may have failed), and when b ends the shell (`grep -q x f
+        // && echo found && exit`, `[ -z "$1" ] && usage && exit`), the script goes on from a's failure.
         if (cmd.op === '&&' && !isTest(cmd.left)) {
+          const ifLeftFailed = cloneState(st);
           this.exec(cmd.right, st, stdin);
+          if (st.terminated || st.returned) assign(st, ifLeftFailed);
+          this.status = this.status === false ? false : null;
           return;
         }
         const right = cloneState(st);
@@ -601,6 +681,7 @@ export class Interpreter implements ExpandHooks {
         return;
       case 'function':
         st.funcs.set(cmd.name, cmd);
+        if (!this.definedAt.has(cmd)) this.definedAt.set(cmd, { source: this.source, sites: this.sites, st: this.ctx.everyFunction ? cloneState(st) : null });
         return;
       case 'test': {
         if (!cmd.args) {
@@ -1021,6 +1102,10 @@ export class Interpreter implements ExpandHooks {
   private readonly summarizing = new Set<string>();
 
   private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
+    if (this.uncalledPass && this.functionDepth >= UNCALLED_DEPTH) {
+      this.emitOutput(HOLE);
+      return;
+    }
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
       this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
       // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
@@ -1036,16 +1121,35 @@ export class Interpreter implements ExpandHooks {
       }
       this.summarizing.add(fn.name);
       try {
-        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin);
+        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin, range);
       } finally {
         this.summarizing.delete(fn.name);
       }
       return;
     }
-    this.runFunctionBody(fn, args, st, stdin);
+    this.runFunctionBody(fn, args, st, stdin, range);
   }
 
-  private runFunctionBody(fn: FunctionDef, args: Field[], st: State, stdin: Stdin): void {
+  private runFunctionBody(fn: FunctionDef, args: Field[] | null, st: State, stdin: Stdin, site?: Range): void {
+    this.called.add(fn);
+    // A function of another text (a sourced file's, an eval's): its ranges are that text's.
+    const def = this.definedAt.get(fn);
+    if (def && site && def.source.id !== this.source.id) {
+      const start = this.effects.length;
+      const outer = this.source;
+      const savedSites = this.sites;
+      const here: Site = { range: site, note: `calls ${fn.name}`, from: outer };
+      this.source = def.source;
+      this.sites = [...savedSites, here];
+      try {
+        this.runFunctionBody(fn, args, st, stdin);
+      } finally {
+        this.source = outer;
+        this.sites = savedSites;
+      }
+      this.crossed(start, def.source, here);
+      return;
+    }
     this.functionDepth++;
     this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
     // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
@@ -1373,7 +1477,7 @@ export class Interpreter implements ExpandHooks {
   // ---------------------------------------------------------------- nested shells
 
   /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
-  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }): void {
+  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
     if (this.shellDepth >= (this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH)) {
       this.limitProblem(`nested shells deeper than ${this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH} levels`, label, range);
       return;
@@ -1386,7 +1490,11 @@ export class Interpreter implements ExpandHooks {
     this.shellDepth++;
     const savedVia = this.via;
     const savedSource = this.source;
-    this.source = { id: this.nextSourceId++, text: source };
+    const savedSites = this.sites;
+    const inner: SourceRef = { id: this.nextSourceId++, text: source, file };
+    const here: Site = { range, note: label, from: savedSource };
+    this.source = inner;
+    this.sites = [...savedSites, here];
     this.via = [...this.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
@@ -1398,12 +1506,14 @@ export class Interpreter implements ExpandHooks {
       const cmds = this.commands.length;
       this.exec(parsed.body, st, stdin);
       if (this.childShells?.has(st)) this.runExitTraps(st);
-      for (let i = before; i < this.effects.length; i++) relocate(this.effects[i]!, range);
+      this.source = savedSource;
+      this.crossed(before, inner, here);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.via = savedVia;
       this.source = savedSource;
+      this.sites = savedSites;
       this.shellDepth--;
     }
   }
@@ -1415,13 +1525,28 @@ export class Interpreter implements ExpandHooks {
       this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
       return;
     }
-    const abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
-    const text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
+    let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
+    const hints = this.ctx.sourceHints;
+    const hinted = hints && this.source.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
+    if (hinted !== undefined) abs = hinted;
+    let text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
+    if (text === null && hinted === undefined && hints && hints.dirs.length > 0) {
+      // What is known of the name (`$DIR/lib.sh`: `lib.sh`), in each directory given.
+      const tail = path.value.slice(path.value.lastIndexOf(HOLE) + 1).replace(/^\/+/, '');
+      for (const dir of tail === '' ? [] : hints.dirs) {
+        const candidate = joinPath(dir, tail);
+        text = this.ctx.host?.readFile?.(candidate) ?? null;
+        if (text !== null) {
+          abs = candidate;
+          break;
+        }
+      }
+    }
     if (text === null) {
       this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
       return;
     }
-    this.runNested(text, st, range, `source ${displayPath(path.value)}`);
+    this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
@@ -1513,6 +1638,20 @@ function assign(target: State, source: State): void {
   target.terminated = source.terminated;
   target.returned = source.returned;
   target.extras = source.extras;
+}
+
+interface SourceRef {
+  id: number;
+  text: string;
+  /** The file the text is, when it is one (the analyzed script, a sourced file). */
+  file: string | null;
+}
+
+/** A command that led into other code: its range in `from`'s text. */
+interface Site {
+  range: Range;
+  note: string;
+  from: SourceRef;
 }
 
 function relocate(e: Effect, range: Range): void {

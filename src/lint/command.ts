@@ -3,20 +3,20 @@
  * src/cli/extra-commands.ts. Returns the exit code: 0 no finding at or above --fail-on,
  * 1 findings, 2 usage or I/O error (a file that could not be read, an invalid configuration).
  */
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from '../cli/io.js';
 import { getParser, useDenseParseTable, type BackendChoice } from '../parse/index.js';
 import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
-import { Linter, SEVERITY_RANK, type FileResult } from './lint.js';
+import { LINT_DEFAULT_STEPS, Linter, regroup, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, jobSizes, lintIsolated } from './isolated.js';
 import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
 import { trainIfWritingCache } from './training.js';
 import { FORMATS, formatCheckstyle, formatGcc, formatGithub, formatJson, formatSarif, formatText, summarize, summaryLine, type Format } from './format.js';
-import { readBaseline, ruleList, select, writeBaseline } from './select.js';
+import { pruneBaseline, readBaseline, ruleList, select, writeBaseline } from './select.js';
 import type { Confidence } from '../effects/confidence.js';
 
 /** A directory option must name a directory that exists (a typo would silently change the root). */
@@ -53,10 +53,37 @@ export interface LintCliOptions {
   include?: string[];
   severity?: string;
   norc?: boolean;
+  maxSteps?: string;
+  incomplete?: string;
+  readDisk?: boolean;
+  sourcePath?: string[];
+  var?: string[];
+  quiet?: boolean;
+  outputFile?: string;
+  notes?: boolean;
+  pruneBaseline?: boolean;
 }
 
+/** Exit code of a run whose only failure is a file that was not fully analyzed (`--incomplete error`). */
+export const EXIT_INCOMPLETE = 3;
 
-export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
+
+export async function runLint(paths: string[], opts: LintCliOptions, io0: IO): Promise<number> {
+  // `-o FILE`: the report goes to the file, written once at the end (progress and errors stay on stderr).
+  let report = '';
+  const io: IO = opts.outputFile ? { ...io0, stdout: (t) => void (report += t), isTTY: false } : io0;
+  const code = await lintRun(paths, opts, io);
+  if (opts.outputFile) {
+    try {
+      writeFileSync(resolve(io0.cwd, opts.outputFile), report);
+    } catch (err) {
+      throw new UsageError(`--output-file ${opts.outputFile}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  return code;
+}
+
+async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
   const t0 = performance.now();
   const format = (opts.format ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${opts.format})`);
@@ -70,12 +97,23 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   const workers = opts.jobs === undefined ? null : Number(opts.jobs);
   if (workers !== null && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--jobs takes a whole number of processes, 1 or more (got ${opts.jobs})`);
 
+  const maxSteps = Number(opts.maxSteps ?? LINT_DEFAULT_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps takes a whole number of steps, 1 or more (got ${opts.maxSteps})`);
+  const incomplete = opts.incomplete ?? 'error';
+  if (!['error', 'warn', 'ignore'].includes(incomplete)) throw new UsageError(`--incomplete must be error, warn or ignore (got ${opts.incomplete})`);
   const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
   if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
-  const minSeverity = (opts.severity ?? 'info') as Severity;
+  const minSeverity = (opts.quiet ? 'error' : opts.severity ?? 'info') as Severity;
   if (!['error', 'warning', 'info'].includes(minSeverity)) throw new UsageError(`--severity must be error, warning or info (got ${opts.severity})`);
   const maxWarnings = opts.maxWarnings === undefined ? -1 : Number(opts.maxWarnings);
   if (!Number.isInteger(maxWarnings) || maxWarnings < -1) throw new UsageError(`--max-warnings takes a whole number (got ${opts.maxWarnings})`);
+  if (opts.pruneBaseline && !opts.baseline) throw new UsageError('--prune-baseline needs --baseline FILE');
+  const vars: Record<string, string> = {};
+  for (const v of opts.var ?? []) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(v);
+    if (!m) throw new UsageError(`--var takes NAME=VALUE (got ${v})`);
+    vars[m[1]!] = m[2]!;
+  }
   if (opts.baseline && opts.baselineWrite) throw new UsageError('--baseline and --baseline-write cannot be used together');
   const include = ruleList(opts.include, '--include');
   const exclude = ruleList(opts.exclude, '--exclude') ?? new Set();
@@ -91,7 +129,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
   // Lint parses whole scripts: the native parser's dense table, where it parses (here or there).
   useDenseParseTable();
   const parser = isolated && parserChoice === undefined ? null : await getParser(parserChoice as BackendChoice | undefined);
-  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc) };
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk), sourcePath: (opts.sourcePath ?? []).map((d) => existingDir(io, '--source-path', d)), vars };
   const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
@@ -140,6 +178,13 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     trainIfWritingCache(linter);
   }
   if (progress) io.stderr('\r\x1b[K');
+  results = regroup(results, io.cwd);
+  // A file not fully analyzed is a fact about the run, not a guess: never demoted by
+  // --min-confidence; its severity is --incomplete's.
+  const incompleteSeverity: Severity = incomplete === 'error' ? 'error' : incomplete === 'warn' ? 'warning' : 'info';
+  for (const r of results) {
+    r.findings = r.findings.map((f) => (f.rule === 'BG0002' ? { ...f, confidence: 'certain', severity: incompleteSeverity } : f));
+  }
 
   if (opts.baselineWrite) {
     const { results: all } = select(results, { minConfidence, include, exclude, minSeverity: 'info', baseline: null });
@@ -148,12 +193,16 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     return errors.length > 0 || all.some((r) => r.error) ? 2 : 0;
   }
   const selected = select(results, { minConfidence, include, exclude, minSeverity, baseline });
+  if (opts.pruneBaseline && opts.baseline) {
+    const { kept, dropped } = pruneBaseline(resolve(io.cwd, opts.baseline), selected.matched);
+    io.stderr(`bashguard: pruned the baseline ${opts.baseline}: ${dropped} stale entr${dropped === 1 ? 'y' : 'ies'} removed, ${kept} kept\n`);
+  }
   results = selected.results;
   const summary = { ...summarize(results, performance.now() - t0), baselined: selected.baselined };
   const color = opts.color ?? (io.isTTY && !io.env.NO_COLOR);
   switch (format) {
     case 'text':
-      io.stdout(formatText(results, { color, frames: true }));
+      io.stdout(formatText(results, { color, frames: true, notes: Boolean(opts.notes) }));
       break;
     case 'json':
       io.stdout(formatJson(results, summary, packageVersion()));
@@ -172,7 +221,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
       io.stdout(formatCheckstyle(results));
       break;
   }
-  if (opts.summary !== false) {
+  if (opts.summary !== false && !opts.quiet) {
     const line = summaryLine(summary);
     if (format === 'text' || format === 'gcc') io.stdout(`${line}\n`);
     else io.stderr(`bashguard: ${line}\n`);
@@ -182,7 +231,9 @@ export async function runLint(paths: string[], opts: LintCliOptions, io: IO): Pr
     io.stderr(`bashguard: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
     return 1;
   }
-  if (failOn === 'none') return 0;
+  const notFull = incomplete === 'error' && results.some((r) => r.findings.some((f) => f.rule === 'BG0002'));
+  if (failOn === 'none') return notFull ? EXIT_INCOMPLETE : 0;
   const threshold = SEVERITY_RANK[failOn as Severity];
-  return results.some((r) => r.findings.some((f) => SEVERITY_RANK[f.severity] >= threshold)) ? 1 : 0;
+  if (results.some((r) => r.findings.some((f) => f.rule !== 'BG0002' && SEVERITY_RANK[f.severity] >= threshold))) return 1;
+  return notFull ? EXIT_INCOMPLETE : 0;
 }

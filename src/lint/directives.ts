@@ -40,8 +40,21 @@ export interface DirectiveProblem {
 const DIRECTIVE = /(^|\s)#\s*bashguard\s+([a-z-]+)(?:(=)(\S*))?(?:\s+--\s*(.*))?\s*$/i;
 // Only comments that look like directives: `# bashguard checks this file` is prose, not a directive;
 // `# bashguard WORD=...` is a directive attempt (a misspelt `disabel=` gets a warning, as ShellCheck does).
-const MENTION = /(^|\s)#\s*bashguard\s+(?:disable|enable|[a-z-]+=)/i;
-const VERBS = ['disable', 'disable-file'];
+const MENTION = /(^|\s)#\s*bashguard\s+(?:disable|enable|var\s|[a-z-]+=)/i;
+const VERBS = ['disable', 'disable-file', 'source', 'source-path', 'var'];
+/** `# bashguard var NAME=value`: the value a variable has where the script starts. */
+const VAR = /(^|\s)#\s*bashguard\s+var\s+([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(?:--.*)?$/i;
+
+/**
+ * What the directives tell the analysis (ShellCheck's `source=`, `source-path=`): the file the
+ * `source` command on a line reads, directories a sourced name is looked for in (relative to the
+ * script's directory; `SCRIPTDIR` is that directory), and variables' starting values.
+ */
+export interface Hints {
+  sources: { line: number; path: string }[];
+  sourcePaths: string[];
+  vars: { name: string; value: string }[];
+}
 
 /** The known verb a misspelt one most likely meant (edit distance <= 2), or null. */
 function closestVerb(word: string): string | null {
@@ -62,10 +75,11 @@ function lineStarts(source: string): number[] {
   return starts;
 }
 
-export function parseDirectives(source: string): { directives: Directive[]; problems: DirectiveProblem[] } {
+export function parseDirectives(source: string): { directives: Directive[]; problems: DirectiveProblem[]; hints: Hints } {
   const directives: Directive[] = [];
   const problems: DirectiveProblem[] = [];
-  if (!/bashguard/i.test(source)) return { directives, problems };
+  const hints: Hints = { sources: [], sourcePaths: [], vars: [] };
+  if (!/bashguard/i.test(source)) return { directives, problems, hints };
   const starts = lineStarts(source);
   const lines = source.split('\n');
   const isCode = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
@@ -83,15 +97,34 @@ export function parseDirectives(source: string): { directives: Directive[]; prob
       endColumn: col0 + len + 1,
     });
     const whole = mk(hashAt, text.length - hashAt);
+    const v = VAR.exec(text);
+    if (v) {
+      hints.vars.push({ name: v[2]!, value: v[3]! });
+      continue;
+    }
     const m = DIRECTIVE.exec(text);
     if (!m) {
       problems.push({ message: 'malformed bashguard directive (expected `# bashguard disable=RULE[,RULE] -- reason` or `disable-file=RULE`)', range: whole });
       continue;
     }
     const verb = m[2]!.toLowerCase();
+    if ((verb === 'source' || verb === 'source-path') && m[3] && m[4]) {
+      if (verb === 'source-path') hints.sourcePaths.push(m[4]);
+      else {
+        // The next code line, as for `disable=`.
+        let j = i + 1;
+        while (j < lines.length && !isCode(lines[j]!)) j++;
+        hints.sources.push({ line: j + 1, path: m[4] });
+      }
+      continue;
+    }
+    if (verb === 'var') {
+      problems.push({ message: '`# bashguard var` takes `NAME=value` (`# bashguard var PREFIX=/usr/local`)', range: whole });
+      continue;
+    }
     if (verb !== 'disable' && verb !== 'disable-file') {
       const guess = closestVerb(verb);
-      problems.push({ message: `unknown bashguard directive \`${m[2]}\`${guess ? ` (did you mean \`${guess}\`?)` : ''} (known: disable, disable-file); it suppresses nothing`, range: whole });
+      problems.push({ message: `unknown bashguard directive \`${m[2]}\`${guess ? ` (did you mean \`${guess}\`?)` : ''} (known: disable, disable-file, source, source-path, var); it does nothing`, range: whole });
       continue;
     }
     if (!m[3] || !m[4]) {
@@ -122,7 +155,7 @@ export function parseDirectives(source: string): { directives: Directive[]; prob
     }
     directives.push({ kind: verb === 'disable-file' ? 'file' : 'line', from, to, rules, reason: m[5]?.trim() || null, range: whole });
   }
-  return { directives, problems };
+  return { directives, problems, hints };
 }
 
 /** Finds the directive rule that suppresses a finding of `rule` starting on `line`, and marks it used. */

@@ -25,7 +25,7 @@ export interface Summary {
 }
 
 export function summarize(results: FileResult[], timeMs: number): Summary {
-  const s: Summary = { files: results.length, failed: 0, errors: 0, warnings: 0, infos: 0, suppressed: 0, timeMs };
+  const s: Summary = { files: results.filter((r) => !r.sourcedOnly).length, failed: 0, errors: 0, warnings: 0, infos: 0, suppressed: 0, timeMs };
   for (const r of results) {
     if (r.error) s.failed++;
     s.suppressed += r.suppressed;
@@ -85,23 +85,36 @@ export function codeFrame(source: string, f: LintFinding, s: Style): string[] {
   return out;
 }
 
-export function formatText(results: FileResult[], opts: { color: boolean; frames: boolean }): string {
+/**
+ * Errors and warnings with their code frames; notes (info: below --min-confidence, or of an info
+ * rule) only counted at the end, unless `notes` (`--notes`) lists them too.
+ */
+export function formatText(results: FileResult[], opts: { color: boolean; frames: boolean; notes?: boolean }): string {
   const s = style(opts.color);
   const out: string[] = [];
+  let hidden = 0;
   for (const r of results) {
     if (r.error) {
       out.push(`${s.bold(r.file)}: ${s.red(s.bold('error'))}: ${r.error}`);
       continue;
     }
     for (const f of r.findings) {
+      if (f.severity === 'info' && opts.notes === false) {
+        hidden++;
+        continue;
+      }
       out.push(`${s.bold(`${f.file}:${f.line}:${f.column}`)}: ${severityText(f.severity, s)}: ${f.message} ${s.dim(`[${f.rule} ${f.name}]`)}`);
       if (opts.frames) out.push(...codeFrame(r.source, f, s));
-      const notes = [`confidence: ${f.confidence}`, ...f.evidence.map((e) => `${e.line}:${e.column}: ${e.note}`)];
+      const notes = [`confidence: ${f.confidence}`, ...f.evidence.map((e) => (e.file !== undefined ? `${e.file}:${e.line}: ${e.note}` : `${e.line}:${e.column}: ${e.note}`))];
       for (const n of notes) out.push(s.dim(`    = ${n}`));
       if (opts.frames) out.push('');
     }
   }
-  const seen = [...new Set(results.flatMap((r) => r.findings.map((f) => f.rule)))].sort();
+  if (hidden > 0) {
+    if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+    out.push(s.dim(`${hidden} note${hidden === 1 ? '' : 's'} not shown (--notes lists them)`));
+  }
+  const seen = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.severity !== 'info' || opts.notes !== false).map((f) => f.rule)))].sort();
   if (seen.length > 0) {
     if (out[out.length - 1] !== '') out.push('');
     out.push('For more information:');
@@ -185,6 +198,11 @@ function artifactUri(r: FileResult): string {
   return r.file.split('/').map(encodeURIComponent).join('/');
 }
 
+/** The SARIF location of a file shown as `file` (relative to the cwd, or absolute). */
+function artifactLocationOf(file: string): { uri: string; uriBaseId?: string } {
+  return file.startsWith('/') ? { uri: pathToFileURL(file).href } : { uri: file.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
+
 export function formatSarif(results: FileResult[], opts: { cwd: string; version: string; notifications: string[] }): string {
   const ruleIndex = new Map(RULES.map((r, i) => [r.id, i] as const));
   const sarifResults = [];
@@ -201,7 +219,7 @@ export function formatSarif(results: FileResult[], opts: { cwd: string; version:
       };
       const related = f.evidence.map((e, i) => ({
         id: i + 1,
-        physicalLocation: { artifactLocation, region: region(e.line, e.column, e.endLine, e.endColumn) },
+        physicalLocation: { artifactLocation: e.file !== undefined ? artifactLocationOf(e.file) : artifactLocation, region: region(e.line, e.column, e.endLine, e.endColumn) },
         message: { text: e.note },
       }));
       sarifResults.push({

@@ -12,18 +12,20 @@ function realpathOr(p: string): string {
     return p;
   }
 }
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { BashParser, ParseLimits, ParseResult } from '../parse/index.js';
 import type { Finding } from '../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../policy/config.js';
-import type { PhysicalFs } from '../policy/physical.js';
-import { displayPath } from '../interpret/paths.js';
+import { nodeFs, type PhysicalFs } from '../policy/physical.js';
+import { displayPath, isInside } from '../interpret/paths.js';
+import { nodeHost } from '../workspace/host.js';
+import type { Host } from '../interpret/interpreter.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import { parseDirectives, suppress } from './directives.js';
-import { globMatcher, isShellShebang } from './files.js';
+import { displayName, globMatcher, isShellShebang } from './files.js';
 import { sha256Hex } from '../util/sha256.js';
 
 export interface LintEvidence {
@@ -32,6 +34,8 @@ export interface LintEvidence {
   endLine: number;
   endColumn: number;
   note: string;
+  /** The file the evidence is in, when not the finding's (a call chain from the linted script). */
+  file?: string;
 }
 
 export interface LintFinding {
@@ -56,6 +60,15 @@ export interface LintFinding {
    * not its line number, so a baseline survives edits elsewhere in the file. Set by lintFile.
    */
   fingerprint?: string;
+  /**
+   * The absolute path of the file the finding is in, when that is not the linted file: a write in
+   * a function of a file it sources. The run moves it to that file's results (command.ts).
+   */
+  elsewhere?: string;
+  /** The fingerprint of the first finding of the same rule, file and code (not enumerable). */
+  group?: string;
+  /** The lines around it, hashed (not enumerable): which of a group's findings a baseline meant. */
+  context?: string;
 }
 
 export type RootSource = 'option' | 'linked-worktree' | 'checkout' | 'script-dir';
@@ -80,6 +93,8 @@ export interface FileResult {
    */
   source: string;
   timeMs: number;
+  /** Not linted itself: a file the linted ones source, holding findings moved to it (regroup). */
+  sourcedOnly?: boolean;
 }
 
 export interface LintOptions {
@@ -97,6 +112,49 @@ export interface LintOptions {
    * which computes them for every file anyway: ./isolated.ts). Default true.
    */
   fingerprints?: boolean;
+  /**
+   * `--max-steps N`: the interpreter's step budget per file (simple commands and function calls,
+   * nested code included). Past it the file is reported as not fully analyzed (BG0002 with the
+   * count). Deterministic, unlike a time budget: the same tree gives the same result on any load.
+   */
+  maxSteps?: number;
+  /**
+   * `--read-disk`: answer file tests (`[ -w ~/.bashrc ]`), `cd -P` and symlinks outside the
+   * checkout from this machine's disk, as the hook does. Off by default: a lint result is a fact
+   * about the tree, not about the machine it runs on (the checkout itself is still read: its
+   * sourced files and its own symlinks are part of the tree).
+   */
+  readDisk?: boolean;
+  /** `--source-path DIR` (absolute): where a sourced name is looked for, after its own path. */
+  sourcePath?: string[];
+  /** `--var NAME=VALUE`: variables' values where every script starts. */
+  vars?: Record<string, string>;
+}
+
+/** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
+export const LINT_DEFAULT_STEPS = 100_000;
+
+/**
+ * The disk as lint sees it without `--read-disk`: only the checkout under `root()` (null while the
+ * workspace is being opened: its discovery needs the real layout). File tests are never answered
+ * (the tree's untracked files and the machine's home are not the script's input), so both ways of
+ * a test are analyzed.
+ */
+function treeOnly(root: () => string | null): { host: Host; fs: PhysicalFs } {
+  const inTree = (p: string): boolean => {
+    const r = root();
+    return r === null || isInside(p, r);
+  };
+  const host: Host = {
+    realpath: (p) => (inTree(p) ? nodeHost.realpath!(p) : null),
+    readFile: (p) => (inTree(p) ? nodeHost.readFile!(p) : null),
+  };
+  const fs: PhysicalFs = {
+    readlink: (p) => (inTree(p) ? nodeFs.readlink(p) : null),
+    // Outside the tree: taken to exist (what policy assumes of a path it cannot ask about).
+    exists: (p) => (inTree(p) ? nodeFs.exists!(p) : true),
+  };
+  return { host, fs };
 }
 
 interface Scope {
@@ -195,15 +253,19 @@ export class Linter {
   }
 
   private computeScope(dir: string): Scope {
+    let opened: string | null = null;
+    const disk = this.opts.readDisk || this.opts.fs ? null : treeOnly(() => opened);
     const ws = openWorkspace(dir, {
       env: this.opts.env,
-      fs: this.opts.fs,
+      fs: this.opts.fs ?? disk?.fs,
+      host: disk?.host,
       root: this.opts.root,
       enforceEverywhere: true,
       nestedDir: realpathOr(dir),
       config: this.opts.noConfig ? DEFAULT_CONFIG : undefined,
     });
     const root = ws.root!;
+    opened = root;
     const config = ws.config;
     const match = globMatcher(config.ignore);
     const base = config.source && this.opts.env.BASHGUARD_CONFIG ? dirname(config.source) : root;
@@ -298,7 +360,7 @@ export class Linter {
 
   private analyze(source: string, scriptPath: string | null, display: string, scope: Scope, cwd: string, result: FileResult): LintFinding[] {
     const out: LintFinding[] = [];
-    const { directives, problems } = parseDirectives(source);
+    const { directives, problems, hints } = parseDirectives(source);
     if (source.slice(0, 8000).includes('\0')) {
       const f = this.ownFinding('BG0001', scope.config, 'binary file (contains NUL bytes), not a shell script: not analyzed', display, EMPTY, 'certain');
       return f ? [f] : [];
@@ -312,21 +374,40 @@ export class Linter {
       return f ? [f] : [];
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
-    const env: Record<string, string | undefined> = scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {};
+    const env: Record<string, string | undefined> = { ...this.opts.vars, ...Object.fromEntries(hints.vars.map((v) => [v.name, v.value])), ...(scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {}) };
+    // Source hints: paths relative to the script's directory (`SCRIPTDIR` is that directory).
+    const scriptDir = scriptPath ? dirname(scriptPath) : this.displayCwd;
+    const fromScript = (p: string) => resolve(scriptDir, p.replace(/^SCRIPTDIR(?=\/|$)/, scriptDir));
+    const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? [])] };
     if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints }).verdict;
     } finally {
       this.current = null;
     }
     for (const f of verdict.findings) {
-      if (suppress(directives, f.rule, f.range.line)) {
+      const o = f.origin;
+      const other = o && resolve(o.file) !== scriptPath ? resolve(o.file) : null;
+      const line = o ? o.range.line : f.range.line;
+      const own = other === null ? directives : otherFile(other).directives;
+      if (suppress(own, f.rule, line)) {
         result.suppressed++;
         continue;
       }
-      out.push(toLintFinding(f, display));
+      const lf = toLintFinding(f, other === null ? display : displayName(other, this.displayCwd));
+      if (o) {
+        // Where the code is, and how this file got there as evidence (each step in its own file).
+        Object.assign(lf, { line: o.range.line, column: o.range.column, endLine: o.range.endLine, endColumn: o.range.endColumn });
+        lf.evidence = o.chain.map((c) => ({ line: c.line, column: 1, endLine: c.line, endColumn: 1, note: c.note, file: c.file === null || c.file === scriptPath ? display : displayName(c.file, this.displayCwd) }));
+        if (other !== null) lf.elsewhere = other;
+      }
+      // A parse error of the script's own text is certain (ShellCheck fails a run on one too);
+      // its severity is the config's (`rules: {"BG0001": "warning"}`). One in nested code
+      // (`eval "$x"`, `bash -c`) may be an artefact of an unknown value: left as it is.
+      if (lf.rule === 'BG0001' && lf.via.length === 0) lf.confidence = 'certain';
+      out.push(lf);
     }
     for (const p of problems) {
       const f = this.ownFinding('BG0003', scope.config, p.message, display, p.range, 'certain');
@@ -427,13 +508,84 @@ export function fingerprint(findings: LintFinding[], source: string): LintFindin
   const lines = source.split('\n');
   const seen = new Map<string, number>();
   for (const f of findings) {
-    const code = (lines[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
+    const text = f.elsewhere ? otherFile(f.elsewhere).lines : lines;
+    const code = (text[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
     const base = `${f.rule}\0${f.file}\0${code}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     f.fingerprint = sha256Hex(`${base}\0${n}`).slice(0, 32);
+    // Every occurrence of the same code: the first one's fingerprint (a baseline matches the
+    // occurrences of a group by line, so a copied line is the new one, not the old: ./select.ts).
+    // Not enumerable: no output format shows it.
+    const near = (i: number) => (text[i] ?? '').replace(/\s+/g, ' ').trim();
+    Object.defineProperty(f, 'context', { value: sha256Hex(`${near(f.line - 2)}\0${near(f.line)}`).slice(0, 16), enumerable: false, configurable: true, writable: true });
+    Object.defineProperty(f, 'group', { value: n === 0 ? f.fingerprint : sha256Hex(`${base}\0${0}`).slice(0, 32), enumerable: false, configurable: true, writable: true });
   }
   return findings;
+}
+
+/**
+ * Moves each finding in another file (`elsewhere`) to that file's result, made when the run has
+ * none (the sourced file was not among the paths), and keeps one of each finding per file (a
+ * library function every script calls the same way is reported once, at its line). Fingerprints
+ * are then computed again, per file.
+ */
+export function regroup(results: FileResult[], displayCwd: string): FileResult[] {
+  if (!results.some((r) => r.findings.some((f) => f.elsewhere))) return results;
+  const byPath = new Map<string, FileResult>();
+  for (const r of results) if (r.path !== '-') byPath.set(r.path, r);
+  const out = [...results];
+  const moved = new Set<FileResult>();
+  for (const r of results) {
+    const keep: LintFinding[] = [];
+    for (const f of r.findings) {
+      if (!f.elsewhere) {
+        keep.push(f);
+        continue;
+      }
+      let target = byPath.get(f.elsewhere);
+      if (!target) {
+        target = { file: displayName(f.elsewhere, displayCwd), path: f.elsewhere, root: r.root, rootSource: r.rootSource, cwd: r.cwd, findings: [], suppressed: 0, error: null, source: '', timeMs: 0, sourcedOnly: true };
+        byPath.set(f.elsewhere, target);
+        out.push(target);
+      }
+      moved.add(target);
+      const { elsewhere: _, ...here } = f;
+      target.findings.push(here);
+    }
+    r.findings = keep;
+  }
+  for (const t of moved) {
+    t.source = otherFile(t.path).text;
+    const seen = new Set<string>();
+    t.findings = t.findings.filter((f) => {
+      const k = `${f.rule}|${f.line}|${f.column}|${f.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    t.findings.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+    fingerprint(t.findings, t.source);
+  }
+  return out;
+}
+
+/** Files findings were moved to (sourced files), read once per process: their lines and directives. */
+const otherFiles = new Map<string, { text: string; lines: string[]; directives: ReturnType<typeof parseDirectives>['directives'] }>();
+
+export function otherFile(path: string): { text: string; lines: string[]; directives: ReturnType<typeof parseDirectives>['directives'] } {
+  let f = otherFiles.get(path);
+  if (!f) {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      // Read by the analysis a moment ago; gone now: no frame, no directive.
+    }
+    f = { text, lines: text.split('\n'), directives: parseDirectives(text).directives };
+    otherFiles.set(path, f);
+  }
+  return f;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

@@ -7,7 +7,7 @@ import { copyExported, copyTree, symbolNames, type BackendName, type ExportedTre
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
-import { recover, type Tree } from './recover.js';
+import { isolate, recover, type Tree } from './recover.js';
 import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
@@ -105,12 +105,20 @@ function makeParser(
         }
       }
       // Where the grammar reads the input differently from bash, a targeted re-parse (./recover.ts).
-      const rec = recover(source, first, (text) => {
+      const reparse = (text: string): Tree | { failed: true } => {
         const r = parseOnce(text, deadline, limits);
         return 'kind' in r ? { failed: true } : r;
-      });
+      };
+      const rec = recover(source, first, reparse);
       if (rec.kind === 'wrong') return { ok: false, kind: 'parser-error', backend, message: rec.message, at: rec.at };
-      const copied = rec.kind === 'recovered' ? rec.tree : first;
+      let copied = rec.kind === 'recovered' ? rec.tree : first;
+      // An error left: it costs only the top-level commands it is in (./recover.ts).
+      if (copied.hasErrors) copied = isolate(source, copied, (text) => {
+        const r = reparse(text);
+        if ('failed' in r) return r;
+        const again = recover(text, r, reparse);
+        return again.kind === 'recovered' ? again.tree : r;
+      }) ?? copied;
       const joined = rec.joined;
       if (joined) {
         return {

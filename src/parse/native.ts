@@ -377,7 +377,8 @@ export function nativeParse(source: string, timeoutMs: number): TreeCursorLike |
   const parser = loadNative();
   // Whole milliseconds, set only when that changes: the first parse of every command asks for
   // what is left of the same limit (1499.99... ms), and the binding call cost ~1% of a check.
-  const us = Math.max(1, Math.floor(timeoutMs)) * 1000;
+  // No limit (lint, where no wall clock may decide a result): 0, tree-sitter's "never stop".
+  const us = Number.isFinite(timeoutMs) ? Math.max(1, Math.floor(timeoutMs)) * 1000 : 0;
   if (us !== timeoutSet) {
     parser.setTimeoutMicros(us);
     timeoutSet = us;

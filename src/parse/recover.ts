@@ -60,6 +60,9 @@ export type Recovered =
 
 const MAX_ROUNDS = 4;
 
+/** Characters of an unquoted heredoc body that bash reads literally and the grammar may not. */
+const HEREDOC_LITERAL = `'"()[]{}<>|;&*?#~!`;
+
 /**
  * No repair is tried on a tree with more ERROR/MISSING nodes than this. The repairs are for a few
  * grammar gaps in a shell script; a text with thousands of errors is not one (an HTML page or a Tcl
@@ -82,12 +85,39 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   const emptyBackquotes = scan?.emptyBackquotes ?? [];
   const firstJoined = findJoinedLines(first.root, source);
   const original: Recovered = { kind: 'original', joined: firstJoined };
-  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0) return original;
+  // Arithmetic in a substring's offset or length (`${a[@]:i-1}`): a clean tree the IR has no
+  // reading for. Shown to the grammar as a plain word (the IR reads the original text, and a
+  // substring is not modelled: its value stays unknown).
+  const gaps = first.hasErrors || !SUBSTRING_ARITH.test(source) ? [] : substringEdits(first.root, []);
+  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0 && gaps.length === 0) return original;
   // Counted once (at most MAX_REPAIR_ERRORS + 1, so exactly whenever the repairs go on).
   const firstErrors = first.hasErrors ? errorCount(first.root, MAX_REPAIR_ERRORS + 1) : 0;
   if (firstErrors > MAX_REPAIR_ERRORS) return original;
 
   const edits: Edit[] = heredocWrong ? heredocEdits(source, heredocs!) : [];
+  // Quotes in the body of an unquoted heredoc are literal to bash (only `\`, `$` and backquotes
+  // are special there); inside `$( )` the grammar can take one for an opening quote
+  // (`F('${x}')` in a PowerShell heredoc). With errors in the tree, they are shown as letters.
+  if (first.hasErrors && heredocs) {
+    for (const h of heredocs) {
+      if (h.quoted) continue;
+      for (let i = h.bodyStart; i < h.bodyEnd; i++) {
+        const c = source[i]!;
+        if (c === '\\') i++;
+        else if (c === '$' && (source[i + 1] === '{' || source[i + 1] === '(')) {
+          // An expansion keeps its text: the grammar reads it as in any word.
+          const j = skipNested(source, i);
+          if (j < 0 || j > h.bodyEnd) break;
+          i = j - 1;
+        } else if (c === '`') {
+          const j = skipBackquote(source, i + 1);
+          if (j < 0 || j > h.bodyEnd) break;
+          i = j - 1;
+        } else if (HEREDOC_LITERAL.includes(c) && !overlaps(edits, i, i + 1)) edits.push({ start: i, end: i + 1, text: 'x' });
+      }
+    }
+  }
+  for (const g of gaps) if (!overlaps(edits, g.start, g.end)) edits.push(g);
   for (const at of emptyBackquotes) {
     // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
     // its node is dropped and the substitution stays empty.
@@ -286,10 +316,24 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     joinedEdits();
     return out;
   }
+  for (const e of substringEdits(tree.root, [])) add([e]);
   const stack = [tree.root];
   while (stack.length) {
     const n = stack.pop()!;
+    if (n.type === 'ERROR' && !n.children.some((c) => !c.named && c.type === '${')) {
+      // An ERROR the grammar made of a whole word (`"${out:+${out};}1"`): the expansions in its text.
+      for (let at = source.indexOf('${', n.start); at >= 0 && at < n.end; ) {
+        const es = expansionEdits(source, at);
+        if (es && es.length > 0) add(es);
+        const end = skipNested(source, at);
+        at = end > at ? source.indexOf('${', end) : -1;
+      }
+    }
     if (n.type === 'ERROR') {
+      // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
+      // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
+      const g = extglobGroupAt(source, n.end - 1);
+      if (g) add([g]);
       const e = forDo(source, n);
       if (e) add([e]);
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
@@ -325,6 +369,15 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       const inner = source.slice(n.end, close);
       if (close > n.end && !inner.includes('\n') && /[^A-Za-z0-9_]/.test(inner)) add([{ start: n.end, end: close, text: inner.replace(/./g, 'x') }]);
     }
+    // `[[ $cur = -* && $x != exec ]]`: the grammar reads the glob pattern on the right of `=` as
+    // a regex running into `&&` and loses the `]]`. The pattern's glob characters are shown as
+    // letters (the IR reads the word from the original text, a pattern still).
+    if (n.type === 'test_command' && n.children.some((c) => c.missing && c.type === ']]')) {
+      for (const r of descendants(n, 'regex')) {
+        const t = source.slice(r.start, r.end);
+        if (/[*?]/.test(t) && !/[\s'"$]/.test(t)) add([{ start: r.start, end: r.end, text: t.replace(/[*?]/g, 'x') }]);
+      }
+    }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
     if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
@@ -346,6 +399,57 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   // after a regrouping one.
   if (regrouping.length > 0) return regrouping;
   if (out.length === 0) joinedEdits();
+  return out;
+}
+
+/** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
+const SUBSTRING_ARITH = /\$\{[^}\n]*:[^\n]*[-+*/%()]/;
+const OFFSET_OK = new Set(['word', 'number', 'variable_name', ':', '}', '${', 'simple_expansion', 'special_variable_name', 'subscript', '#', '!', 'expansion', 'string', 'raw_string', 'concatenation', 'command_substitution', 'arithmetic_expansion']);
+
+/**
+ * `${a[@]:i-1}`, `${x::${#y}-1}`: the offset and length of a substring are arithmetic to bash; the
+ * grammar builds an expression node the IR does not read. Each such node after the first `:` is
+ * shown as letters (newlines kept).
+ */
+function substringEdits(root: SyntaxNode, out: Edit[]): Edit[] {
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'expansion') {
+      const colon = n.children.findIndex((c) => !c.named && c.type === ':');
+      if (colon >= 0) {
+        for (const c of n.children.slice(colon + 1)) {
+          if (c.named && !OFFSET_OK.has(c.type) && c.end > c.start) out.push({ start: c.start, end: c.end, text: 'x'.repeat(c.end - c.start) });
+        }
+      }
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return out.filter((e, i) => !out.some((o, j) => j !== i && o.start <= e.start && e.end <= o.end && (o.start < e.start || o.end > e.end || j < i)));
+}
+
+/** At an extglob operator (`@+!*?`) directly before `(`: the group to its `)`, as letters. */
+function extglobGroupAt(source: string, at: number): Edit | null {
+  if (at < 0 || !'@+!*?'.includes(source[at] ?? '') || source[at + 1] !== '(') return null;
+  let depth = 0;
+  for (let i = at + 1; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n' || c === "'" || c === '"' || c === '$' || c === '`') return null;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return { start: at, end: i + 1, text: 'x'.repeat(i + 1 - at) };
+  }
+  return null;
+}
+
+function descendants(n: SyntaxNode, type: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const stack = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.type === type) out.push(c);
+    for (const k of c.children) stack.push(k);
+  }
   return out;
 }
 
@@ -416,11 +520,29 @@ function expansionEdits(source: string, start: number): Edit[] | null {
     } else if (c === '\n') {
       return null;
     } else {
-      if (';&|<> \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
+      // (`;&|<>` as a letter: inside double quotes the grammar rejects `\;` there too.)
+      if (' \t'.includes(c)) edits.push({ start: i, end: i, text: '\\' });
+      else if (';&|<>'.includes(c)) edits.push({ start: i, end: i + 1, text: 'x' });
+      // `]` with no `[` open before it (`${x%%]*}`) is a literal to bash, a subscript's end to the
+      // grammar (which rejects `\]` too): shown as a letter, the IR reading the original.
+      // `{` is literal too (bash does not pair braces inside `${...}`: `${x#*{}` ends at the first `}`).
+      else if (c === '{') edits.push({ start: i, end: i + 1, text: 'x' });
+      else if (c === ']' && !bracketOpen(source, start + 2, i)) edits.push({ start: i, end: i + 1, text: 'x' });
       i++;
     }
   }
   return null;
+}
+
+/** Whether a `[` before `at` (from `from`) is still open: a bracket expression or a subscript. */
+function bracketOpen(source: string, from: number, at: number): boolean {
+  let open = 0;
+  for (let i = from; i < at; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === '[') open++;
+    else if (source[i] === ']' && open > 0) open--;
+  }
+  return open > 0;
 }
 
 function skipDouble(s: string, i: number): number {
@@ -475,3 +597,189 @@ function skipNested(s: string, i: number): number {
   }
   return -1;
 }
+
+// ---------------------------------------------------------------- isolation per top-level command
+
+/** Re-parses at most this many times per input: past it, the rest stays the grammar's tree. */
+const MAX_ISOLATION_PARSES = 48;
+const MAX_ISOLATION_DEPTH = 150;
+
+/** Statements the builder reads at the top level (a clean one of these is taken as it is). */
+function isError(n: SyntaxNode): boolean {
+  return n.type === 'ERROR' || n.missing;
+}
+
+function hasError(n: SyntaxNode): boolean {
+  const stack = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (isError(c)) return true;
+    for (const k of c.children) stack.push(k);
+  }
+  return false;
+}
+
+/**
+ * A tree whose errors cost only the top-level commands they are in, as bash, which reads and
+ * runs a script one top-level command at a time, would reject only those: the statements before
+ * an error are kept, and the text after it is parsed again on its own (everything before it
+ * blanked, so every offset stays the original's), until it parses or nothing is left. A stretch
+ * no fresh start reads is one ERROR node of its own lines (and the bodies of heredocs they start),
+ * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
+ */
+export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
+  if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
+  // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
+  if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
+  // Nor on a tree nested this deep (`{ { { ...` by the thousand): every re-parse of it is slow,
+  // and no script's few grammar gaps look like that.
+  if (tree.depth > MAX_ISOLATION_DEPTH) return null;
+  const heredocs = scanSource(source)?.heredocs ?? null;
+  const kept: SyntaxNode[] = [];
+  let depth = tree.depth;
+  let pos = 0;
+  let current = tree;
+  let parses = 0;
+  let givenUp = false;
+  const errorNode = (start: number, end: number): SyntaxNode => ({ type: 'ERROR', named: true, field: null, start, end: Math.max(start, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
+  const blankBefore = (at: number) => source.slice(0, at).replace(/[^\n]/g, ' ') + source.slice(at);
+  /** The end of the line holding `at` (and of the heredoc bodies it starts), past its newline. */
+  const lineAfter = (at: number): number => {
+    let nl = source.indexOf('\n', at);
+    let end = nl < 0 ? source.length : nl + 1;
+    for (const h of heredocs ?? []) if (h.op >= at && h.op < end) end = Math.max(end, Math.min(source.length, h.lineEnd + 1));
+    nl = end;
+    return nl;
+  };
+  for (;;) {
+    let next = -1;
+    for (const c of current.root.children) {
+      if (c.end <= pos && !(c.start === c.end && c.start === pos)) continue;
+      if (c.start < pos) {
+        // A node begun in the blanked text (cannot happen with whole statements; kept safe).
+        next = pos;
+        break;
+      }
+      if (c.type !== 'ERROR' && !(hasError(c) && hasMissing(c))) {
+        // The grammar reads a lone `}` or `done` as a command name; after a statement given up,
+        // it is that statement's end.
+        if (givenUp && c.type === 'command' && CLOSER.test(source.slice(c.start, lineAfter(c.start)))) {
+          const last = kept[kept.length - 1]!;
+          kept[kept.length - 1] = errorNode(last.start, lineAfter(c.start));
+          continue;
+        }
+        kept.push(c);
+        if (c.type !== 'comment') givenUp = false;
+        continue;
+      }
+      if (c.type !== 'ERROR') {
+        // A statement the grammar closed only with a MISSING token, often at the end of the
+        // input (`f() {` whose body has an error swallows the rest of the file): bash rejects it
+        // at its first error. Given up to that line; the text after is read again on its own.
+        const end = lineAfter(firstError(c)!.start);
+        if (end < c.end) {
+          kept.push(errorNode(c.start, end));
+          next = end;
+          givenUp = true;
+          break;
+        }
+        kept.push(c);
+        continue;
+      }
+      // A top-level ERROR: the whole statements it begins with are read as they are.
+      let bad = -1;
+      for (const k of c.children) {
+        if (k.named && k.type !== 'ERROR' && !k.missing && !hasError(k) && STATEMENT.has(k.type)) kept.push(k);
+        else {
+          bad = k.start;
+          break;
+        }
+      }
+      next = bad < 0 ? c.end : bad;
+      break;
+    }
+    if (next < 0) break;
+    if (next >= source.length) break;
+    // A fresh start at the statement that failed; if it fails there too, its line is given up.
+    let from = next;
+    // A lone closing word after a statement given up (`}`, `fi`, `done`): part of that statement.
+    if (from === pos && givenUp && CLOSER.test(source.slice(pos, lineAfter(pos)))) {
+      const last = kept[kept.length - 1]!;
+      const end = lineAfter(pos);
+      kept[kept.length - 1] = errorNode(last.start, end);
+      from = end;
+      givenUp = true;
+    } else if (from === pos) {
+      givenUp = true;
+      // The statement fails here even on a fresh start: read alone, a few lines at a time (the
+      // text after it can mislead the grammar's error recovery into it).
+      let alone: Tree | null = null;
+      let end = pos;
+      for (let lines = 1, prev = pos; lines <= 32 && parses < MAX_ISOLATION_PARSES; lines *= 2) {
+        end = pos;
+        for (let k = 0; k < lines && end < source.length; k++) end = lineAfter(end);
+        if (end === prev) break;
+        prev = end;
+        parses++;
+        const t = reparse(blankBefore(pos).slice(0, end) + source.slice(end).replace(/[^\n]/g, ' '));
+        if (!('failed' in t) && !t.hasErrors) {
+          alone = t;
+          break;
+        }
+      }
+      if (alone) {
+        for (const c of alone.root.children) if (c.start >= pos && c.end <= end && c.end > c.start) kept.push(c);
+        depth = Math.max(depth, alone.depth);
+        from = end;
+        givenUp = false;
+      } else {
+        end = lineAfter(pos);
+        kept.push({ type: 'ERROR', named: true, field: null, start: pos, end: Math.max(pos, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
+        from = end;
+      }
+    }
+    if (from >= source.length || !/\S/.test(source.slice(from))) break;
+    if (++parses > MAX_ISOLATION_PARSES) {
+      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
+      break;
+    }
+    const t = reparse(blankBefore(from));
+    if ('failed' in t) {
+      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
+      break;
+    }
+    depth = Math.max(depth, t.depth);
+    current = t;
+    pos = from;
+  }
+  const root: SyntaxNode = { ...tree.root, children: kept };
+  return { root, hasErrors: kept.some((k) => hasError(k)), depth };
+}
+
+const CLOSER = /^[ \t]*(?:\}|fi|done|esac|\)|;;)[ \t]*(?:#.*)?\n?$/;
+
+function hasMissing(n: SyntaxNode): boolean {
+  const stack = [n];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (c.missing) return true;
+    for (const k of c.children) stack.push(k);
+  }
+  return false;
+}
+
+/** The first ERROR or MISSING node in source order. */
+function firstError(n: SyntaxNode): SyntaxNode | null {
+  if (isError(n)) return n;
+  for (const c of n.children) {
+    const e = firstError(c);
+    if (e) return e;
+  }
+  return null;
+}
+
+const STATEMENT = new Set([
+  'command', 'pipeline', 'list', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'declaration_command',
+  'unset_command', 'test_command', 'negated_command', 'subshell', 'compound_statement', 'if_statement', 'case_statement',
+  'for_statement', 'c_style_for_statement', 'while_statement', 'function_definition', 'comment',
+]);

@@ -4,7 +4,7 @@
  * checkout wins over it, and the main checkout under /tmp stays protected.
  */
 import { statSync } from 'node:fs';
-import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence } from '../effects/types.js';
+import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence, type Origin } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { Range } from '../syntax/ir.js';
 import type { Layout } from '../layout/types.js';
@@ -60,6 +60,8 @@ export interface Finding {
   evidence: Evidence[];
   via: string[];
   decision: Decision;
+  /** The effect's place in another file (a sourced file's function), when it is there. */
+  origin?: Origin;
 }
 
 export interface Verdict {
@@ -104,6 +106,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
       evidence,
       via: e.via,
       decision: decide(rule, severity, confidence, ctx.config),
+      ...(e.origin ? { origin: e.origin } : {}),
     });
   };
   for (const e of effects) {
@@ -480,7 +483,8 @@ function dedupe(findings: Finding[]): Finding[] {
   return findings.filter((f) => {
     // A parse problem is reported once per line: one broken construct yields several ERROR
     // nodes, and the interpreter meets the same broken word again in every call of a function.
-    const k = f.rule === 'BG0001' ? `BG0001|${f.range.line}` : `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
+    const at = f.origin ? `${f.origin.file}:${f.origin.range.start}` : `${f.range.start}`;
+    const k = f.rule === 'BG0001' ? `BG0001|${f.origin?.file ?? ''}|${f.origin?.range.line ?? f.range.line}` : `${f.rule}|${f.path}|${at}|${f.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
