@@ -1,0 +1,199 @@
+/**
+ * Enforcement of every Bash call the hook allows (issue #38): the analyzer predicts, the OS holds
+ * the line. The hook answers an allowed call with the command wrapped in bubblewrap, computed from
+ * the same workspace model as the analysis (./grants.ts with `base: 'rw'`): the file system as the
+ * user has it (installs, caches, /tmp, servers, HOME), with the main checkout, the sibling
+ * worktrees, the shared git dir except this worktree's own git state, and every control file
+ * read-only.
+ *
+ * The wrapper is plain shell text that calls bwrap directly with the argument vector computed at
+ * hook time (no second node start inside the command). It keeps the client's semantics:
+ * - exit status: bwrap returns the command's status (128+n for a signal);
+ * - output: stdout and stderr are inherited;
+ * - background processes (`cmd &`, `nohup`): bwrap's monitor returns when the command's own
+ *   process exits, and without `--die-with-parent` the sandbox's init keeps the rest running
+ *   (checked with bubblewrap 0.8: `bwrap --unshare-pid ... bash -c 'sleep 3 &'` returns at once
+ *   and the sleep lives on);
+ * - the working directory: Claude Code runs a Bash call as `<setup> && eval '<command>' && pwd -P
+ *   >| <cwd file>` in its shell (2.1.330's shipped cli, the function that builds `commandString`
+ *   and `cwdFilePath`; `eval ${quoted}` then `pwd -P >| ${cwdFile}` joined by ` && `), and the
+ *   next call starts in that directory. The command runs in a child process here, so the inner
+ *   shell writes its final `pwd -P` to fd 3, a file the outer shell opened, and the outer shell
+ *   `cd`s there before returning the command's status. (A file, not a pipe: a background
+ *   subshell keeps the descriptor open, and reading a pipe to its end would wait for it.)
+ *
+ * Where bwrap is missing the hook does not wrap (and says so); `doctor` fails. Where bwrap is
+ * installed but cannot create a sandbox (user namespaces off), the wrapped command fails with
+ * bwrap's message rather than running unconfined; `doctor` fails and says why.
+ */
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Workspace } from '../workspace/index.js';
+import type { Env } from '../workspace/config.js';
+import type { EnforceMode } from '../policy/config.js';
+import { packageRoot } from '../util/package-root.js';
+import { sandboxPlan, type SandboxPlan } from './grants.js';
+import { shellJoin, shellQuote } from './quote.js';
+
+export type { EnforceMode };
+
+/** Where bwrap is looked for, before PATH: system directories the agent's settings cannot redirect. */
+const BWRAP_DIRS = ['/usr/bin', '/bin', '/usr/local/bin'];
+
+function executable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bwrap binary: from the system directories first, then PATH. (Not BASHGUARD_BWRAP, which
+ * `sandbox run` honours: the hook's environment can come from a project settings `env` entry,
+ * and a substitute bwrap would run the command unconfined.)
+ */
+export function findBwrap(env: Env): string | null {
+  for (const d of BWRAP_DIRS) if (executable(`${d}/bwrap`)) return `${d}/bwrap`;
+  for (const d of (env.PATH ?? '').split(':')) if (d.startsWith('/') && executable(`${d}/bwrap`)) return `${d}/bwrap`;
+  return null;
+}
+
+function real(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The shell Claude Code runs commands with: CLAUDE_CODE_SHELL or SHELL when it names bash or zsh,
+ * else bash (2.1.330's shipped cli: the shell-candidates function filters `[CLAUDE_CODE_SHELL,
+ * SHELL]` on `includes("bash") || includes("zsh")`, then tries bash and zsh in /bin, /usr/bin,
+ * /usr/local/bin, /opt/homebrew/bin). The inner shell is the same one, so the command means the
+ * same thing inside.
+ */
+export function clientShell(env: Env): string {
+  for (const s of [env.CLAUDE_CODE_SHELL, env.SHELL]) if (s && s.startsWith('/') && (s.includes('bash') || s.includes('zsh')) && executable(s)) return s;
+  for (const s of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']) if (executable(s)) return s;
+  return '/bin/bash';
+}
+
+/**
+ * Control paths the enforcement keeps read-only beyond the workspace's protected files (BG1005):
+ * all of Claude Code's user directory (settings, hooks with bashguard's launcher, plugins, agents,
+ * memory), its state file `~/.claude.json` (per-project allowed tools, MCP servers), the managed
+ * settings, the installed bashguard package, the node it runs, bwrap and the shell the wrapper
+ * runs (a replaced binary would run the next call unconfined; they are only writable by an agent
+ * running as root).
+ */
+export function enforcementControlPaths(env: Env, bwrap: string, shell: string): { path: string; why: string }[] {
+  const out: { path: string; why: string }[] = [];
+  const home = env.HOME?.startsWith('/') ? env.HOME : null;
+  const claudeDir = env.CLAUDE_CONFIG_DIR?.startsWith('/') ? env.CLAUDE_CONFIG_DIR : home ? `${home}/.claude` : null;
+  if (claudeDir) out.push({ path: claudeDir, why: "Claude Code's user directory (settings, hooks, bashguard's launcher, plugins)" });
+  if (home) out.push({ path: `${home}/.claude.json`, why: "Claude Code's state file (allowed tools, MCP servers per project)" });
+  if (env.CLAUDE_CONFIG_DIR?.startsWith('/')) out.push({ path: `${env.CLAUDE_CONFIG_DIR}/.claude.json`, why: "Claude Code's state file" });
+  out.push({ path: process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code', why: "Claude Code's managed settings" });
+  try {
+    out.push({ path: packageRoot(), why: 'the installed bashguard package' });
+  } catch {
+    // no package root (never in an installed copy)
+  }
+  out.push({ path: process.execPath, why: 'the node that runs the hook' });
+  out.push({ path: bwrap, why: 'bubblewrap, which every wrapped call runs' });
+  out.push({ path: shell, why: 'the shell every wrapped call runs' });
+  return out;
+}
+
+/** The enforcement plan for a workspace: the file system as it is, the protected regions read-only. */
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string): SandboxPlan {
+  return sandboxPlan(ws, { base: 'rw', extra: enforcementControlPaths(ws.env, bwrap, shell) });
+}
+
+/**
+ * bwrap's options for the enforcement: a user namespace (the mounts cannot be undone: as root,
+ * capabilities are dropped too), a pid namespace with its own /proc (a host process's
+ * /proc/<pid>/root would reach the host's mounts), a new session (no TIOCSTI into a terminal), a
+ * minimal /dev (raw disks stay out of reach of a root agent); no network, IPC or UTS namespace, so
+ * servers and the rest work as outside. The whole tree is bound as it is, then each grant in
+ * order, parents first.
+ */
+export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
+  const args = ['--new-session', '--unshare-user', '--unshare-pid'];
+  if (root) args.push('--cap-drop', 'ALL');
+  args.push('--bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const g of plan.grants) {
+    if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/dev/') || g.path.startsWith('/proc/')) continue;
+    if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
+    else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
+  }
+  return args;
+}
+
+export interface WrapOptions {
+  bwrap: string;
+  args: readonly string[];
+  shell: string;
+  /** A fresh random token naming the cwd file (tests pass a fixed one). */
+  token?: string;
+}
+
+/**
+ * The wrapper the client runs instead of `command` (see the file comment). The command reaches
+ * the inner shell's `eval` byte for byte (single-quoted twice: into the inner script, and the
+ * inner script into the outer line). In the outer shell:
+ * - the cwd file is created under `set -C` in a subshell that then becomes bwrap, so an existing
+ *   file or symlink of that name is refused, not followed;
+ * - it is read only when it is a regular file, then removed;
+ * - the status is returned through a function, without a subshell.
+ */
+export function enforcementWrapper(command: string, opts: WrapOptions): string {
+  if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
+  const token = opts.token ?? randomBytes(12).toString('hex');
+  const inner = `eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin pwd -P >&3; exit $__bg_s`;
+  const f = `\${TMPDIR:-/tmp}/.bashguard-cwd-${token}`;
+  return [
+    `__bg_f="${f}"`,
+    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f")`,
+    '__bg_s=$?',
+    '__bg_d=',
+    `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then IFS= read -r __bg_d <"$__bg_f"; fi`,
+    'command rm -f -- "$__bg_f"',
+    'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
+    '__bg_r() { return "$1"; }',
+    '__bg_r "$__bg_s"',
+  ].join('; ');
+}
+
+export type Enforcement =
+  | { kind: 'bwrap'; command: string; plan: SandboxPlan }
+  | { kind: 'client' }
+  | { kind: 'none'; reason: string };
+
+/**
+ * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
+ * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws.
+ */
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string): Enforcement {
+  if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
+  if (mode === 'client') return { kind: 'client' };
+  if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
+  const bwrap = findBwrap(env);
+  if (!bwrap) return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
+  if (command.includes('\0')) return { kind: 'none', reason: 'the command contains a NUL byte' };
+  const bw = real(bwrap) ?? bwrap;
+  const shell = clientShell(env);
+  try {
+    const plan = enforcementPlan(ws, bw, real(shell) ?? shell);
+    const args = enforcementArgs(plan, process.getuid?.() === 0);
+    // The cwd file's name: from the client's id of the call when given (one file per call, and the
+    // same answer for the same event), else random.
+    const token = callId === undefined ? undefined : createHash('sha256').update(`${callId}\0${command}`).digest('hex').slice(0, 24);
+    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, ...(token ? { token } : {}) }), plan };
+  } catch (err) {
+    return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
