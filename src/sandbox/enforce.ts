@@ -9,11 +9,13 @@
  * The wrapper is plain shell text that calls bwrap directly with the argument vector computed at
  * hook time (no second node start inside the command). It keeps the client's semantics:
  * - exit status: bwrap returns the command's status (128+n for a signal);
- * - output: stdout and stderr are inherited;
  * - background processes (`cmd &`, `nohup`): bwrap's monitor returns when the command's own
  *   process exits, and without `--die-with-parent` the sandbox's init keeps the rest running
  *   (checked with bubblewrap 0.8: `bwrap --unshare-pid ... bash -c 'sleep 3 &'` returns at once
  *   and the sleep lives on);
+ * - output: the command's stdout and stderr reach it on fds 7 and 8, and bwrap itself gets
+ *   /dev/null and a file: the sandbox's init (pid 1, which lives as long as a background process
+ *   does) closes every descriptor above 2, so it does not hold the client's pipes open;
  * - the working directory: Claude Code runs a Bash call as `<setup> && eval '<command>' && pwd -P
  *   >| <cwd file>` in its shell (2.1.330's shipped cli, the function that builds `commandString`
  *   and `cwdFilePath`; `eval ${quoted}` then `pwd -P >| ${cwdFile}` joined by ` && `), and the
@@ -26,7 +28,7 @@
  * installed but cannot create a sandbox (user namespaces off), the wrapped command fails with
  * bwrap's message rather than running unconfined; `doctor` fails and says why.
  */
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
@@ -125,8 +127,12 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
   args.push('--bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // /dev/shm as the user has it (shared memory, and checkouts that live there).
+  const shm = existsSync('/dev/shm');
+  if (shm) args.push('--bind', '/dev/shm', '/dev/shm');
   for (const g of plan.grants) {
-    if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/dev/') || g.path.startsWith('/proc/')) continue;
+    if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/')) continue;
+    if (g.path.startsWith('/dev/') && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
     if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
   }
@@ -153,15 +159,17 @@ export interface WrapOptions {
 export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
   const token = opts.token ?? randomBytes(12).toString('hex');
-  const inner = `eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin pwd -P >&3; exit $__bg_s`;
+  const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin pwd -P >&3; exit $__bg_s`;
   const f = `\${TMPDIR:-/tmp}/.bashguard-cwd-${token}`;
   return [
     `__bg_f="${f}"`,
-    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f")`,
+    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>"$__bg_f.e")`,
     '__bg_s=$?',
     '__bg_d=',
     `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then IFS= read -r __bg_d <"$__bg_f"; fi`,
-    'command rm -f -- "$__bg_f"',
+    // bwrap's own message, when it could not set the sandbox up.
+    `if [ -s "$__bg_f.e" ] && [ ! -L "$__bg_f.e" ]; then command cat -- "$__bg_f.e" >&2; fi`,
+    'command rm -f -- "$__bg_f" "$__bg_f.e"',
     'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
     '__bg_r() { return "$1"; }',
     '__bg_r "$__bg_s"',
