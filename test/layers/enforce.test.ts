@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { effectiveAccess } from '../../src/sandbox/index.js';
-import { clientShell, enforceCall, enforcementPlan, enforcementWrapper, findBwrap } from '../../src/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../src/sandbox/enforce.js';
 import { cleanEnv, git } from './helpers.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
@@ -133,10 +133,15 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(access(join(L.worktree, 'x'))).toBe('rw');
     expect(access(join(home, '.npm', 'cache'))).toBe('rw');
     expect(access(join(L.outside, 'x'))).toBe('rw');
-    for (const p of [join(L.main, 'README.md'), join(L.sibling, 'x'), join(L.main, '.git', 'config'), join(L.main, '.git', 'hooks', 'pre-commit'), join(home, '.claude', 'settings.json'), join(home, '.claude', 'hooks', 'x'), join(home, '.claude.json'), realpathSync(process.execPath), realpathSync(bwrap!)]) {
+    for (const p of [join(L.main, 'README.md'), join(L.sibling, 'x'), join(L.main, '.git', 'config'), join(L.main, '.git', 'hooks', 'pre-commit'), join(home, '.claude', 'settings.json'), join(home, '.claude', 'hooks', 'x'), join(home, '.claude.json')]) {
       expect(access(p), p).toBe('ro');
     }
     for (const p of ['objects/ab/cd', 'refs/heads/b1', 'worktrees/b1/index']) expect(access(join(L.main, '.git', p)), p).toBe('rw');
+    // The binaries the wrapper and the hook run, unless only root could replace them (system dirs).
+    const extra = enforcementControlPaths(env, join(home, 'bin', 'bwrap'), '/usr/bin/bash').map((c) => c.path);
+    expect(extra).toContain(join(home, 'bin', 'bwrap'));
+    expect(extra).not.toContain('/usr/bin/bash');
+    expect(extra).toEqual(expect.arrayContaining([join(home, '.claude'), join(home, '.claude.json')]));
   });
 
   it('escapes the analyzer cannot see fail: interpreters, scripts, indirection, hard links, renames', () => {
