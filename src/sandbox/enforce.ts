@@ -29,6 +29,7 @@
  * bwrap's message rather than running unconfined; `doctor` fails and says why.
  */
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
@@ -245,4 +246,67 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }
+}
+
+export interface EnforcementStatus {
+  ok: boolean;
+  /** The mechanism in effect: bwrap, client, off, none. */
+  mechanism: 'bwrap' | 'client' | 'off' | 'none';
+  detail: string;
+}
+
+/**
+ * Which mechanism enforces the allowed Bash calls of a Claude Code session in `ws` (doctor,
+ * install): bubblewrap when a wrapped `true` really runs here, Claude Code's own sandbox when the
+ * trusted config says `client` and the settings a session reads turn it on with no way out,
+ * `off` when the trusted config says so. Not ok when none is in effect although one is wanted.
+ */
+export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { file: string; settings: unknown }[]): EnforcementStatus {
+  const mode = ws.config.enforce;
+  const from = ws.config.source ? ` (set in ${ws.config.source})` : '';
+  if (mode === 'off') return { ok: true, mechanism: 'off', detail: `off${from}: the analyzer alone decides; nothing holds the line for what it misses` };
+  if (mode === 'client') {
+    const s = clientSandboxSettings(claudeSettings);
+    return s.ok
+      ? { ok: true, mechanism: 'client', detail: `Claude Code's own sandbox${from}: ${s.detail}` }
+      : { ok: false, mechanism: 'none', detail: `"enforce": "client"${from}, but ${s.detail}` };
+  }
+  if (!ws.root || ws.skipped) {
+    const bwrap = process.platform === 'linux' ? findBwrap(env) : null;
+    if (!bwrap) return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}` };
+    const r = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+    return r.status === 0
+      ? { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` }
+      : { ok: false, mechanism: 'none', detail: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
+  }
+  const e = enforceCall(ws, 'true', mode, env);
+  if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
+  const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
+  if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `bubblewrap cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+  const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
+  return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/**
+ * Whether Claude Code's settings turn its own sandbox on with no way out: `sandbox.enabled` true
+ * and `sandbox.allowUnsandboxedCommands` false in the user or managed settings (2.1.330's shipped
+ * cli: the settings schema's `allowUnsandboxedCommands` "When false, the dangerouslyDisableSandbox
+ * parameter is completely ignored ... A false in managed, --settings or user settings holds
+ * whatever <project settings> say"), and `failIfUnavailable` true (else a machine where its
+ * sandbox cannot start runs commands unsandboxed). Project settings do not count: the agent's
+ * checkout holds them.
+ */
+export function clientSandboxSettings(layers: { file: string; settings: unknown }[]): { ok: boolean; detail: string } {
+  const get = (o: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), o);
+  let enabled: string | null = null;
+  let closed: string | null = null;
+  let failIf: string | null = null;
+  for (const l of layers) {
+    if (get(l.settings, 'sandbox', 'enabled') === true) enabled = l.file;
+    if (get(l.settings, 'sandbox', 'allowUnsandboxedCommands') === false) closed = l.file;
+    if (get(l.settings, 'sandbox', 'failIfUnavailable') === true) failIf = l.file;
+  }
+  const missing = [enabled ? null : '"sandbox": {"enabled": true}', closed ? null : '"allowUnsandboxedCommands": false', failIf ? null : '"failIfUnavailable": true'].filter((x) => x !== null);
+  if (missing.length) return { ok: false, detail: `the user or managed Claude Code settings do not set ${missing.join(', ')} (${layers.map((l) => l.file).join(', ') || 'none read'})` };
+  return { ok: true, detail: `sandbox.enabled in ${enabled}, allowUnsandboxedCommands false in ${closed}, failIfUnavailable in ${failIf}` };
 }

@@ -17,6 +17,14 @@ import { openWorkspace } from '../../src/workspace/index.js';
 import { effectiveAccess } from '../../src/sandbox/index.js';
 import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../src/sandbox/enforce.js';
 import { cleanEnv, git } from './helpers.js';
+import { runHook } from '../../src/hook/hook.js';
+import { CLIENTS } from '../../src/hook/clients/index.js';
+import { getParser } from '../../src/parse/index.js';
+import { parseConfig, parseConfigLayer, ConfigError, DEFAULT_CONFIG } from '../../src/policy/config.js';
+import { tighten } from '../../src/workspace/index.js';
+import { clientSandboxSettings } from '../../src/sandbox/enforce.js';
+import type { IO } from '../../src/cli/io.js';
+import { run as runCli } from '../../src/cli/main.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
@@ -219,4 +227,108 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(run('exit 5').code).toBe(5);
   });
 
+});
+
+describe('the enforce setting and the hook', () => {
+  let L: GitLayout;
+  let home: string;
+  const hook = async (input: Record<string, unknown>, opts: { env?: NodeJS.ProcessEnv; agent?: string; exitCode?: boolean } = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: input, cwd: L.worktree, tool_use_id: 'toolu_1' };
+    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home }), cwd: L.worktree, isTTY: false };
+    const client = CLIENTS[opts.agent ?? 'claude'];
+    const code = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), ...(client ? { client } : {}) });
+    const text = out.join('');
+    return { code, out: text ? (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: Record<string, unknown> } }).hookSpecificOutput : null, stderr: err.join('') };
+  };
+  const userConfig = (cfg: unknown) => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify(cfg));
+  };
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-enforce-hook-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+  });
+  afterAll(() => L?.cleanup());
+
+  it('config: enforce is auto by default, one of auto, bwrap, client, off; a worktree file may only require bwrap', () => {
+    expect(DEFAULT_CONFIG.enforce).toBe('auto');
+    expect(parseConfig('{"enforce":"off"}', 'f.json', '/').enforce).toBe('off');
+    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(ConfigError);
+    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(/enforce: must be one of "auto", "bwrap", "client", "off"/);
+    const notices: string[] = [];
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"off"}', 'w.json', '/'), notices).enforce).toBe('auto');
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"client"}', 'w.json', '/'), notices).enforce).toBe('auto');
+    expect(notices.join('\n')).toMatch(/enforce: off ignored/);
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"bwrap"}', 'w.json', '/'), []).enforce).toBe('bwrap');
+  });
+
+  it('an allowed call keeps the rest of its tool input; a denied one is not wrapped; another client never gets a wrapped command', async () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    const r = await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false });
+    if (canRun) {
+      expect(r.out?.permissionDecision).toBe('allow');
+      expect(r.out?.updatedInput).toMatchObject({ description: 'd', timeout: 5000, run_in_background: false });
+      expect(String(r.out?.updatedInput?.command)).toContain('bwrap');
+      // The same event, the same answer (the cwd file's name comes from the call's id).
+      expect((await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false })).out).toEqual(r.out);
+    }
+    expect((await hook({ command: `echo x > ${L.main}/README.md` })).out?.permissionDecision).toBe('deny');
+    expect((await hook({ command: 'echo ok > notes.txt' }, { exitCode: true })).out).toBeNull();
+    const codex = await hook({ command: 'echo ok > notes.txt' }, { agent: 'codex' });
+    expect(codex.out).toBeNull();
+  });
+
+  it('dangerouslyDisableSandbox is denied unless enforcement is off', async () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    const r = await hook({ command: 'ls', dangerouslyDisableSandbox: true });
+    expect(r.out?.permissionDecision).toBe('deny');
+    expect(r.out?.permissionDecisionReason).toMatch(/outside the sandbox/);
+    userConfig({ enforce: 'client' });
+    expect((await hook({ command: 'ls', dangerouslyDisableSandbox: true })).out?.permissionDecision).toBe('deny');
+    // client: the client's sandbox holds the line; the command is not rewritten
+    expect((await hook({ command: 'ls' })).out).toBeNull();
+    userConfig({ enforce: 'off' });
+    expect((await hook({ command: 'ls', dangerouslyDisableSandbox: true })).out).toBeNull();
+    expect((await hook({ command: 'ls' })).out).toBeNull();
+  });
+
+  it('without bubblewrap: auto allows and says so on stderr; bwrap (required) asks', async () => {
+    const noBwrap = cleanEnv({ HOME: home, PATH: '/nonexistent' });
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    if (findBwrap(noBwrap)) return; // bwrap in a system directory: it is always found
+    const auto = await hook({ command: 'ls' }, { env: noBwrap });
+    expect(auto.out).toBeNull();
+    expect(auto.stderr).toMatch(/not enforced by the OS: bubblewrap \(bwrap\) is not installed/);
+    userConfig({ enforce: 'bwrap' });
+    const req = await hook({ command: 'ls' }, { env: noBwrap });
+    expect(req.out?.permissionDecision).toBe('ask');
+    expect(req.out?.permissionDecisionReason).toMatch(/requires bubblewrap/);
+  });
+
+  it('doctor names the mechanism in effect, and fails when none is', async () => {
+    const doctor = async (env: NodeJS.ProcessEnv) => {
+      let out = '';
+      const io: IO = { stdout: (t) => void (out += t), stderr: () => undefined, readStdin: async () => '', env, cwd: L.worktree, isTTY: false };
+      await runCli(['doctor'], io);
+      return out.split('\n').find((l) => /\benforcement\b/.test(l)) ?? '';
+    };
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    if (canRun) expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +bubblewrap/);
+    userConfig({ enforce: 'off' });
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +off \(set in .*config.json\)/);
+    userConfig({ enforce: 'client' });
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^FAIL enforcement +"enforce": "client".*do not set "sandbox": \{"enabled": true\}/);
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } }));
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +Claude Code's own sandbox/);
+    rmSync(join(home, '.claude', 'settings.json'));
+  });
+
+  it("the client's sandbox counts only from user or managed settings, with no way out", () => {
+    expect(clientSandboxSettings([{ file: 'u', settings: { sandbox: { enabled: true } } }]).ok).toBe(false);
+    expect(clientSandboxSettings([{ file: 'u', settings: { sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } } }]).ok).toBe(true);
+    expect(clientSandboxSettings([]).detail).toMatch(/none read/);
+  });
 });
