@@ -93,12 +93,27 @@ export function clientShell(env: Env): string {
  * runs (a replaced binary would run the next call unconfined; they are only writable by an agent
  * running as root).
  */
-export function enforcementControlPaths(env: Env, bwrap: string, shell: string): { path: string; why: string }[] {
-  const out: { path: string; why: string }[] = [];
+export function enforcementControlPaths(env: Env, bwrap: string, shell: string): { path: string; why: string; emptyOk?: boolean }[] {
+  const out: { path: string; why: string; emptyOk?: boolean }[] = [];
   const home = env.HOME?.startsWith('/') ? env.HOME : null;
   const claudeDir = env.CLAUDE_CONFIG_DIR?.startsWith('/') ? env.CLAUDE_CONFIG_DIR : home ? `${home}/.claude` : null;
   if (claudeDir) out.push({ path: claudeDir, why: "Claude Code's user directory (settings, hooks, bashguard's launcher, plugins)" });
   if (home) out.push({ path: `${home}/.claude.json`, why: "Claude Code's state file (allowed tools, MCP servers per project)" });
+  // Files read by programs that run outside the sandbox: git run by the hook and by people in the
+  // worktree (`core.fsmonitor` and `core.hooksPath` run commands), and the startup files of the
+  // client's shell (zsh reads ~/.zshenv for every `zsh -c`; Claude Code's shell snapshot sources
+  // the rc files). Where being empty means the same as being absent they are reserved when missing;
+  // the login files are not (an empty ~/.bash_profile would hide ~/.profile).
+  if (home) {
+    const xdg = env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : `${home}/.config`;
+    out.push({ path: `${home}/.gitconfig`, why: 'the user git config (git runs outside the sandbox too)', emptyOk: true });
+    out.push({ path: `${xdg}/git/config`, why: 'the user git config (git runs outside the sandbox too)' });
+    const zdot = env.ZDOTDIR?.startsWith('/') ? env.ZDOTDIR : home;
+    for (const f of ['.zshenv', '.zshrc']) out.push({ path: `${zdot}/${f}`, why: "a startup file of the client's shell", emptyOk: true });
+    out.push({ path: `${home}/.bashrc`, why: "a startup file of the client's shell", emptyOk: true });
+    for (const f of ['.bash_profile', '.bash_login', '.profile']) out.push({ path: `${home}/${f}`, why: "a startup file of the client's shell" });
+    for (const f of ['.zprofile', '.zlogin']) out.push({ path: `${zdot}/${f}`, why: "a startup file of the client's shell" });
+  }
   if (env.CLAUDE_CONFIG_DIR?.startsWith('/')) out.push({ path: `${env.CLAUDE_CONFIG_DIR}/.claude.json`, why: "Claude Code's state file" });
   out.push({ path: process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code', why: "Claude Code's managed settings" });
   try {
@@ -145,7 +160,8 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   for (const g of needed(plan.grants, root)) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
-    if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
+    if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
+    else if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
   }
   return args;

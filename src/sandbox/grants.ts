@@ -26,8 +26,11 @@ export interface Grant {
   why: string;
   /** A directory bound onto itself only so that it cannot be renamed away from a read-only file inside it. */
   pin?: boolean;
-  /** A directory that does not exist: an empty read-only one is mounted there (and so created). */
-  reserve?: boolean;
+  /**
+   * A path that does not exist: an empty read-only directory (`true`) or file (`'file'`) is
+   * mounted there, and so created.
+   */
+  reserve?: boolean | 'file';
 }
 
 export interface SandboxPlan {
@@ -53,8 +56,12 @@ export interface PlanOptions {
    * call, ./enforce.ts: the file system as the user has it, with the protected regions read-only).
    */
   base?: Access;
-  /** More control paths to keep read-only (the enforcement's list, ./enforce.ts). */
-  extra?: { path: string; why: string }[];
+  /**
+   * More control paths to keep read-only (the enforcement's list, ./enforce.ts); `emptyOk`: a
+   * file that does not exist is reserved with an empty read-only file (for files whose being
+   * empty means the same as their absence: `~/.gitconfig`, `~/.zshenv`).
+   */
+  extra?: { path: string; why: string; emptyOk?: boolean }[];
 }
 
 /** The grants for the worktree a workspace was opened in. Throws LayerError where there is no linked worktree or checkout. */
@@ -85,10 +92,13 @@ export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan 
   const unreserved: string[] = [];
   const reserve: Grant[] = [];
   const home = ws.env.HOME?.startsWith('/') ? real(ws.env.HOME) : null;
-  const protectedPaths = [...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected file' })), ...(opts.extra ?? [])];
+  const protectedPaths: { path: string; why: string; emptyOk?: boolean }[] = [...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected file' })), ...(opts.extra ?? [])];
   for (const r of protectedPaths) {
     if (existsSync(r.path)) add(r.path, 'ro', r.why);
-    else {
+    else if (base === 'rw' && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
+      const p = `${real(dirname(r.path))}/${r.path.slice(r.path.lastIndexOf('/') + 1)}`;
+      if (!reserve.some((g) => g.path === p)) reserve.push({ path: p, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet, with an empty file`, reserve: 'file' });
+    } else {
       // A name that does not exist cannot be bound without creating it on the real disk.
       const anc = nearestExisting(r.path);
       const dir = anc && base === 'rw' ? reservable(r.path, anc, [root, home]) : null;
@@ -142,7 +152,7 @@ export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan 
 }
 
 /** Names of directories that hold only control files, reserved where they do not exist yet. */
-const RESERVED_DIRS = new Set(['.claude', 'hooks', 'bashguard']);
+const RESERVED_DIRS = new Set(['.claude', 'hooks', 'bashguard', 'git']);
 
 /**
  * The directory to reserve for a missing protected path: the first missing component below its

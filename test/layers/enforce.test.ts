@@ -170,6 +170,11 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
       `node -e "require('fs').writeFileSync(process.execPath, 'x')"`,
       `echo x > /proc/1/root${main}/ESC6`,
       `mount -o remount,rw ${main}`,
+      // Files read by programs outside the sandbox: git's user config (core.fsmonitor runs a
+      // command on the hook's next \`git status\`), the client shell's startup files.
+      `printf '[core]\\n\\tfsmonitor = touch ${main}/ESC7\\n' >> "$HOME/.gitconfig"`,
+      `echo 'touch ${main}/ESC8' >> "$HOME/.zshenv"`,
+      `echo 'touch ${main}/ESC9' >> "$HOME/.bashrc"`,
     ];
     const before = git(main, ['status', '--porcelain']);
     const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
@@ -184,6 +189,8 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toBe(settings);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(true);
     expect(readFileSync(join(main, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+    // (reserved with an empty file, which git and the shells read as no file)
+    for (const f of ['.gitconfig', '.zshenv', '.bashrc']) expect(existsSync(join(home, f)) ? readFileSync(join(home, f), 'utf8') : '', f).toBe('');
     expect(git(main, ['status', '--porcelain'])).toBe(before);
   });
 
