@@ -247,7 +247,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of
     const landedOff = attempts.filter((st) => landed(off, st)).map((st) => st.label);
     const landedOn = on.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper').filter((st) => landed(on, st)).map((st) => st.label);
     console.log(`[enforce e2e] escapes and tampering that landed: ${landedOff.length}/${attempts.length} with "enforce": "off", ${landedOn.length}/${attempts.length} with bubblewrap; not landed without enforcement: ${attempts.filter((st) => !landedOff.includes(st.label)).map((st) => st.label).join('; ') || 'none'}`);
-    expect(landedOff.length, `landed without enforcement: ${landedOff.join('; ')}\n${off.digest}`).toBeGreaterThanOrEqual(attempts.length - 1);
+    expect(landedOff.length, `landed without enforcement: ${landedOff.join('; ')}\n${off.digest}`).toBe(attempts.length);
     expect(landedOn, on.digest).toEqual([]);
   });
 
