@@ -227,7 +227,8 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
     `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then IFS= read -r __bg_d <"$__bg_f"; fi`,
     // bwrap's own message, when it could not set the sandbox up.
     `if [ -s "$__bg_f.e" ] && [ ! -L "$__bg_f.e" ]; then command cat -- "$__bg_f.e" >&2; fi`,
-    'command rm -f -- "$__bg_f" "$__bg_f.e"',
+    // (in the background: the call need not wait for rm; the names are the call's own)
+    '{ command rm -f -- "$__bg_f" "$__bg_f.e" </dev/null >/dev/null 2>&1 & }',
     'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
     '__bg_r() { return "$1"; }',
     '__bg_r "$__bg_s"',

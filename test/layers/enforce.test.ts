@@ -85,7 +85,11 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
   it('leaves no cwd file behind, and refuses one planted under its name instead of following it', () => {
     const env = { ...process.env, TMPDIR: dir };
     runAsClient(plain('cd sub', 'planted'), dir, env);
+    // (removed in the background: wait for it)
+    const until = Date.now() + 5_000;
+    while (existsSync(join(dir, '.bashguard-cwd-planted')) && Date.now() < until) spawnSync('sleep', ['0.05']);
     expect(existsSync(join(dir, '.bashguard-cwd-planted'))).toBe(false);
+    expect(existsSync(join(dir, '.bashguard-cwd-planted.e'))).toBe(false);
     writeFileSync(join(dir, 'victim'), 'keep\n');
     spawnSync('ln', ['-s', join(dir, 'victim'), join(dir, '.bashguard-cwd-planted')]);
     const r = runAsClient(plain('echo ran', 'planted'), dir, env);
