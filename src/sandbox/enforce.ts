@@ -158,7 +158,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const shm = root && existsSync('/dev/shm');
   if (shm) args.push('--bind', '/dev/shm', '/dev/shm');
   for (const g of needed(plan.grants, root)) {
-    if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/')) continue;
+    if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
     if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
     else if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);

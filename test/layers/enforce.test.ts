@@ -37,7 +37,8 @@ function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = proc
 }
 
 /** The wrapper with `env` standing in for bwrap: the text and its shell semantics, without a sandbox. */
-const plain = (command: string, token = 'test') => enforcementWrapper(command, { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', token });
+let calls = 0;
+const plain = (command: string, token = `test${++calls}`) => enforcementWrapper(command, { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', token });
 
 describe('the enforcement wrapper (its shell semantics, without a sandbox)', () => {
   let dir: string;
@@ -55,11 +56,11 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
         expect(r.code).toBe(0);
         expect(r.stdout).toBe(s);
       }),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
     const heredoc = "cat <<'EOF'\nit's $HOME `x` \\n \"q\"\nEOF\ncat <<EOF2\n$((1+2))\nEOF2";
     expect(runAsClient(plain(heredoc), dir).stdout).toBe('it\'s $HOME `x` \\n "q"\n3\n');
-  });
+  }, 120_000);
 
   it('returns the exit status of the command, of an `exit`, and of a signal', () => {
     expect(runAsClient(plain('false'), dir).code).toBe(1);
