@@ -30,7 +30,6 @@
  */
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import type { Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
 import type { EnforceMode } from '../policy/config.js';
@@ -66,7 +65,7 @@ export function findBwrap(env: Env): string | null {
 
 function real(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }
@@ -197,6 +196,20 @@ function writable(p: string): boolean {
   }
 }
 
+/**
+ * 64-bit FNV-1a of a string, as 16 hex digits: the cwd file's name from the call's id (node:crypto
+ * is not loaded for it: its first load costs the hook's process several ms).
+ */
+function fnv64(s: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < s.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(s.charCodeAt(i))) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
+}
+
+function randomToken(): string {
+  return fnv64(`${process.pid}\0${process.hrtime.bigint()}\0${Math.random()}\0${Math.random()}`);
+}
+
 export interface WrapOptions {
   bwrap: string;
   args: readonly string[];
@@ -216,7 +229,7 @@ export interface WrapOptions {
  */
 export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
-  const token = opts.token ?? randomBytes(12).toString('hex');
+  const token = opts.token ?? randomToken();
   const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin pwd -P >&3; exit $__bg_s`;
   const f = `\${TMPDIR:-/tmp}/.bashguard-cwd-${token}`;
   return [
@@ -258,7 +271,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const args = enforcementArgs(plan, process.getuid?.() === 0);
     // The cwd file's name: from the client's id of the call when given (one file per call, and the
     // same answer for the same event), else random.
-    const token = callId === undefined ? undefined : createHash('sha256').update(`${callId}\0${command}`).digest('hex').slice(0, 24);
+    const token = callId === undefined ? undefined : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
     return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, ...(token ? { token } : {}) }), plan };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };

@@ -43,7 +43,7 @@ export interface SandboxPlan {
 
 function real(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }
