@@ -5,7 +5,7 @@
 //
 // Options:
 //   --quick             fewer iterations and a sample of the corpora (~1 minute)
-//   --only=a,b          sections: hook, analysis, library, lint, growth (default: all)
+//   --only=a,b          sections: hook, analysis, library, lint, growth, enforce (default: all)
 //   --install           install missing shellcheck with apt-get (needs root)
 //   --no-build          measure dist/ as it is (default: run the build first)
 //   --no-peer           skip the cc-safety-net peer
@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, median, pct, rssRun, summary, timeRun, timeRunLight } from './lib.mjs';
 import { chart } from './svg.mjs';
+import { enforceBench, enforceReport } from './enforce.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -28,7 +29,7 @@ const opt = (name, dflt) => {
   return a ? a.slice(name.length + 3) : dflt;
 };
 const QUICK = flag('quick');
-const ONLY = new Set(opt('only', 'hook,analysis,library,lint,growth').split(','));
+const ONLY = new Set(opt('only', 'hook,analysis,library,lint,growth,enforce').split(','));
 const OUT = resolve(opt('out', join(BENCH_DIR, 'results')));
 const NODE = process.execPath;
 const BIN = join(ROOT, 'bin', 'bashguard.js');
@@ -819,7 +820,17 @@ function report() {
     L.push('', `Fitted log-log slope (1 = linear): total time ${g.fitTime.slope.toFixed(3)} (${g.fitTime.perTenX.toFixed(1)}× per 10× size), bare parse ${g.fitBare.slope.toFixed(3)}${g.fitMemory ? `, memory ${g.fitMemory.slope.toFixed(3)} (${g.fitMemory.perTenX.toFixed(1)}× per 10×)` : ''}.`);
     L.push(`Step ratios (time, RSS above baseline): ${g.steps.map((s) => `${s.from / 1000}→${s.to / 1000} kB: ${s.timeRatio.toFixed(1)}×, ${s.rssDeltaRatio ? `${s.rssDeltaRatio.toFixed(1)}×` : '—'}`).join('; ')}.`);
   }
+  if (results.sections.enforce) L.push('', '## 5. OS enforcement of allowed Bash calls (bench/enforce.mjs)', '', ...enforceReport(results.sections.enforce));
   return L.join('\n') + '\n';
+}
+
+/** The per-call cost of the OS enforcement (bench/enforce.mjs), against the hook alone in the same run. */
+function benchEnforce() {
+  log('[enforce] per-call cost of the bubblewrap wrapper');
+  const r = enforceBench(QUICK ? 15 : 40);
+  results.sections.enforce = r;
+  if (r.skipped) return log(`  skipped: ${r.skipped}`);
+  target('Enforcement: p50 added per allowed Bash call (hook + bwrap wrapper) <= 5 ms', `${r.added.total.p50.toFixed(1)} ms`, `${r.added.total.ratioToHook.toFixed(2)}x the hook alone`, r.target.pass);
 }
 
 function svg() {
@@ -843,6 +854,7 @@ try {
   if (ONLY.has('library')) await benchLibrary();
   if (ONLY.has('lint')) benchLint();
   if (ONLY.has('growth')) await benchGrowth();
+  if (ONLY.has('enforce')) benchEnforce();
 } finally {
   results.loadavgEnd = loadavg();
   results.durationSec = (Date.now() - T0) / 1000;

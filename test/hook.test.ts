@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
+import { isAllowOutput } from './helpers/allow.js';
 
 interface Result {
   code: number;
@@ -58,7 +59,7 @@ function answer(r: Result): Answer['hookSpecificOutput'] {
 
 function allowed(r: Result): void {
   expect(r.code).toBe(0);
-  expect(r.stdout).toBe('');
+  expect(isAllowOutput(r.stdout), r.stdout).toBe(true);
 }
 
 let layout: GitLayout;

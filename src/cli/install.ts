@@ -18,6 +18,7 @@ import { packagePath } from '../util/package-root.js';
 import { treeAddon } from '../util/tree-addon.js';
 import { restartAtLimit } from '../util/time-limit.js';
 import { openWorkspace } from '../workspace/index.js';
+import { enforcementStatus } from '../sandbox/enforce.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
 
@@ -404,11 +405,13 @@ export function runInstall(io: IO, opts: InstallOptions): number {
   if (JSON.stringify(before) === JSON.stringify(after)) {
     io.stdout(`bashguard hook already installed in ${file} (${why})\n`);
     if (opts.scope === 'project') reportNotReached(io);
+    reportEnforcement(io);
     return 0;
   }
   writeSettings(file, after);
   io.stdout(`${describeInstall(before, spec)} in ${file} (matcher ${MATCHER}; ${why})\n`);
   if (opts.scope === 'project') reportNotReached(io);
+  reportEnforcement(io);
   return 0;
 }
 
@@ -443,6 +446,19 @@ function describeInstall(before: Json, spec: HookSpec): string {
   }
   if (changed.length > 0) return `updated the bashguard hook (${changed.join('; ')})`;
   return 'bashguard hook was already installed; moved its entry to its own PreToolUse entry at the end';
+}
+
+/**
+ * Enforcement is on by default (`"enforce": "auto"` in the trusted config): install says which
+ * mechanism will hold the line, or warns that none can here.
+ */
+function reportEnforcement(io: IO): void {
+  try {
+    const c = enforcementCheck(io, openWorkspace(io.cwd, { env: io.env }));
+    io.stdout(c.ok ? `enforcement: ${c.detail}\n` : `warning: allowed Bash calls are not enforced by the OS: ${c.detail} (bashguard doctor)\n`);
+  } catch {
+    // an invalid config: doctor says so
+  }
 }
 
 function reportNotReached(io: IO): void {
@@ -642,6 +658,23 @@ function execFormProblems(command: string, args: unknown[], onFailure: unknown, 
   return problems;
 }
 
+/** Which OS mechanism enforces the allowed Bash calls of a session here (src/sandbox/enforce.ts); FAIL when none does. */
+function enforcementCheck(io: IO, ws: ReturnType<typeof openWorkspace>): Check {
+  const layers = [...claudeSettingsLayers(io, io.cwd).filter((l) => l.scope === 'user' || l.scope === 'managed').map((l) => l.file), MANAGED_SETTINGS];
+  const settings = [...new Set(layers)].filter((f) => existsSync(f)).map((file) => {
+    try {
+      return { file, settings: readSettings(file) as unknown };
+    } catch {
+      return { file, settings: null };
+    }
+  });
+  const s = enforcementStatus(ws, io.env, settings);
+  return { ok: s.ok, label: 'enforcement', detail: s.detail };
+}
+
+/** Claude Code's managed settings file on Linux (macOS: /Library/Application Support/ClaudeCode/). */
+const MANAGED_SETTINGS = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+
 export async function runDoctor(io: IO): Promise<number> {
   const checks: Check[] = [];
   const major = Number(process.versions.node.split('.')[0]);
@@ -686,6 +719,7 @@ export async function runDoctor(io: IO): Promise<number> {
     // A config the environment names in a place the agent can write: the hook ignores it, and
     // whoever set that variable (perhaps the agent, through a settings layer's `env`) must know.
     for (const n of ws.ignoredConfigs) checks.push({ ok: false, label: 'config', detail: n });
+    checks.push(enforcementCheck(io, ws));
   } catch (err) {
     checks.push({ ok: false, label: 'config', detail: (err as Error).message });
   }

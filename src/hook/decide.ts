@@ -20,6 +20,11 @@ export interface DecideContext {
   getParser: () => Promise<BashParser>;
   /** Seconds: a supervisor stopped the analysis after this long; answer without parsing. */
   unfinished?: number;
+  /**
+   * The client runs a replaced command (Claude Code's `updatedInput`): an allowed Bash call is
+   * answered with the command wrapped in the OS enforcement (src/sandbox/enforce.ts).
+   */
+  enforce?: boolean;
 }
 
 /** Decides one tool call. null means allow (or not enforcing here). */
@@ -57,7 +62,15 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
     mark('parser');
     const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd, commandTraces: false }).verdict, ws.root!);
     mark('analysis');
-    return a?.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
+    if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
+    if (a?.decision === 'deny') return a;
+    // Claude Code's Bash tool input `dangerouslyDisableSandbox: true` asks to run outside the
+    // client's own sandbox (2.1.330's shipped cli: the Bash input schema's
+    // `dangerouslyDisableSandbox`, honoured unless `sandbox.allowUnsandboxedCommands` is false).
+    if (ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox === true) {
+      return { decision: 'deny', reason: 'bashguard blocked this command: it asks to run outside the sandbox (dangerouslyDisableSandbox), and every command of this session runs inside it. Run it without dangerouslyDisableSandbox; a write outside the worktree is for a person.', findings: [], kind: 'sandbox-bypass' };
+    }
+    return a === null && ctx.enforce ? enforcedAnswer(ws, call, ctx) : a;
   }
   return writeAnswer(ws, call.tool, call.paths, cwd);
 }
@@ -106,6 +119,31 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
     reason: `${why}\nbashguard runs it in a sandbox where only the worktree ${ws.root}, scratch dirs and git's own files for this worktree are writable.`,
     findings: undecided.findings ?? [],
     sandbox: { command: wrap.command, ...(call.input ? { input: call.input } : {}), fallback: ask('this client cannot replace the command') },
+  };
+}
+
+/**
+ * An allowed Bash call under the OS enforcement: allow with the wrapped command; null (a plain
+ * allow) where the client's own sandbox enforces, or where nothing can (said on stderr, and by
+ * `doctor`); ask where the trusted config requires bubblewrap (`"enforce": "bwrap"`) and it is
+ * missing.
+ */
+async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
+  const { enforceCall } = await import('../sandbox/enforce.js');
+  const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`);
+  mark('enforce');
+  if (e.kind === 'client') return null;
+  if (e.kind === 'none') {
+    if (ws.config.enforce === 'off') return null;
+    if (ws.config.enforce === 'bwrap') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires bubblewrap ("enforce": "bwrap"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
+    ctx.stderr(`bashguard: not enforced by the OS: ${e.reason} (bashguard doctor)\n`);
+    return null;
+  }
+  return {
+    decision: 'allow',
+    reason: `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+    findings: [],
+    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: 'bwrap' },
   };
 }
 

@@ -69,7 +69,9 @@ export async function runHook(io: IO, opts: HookOptions): Promise<number> {
   let answer: HookAnswer | null;
   try {
     // A stopped analysis whose event was not kept: still never an allow (the supervisor asked).
-    answer = opts.unfinished !== undefined && raw.trim() === '' ? unfinishedWithoutEvent(io, opts.unfinished) : await decideHook(raw, io, opts, info);
+    // The OS enforcement of allowed calls needs a client that runs a replaced command.
+    const enforce = (opts.client ?? claude).canReplaceCommand === true && !opts.exitCode;
+    answer = opts.unfinished !== undefined && raw.trim() === '' ? unfinishedWithoutEvent(io, opts.unfinished) : await decideHook(raw, io, { ...opts, enforce }, info);
   } catch (err) {
     // Never a silent allow: an internal failure (a parser that cannot load included) is answered
     // as an unanalyzable call, and logged.
@@ -135,7 +137,7 @@ export function renderAnswer(answer: HookAnswer | null, opts: { exitCode: boolea
  * Raw stdin -> decision, for any client (Claude Code's format by default). The stable entry point
  * for the hook's failure paths and decision log: null means allow.
  */
-export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished' | 'client'>, info?: EventInfo): Promise<HookAnswer | null> {
+export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'getParser' | 'unfinished' | 'client'> & { enforce?: boolean }, info?: EventInfo): Promise<HookAnswer | null> {
   if (raw.trim() === '') {
     io.stderr('bashguard: empty hook input on stdin; allowing\n');
     return null;
@@ -178,7 +180,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     return null;
   }
   if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [], kind: 'protocol-drift' };
-  return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished });
+  return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished, enforce: opts.enforce });
 }
 
 /**

@@ -19,6 +19,8 @@ export type ToolCall =
       runIn?: string;
       /** The client's whole tool input, opaque to the core: kept for a client that rewrites the command (`sandbox`). */
       input?: Record<string, unknown>;
+      /** The client's id of this tool call (Claude Code's `tool_use_id`), when it sends one. */
+      id?: string;
     }
   | {
       kind: 'write';
@@ -51,6 +53,11 @@ export interface HookAnswer {
   /** Without findings: which failure path answered (protocol-drift, broken-worktree ...), for the decision log. */
   kind?: string;
   sandbox?: SandboxedCommand;
+  /**
+   * On an allow: the command wrapped in the OS enforcement (src/sandbox/enforce.ts), which a
+   * client that can replace the command runs instead (Claude Code: `updatedInput`).
+   */
+  enforced?: { command: string; input?: Record<string, unknown>; mechanism: string };
 }
 
 export interface SandboxedCommand {

@@ -29,6 +29,13 @@ export interface Config {
   unanalyzable: Decision;
   /** Enforce in a plain checkout (no linked worktree) too, with the checkout root as the root. */
   enforceInPlainCheckout: boolean;
+  /**
+   * How allowed Bash calls are enforced by the OS (src/sandbox/enforce.ts): `auto` (default)
+   * wraps them in bubblewrap where it is installed, `bwrap` requires it (ask where it is
+   * missing), `client` relies on the client's own sandbox (Claude Code's `sandbox` settings),
+   * `off` leaves the analyzer alone.
+   */
+  enforce: EnforceMode;
   /** Lint: glob patterns of files to skip. */
   ignore: string[];
   /** Paths protected even inside the worktree or a write root (absolute). */
@@ -61,6 +68,7 @@ export interface ConfigLayer {
   decisions?: Partial<Record<Confidence, Decision>>;
   unanalyzable?: Decision;
   enforceInPlainCheckout?: boolean;
+  enforce?: EnforceMode;
   ignore?: string[];
   protect?: string[];
   overrides?: ConfigOverride[];
@@ -72,6 +80,7 @@ export const DEFAULT_CONFIG: Config = {
   decisions: { certain: 'deny', likely: 'deny', possible: 'ask' },
   unanalyzable: 'ask',
   enforceInPlainCheckout: false,
+  enforce: 'auto',
   ignore: [],
   protect: [],
   overrides: [],
@@ -81,7 +90,9 @@ export const DEFAULT_CONFIG: Config = {
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'ignore', 'protect', 'overrides']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'protect', 'overrides']);
+export type EnforceMode = 'auto' | 'bwrap' | 'client' | 'off';
+export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'client', 'off'];
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
@@ -178,6 +189,10 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     if (typeof obj.enforceInPlainCheckout !== 'boolean') throw new ConfigError(`${file}: enforceInPlainCheckout: must be true or false`);
     layer.enforceInPlainCheckout = obj.enforceInPlainCheckout;
   }
+  if (obj.enforce !== undefined) {
+    if (typeof obj.enforce !== 'string' || !(ENFORCE_MODES as readonly string[]).includes(obj.enforce)) throw new ConfigError(`${file}: enforce: must be one of ${ENFORCE_MODES.map((m) => `"${m}"`).join(', ')}`);
+    layer.enforce = obj.enforce as EnforceMode;
+  }
   if (obj.ignore !== undefined) {
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
     layer.ignore = obj.ignore as string[];
@@ -194,6 +209,7 @@ export function applyLayer(base: Config, layer: ConfigLayer): Config {
     decisions: { ...base.decisions, ...layer.decisions },
     unanalyzable: layer.unanalyzable ?? base.unanalyzable,
     enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
+    enforce: layer.enforce ?? base.enforce,
     ignore: [...base.ignore, ...(layer.ignore ?? [])],
     protect: [...base.protect, ...(layer.protect ?? [])],
     overrides: [...base.overrides, ...(layer.overrides ?? [])],

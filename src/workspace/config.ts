@@ -189,6 +189,11 @@ export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Co
     else refuse(`unanalyzable: ${layer.unanalyzable}`);
   }
   if (layer.protect?.length) out.protect = [...base.protect, ...layer.protect];
+  // Enforcement: the worktree's file may only require bubblewrap where the default would use it.
+  if (layer.enforce !== undefined && layer.enforce !== base.enforce) {
+    if (layer.enforce === 'bwrap' && base.enforce === 'auto') out.enforce = 'bwrap';
+    else refuse(`enforce: ${layer.enforce}`);
+  }
   return out;
 }
 

@@ -96,7 +96,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: the sandbox decis
         const h = (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string; updatedInput: { command: string } } }).hookSpecificOutput;
         expect(h.permissionDecision, s.label).toBe('allow');
         expect(h.updatedInput.command, s.label).toContain(' sandbox run -C ');
-      } else expect(out, s.label).not.toContain('updatedInput');
+      } else expect(out, s.label).not.toContain(' sandbox run -C '); // (plain, or wrapped by the OS enforcement of allowed calls)
     }
   });
 

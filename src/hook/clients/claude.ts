@@ -8,7 +8,9 @@
  * permissionDecision, permissionDecisionReason}}` for deny and ask; with `--exit-code`, exit 2 and
  * the reason on stderr. `sandbox` renders as `permissionDecision: "allow"` with `updatedInput`: the
  * tool input with `command` replaced by the wrapped one (Claude Code runs that instead; checked
- * with the real client in test/e2e/sandbox-decision.e2e.test.ts).
+ * with the real client in test/e2e/sandbox-decision.e2e.test.ts). An allow with `enforced` (the
+ * OS enforcement of every allowed call, src/sandbox/enforce.ts) renders the same way: allow with
+ * the command replaced by the wrapped one.
  */
 import { ALLOW, absCwd, field, type HookAnswer, type HookClient, type ParsedEvent, type RenderOptions, type Rendered } from '../types.js';
 
@@ -32,7 +34,8 @@ export function parseClaudeShaped(event: Record<string, unknown>, pathField: Rec
   }
   const cwd = absCwd(event.cwd);
   const input = event.tool_input as Record<string, unknown>;
-  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd, input } : { kind: 'write', tool, paths: [value], cwd } };
+  const id = typeof event.tool_use_id === 'string' ? { id: event.tool_use_id } : {};
+  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd, input, ...id } : { kind: 'write', tool, paths: [value], cwd } };
 }
 
 /** The PreToolUse answer object (also what the Agent SDK callback returns). */
@@ -41,13 +44,17 @@ export function preToolUseOutput(answer: HookAnswer): { hookSpecificOutput: { ho
     const updatedInput = { ...answer.sandbox.input, command: answer.sandbox.command };
     return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.reason, updatedInput } };
   }
+  if (answer.decision === 'allow' && answer.enforced) {
+    const updatedInput = { ...answer.enforced.input, command: answer.enforced.command };
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.reason, updatedInput } };
+  }
   // Only Claude Code renders sandbox (hook.ts turns it into ask for the others).
   const decision = answer.decision === 'sandbox' ? 'ask' : answer.decision;
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: answer.reason } };
 }
 
 export function renderClaudeShaped(answer: HookAnswer | null, opts: RenderOptions): Rendered {
-  if (!answer || answer.decision === 'allow') return ALLOW;
+  if (!answer || (answer.decision === 'allow' && !answer.enforced)) return ALLOW;
   if (opts.exitCode) return { stdout: '', stderr: answer.reason + '\n', code: 2 };
   return { stdout: JSON.stringify(preToolUseOutput(answer)) + '\n', stderr: '', code: 0 };
 }

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+/**
+ * The per-call cost of the OS enforcement of allowed Bash calls (issue #38), beside the hook's own.
+ *
+ *   node bench/enforce.mjs [--rounds=N] [--out=FILE.json]
+ *
+ * A throw-away main checkout with a linked worktree and a sibling, HOME in a temp dir with
+ * `~/.claude/settings.json`. Per round, interleaved (the order rotates every round, because the
+ * machine is shared and noisy), each one process timed around spawnSync:
+ * - `hook off`: `node bin/bashguard.js hook` on an allowed Bash call with `"enforce": "off"` in the
+ *   user config (the analyzer alone: the answer is a plain allow);
+ * - `hook on`: the same with the default (`auto`): the answer carries the wrapped command;
+ * - `client plain`: the client's side of the call unwrapped, as Claude Code runs it: `bash -c`
+ *   with `eval '<command>' && pwd -P >| <file>` (command: `true`);
+ * - `client bwrap`: the same with the wrapped command the hook answered (bubblewrap started by the
+ *   client's shell, no node);
+ * - `client sandbox run`: the same through `bashguard sandbox run` (a second node start: what the
+ *   `sandbox` decision does), for comparison.
+ * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
+ * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
+ * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
+ * Needs bubblewrap that can start here; says why and exits 0 otherwise.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, environment, pct, timeRun } from './lib.mjs';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, v]) => [k, v ?? '1']));
+const ROUNDS = Number(args.rounds ?? (args.quick ? 15 : 40));
+const NODE = process.execPath;
+const BIN = join(ROOT, 'bin', 'bashguard.js');
+
+function gitIn(cwd, argv) {
+  execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...argv], { cwd, stdio: 'ignore' });
+}
+
+export function enforceBench(rounds = ROUNDS) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-bench-enforce-')));
+  try {
+    const main = join(root, 'main');
+    mkdirSync(main);
+    gitIn(main, ['init', '-q']);
+    writeFileSync(join(main, 'README.md'), 'x\n');
+    gitIn(main, ['add', '.']);
+    gitIn(main, ['commit', '-qm', 'i']);
+    const wt = join(main, '.builders', 'b1');
+    gitIn(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
+    gitIn(main, ['worktree', 'add', '-q', '-b', 'b2', join(main, '.builders', 'b2')]);
+    const homeOn = join(root, 'home-on');
+    const homeOff = join(root, 'home-off');
+    for (const h of [homeOn, homeOff]) {
+      mkdirSync(join(h, '.claude'), { recursive: true });
+      writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
+    }
+    mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
+    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: '/tmp', USER: process.env.USER ?? 'bench' });
+    const command = 'true';
+    const event = JSON.stringify({ session_id: 'bench', cwd: wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
+    const hook = (home) => timeRun([NODE, BIN, 'hook'], { input: event, env: env(home), cwd: wt });
+    // The wrapped command, once (the hook's answer is the same text every round for this event).
+    for (let i = 0; i < 2; i++) hook(homeOn), hook(homeOff); // warm the code caches
+    const on = hook(homeOn);
+    if (!on.stdout.trim()) {
+      const why = on.stderr.trim() || 'the hook did not wrap the command';
+      return { skipped: why };
+    }
+    const wrapped = JSON.parse(on.stdout).hookSpecificOutput.updatedInput.command;
+    const cwdFile = join(root, 'cwd');
+    const client = (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: wt });
+    const probe = client(wrapped);
+    if (probe.status !== 0) return { skipped: `the wrapped command fails here (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0]}` };
+    const sandboxRun = `${NODE} ${BIN} sandbox run -C ${wt} -- bash -c ${command}`;
+    const subjects = {
+      hookOff: () => hook(homeOff),
+      hookOn: () => hook(homeOn),
+      plain: () => client(command),
+      bwrap: () => client(wrapped),
+      sandboxRun: () => client(sandboxRun),
+    };
+    const keys = Object.keys(subjects);
+    const t = Object.fromEntries(keys.map((k) => [k, []]));
+    for (let r = 0; r < rounds; r++) {
+      const order = keys.map((_, i) => keys[(i + r) % keys.length]);
+      for (const k of order) {
+        const res = subjects[k]();
+        if (res.status !== 0) throw new Error(`${k} failed (exit ${res.status}): ${res.stderr}`);
+        t[k].push(res.ms);
+      }
+    }
+    const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
+    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), sandboxRun: paired('sandboxRun', 'plain') };
+    deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
+    const stat = (a) => ({ p50: pct(a, 50), p99: pct(a, 99) });
+    const hookAlone = pct(t.hookOff, 50);
+    return {
+      rounds,
+      argc: wrapped.length,
+      times: Object.fromEntries(keys.map((k) => [k, stat(t[k])])),
+      added: Object.fromEntries(Object.entries(deltas).map(([k, a]) => [k, { ...stat(a), ratioToHook: pct(a, 50) / hookAlone }])),
+      target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export function enforceReport(r) {
+  if (r.skipped) return [`Enforcement: skipped (${r.skipped}).`];
+  const f = (x) => `${x.toFixed(1)} ms`;
+  const L = [
+    `Per-call cost of enforcement, ${r.rounds} interleaved rounds (the wrapper is ${r.argc} characters):`,
+    '',
+    '| subject | p50 | p99 |',
+    '|---|---|---|',
+    `| hook alone (\`"enforce": "off"\`) | ${f(r.times.hookOff.p50)} | ${f(r.times.hookOff.p99)} |`,
+    `| hook computing the wrapper | ${f(r.times.hookOn.p50)} | ${f(r.times.hookOn.p99)} |`,
+    `| client shell, command unwrapped | ${f(r.times.plain.p50)} | ${f(r.times.plain.p99)} |`,
+    `| client shell, bwrap wrapper | ${f(r.times.bwrap.p50)} | ${f(r.times.bwrap.p99)} |`,
+    `| client shell, \`bashguard sandbox run\` | ${f(r.times.sandboxRun.p50)} | ${f(r.times.sandboxRun.p99)} |`,
+    '',
+    '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
+    '|---|---|---|---|',
+    `| in the hook (on - off) | ${f(r.added.hook.p50)} | ${f(r.added.hook.p99)} | ${r.added.hook.ratioToHook.toFixed(2)} |`,
+    `| bwrap wrapper (wrapped - unwrapped) | ${f(r.added.wrapper.p50)} | ${f(r.added.wrapper.p99)} | ${r.added.wrapper.ratioToHook.toFixed(2)} |`,
+    `| **enforcement total** | **${f(r.added.total.p50)}** | ${f(r.added.total.p99)} | ${r.added.total.ratioToHook.toFixed(2)} |`,
+    `| \`sandbox run\` instead of the wrapper | ${f(r.added.sandboxRun.p50)} | ${f(r.added.sandboxRun.p99)} | ${r.added.sandboxRun.ratioToHook.toFixed(2)} |`,
+    '',
+    `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,
+  ];
+  return L;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const env = environment();
+  const r = enforceBench();
+  const lines = enforceReport(r);
+  console.log(lines.join('\n'));
+  console.log(`\n(${JSON.stringify(env)})`);
+  if (args.out) writeFileSync(args.out, JSON.stringify({ environment: env, ...r }, null, 2) + '\n');
+}

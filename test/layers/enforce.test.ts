@@ -1,0 +1,346 @@
+/**
+ * The OS enforcement of every allowed Bash call (src/sandbox/enforce.ts): the wrapper's text keeps
+ * the client's semantics (the command byte for byte, its exit status and output, a `cd` that the
+ * next call sees, background processes), checked by running it the way Claude Code runs a Bash
+ * call (`eval '<command>'` in its shell, then `pwd -P`); and under bubblewrap for real: the escapes
+ * the analyzer cannot see fail, the same command's legitimate work succeeds. The runs under
+ * bubblewrap skip, saying why, where it cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { effectiveAccess } from '../../src/sandbox/index.js';
+import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../src/sandbox/enforce.js';
+import { cleanEnv, git } from './helpers.js';
+import { runHook } from '../../src/hook/hook.js';
+import { CLIENTS } from '../../src/hook/clients/index.js';
+import { getParser } from '../../src/parse/index.js';
+import { parseConfig, parseConfigLayer, ConfigError, DEFAULT_CONFIG } from '../../src/policy/config.js';
+import { tighten } from '../../src/workspace/index.js';
+import { clientSandboxSettings } from '../../src/sandbox/enforce.js';
+import type { IO } from '../../src/cli/io.js';
+import { run as runCli } from '../../src/cli/main.js';
+
+/** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  const out = join(mkdtempSync(join(tmpdir(), 'bashguard-cwdout-')), 'cwd');
+  const script = 'eval "$BG_W"; __s=$?; pwd -P >| "$BG_OUT"; exit $__s';
+  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  const dir = existsSync(out) ? readFileSync(out, 'utf8').replace(/\n$/, '') : '';
+  rmSync(join(out, '..'), { recursive: true, force: true });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
+}
+
+/** The wrapper with `env` standing in for bwrap: the text and its shell semantics, without a sandbox. */
+let calls = 0;
+const plain = (command: string, token = `test${++calls}`) => enforcementWrapper(command, { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', token });
+
+describe('the enforcement wrapper (its shell semantics, without a sandbox)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-enforce-')));
+    mkdirSync(join(dir, 'sub', 'deeper'), { recursive: true });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('passes any command to the inner shell byte for byte (quotes, newlines, $, backslashes, heredocs)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !s.includes('\0')), (s) => {
+        const quoted = `'${s.replace(/'/g, `'\\''`)}'`;
+        const r = runAsClient(plain(`printf %s ${quoted}`), dir);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toBe(s);
+      }),
+      { numRuns: 40 },
+    );
+    const heredoc = "cat <<'EOF'\nit's $HOME `x` \\n \"q\"\nEOF\ncat <<EOF2\n$((1+2))\nEOF2";
+    expect(runAsClient(plain(heredoc), dir).stdout).toBe('it\'s $HOME `x` \\n "q"\n3\n');
+  }, 120_000);
+
+  it('returns the exit status of the command, of an `exit`, and of a signal', () => {
+    expect(runAsClient(plain('false'), dir).code).toBe(1);
+    expect(runAsClient(plain('echo out; echo err >&2; exit 7'), dir)).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' });
+    expect(runAsClient(plain('(exit 42)'), dir).code).toBe(42);
+    expect(runAsClient(plain('kill -9 $$'), dir).code).toBe(137);
+    expect(runAsClient(plain('true'), dir).code).toBe(0);
+  });
+
+  it('leaves the outer shell in the directory the command ended in (a `cd` persists); not after an `exit`', () => {
+    expect(runAsClient(plain('cd sub/deeper'), dir).cwd).toBe(join(dir, 'sub', 'deeper'));
+    expect(runAsClient(plain('cd sub && false'), dir)).toMatchObject({ code: 1, cwd: join(dir, 'sub') });
+    expect(runAsClient(plain('cd "$(mktemp -d)" && cd -'), dir).cwd).toBe(dir);
+    // `exit` leaves the client's shell too: its cwd is not recorded, so the next call starts where this one did.
+    expect(runAsClient(plain('cd sub; exit 3'), dir)).toMatchObject({ code: 3, cwd: dir });
+    // The command's own use of fd 3 does not reach the cwd file.
+    expect(runAsClient(plain('echo junk >&3; cd sub'), dir).cwd).toBe(join(dir, 'sub'));
+    // A directory name with spaces and quotes.
+    mkdirSync(join(dir, "a b'c"), { recursive: true });
+    expect(runAsClient(plain(`cd "a b'c"`), dir).cwd).toBe(join(dir, "a b'c"));
+  });
+
+  it('leaves no cwd file behind, and refuses one planted under its name instead of following it', () => {
+    const env = { ...process.env, TMPDIR: dir };
+    runAsClient(plain('cd sub', 'planted'), dir, env);
+    // (removed in the background: wait for it)
+    const until = Date.now() + 5_000;
+    while (existsSync(join(dir, '.bashguard-cwd-planted')) && Date.now() < until) spawnSync('sleep', ['0.05']);
+    expect(existsSync(join(dir, '.bashguard-cwd-planted'))).toBe(false);
+    expect(existsSync(join(dir, '.bashguard-cwd-planted.e'))).toBe(false);
+    writeFileSync(join(dir, 'victim'), 'keep\n');
+    spawnSync('ln', ['-s', join(dir, 'victim'), join(dir, '.bashguard-cwd-planted')]);
+    const r = runAsClient(plain('echo ran', 'planted'), dir, env);
+    expect(r.stdout).toBe('');
+    expect(r.code).not.toBe(0);
+    expect(readFileSync(join(dir, 'victim'), 'utf8')).toBe('keep\n');
+  });
+
+  it('refuses a NUL byte', () => {
+    expect(() => plain('echo a\0b')).toThrow(/NUL/);
+  });
+});
+
+const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
+const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
+const canRun = probe !== null && probe.status === 0;
+const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
+if (!canRun) {
+  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
+  console.log(`skipping the enforcement runs under bubblewrap: ${why}`);
+}
+
+describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const wrap = (command: string, cwd = L.worktree) => {
+    const ws = openWorkspace(cwd, { env });
+    const e = enforceCall(ws, command, 'auto', env);
+    if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    return e.command;
+  };
+  const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd), cwd, env);
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-enforce-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude', 'hooks'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
+    writeFileSync(join(home, '.claude', 'hooks', 'launcher.cjs'), '// launcher\n');
+    writeFileSync(join(home, '.claude.json'), '{}\n');
+    mkdirSync(join(L.worktree, 'sub'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    delete env.XDG_CONFIG_HOME;
+    delete env.XDG_STATE_HOME;
+    delete env.CLAUDE_CONFIG_DIR;
+  });
+  afterAll(() => L?.cleanup());
+
+  it('the plan: the file system as it is, the protected regions read-only', () => {
+    const plan = enforcementPlan(openWorkspace(L.worktree, { env }), bwrap!, clientShell(env));
+    const access = (p: string) => effectiveAccess(p, plan.grants);
+    expect(access(join(L.worktree, 'x'))).toBe('rw');
+    expect(access(join(home, '.npm', 'cache'))).toBe('rw');
+    expect(access(join(L.outside, 'x'))).toBe('rw');
+    for (const p of [join(L.main, 'README.md'), join(L.sibling, 'x'), join(L.main, '.git', 'config'), join(L.main, '.git', 'hooks', 'pre-commit'), join(home, '.claude', 'settings.json'), join(home, '.claude', 'hooks', 'x'), join(home, '.claude.json')]) {
+      expect(access(p), p).toBe('ro');
+    }
+    for (const p of ['objects/ab/cd', 'refs/heads/b1', 'worktrees/b1/index']) expect(access(join(L.main, '.git', p)), p).toBe('rw');
+    // The binaries the wrapper and the hook run, unless only root could replace them (system dirs).
+    const extra = enforcementControlPaths(env, join(home, 'bin', 'bwrap'), '/usr/bin/bash').map((c) => c.path);
+    expect(extra).toContain(join(home, 'bin', 'bwrap'));
+    expect(extra).not.toContain('/usr/bin/bash');
+    expect(extra).toEqual(expect.arrayContaining([join(home, '.claude'), join(home, '.claude.json')]));
+  });
+
+  it('escapes the analyzer cannot see fail: interpreters, scripts, indirection, hard links, renames', () => {
+    const main = L.main;
+    const escapes = [
+      `python3 -c "open('../../ESC1','w').write('x')"`,
+      `node -e "require('fs').writeFileSync('${main}/ESC2', 'x')"`,
+      `printf 'echo x > %s/ESC3\\n' "${main}" > s.sh && sh s.sh`,
+      `printf 'all:\\n\\ttouch %s/ESC4\\n' "${main}" > Makefile.esc && make -f Makefile.esc`,
+      `node -e "require('fs').appendFileSync(process.env.HOME + '/.claude/settings.json', 'x')"`,
+      `python3 -c "import os; os.makedirs('.claude', exist_ok=True); open('.claude/settings.local.json','w').write('{}')"`,
+      `ln ${home}/.claude/settings.json ./hardlink.json`,
+      `mv ${home}/.claude ${home}/.claude-moved`,
+      `mv ${home} ${L.root}/home-moved`,
+      `python3 -c "open('${main}/.git/config','a').write('[core]\\n\\thooksPath=/tmp\\n')"`,
+      `python3 -c "open('${main}/.git/hooks/post-commit','w').write('x')"`,
+      `python3 -c "open('${L.sibling}/ESC5','w').write('x')"`,
+      `node -e "require('fs').writeFileSync(process.execPath, 'x')"`,
+      `echo x > /proc/1/root${main}/ESC6`,
+      `mount -o remount,rw ${main}`,
+      // Files read by programs outside the sandbox: git's user config (core.fsmonitor runs a
+      // command on the hook's next \`git status\`), the client shell's startup files.
+      `printf '[core]\\n\\tfsmonitor = touch ${main}/ESC7\\n' >> "$HOME/.gitconfig"`,
+      `echo 'touch ${main}/ESC8' >> "$HOME/.zshenv"`,
+      `echo 'touch ${main}/ESC9' >> "$HOME/.bashrc"`,
+    ];
+    const before = git(main, ['status', '--porcelain']);
+    const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
+    for (const c of escapes) {
+      const r = run(c);
+      expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
+    }
+    for (const f of ['ESC1', 'ESC2', 'ESC3', 'ESC4', 'ESC6']) expect(existsSync(join(main, f)), f).toBe(false);
+    expect(existsSync(join(L.sibling, 'ESC5'))).toBe(false);
+    expect(existsSync(join(L.worktree, '.claude', 'settings.local.json'))).toBe(false);
+    expect(existsSync(join(L.worktree, 'hardlink.json'))).toBe(false);
+    expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toBe(settings);
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(true);
+    expect(readFileSync(join(main, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+    // (reserved with an empty file, which git and the shells read as no file)
+    for (const f of ['.gitconfig', '.zshenv', '.bashrc']) expect(existsSync(join(home, f)) ? readFileSync(join(home, f), 'utf8') : '', f).toBe('');
+    expect(git(main, ['status', '--porcelain'])).toBe(before);
+  });
+
+  it('the same commands do their legitimate work: the worktree, /tmp, HOME, a commit on the branch, a cd for the next call', () => {
+    expect(run(`python3 -c "open('made.txt','w').write('ok')"`).code).toBe(0);
+    expect(readFileSync(join(L.worktree, 'made.txt'), 'utf8')).toBe('ok');
+    const tmp = join('/tmp', `bashguard-enforce-${process.pid}`);
+    expect(run(`node -e "require('fs').writeFileSync('${tmp}', 'ok')"`).code).toBe(0);
+    expect(readFileSync(tmp, 'utf8')).toBe('ok');
+    rmSync(tmp);
+    expect(run(`mkdir -p "$HOME/.cache/tool" && echo ok > "$HOME/.cache/tool/x"`).code).toBe(0);
+    expect(readFileSync(join(home, '.cache', 'tool', 'x'), 'utf8')).toBe('ok\n');
+    const c = run('git add made.txt && git commit -qm enforced && git log -1 --format=%s');
+    expect(c, c.stderr).toMatchObject({ code: 0, stdout: 'enforced\n' });
+    expect(git(L.worktree, ['log', '-1', '--format=%s'])).toBe('enforced');
+    const cd = run('cd sub');
+    expect(cd.cwd).toBe(join(L.worktree, 'sub'));
+    expect(run('echo rel > rel.txt', cd.cwd).code).toBe(0);
+    expect(readFileSync(join(L.worktree, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
+  });
+
+  it('where bwrap cannot set the sandbox up, the command does not run and bwrap\'s message reaches stderr', () => {
+    const w = enforcementWrapper(`touch ${join(L.worktree, 'never')}`, { bwrap: bwrap!, args: ['--bind', '/nonexistent-bashguard', '/x'], shell: '/bin/bash', token: 'fail' });
+    const r = runAsClient(w, L.worktree, env);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/bwrap: /);
+    expect(existsSync(join(L.worktree, 'never'))).toBe(false);
+  });
+
+  it('a background process outlives the call, which returns at once; the exit status is the command\'s', () => {
+    const marker = join(L.worktree, 'bg-done');
+    const t0 = Date.now();
+    // (its output elsewhere: a process holding the call's stdout keeps any reader of it waiting, wrapped or not)
+    const r = run(`(sleep 1; echo done > ${marker}) >/dev/null 2>&1 & echo started`);
+    expect(r).toMatchObject({ code: 0, stdout: 'started\n' });
+    expect(Date.now() - t0).toBeLessThan(900);
+    expect(existsSync(marker)).toBe(false);
+    const until = Date.now() + 10_000;
+    while (!existsSync(marker) && Date.now() < until) spawnSync('sleep', ['0.1']);
+    expect(readFileSync(marker, 'utf8')).toBe('done\n');
+    expect(run('exit 5').code).toBe(5);
+  });
+
+});
+
+describe('the enforce setting and the hook', () => {
+  let L: GitLayout;
+  let home: string;
+  const hook = async (input: Record<string, unknown>, opts: { env?: NodeJS.ProcessEnv; agent?: string; exitCode?: boolean } = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: input, cwd: L.worktree, tool_use_id: 'toolu_1' };
+    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home }), cwd: L.worktree, isTTY: false };
+    const client = CLIENTS[opts.agent ?? 'claude'];
+    const code = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), ...(client ? { client } : {}) });
+    const text = out.join('');
+    return { code, out: text ? (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: Record<string, unknown> } }).hookSpecificOutput : null, stderr: err.join('') };
+  };
+  const userConfig = (cfg: unknown) => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify(cfg));
+  };
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-enforce-hook-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+  });
+  afterAll(() => L?.cleanup());
+
+  it('config: enforce is auto by default, one of auto, bwrap, client, off; a worktree file may only require bwrap', () => {
+    expect(DEFAULT_CONFIG.enforce).toBe('auto');
+    expect(parseConfig('{"enforce":"off"}', 'f.json', '/').enforce).toBe('off');
+    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(ConfigError);
+    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(/enforce: must be one of "auto", "bwrap", "client", "off"/);
+    const notices: string[] = [];
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"off"}', 'w.json', '/'), notices).enforce).toBe('auto');
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"client"}', 'w.json', '/'), notices).enforce).toBe('auto');
+    expect(notices.join('\n')).toMatch(/enforce: off ignored/);
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"bwrap"}', 'w.json', '/'), []).enforce).toBe('bwrap');
+  });
+
+  it('an allowed call keeps the rest of its tool input; a denied one is not wrapped; another client never gets a wrapped command', async () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    const r = await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false });
+    if (canRun) {
+      expect(r.out?.permissionDecision).toBe('allow');
+      expect(r.out?.updatedInput).toMatchObject({ description: 'd', timeout: 5000, run_in_background: false });
+      expect(String(r.out?.updatedInput?.command)).toContain('bwrap');
+      // The same event, the same answer (the cwd file's name comes from the call's id).
+      expect((await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false })).out).toEqual(r.out);
+    }
+    expect((await hook({ command: `echo x > ${L.main}/README.md` })).out?.permissionDecision).toBe('deny');
+    expect((await hook({ command: 'echo ok > notes.txt' }, { exitCode: true })).out).toBeNull();
+    const codex = await hook({ command: 'echo ok > notes.txt' }, { agent: 'codex' });
+    expect(codex.out).toBeNull();
+  });
+
+  it('dangerouslyDisableSandbox is denied unless enforcement is off', async () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    const r = await hook({ command: 'ls', dangerouslyDisableSandbox: true });
+    expect(r.out?.permissionDecision).toBe('deny');
+    expect(r.out?.permissionDecisionReason).toMatch(/outside the sandbox/);
+    userConfig({ enforce: 'client' });
+    expect((await hook({ command: 'ls', dangerouslyDisableSandbox: true })).out?.permissionDecision).toBe('deny');
+    // client: the client's sandbox holds the line; the command is not rewritten
+    expect((await hook({ command: 'ls' })).out).toBeNull();
+    userConfig({ enforce: 'off' });
+    expect((await hook({ command: 'ls', dangerouslyDisableSandbox: true })).out).toBeNull();
+    expect((await hook({ command: 'ls' })).out).toBeNull();
+  });
+
+  it('without bubblewrap: auto allows and says so on stderr; bwrap (required) asks', async () => {
+    const noBwrap = cleanEnv({ HOME: home, PATH: '/nonexistent' });
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    if (findBwrap(noBwrap)) return; // bwrap in a system directory: it is always found
+    const auto = await hook({ command: 'ls' }, { env: noBwrap });
+    expect(auto.out).toBeNull();
+    expect(auto.stderr).toMatch(/not enforced by the OS: bubblewrap \(bwrap\) is not installed/);
+    userConfig({ enforce: 'bwrap' });
+    const req = await hook({ command: 'ls' }, { env: noBwrap });
+    expect(req.out?.permissionDecision).toBe('ask');
+    expect(req.out?.permissionDecisionReason).toMatch(/requires bubblewrap/);
+  });
+
+  it('doctor names the mechanism in effect, and fails when none is', async () => {
+    const doctor = async (env: NodeJS.ProcessEnv) => {
+      let out = '';
+      const io: IO = { stdout: (t) => void (out += t), stderr: () => undefined, readStdin: async () => '', env, cwd: L.worktree, isTTY: false };
+      await runCli(['doctor'], io);
+      return out.split('\n').find((l) => /\benforcement\b/.test(l)) ?? '';
+    };
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    if (canRun) expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +bubblewrap/);
+    userConfig({ enforce: 'off' });
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +off \(set in .*config.json\)/);
+    userConfig({ enforce: 'client' });
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^FAIL enforcement +"enforce": "client".*do not set "sandbox": \{"enabled": true\}/);
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } }));
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +Claude Code's own sandbox/);
+    rmSync(join(home, '.claude', 'settings.json'));
+  });
+
+  it("the client's sandbox counts only from user or managed settings, with no way out", () => {
+    expect(clientSandboxSettings([{ file: 'u', settings: { sandbox: { enabled: true } } }]).ok).toBe(false);
+    expect(clientSandboxSettings([{ file: 'u', settings: { sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } } }]).ok).toBe(true);
+    expect(clientSandboxSettings([]).detail).toMatch(/none read/);
+  });
+});
