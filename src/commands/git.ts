@@ -17,21 +17,46 @@ const READ = new Set([
   'ls-remote', 'cat-file', 'describe', 'shortlog', 'for-each-ref', 'show-ref', 'name-rev', 'merge-base', 'help',
   'version', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-files', 'diff-index',
   'whatchanged', 'count-objects', 'fsck', 'verify-commit', 'verify-tag', 'verify-pack', 'cherry', 'range-diff',
-  'show-branch', 'get-tar-commit-id', 'fetch', 'push', 'gc', 'repack', 'prune-packed', 'maintenance',
-  'pack-refs', 'instaweb', 'request-pull', 'send-email', 'fetch-pack', 'send-pack', 'ls-refs', 'hash-object',
+  'show-branch', 'get-tar-commit-id', 'fetch', 'push',
+  'instaweb', 'request-pull', 'send-email', 'fetch-pack', 'send-pack', 'ls-refs', 'hash-object',
   'interpret-trailers', 'column', 'credential', 'difftool', 'citool', 'gitk', 'hook', 'mergetool', 'bugreport',
-  'diagnose', 'archive', 'format-patch', 'bundle', 'lfs', 'rerere', 'shell',
+  'diagnose', 'archive', 'format-patch', 'bundle', 'shell', 'stripspace', 'mailinfo', 'mailsplit', 'patch-id',
+  'unpack-file', 'check-mailmap', 'show-index', 'replay', 'fast-export', 'mktree', 'mktag', 'merge-tree',
+  'unpack-objects', 'index-pack', 'pack-objects', 'verify-pack', 'fmt-merge-msg', 'show-index', 'get-tar-commit-id',
 ]);
+
+/**
+ * Subcommands that write state every checkout shares, with what they write (git-gc(1),
+ * git-maintenance(1), git-pack-refs(1), git-reflog(1), git-replace(1), git-commit-graph(1)):
+ * at least asked, whichever checkout runs them.
+ */
+const SHARED: Record<string, string> = {
+  gc: 'packs, packed-refs and reflogs',
+  repack: 'packs',
+  'prune-packed': 'packs',
+  maintenance: 'packs, refs and the maintenance schedule',
+  'pack-refs': 'packed-refs',
+  'commit-graph': 'the commit graph',
+  'multi-pack-index': 'the multi-pack index',
+  'update-server-info': 'info/refs',
+  replace: 'replace refs',
+  prune: 'the object store',
+  'filter-branch': 'refs',
+  'filter-repo': 'refs',
+  'fast-import': 'refs',
+};
 
 /** Subcommands that mutate the working tree, index or HEAD of the checkout they act on. */
 const CHECKOUT = new Set([
   'add', 'rm', 'mv', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert',
   'pull', 'am', 'apply', 'clean', 'stash', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect',
-  'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree',
+  'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree', 'merge-index', 'merge-one-file', 'gui',
 ]);
 
+const SHARED_NAMES: Record<string, string> = { tag: 'tags', notes: 'notes', reflog: 'reflogs', 'update-ref': 'refs', rerere: 'the rerere cache', 'symbolic-ref': 'refs' };
+
 /** Subcommands that write shared refs. */
-const REFS = new Set(['update-ref', 'replace', 'filter-branch', 'filter-repo', 'fast-import', 'prune', 'reflog']);
+const REFS = new Set(['update-ref', 'reflog']);
 
 const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
 
@@ -135,8 +160,34 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
       return 'config';
     }
     case 'init':
+      // In an existing checkout: --separate-git-dir moves its git dir, --template copies hooks
+      // into it, --shared rewrites its config (git-init(1) "Running git init in an existing
+      // repository is safe ... reinitialize"). In a new directory: a new repository.
+      if (has(args, '--separate-git-dir')) return 'gitdir';
+      if (has(args, '--template')) return 'hooks';
+      if (has(args, '--shared')) return 'config';
+      return 'read';
     case 'clone':
       return 'read';
+    case 'reflog':
+      return ops.length === 0 || ['show', 'list', 'exists'].includes(ops[0]!.value) ? 'read' : 'refs';
+    case 'replace':
+      return ops.length === 0 || has(args, '-l', '--list') ? 'read' : 'refs';
+    case 'rerere':
+      return ops[0] && ['clear', 'forget', 'gc'].includes(ops[0].value) ? 'refs' : 'read';
+    case 'commit-graph':
+    case 'multi-pack-index':
+      return ops[0]?.value === 'verify' ? 'read' : 'refs';
+    case 'maintenance':
+      return 'refs';
+    case 'lfs': {
+      const s = ops[0]?.value;
+      if (s === 'install' || s === 'uninstall' || s === 'update') return 'hooks';
+      return s === undefined || ['ls-files', 'status', 'env', 'version', 'logs', 'ls'].includes(s) ? 'read' : 'checkout';
+    }
+    case 'fetch':
+    case 'push':
+      return refMoves(sub, args) ? 'refs' : 'read';
     case 'apply':
       return has(args, '--check', '--stat', '--numstat', '--summary') && !has(args, '--apply') ? 'read' : 'checkout';
     case 'hook':
@@ -144,8 +195,106 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
   }
   if (READ.has(sub)) return 'read';
   if (CHECKOUT.has(sub)) return 'checkout';
-  if (REFS.has(sub)) return sub === 'reflog' && (ops.length === 0 || ops[0]!.value === 'show') ? 'read' : 'refs';
+  if (REFS.has(sub) || SHARED[sub] !== undefined) return 'refs';
   return 'unknown';
+}
+
+/** A ref name as git writes it: the branch name for `refs/heads/X`, else null. */
+function branchOf(ref: string, bare: 'branch' | 'other'): string | null {
+  if (ref.includes(HOLE)) return HOLE;
+  if (ref.startsWith('refs/heads/')) return ref.slice('refs/heads/'.length);
+  if (ref.startsWith('refs/') || ref === 'HEAD' || ref === '') return null;
+  return bare === 'branch' ? ref : null;
+}
+
+/** The branch a refspec writes (`[+]src:dst`, or `src` alone for push), or null. */
+function refspecDestination(spec: string, sub: 'fetch' | 'push'): string | null {
+  const s = spec.replace(/^\+/, '');
+  const colon = s.indexOf(':');
+  if (colon < 0) return sub === 'push' ? (s === 'HEAD' ? HOLE : branchOf(s, 'branch')) : null;
+  const dst = s.slice(colon + 1);
+  if (dst === '') return null;
+  return branchOf(dst, 'branch');
+}
+
+/** Local remotes of push and fetch that are this very repository (`.`, a checkout's path is handled by path). */
+const SELF_REMOTES = new Set(['.', './']);
+
+/**
+ * What a subcommand writes besides this worktree's own branch and index: the local branches it
+ * moves, creates or deletes, and what other shared state. null: nothing shared.
+ */
+export function refMoves(sub: string | null, args: Field[] | string[]): { branches: string[]; shared: string } | null {
+  const a = (args as Array<Field | string>).map((x) => (typeof x === 'string' ? x : x.value));
+  const flag = (...names: string[]) => a.some((v) => names.includes(v) || names.some((n) => n.startsWith('--') && v.startsWith(n + '=')) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(v) && !v.startsWith('--') && v.includes(n[1]!)));
+  const ops = (withValue: string[]) => operandsSkipping(a, withValue);
+  const named = (list: Array<string | null>) => list.filter((b): b is string => b !== null);
+  switch (sub) {
+    case 'branch': {
+      const o = ops(['-u', '--set-upstream-to', '--track', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort', '--column']);
+      if (flag('-d', '-D', '--delete')) return { branches: named(o.map((b) => branchOf(b, 'branch'))), shared: 'branches' };
+      if (flag('-m', '-M', '--move', '-c', '-C', '--copy')) return { branches: named(o.map((b) => branchOf(b, 'branch'))), shared: 'branches' };
+      if (flag('-u', '--set-upstream-to', '--unset-upstream', '--edit-description')) return null;
+      if (flag('--list', '-l', '-a', '--all', '-r', '--remotes', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '-v', '-vv', '--verbose', '--format', '--sort')) return null;
+      return o[0] ? { branches: named([branchOf(o[0], 'branch')]), shared: 'branches' } : null;
+    }
+    case 'update-ref': {
+      if (flag('--stdin')) return { branches: [HOLE], shared: 'refs' };
+      const o = ops(['-m']);
+      const ref = o[0];
+      if (!ref) return null;
+      const b = branchOf(ref, 'other');
+      return { branches: b === null ? [] : [b], shared: b === null ? `the ref ${ref}` : 'branches' };
+    }
+    case 'symbolic-ref': {
+      const o = ops(['-m']);
+      if (o.length < 2 && !flag('-d', '--delete')) return null;
+      const b = branchOf(o[0] ?? '', 'other');
+      return { branches: b === null ? [] : [b], shared: `the ref ${o[0]}` };
+    }
+    case 'checkout':
+    case 'switch': {
+      const out: string[] = [];
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!;
+        if (v === '--') break;
+        if (['-B', '-C', '--force-create'].includes(v) && a[i + 1]) out.push(a[++i]!);
+        else if (v.startsWith('--force-create=')) out.push(v.slice('--force-create='.length));
+      }
+      // `--ignore-other-worktrees BRANCH`: checks out a branch another worktree uses; the next commit moves it.
+      if (flag('--ignore-other-worktrees')) out.push(...ops(['-b', '-B', '-c', '-C', '--orphan', '--conflict']).slice(0, 1));
+      return out.length > 0 ? { branches: named(out.map((b) => branchOf(b, 'branch'))), shared: 'branches' } : null;
+    }
+    case 'rebase':
+      return flag('--update-refs') ? { branches: [HOLE], shared: 'branches (--update-refs)' } : null;
+    case 'worktree': {
+      const o = a.filter((x) => !x.startsWith('-'));
+      if (o[0] !== 'add') return null;
+      const i = a.findIndex((x) => x === '-B');
+      return i >= 0 && a[i + 1] ? { branches: named([branchOf(a[i + 1]!, 'branch')]), shared: 'branches' } : null;
+    }
+    case 'fetch':
+    case 'push': {
+      const o = ops(['-o', '--push-option', '--repo', '--receive-pack', '--exec', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '--server-option', '--filter', '--signed', '--recurse-submodules-default', '--submodule-prefix']);
+      const remote = o[0];
+      if (remote === undefined) return null;
+      const specs = o.slice(1);
+      if (sub === 'push' && SELF_REMOTES.has(remote)) {
+        if (flag('--all', '--mirror', '--branches', '--tags') || specs.length === 0) return { branches: [HOLE], shared: 'branches pushed into this repository' };
+        return { branches: named(specs.map((x) => refspecDestination(x, 'push'))), shared: 'refs pushed into this repository' };
+      }
+      if (sub === 'fetch') {
+        // `git fetch REMOTE src:dst`: dst is a local branch (a name without refs/ means refs/heads/).
+        const dsts = named(specs.map((x) => refspecDestination(x, 'fetch')));
+        if (dsts.length > 0) return { branches: dsts, shared: 'branches fetched into' };
+      }
+      return null;
+    }
+    case 'tag':
+    case 'notes':
+      return null;
+  }
+  return null;
 }
 
 export function runGit(inv: Invocation, interp: Interpreter): void {
@@ -179,9 +328,29 @@ export function runGit(inv: Invocation, interp: Interpreter): void {
   if (t.gitDir) evidence.push({ range: inv.range, note: `git dir is ${displayPath(absolute(t.gitDir))}${inv.env.has('GIT_DIR') ? ' (GIT_DIR)' : ''}` });
   if (t.workTree) evidence.push({ range: inv.range, note: `work tree is ${displayPath(absolute(t.workTree))}` });
   evidence.push({ range: inv.range, note: `\`${shown.length > 80 ? shown.slice(0, 77) + '...' : shown}\` runs in ${displayPath(dirPath)}` });
-  const candidates = t.dir.paths ?? [null];
+  const moves = refMoves(t.sub, t.args);
+  const shared = access === 'refs' ? SHARED[t.sub ?? ''] ?? moves?.shared ?? SHARED_NAMES[t.sub ?? ''] : undefined;
+  let candidates = t.dir.paths ?? [null];
+  if (t.sub === 'init' && access !== 'read') {
+    // The repository git init (re)initializes is its directory operand, else the cwd.
+    const dir = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--ref-format'])[0];
+    if (dir) {
+      const cd = interp.resolveCd({ ...inv.st, cwd: t.dir }, dir, inv.range, false);
+      candidates = cd.paths ?? [null];
+    }
+  }
+  if (t.sub === 'push' && !moves) {
+    // `git push ../.. HEAD:x`: a repository given by path receives refs (and objects).
+    const remote = operandsSkipping(t.args, ['-o', '--push-option', '--repo', '--receive-pack', '--exec'])[0];
+    if (remote && /^(?:\.\.?\/|\/|\.\.$|file:\/\/)/.test(remote.value)) {
+      const path = { ...remote, value: remote.value.replace(/^file:\/\//, '') };
+      interp.write('unknown-command', path, inv.st, inv.range, 'git push', { cwdOverride: t.dir, subtree: true, confidenceCap: 'possible' });
+    }
+  }
   for (const d of candidates) {
     interp.git({
+      ...(moves && moves.branches.length > 0 ? { branches: moves.branches } : {}),
+      ...(shared ? { shared } : {}),
       subcommand: t.sub,
       args: t.args.map((a) => displayPath(a.value)),
       access,

@@ -62,6 +62,8 @@ export type GitAccess =
   | 'refs'
   /** Adds, removes or prunes worktrees. */
   | 'worktrees'
+  /** Moves or re-creates the repository's git dir (`git init --separate-git-dir` in a checkout). */
+  | 'gitdir'
   /** A subcommand bashguard does not know. */
   | 'unknown';
 
@@ -82,6 +84,13 @@ export interface GitEffect {
   evidence: Evidence[];
   /** A one-line description for messages, e.g. `git -C /repo commit`. */
   text: string;
+  /**
+   * Local branches the command moves, creates or deletes (`refs/heads/<name>`), HOLE for ones
+   * not known statically: a branch another checkout has checked out moves that checkout.
+   */
+  branches?: string[];
+  /** What shared state a `refs` command writes, for the message (tags, packs, reflogs ...). */
+  shared?: string;
 }
 
 export interface ProblemEffect {

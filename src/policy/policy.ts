@@ -27,6 +27,11 @@ export interface PolicyContext {
    * git commands that drop control files; null or absent: unknown (every state is assumed).
    */
   gitFileStates?: (root: string, paths: string[]) => Map<string, Set<FileState>> | null;
+  /**
+   * The root of the checkout that has local branch `name` checked out (this one included), null
+   * when none has, undefined when that cannot be known (HEAD files unreadable).
+   */
+  checkedOut?: (name: string) => string | null | undefined;
 }
 
 export interface Finding {
@@ -225,6 +230,20 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
   if (target.kind === 'worktree' && e.access === 'checkout') controlFileFindings(e, ctx, regions, fs, add);
+  // Refs live in the shared git dir: a branch another checkout has checked out moves that
+  // checkout's HEAD, whichever checkout the command runs in.
+  let unknownBranch = false;
+  if (e.branches && inRepo) {
+    for (const b of e.branches) {
+      if (b.includes(HOLE)) {
+        unknownBranch = true;
+        continue;
+      }
+      const at = ctx.checkedOut?.(b);
+      if (at && at !== ctx.root) add('BG2001', e.confidence, `\`${e.text}\`${via} moves the branch ${b}, checked out in ${at === ctx.layout?.main?.root ? 'the main checkout' : 'another worktree'} ${at}`, at, e, [...evidence, { range: e.range, note: `${at} has ${b} checked out` }]);
+    }
+  }
+  if (unknownBranch && e.access === 'checkout') add('BG3003', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} moves branches not known statically, which other checkouts may use`, target.root, e, evidence);
   switch (e.access) {
     case 'config':
       if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
@@ -233,11 +252,26 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
       if (inRepo) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
       return;
     case 'refs':
-      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites shared refs seen by every checkout`, target.root, e, evidence);
+      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites ${e.shared ?? 'refs'} shared by every checkout`, target.root, e, evidence);
       return;
+    case 'gitdir': {
+      // `git init --separate-git-dir` in a checkout's root moves that repository's git dir (the
+      // main checkout's `.git` from a linked worktree); in a new directory it makes a new one.
+      const roots = [ctx.root, ctx.layout?.main?.root, ...(ctx.layout?.siblings ?? []).map((s) => s.root)].filter((r): r is string => !!r);
+      const dir = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
+      if (dir === null || e.gitDir !== null) add('BG1004', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} may move the git dir of the repository it runs in`, target.root, e, evidence);
+      else if (roots.includes(dir)) add('BG1004', e.confidence, `\`${e.text}\`${via} moves the git dir of ${dir}, shared by every checkout, elsewhere`, dir, e, evidence);
+      return;
+    }
     case 'worktrees':
       if (inRepo) add('BG3004', e.confidence, `\`${cmd}\`${via} adds, removes or prunes worktrees of the shared repository`, target.root, e, evidence);
       return;
+  }
+  // Closed world: a subcommand bashguard does not know (an alias, an extension) may write
+  // anything git can, shared refs included.
+  if (target.kind === 'worktree' && e.access === 'unknown') {
+    add('BG2002', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} is not a git command bashguard knows; it may write state every checkout shares`, target.root, e, evidence);
+    return;
   }
   // checkout / unknown: only a problem when it acts on another checkout.
   if (target.kind === 'worktree' || target.kind === 'scratch' || target.kind === 'allowed' || target.kind === 'device') return;

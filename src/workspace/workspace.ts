@@ -141,11 +141,30 @@ export class Workspace {
     if (!this.root) return null;
     // The context on the workspace's own file system is the same for every check: built once.
     if (fs === this.fs && this.ownPolicy) return this.ownPolicy;
-    const ctx: PolicyContext = { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)) };
+    const ctx: PolicyContext = { root: this.root, layout: this.layout, regions: this.regions, config: this.config, fs, gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)), checkedOut: (name) => this.checkedOut(name) };
     if (fs === this.fs) this.ownPolicy = ctx;
     return ctx;
   }
   private ownPolicy: PolicyContext | null = null;
+
+  /** Which checkout has local branch `name` checked out (read from each checkout's HEAD, once). */
+  checkedOut(name: string): string | null | undefined {
+    if (!this.branches) {
+      const map = new Map<string, string>();
+      let unknown = false;
+      const l = this.layout;
+      for (const c of l ? [l.current, ...(l.main ? [l.main] : []), ...l.siblings] : []) {
+        if (!c.root) continue;
+        const head = this.host.readFile?.(`${c.gitDir}/HEAD`) ?? null;
+        const m = head === null ? null : /^ref: refs\/heads\/(.+?)\s*$/.exec(head);
+        if (head === null) unknown = true;
+        else if (m && !map.has(m[1]!)) map.set(m[1]!, c.root);
+      }
+      this.branches = { map, unknown };
+    }
+    return this.branches.map.get(name) ?? (this.branches.unknown ? undefined : null);
+  }
+  private branches: { map: Map<string, string>; unknown: boolean } | null = null;
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
   classify(path: string): Region {
