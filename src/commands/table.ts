@@ -13,7 +13,7 @@ import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
-import { unknownCommand } from './unknown.js';
+import { unknownCommand, unlisted } from './unknown.js';
 import { envOf } from './env.js';
 
 export interface CommandSpec {
@@ -61,10 +61,14 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: I
   for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
   const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
   const w = (o: WriteOp, f: Field, sub = subtree) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd });
+  const unknownValues: Field[] = [];
   for (const o of p.options) {
     const role = spec.optionWrites?.[o.name];
     if (role && o.value) w(role, o.value, false);
+    // `--opt=VALUE` of an option the grammar does not list: what it does with VALUE is not known.
+    else if (!role && o.value && o.name.startsWith('--') && !spec.grammar.long?.includes(o.name.slice(2))) unknownValues.push(o.value);
   }
+  if (unknownValues.length > 0) unlisted(inv, interp, unknownValues, 'the value of an option its entry does not describe');
   const flagChanged = op !== spec.op;
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
   switch (operands) {
@@ -266,20 +270,32 @@ function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): voi
  * Build and package tools write somewhere below their project directory (the cwd, or a
  * `-C`/`--prefix` option): harmless inside the worktree, an escape after `cd <main>`.
  */
-function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = []): CommandSpec {
+function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = [], described: string[] = []): CommandSpec {
   return {
     category: 'project',
     run(inv, interp) {
       const p = parseArgs(inv.args, grammar);
       const sub = p.operands[0]?.value;
-      if (sub && readOnly.includes(sub)) return;
       if (hasOption(p, '--version', '-v', '--help', '-h', '-V')) return;
       const dirs = optionValues(p, ...dirOptions);
       const dir = dirs[dirs.length - 1];
-      if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
-      else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      if (!(sub && readOnly.includes(sub))) {
+        if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+        else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      }
+      // Closed world: the entry says only where the project is and which options are read; any
+      // other operand or option value may be a path the subcommand writes.
+      projectUnlisted(inv, interp, p, [...dirOptions, ...described]);
     },
   };
+}
+
+/** A project tool's operands (after the subcommand) and the values of options its entry does not describe. */
+function projectUnlisted(inv: Invocation, interp: Interpreter, p: ParsedArgs, described: string[]): void {
+  const rest: Field[] = [];
+  for (const o of p.options) if (o.value && !described.includes(o.name)) rest.push(o.value);
+  rest.push(...p.operands.slice(1));
+  unlisted(inv, interp, rest);
 }
 
 // ---------------------------------------------------------------- irregular commands
@@ -930,21 +946,21 @@ const OWN: Record<string, () => CommandSpec> = {
   mawk: () => code({ grammar: { short: 'fvFW' }, codeOptions: [], programOperand: true }),
   nawk: () => code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
   // project tools: write below their project directory
-  make: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, []),
-  gmake: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, []),
-  npm: () => project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs']),
+  make: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, [], ['-f', '--file', '--makefile', '-I', '--include-dir', '-j', '--jobs', '-l', '--load-average', '-o']),
+  gmake: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, [], ['-f', '--file', '--makefile', '-I', '--include-dir', '-j', '--jobs', '-l', '-o']),
+  npm: () => project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs'], ['-w', '--workspace']),
   yarn: () => project(['--cwd'], { long: ['cwd'] }, ['info', 'list', 'why', 'help', 'config', 'outdated']),
-  pnpm: () => project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config']),
-  npx: () => project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, []),
-  cargo: () => project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project']),
-  go: () => project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet']),
-  pip: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  pip3: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  cmake: () => project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, []),
-  ninja: () => project(['-C'], { short: 'Cfjkl' }, []),
-  mvn: () => project(['-f', '--file'], { short: 'fsDPplbT' }, []),
-  gradle: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
-  gradlew: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  pnpm: () => project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config'], ['--filter']),
+  npx: () => project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, [], ['--package']),
+  cargo: () => project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project'], ['-p', '--package', '-j', '--jobs', '--features', '--target', '--profile', '--config', '-Z']),
+  go: () => project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet'], ['-o']),
+  pip: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug'], ['-r', '--requirement', '-c', '--constraint', '--index-url', '--extra-index-url', '--find-links', '--python-version', '--platform']),
+  pip3: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug'], ['-r', '--requirement', '-c', '--constraint', '--index-url', '--extra-index-url', '--find-links', '--python-version', '--platform']),
+  cmake: () => project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, [], ['-G', '-C', '-T', '-A', '-U', '-j', '--parallel', '--config', '--target']),
+  ninja: () => project(['-C'], { short: 'Cfjkl' }, [], ['-f', '-j', '-k', '-l']),
+  mvn: () => project(['-f', '--file'], { short: 'fsDPplbT' }, [], ['-s', '-D', '-P', '-p', '-b', '-T']),
+  gradle: () => project(['-p', '--project-dir'], { short: 'pbc' }, [], ['-b', '-c']),
+  gradlew: () => project(['-p', '--project-dir'], { short: 'pbc' }, [], ['-b', '-c']),
   pytest: () => project(['--rootdir', '--basetemp'], { short: 'kmpcorx', long: ['rootdir', 'basetemp'] }, []),
   tsc: () => project(['--outDir', '-p', '--project'], { short: 'p', long: ['outDir', 'project', 'outFile'] }, []),
   prettier: () => ({ category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--write' || a.value === '-w')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'prettier --write', { subtree: true }); } }),
@@ -1395,6 +1411,110 @@ function installer(base: CommandSpec, targets: string[], grammar: OptionGrammar,
   };
 }
 
+const DOCKER_GLOBAL = ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey'];
+const DOCKER_VALUE_SHORT = 'aecfhlmopuvwH';
+const DOCKER_VALUE_LONG = ['volume', 'mount', 'output', 'file', 'tag', 'name', 'env', 'env-file', 'workdir', 'user', 'publish', 'network', 'entrypoint', 'label', 'build-arg', 'target', 'platform', 'cidfile', 'iidfile', 'metadata-file', 'memory', 'cpus', 'hostname', 'add-host', 'cap-add', 'cap-drop', 'device', 'restart', 'format', 'filter', 'signal', 'time', 'project-name', 'project-directory', 'profile', 'cache-from', 'cache-to', 'secret', 'ssh', 'progress', 'shm-size', 'ulimit', 'gpus', 'runtime', 'pull', 'security-opt', 'log-driver', 'log-opt', 'tmpfs', 'volumes-from', 'ipc', 'pid', 'userns', 'detach-keys', 'since', 'until', 'tail'];
+
+/**
+ * docker / podman: the local paths a subcommand writes (`cp CTR:SRC DST`, `build -o`, `save -o`,
+ * `--cidfile`), bind mounts a container may write (`-v HOST:CTR`, `--mount type=bind,...`), and
+ * closed world for the rest: other operands and option values may be paths it writes.
+ */
+const docker: CommandSpec = {
+  category: 'project',
+  run(inv, interp) {
+    let args = inv.args;
+    // Global options come before the subcommand.
+    while (args[0] && args[0].value.startsWith('-')) args = args.slice(DOCKER_GLOBAL.includes(args[0].value) ? 2 : 1);
+    let sub = args[0]?.value;
+    args = args.slice(1);
+    if ((sub === 'container' || sub === 'image' || sub === 'buildx' || sub === 'builder') && args[0] && !args[0].value.startsWith('-')) {
+      sub = args[0].value;
+      args = args.slice(1);
+    }
+    if (sub === undefined) return;
+    if (sub === 'compose') {
+      // Bind mounts and build outputs live in the compose file: the project directory may be written.
+      interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `${inv.name} compose`, { subtree: true, confidenceCap: 'possible' });
+    }
+    const p = parseArgs(args, { short: DOCKER_VALUE_SHORT, long: DOCKER_VALUE_LONG });
+    const w = (op: WriteOp, f: Field, what: string, opts: { subtree?: boolean; confidenceCap?: Confidence } = {}) => interp.write(op, f, inv.st, inv.range, `${inv.name} ${what}`, opts);
+    const described = new Set<string>();
+    if (sub === 'cp') {
+      const [src, dst] = p.operands;
+      // `CONTAINER:PATH` names a path in a container; anything else is local.
+      const inContainer = (f: Field) => /^[A-Za-z0-9][A-Za-z0-9_.-]*:/.test(f.value) && !f.value.startsWith('/') && !f.value.startsWith('.');
+      if (src && dst && !inContainer(dst)) w('write', dst, 'cp', { subtree: true });
+      return;
+    }
+    for (const o of p.options) {
+      if (!o.value) continue;
+      const v = o.value;
+      if (['-o', '--output'].includes(o.name) && (sub === 'build' || sub === 'save' || sub === 'export' || sub === 'bake')) {
+        described.add(o.name);
+        const dest = /(?:^|,)dest=([^,]+)/.exec(v.value)?.[1] ?? (v.value.includes('=') ? null : v.value);
+        if (dest && dest !== '-') w(sub === 'build' && !/type=(?:tar|oci|docker)/.test(v.value) ? 'extract' : 'write', { ...v, value: dest }, `${sub} ${o.name}`, { subtree: sub === 'build' });
+      } else if (['--cidfile', '--iidfile', '--metadata-file'].includes(o.name)) {
+        described.add(o.name);
+        w('write', v, o.name);
+      } else if (['-v', '--volume'].includes(o.name)) {
+        described.add(o.name);
+        const parts = v.value.split(':');
+        const host = parts[0]!;
+        if (parts.length >= 2 && /^(?:\/|\.|~)/.test(host) && !/(?:^|,)ro(?:,|$)/.test(parts[2] ?? '')) w('maybe-write', { ...v, value: host }, `${sub} -v`, { subtree: true, confidenceCap: 'possible' });
+      } else if (o.name === '--mount') {
+        described.add(o.name);
+        const src = /(?:^|,)(?:source|src)=([^,]+)/.exec(v.value)?.[1];
+        if (src && /(?:^|,)type=bind(?:,|$)/.test(v.value) && !/(?:^|,)(?:readonly|ro)(?:=true|=1)?(?:,|$)/.test(v.value)) w('maybe-write', { ...v, value: src }, `${sub} --mount`, { subtree: true, confidenceCap: 'possible' });
+      } else if (['-f', '--file', '--env-file', '-e', '--env', '-t', '--tag', '--name', '-w', '--workdir', '-p', '--publish', '-u', '--user', '-l', '--label', '--build-arg', '--format', '--filter', '--platform', '--target', '--network', '--entrypoint', '-m', '--memory', '-h', '--hostname'].includes(o.name)) described.add(o.name);
+    }
+    // `docker run IMAGE CMD ARGS`: the command runs in the container, not here.
+    if (sub === 'run' || sub === 'create' || sub === 'exec') return;
+    const rest: Field[] = [];
+    for (const o of p.options) if (o.value && !described.has(o.name)) rest.push(o.value);
+    // `build CONTEXT` is read; other subcommands' operands are not described.
+    if (sub !== 'build' && sub !== 'pull' && sub !== 'push' && sub !== 'tag' && sub !== 'rmi' && sub !== 'rm' && sub !== 'stop' && sub !== 'start' && sub !== 'logs' && sub !== 'inspect' && sub !== 'ps' && sub !== 'images' && sub !== 'kill') rest.push(...p.operands);
+    unlisted(inv, interp, rest);
+  },
+};
+
+/** `npm pack --pack-destination DIR`: the tarball is written in DIR (npm-pack(1)). */
+function npmPack(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'wC', long: ['prefix', 'workspace', 'pack-destination'] });
+      if (p.operands[0]?.value !== 'pack' || hasOption(p, '--dry-run')) return;
+      for (const d of optionValues(p, '--pack-destination')) interp.write('write', { ...d, value: `${d.value.replace(/\/+$/, '')}/*.tgz`, glob: true }, inv.st, inv.range, 'npm pack --pack-destination');
+    },
+  };
+}
+
+/**
+ * `go build -o FILE|DIR/`; `go env -w|-u` writes the user's go env file: $GOENV, else
+ * $XDG_CONFIG_HOME/go/env, else $HOME/.config/go/env (go help environment, os.UserConfigDir).
+ */
+function goWrites(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'oC' });
+      const sub = p.operands[0]?.value;
+      for (const o of optionValues(p, '-o')) if (o.value !== '/dev/null') interp.write('write', o, inv.st, inv.range, `go ${sub ?? ''} -o`.replace('  ', ' '));
+      if (sub !== 'env' || !hasOption(p, '-w', '-u')) return;
+      const goenv = envOf(inv, 'GOENV');
+      const xdg = envOf(inv, 'XDG_CONFIG_HOME');
+      const home = envOf(inv, 'HOME');
+      const src = goenv?.value ? goenv : xdg?.value ? xdg : home;
+      const path = goenv?.value ? goenv.value : xdg?.value ? `${xdg.value}/go/env` : `${home?.value ?? HOLE}/.config/go/env`;
+      if (path === 'off') return;
+      interp.write('write', { value: path, confidence: src?.confidence ?? 'possible', evidence: [...(src?.evidence ?? []), { range: inv.range, note: `\`go env -w\` writes the go env file ${displayPath(path)}, read by every go command of the user` }], glob: false }, inv.st, inv.range, 'go env -w');
+    },
+  };
+}
+
 /** `npm config set|delete|edit` / `npm set`: the user config (~/.npmrc, --userconfig, NPM_CONFIG_USERCONFIG). */
 function npmConfig(base: CommandSpec): CommandSpec {
   return {
@@ -1591,6 +1711,8 @@ const MORE = (): Record<string, CommandSpec> => ({
   qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
   pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
   sqlite3,
+  docker,
+  podman: docker,
   'ssh-keygen': sshKeygen,
   cpio,
   rg,
@@ -1619,6 +1741,8 @@ TABLE.set('pytest', () => pytest);
 amend('pip', (pip) => installer(pip, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
 TABLE.set('pip3', () => ownSpec('pip')!);
 amend('npm', (npm) => npmConfig(installer(npm, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
+amend('npm', npmPack);
+amend('go', goWrites);
 amend('make', makeFromStdin);
 amend('gmake', makeFromStdin);
 amend('tar', (tar) => commandOptions(tar, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));

@@ -45,3 +45,21 @@ export function unknownCommand(inv: Invocation, interp: Interpreter, args: Field
     interp.write('unknown-command', { value: '.', confidence: 'possible', evidence: [{ range: inv.range, note: `\`${label}\` runs in the cwd the command moved to` }], glob: false }, inv.st, inv.range, label, opts);
   }
 }
+
+/**
+ * Closed world below the command name: operands and option values a known command's entry does
+ * not describe are treated exactly like an unknown command's (a possible write where they resolve
+ * into a protected region or control file).
+ */
+export function unlisted(inv: Invocation, interp: Interpreter, fields: Field[], what = 'an argument its entry does not describe'): void {
+  const opts = { confidenceCap: 'possible' as const };
+  let n = 0;
+  for (const f of fields) {
+    const v = f.value;
+    if (v === '' || v.startsWith(HOLE) || v.startsWith('-')) continue;
+    if (++n > MAX_ARGS) break;
+    const assign = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(v);
+    const field = assign ? { ...f, value: assign[1]! } : f;
+    interp.write('unknown-command', { ...field, evidence: [...field.evidence, { range: inv.range, note: `\`${inv.name}\` is given ${v}, ${what}` }] }, inv.st, inv.range, inv.name, opts);
+  }
+}
