@@ -531,7 +531,8 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     case 'init': {
       const positional = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--shared', '--ref-format']);
       const dir = positional[0] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      w('extract', dir, 'git init', true);
+      // A repository's own files (`.git/...`), not a tree of names not known statically.
+      w('mkdir', dir, 'git init', true);
       return;
     }
     case 'archive': {
@@ -541,8 +542,9 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     }
     case 'format-patch': {
       const out = optionValue('-o', '--output-directory');
-      if (out) w('extract', out, 'git format-patch -o', true);
-      else if (!has(t.args, '--stdout')) w('extract', { value: '.', confidence: 'certain', evidence: [], glob: false }, 'git format-patch', true);
+      // NNNN-subject.patch files directly in the directory.
+      if (out) w('write', { ...out, value: `${out.value.replace(/\/+$/, '')}/*.patch`, glob: true }, 'git format-patch -o');
+      else if (!has(t.args, '--stdout')) w('write', { value: './*.patch', confidence: 'certain', evidence: [], glob: true }, 'git format-patch');
       return;
     }
     case 'bundle': {

@@ -9,12 +9,14 @@ import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../interpret/expand.js';
 import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
 import { dropVar, type CwdValue } from '../interpret/state.js';
-import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
+import { basenameOf, displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { unknownCommand, unlisted } from './unknown.js';
 import { envOf } from './env.js';
+import { optionChange, setShellOption } from '../interpret/shell-options.js';
+import type { State } from '../interpret/state.js';
 
 export interface CommandSpec {
   /** What kind of knowledge this entry holds (shown by `bashguard explain --commands`). */
@@ -60,7 +62,7 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: I
   let op = spec.op;
   for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
   const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
-  const w = (o: WriteOp, f: Field, sub = subtree) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd });
+  const w = (o: WriteOp, f: Field, sub = subtree, tree = false) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd, tree });
   const unknownValues: Field[] = [];
   for (const o of p.options) {
     const role = spec.optionWrites?.[o.name];
@@ -92,12 +94,37 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: I
       if (targets.length > 0) {
         for (const t of targets) {
           if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
-          else w(op, t, true);
+          else {
+            w(op, t, true, (subtree || op === 'move') && p.operands.some((f) => f.value.includes(HOLE) || f.glob || /(?:^|\/)\.?\/?$/.test(f.value)));
+            for (const s of p.operands.slice(0, 16)) {
+              const name = basenameOf(s.value.replace(/\/+$/, ''));
+              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') w(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, subtree);
+            }
+          }
         }
       } else if (p.operands.length >= 2) {
         sources = p.operands.slice(0, -1);
+        // DEST may be a directory: each source lands in it under its own name (`cp x .claude/`).
+        const dest = p.operands[p.operands.length - 1]!;
+        const isDir = dest.value.endsWith('/') || sources.length > 1 || /(?:^|\/)\.\.?$/.test(dest.value);
+        // A tree whose top-level name is known lands under that name when DEST is a directory;
+        // otherwise (an unknown name, `src/.`, `src/` for rsync, DEST that may not exist yet) it
+        // becomes DEST itself: names not known statically land anywhere below DEST.
+        let named = op !== 'link' && !dest.value.includes(HOLE);
+        if (named) {
+          for (const s of sources.slice(0, 16)) {
+            const name = basenameOf(s.value.replace(/\/+$/, ''));
+            if (s.value.includes(HOLE) || (s.glob && (name.includes(HOLE) || name === '')) || name === '' || name === '.' || name === '..' || (inv.name === 'rsync' && s.value.endsWith('/'))) {
+              named = false;
+              continue;
+            }
+            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
+          }
+        }
+        const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
         if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
-        else w(op, p.operands[p.operands.length - 1]!, subtree || sources.length > 1);
+        // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it.
+        else w(op, dest, subtree || sources.length > 1, tree);
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;
@@ -179,6 +206,7 @@ const shell: CommandSpec = {
       for (const [k, v] of inv.env) interp.setVar(child, k, v.value, v.confidence, v.evidence, true);
       // `bash -c CODE NAME ARG1 ...`: the operands after the code are $0, $1 ...
       p.operands.slice(1).forEach((a, i) => interp.setVar(child, String(i), a.value, a.confidence, a.evidence));
+      shellStartup(inv, interp, child, hasOption(p, '-i'));
       interp.runNested(code.value, child, inv.range, label);
       return;
     }
@@ -192,6 +220,30 @@ const shell: CommandSpec = {
     stdinScript(inv, interp, inv.name);
   },
 };
+
+/**
+ * What a shell reads before its script: SHELLOPTS / BASHOPTS set by the script (exported) start
+ * it with those options; a non-interactive bash sources $BASH_ENV, an interactive shell $ENV
+ * (bash(1) INVOCATION).
+ */
+function shellStartup(inv: Invocation, interp: Interpreter, child: State, interactive: boolean): void {
+  for (const [name, isShopt] of [['SHELLOPTS', false], ['BASHOPTS', true]] as const) {
+    const v = envOf(inv, name);
+    if (!v || v.fromEnvironment || !/bash$/.test(inv.name)) continue;
+    if (v.value.includes(HOLE)) {
+      interp.dynamicProblem(`${name} starts ${inv.name} with options not known statically`, `${name}=${displayPath(v.value)}`, inv.range);
+      continue;
+    }
+    for (const opt of v.value.split(':').filter(Boolean)) {
+      const r = optionChange(opt, true, isShopt);
+      if (r === null) continue;
+      if ('unknown' in r) interp.dynamicProblem(`${name}: ${r.unknown}`, `${name}=${v.value}`, inv.range);
+      else setShellOption(child, opt, r.keep);
+    }
+  }
+  const file = interactive ? envOf(inv, 'ENV') : /bash$/.test(inv.name) ? envOf(inv, 'BASH_ENV') : null;
+  if (file && !file.fromEnvironment && file.value !== '') interp.sourceFile({ value: file.value, confidence: file.confidence, evidence: file.evidence, glob: false }, child, inv.range);
+}
 
 /** A shell reading its script from stdin: a heredoc, a herestring, `echo ... |`. */
 function stdinScript(inv: Invocation, interp: Interpreter, label: string): void {
@@ -373,6 +425,14 @@ const sed: CommandSpec = {
 const TAR_VALUE_SHORT = 'fCbgHKLNTVX';
 const TAR_VALUE_LONG = ['file', 'directory', 'blocking-factor', 'listed-incremental', 'format', 'starting-file', 'newer', 'after-date', 'files-from', 'label', 'exclude-from', 'use-compress-program', 'transform', 'xform', 'owner', 'group', 'mode', 'exclude'];
 
+/** Archives a script created with known members (`tar -cf a.tar src`), per analysis. */
+const ARCHIVES = new WeakMap<Interpreter, Map<string, string[]>>();
+function archivesOf(interp: Interpreter): Map<string, string[]> {
+  let m = ARCHIVES.get(interp);
+  if (!m) ARCHIVES.set(interp, (m = new Map()));
+  return m;
+}
+
 const tar: CommandSpec = {
   category: 'writes',
   run(inv, interp) {
@@ -389,9 +449,31 @@ const tar: CommandSpec = {
     let cwd: CwdValue | undefined;
     if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[0]!, inv.range, false);
     const files = optionValues(p, '-f', '--file');
-    if (extract) {
-      const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+    const archive = (f: Field | undefined): string | null => {
+      if (!f || f.value === '-' || f.value.includes(HOLE)) return null;
+      if (f.value.startsWith('/')) return normalizeLogical(f.value);
+      const base = cwd?.paths ?? inv.st.cwd.paths;
+      return base?.length === 1 ? normalizeLogical(joinPath(base[0]!, f.value)) : null;
+    };
+    if (create && !hasOption(p, '-T', '--files-from', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate')) {
+      // Remember what an archive this command creates holds, for a later `tar -x` of it.
+      const a = archive(files[0]);
+      if (a && p.operands.length > 0 && p.operands.every((m) => !m.value.includes(HOLE) && !m.glob)) archivesOf(interp).set(a, p.operands.map((m) => m.value.replace(/^\/+/, '').replace(/\/+$/, '') || '.'));
+    }
+    if (extract && !hasOption(p, '-O', '--to-stdout', '--to-command')) {
+      // `tar -xf a.tar MEMBER...`: only those members (and what lies below them) are written;
+      // the same for an archive this command created from known members.
+      const known = archivesOf(interp).get(archive(files[0]) ?? '');
+      const listed = hasOption(p, '--wildcards', '-T', '--files-from') ? [] : p.operands;
+      const members = listed.length === 0 && known ? known.map((value) => ({ value, confidence: 'likely' as const, evidence: [{ range: inv.range, note: `the archive was created here with ${value}` }], glob: false })) : listed;
+      if (members.length > 0 && members.every((m) => !m.value.includes(HOLE) && !m.glob)) {
+        // Leading `/` is stripped from member names unless -P (tar(1) --absolute-names).
+        const absolute = hasOption(p, '-P', '--absolute-names');
+        for (const m of members) interp.write('write', absolute ? m : { ...m, value: m.value.replace(/^\/+/, '') || '.' }, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+      } else {
+        const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+        interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+      }
     }
     if (create || del) {
       // The archive is opened before -C applies only if -C comes after -f; bash users rarely rely on that.
@@ -407,6 +489,13 @@ const unzip: CommandSpec = {
     if (hasOption(p, '-l', '-t', '-v', '-p', '-c', '-Z', '-z')) return;
     const d = optionValues(p, '-d');
     const target = d[d.length - 1] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+    // `unzip a.zip MEMBER...`: only those members (their base names with -j) are written.
+    const members = p.operands.slice(1);
+    if (members.length > 0 && members.every((m) => !m.value.includes(HOLE) && !m.glob && !/[*?[]/.test(m.value)) && !hasOption(p, '-x')) {
+      const junk = hasOption(p, '-j');
+      for (const m of members) interp.write('write', { ...m, value: joinPath(target.value, junk ? basenameOf(m.value) : m.value.replace(/^\/+/, '')) }, inv.st, inv.range, 'unzip', { subtree: !junk });
+      return;
+    }
     interp.write('extract', target, inv.st, inv.range, 'unzip', { subtree: true });
   },
 };
@@ -446,7 +535,15 @@ const wget: CommandSpec = {
     if (docs.length === 0) {
       const prefix = optionValues(p, '-P', '--directory-prefix')[0];
       const target = prefix ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      interp.write('extract', target, inv.st, inv.range, 'wget', { subtree: true });
+      if (hasOption(p, '-r', '--recursive', '-m', '--mirror', '-x', '--force-directories', '-i', '--input-file')) {
+        interp.write('extract', target, inv.st, inv.range, 'wget', { subtree: true });
+      } else {
+        // One file per URL, named after the URL's last component (index.html when it has none).
+        for (const u of p.operands.slice(0, 16)) {
+          const name = u.value.includes(HOLE) ? HOLE : u.value.replace(/[?#].*$/, '').replace(/^[a-z]+:\/\/[^/]*/i, '').split('/').pop() || 'index.html';
+          interp.write('write', { ...u, value: joinPath(target.value, name) }, inv.st, inv.range, 'wget');
+        }
+      }
     }
   },
 };
@@ -652,7 +749,8 @@ const flock: CommandSpec = {
 // ---------------------------------------------------------------- builtins with state
 
 function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean } {
-  let physical = false;
+  // `set -P` / `set -o physical` make -P the default; `cd -L` still overrides it.
+  let physical = inv.st.extras.shopts.has('physical');
   let i = 0;
   for (; i < inv.args.length; i++) {
     const v = inv.args[i]!.value;
@@ -691,6 +789,17 @@ const cd: CommandSpec = {
         : { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd` to an unknown $HOME' }], changed: true };
     } else {
       next = interp.resolveCd(inv.st, target, inv.range, physical);
+      // `shopt -s cdable_vars`: a name that is not a directory is a variable holding one.
+      if (inv.st.extras.shopts.has('cdable_vars') && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value)) {
+        const v = inv.st.vars.get(target.value);
+        if (v) {
+          const alt = interp.resolveCd(inv.st, { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false }, inv.range, physical);
+          const note = { range: inv.range, note: `cdable_vars: \`cd ${target.value}\` may go to $${target.value} (${displayPath(v.value)})` };
+          next = alt.paths && next.paths
+            ? { paths: [...new Set([...alt.paths, ...next.paths])], confidence: 'likely', evidence: [...alt.evidence, note], changed: true }
+            : { paths: null, confidence: 'possible', evidence: [...alt.evidence, note], changed: true };
+        }
+      }
       // CDPATH: bash tries each entry before the cwd for a name not starting with /, ./ or ../.
       const cdpath = inv.env.get('CDPATH')?.value ?? inv.st.vars.get('CDPATH')?.value;
       if (cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(target.value) && !target.value.includes(HOLE) && next.paths) {
@@ -1671,7 +1780,7 @@ const MORE = (): Record<string, CommandSpec> => ({
   gpg: writes({ grammar: { short: 'orRuf', long: ['output', 'recipient', 'local-user', 'homedir', 'default-key', 'keyserver', 'passphrase', 'passphrase-file', 'trust-model', 'cipher-algo', 'digest-algo', 'compress-algo', 's2k-cipher-algo', 'pinentry-mode'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--homedir': 'extract' } }),
   brotli: writes({ grammar: { short: 'oqwS', long: ['output', 'quality', 'lgwin', 'suffix'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   ar: { category: 'writes', silent: true, run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const mode = ops[0]?.value ?? ''; if (/^[a-zA-Z]*[rqmdsx]/.test(mode) && !/^[a-zA-Z]*[tp]/.test(mode) && ops[1]) interp.write(mode.includes('x') ? 'extract' : 'modify', mode.includes('x') ? { value: '.', confidence: 'certain', evidence: [], glob: false } : ops[1], inv.st, inv.range, 'ar', { subtree: mode.includes('x') }); } },
-  '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if (cmd === 'x' || cmd === 'e') interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },
+  '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if ((cmd === 'x' || cmd === 'e') && !inv.args.some((a) => a.value === '-so')) interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },
   convert: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
   mogrify: writes({ grammar: { short: '', long: [] }, operands: 'each', op: 'modify' }),
   ffmpeg: { category: 'writes', run(inv, interp) { const last = inv.args[inv.args.length - 1]; const prev = inv.args[inv.args.length - 2]?.value; if (last && !last.value.startsWith('-') && prev !== '-i' && inv.args.some((a) => a.value === '-i') && last.value !== '-' && !last.value.startsWith('pipe:')) interp.write('write', last, inv.st, inv.range, 'ffmpeg'); } },

@@ -47,6 +47,13 @@ export interface WriteEffect {
   evidence: Evidence[];
   /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
   linkTarget?: string;
+  /**
+   * Creates names not known statically below `path` (`mv` of what may be a directory, a patch);
+   * `extract` and recursive copies/moves are tree writers without it.
+   */
+  tree?: boolean;
+  /** A glob in `path` may match names starting with `.` (`shopt -s dotglob`, GLOBIGNORE, extglob). */
+  dotglob?: boolean;
 }
 
 export type GitAccess =

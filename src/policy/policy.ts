@@ -135,8 +135,12 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     // confined to the last component (it cannot match `/`) names a direct child of that directory.
     const globInLastComponent = holeAt < 0 && globAt >= 0 && !e.path.slice(globAt).includes('/');
     if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
-    if (allowedRegion(region)) return;
+    if (allowedRegion(region)) {
+      controlBelow(e, physical, globAt >= 0 && holeAt < 0 ? e.path.slice(globAt) : null, regions, fs, add);
+      return;
+    }
   } else if (allowedRegion(region)) {
+    controlBelow(e, physical, null, regions, fs, add);
     if (onlyProtected) return;
     // A recursive write at an ancestor of the worktree reaches beyond it.
     if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
@@ -175,6 +179,56 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       // Includes a recursive write at an ancestor of the worktree, which reaches outside it.
       add('BG1001', confidence, `\`${e.command}\`${via} ${verb} ${shown}, ${where}`, physical, e, evidence);
   }
+}
+
+/**
+ * A write that creates names not known statically below `dir` (a tree writer: `extract`, or an
+ * effect marked `tree`: tar -x, unzip, cp -r, mv of what may be a directory, a patch, a git
+ * command writing a tree) may drop a control
+ * file anywhere below it, existing or not; a glob that may match names starting with `.`
+ * (dotglob) reaches the existing control files it can name.
+ */
+function controlBelow(e: WriteEffect, dir: string, glob: string | null, regions: Region[], fs: PhysicalFs, add: Add): void {
+  const tree = e.tree === true || e.op === 'extract';
+  // A glob in the last component that may name an existing control file: one starting with `.`,
+  // or any under dotglob.
+  const dotGlob = glob !== null && !glob.includes('/') && (e.dotglob === true || glob.startsWith('.'));
+  if (!tree && !dotGlob) return;
+  const base = dir.endsWith('/') ? dir : `${dir}/`;
+  // A glob confined to the last component names the entries below `dir` it matches.
+  const first = glob !== null && !glob.includes('/') ? globMatcher(glob, e.dotglob === true) : null;
+  for (const r of regions) {
+    if (r.kind !== 'protected' || !r.root.startsWith(base)) continue;
+    if (first && !first.test(r.root.slice(base.length).split('/')[0]!)) continue;
+    if (!tree) {
+      // A glob names entries: a direct child, or what lies below it for a recursive op (whether
+      // they exist is the file system's at run time: they are assumed to).
+      const rest = r.root.slice(base.length);
+      if (rest.includes('/') && !e.subtree) continue;
+    }
+    const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+    const how = tree ? `writes a tree not known statically at ${dir}, which may receive` : `names ${displayPath(e.path ?? dir)}, a glob that may match`;
+    add('BG1005', 'possible', `\`${e.command}\`${via} ${how} ${r.root}: ${r.why ?? 'a protected file'}`, r.root, e, [...e.evidence, { range: e.range, note: `${r.root} lies below ${dir}` }]);
+  }
+}
+
+/** A bash glob (one component) as a regular expression; `.` at the start only matched explicitly unless dotglob. */
+function globMatcher(glob: string, dotglob: boolean): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${dotglob || glob.startsWith('.') ? '' : '(?!\\.)'}${re}$`);
 }
 
 function describeRegion(r: Region, ctx: PolicyContext): string {
