@@ -10,6 +10,7 @@ import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { CwdValue } from '../interpret/state.js';
 import { envOf } from './env.js';
+import { patchTargets, patchText } from './patch-files.js';
 
 /** Subcommands that only read. */
 const READ = new Set([
@@ -513,6 +514,15 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     return null;
   };
   switch (t.sub) {
+    case 'checkout':
+    case 'restore':
+    case 'checkout-index':
+    case 'read-tree':
+    case 'stash':
+    case 'apply':
+    case 'am':
+      gitTreeWrites(t, inv, interp);
+      return;
     case 'worktree': {
       if (ops[0]?.value === 'add') {
         const rest = t.args.slice(t.args.indexOf(ops[0]) + 1);
@@ -576,6 +586,94 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
       }
       return;
     }
+  }
+}
+
+/**
+ * Git commands that write a tree into the checkout (#38): `checkout <tree-ish> -- PATHS`,
+ * `restore --source`, `checkout-index`, `read-tree -u`, `stash pop|apply`, `apply`, `am`. What
+ * they write comes from a commit, the stash, the index or a patch: where that cannot be known
+ * statically, any name may land below the pathspec (a control file included); a patch that can
+ * be read names its files.
+ */
+function gitTreeWrites(t: Target, inv: Invocation, interp: Interpreter): void {
+  const a = t.args;
+  const dir = t.dir.paths?.length === 1 ? t.dir.paths[0]! : null;
+  const top = dir ? interp.ctx.gitToplevel?.(dir) ?? dir : null;
+  const topCwd: CwdValue | undefined = top ? { paths: [top], confidence: t.dir.confidence, evidence: t.dir.evidence, changed: true } : undefined;
+  const dot = (note: string): Field => ({ value: '.', confidence: 'certain', evidence: [{ range: inv.range, note }], glob: false });
+  const tree = (f: Field, what: string, base: CwdValue | undefined = t.dir) => interp.write('write', f, inv.st, inv.range, `git ${what}`, { cwdOverride: base, subtree: true, tree: true });
+  const value = (...names: string[]): Field | null => {
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.value;
+      for (const n of names) {
+        if (v === n && a[i + 1]) return a[i + 1]!;
+        if (n.startsWith('--') && v.startsWith(n + '=')) return { ...a[i]!, value: v.slice(n.length + 1) };
+        if (!n.startsWith('--') && v.startsWith(n) && v.length > n.length) return { ...a[i]!, value: v.slice(n.length) };
+      }
+    }
+    return null;
+  };
+  const dd = a.findIndex((f) => f.value === '--');
+  const before = dd >= 0 ? a.slice(0, dd) : a;
+  const after = dd >= 0 ? a.slice(dd + 1) : [];
+  switch (t.sub) {
+    case 'checkout': {
+      if (has(a, '--pathspec-from-file')) return tree(dot('pathspecs from a file'), 'checkout --pathspec-from-file', topCwd);
+      const ops = operandsSkipping(before, ['-b', '-B', '--orphan', '--conflict', '-c']);
+      // `checkout TREE-ISH -- PATHS` (or `checkout TREE-ISH PATHS`): the paths as that commit has them.
+      const paths = dd >= 0 ? (ops.length >= 1 ? after : []) : ops.slice(1);
+      for (const p of paths) tree(p, 'checkout <tree-ish> -- <path>');
+      return;
+    }
+    case 'restore': {
+      if (!value('--source', '-s')) return;
+      if (has(a, '--staged', '-S') && !has(a, '--worktree', '-W')) return;
+      const paths = [...operandsSkipping(before, ['-s', '--source', '--conflict', '--pathspec-from-file']), ...after];
+      for (const p of paths) tree(p, 'restore --source');
+      if (has(a, '--pathspec-from-file')) tree(dot('pathspecs from a file'), 'restore --source', topCwd);
+      return;
+    }
+    case 'checkout-index': {
+      const prefix = value('--prefix');
+      const base = prefix ? interp.resolveCd({ ...inv.st, cwd: topCwd ?? t.dir }, { ...prefix, value: prefix.value.endsWith('/') ? prefix.value : prefix.value.replace(/[^/]*$/, '') || '.' }, inv.range, false) : topCwd;
+      const files = operandsSkipping(a, ['--prefix', '--stage']).filter((f) => f.value !== '--');
+      if (has(a, '-a', '--all', '--stdin') || files.length === 0) tree(dot('every file of the index'), 'checkout-index', base);
+      else for (const f of files) interp.write('write', f, inv.st, inv.range, 'git checkout-index', { cwdOverride: prefix ? base : t.dir });
+      return;
+    }
+    case 'read-tree': {
+      if (!has(a, '-u')) return;
+      const prefix = value('--prefix');
+      tree(prefix ?? dot('the tree read'), 'read-tree -u', topCwd);
+      return;
+    }
+    case 'stash': {
+      const sub = operands(a)[0]?.value;
+      if (sub === 'pop' || sub === 'apply' || sub === 'branch') tree(dot('the stash'), `stash ${sub}`, topCwd);
+      return;
+    }
+    case 'apply': {
+      if (has(a, '--cached', '--check', '--stat', '--numstat', '--summary') && !has(a, '--index', '--apply')) return;
+      const strip = value('-p');
+      const root = value('--directory');
+      const files = operandsSkipping(before, ['-p', '-C', '--directory', '--include', '--exclude', '--whitespace', '--build-fake-ancestor']);
+      const texts = files.length === 0 ? [patchText(inv, interp, undefined)] : files.map((f) => patchText(inv, interp, f));
+      const n = strip ? Number(strip.value) : 1;
+      const targets = texts.every((x) => x !== null) && Number.isInteger(n) ? texts.map((x) => patchTargets(x!, n)) : null;
+      if (targets && targets.every((x) => x !== null)) {
+        for (const f of targets.flat().slice(0, 64)) {
+          const path = root ? `${root.value.replace(/\/+$/, '')}/${f}` : f;
+          interp.write('modify', { value: path, confidence: 'likely', evidence: [{ range: inv.range, note: `the patch changes ${path}` }], glob: false }, inv.st, inv.range, 'git apply', { cwdOverride: topCwd });
+        }
+        return;
+      }
+      tree(root ?? dot('the patch'), 'apply', topCwd);
+      return;
+    }
+    case 'am':
+      if (!has(a, '--abort', '--quit', '--show-current-patch')) tree(dot('the patches'), 'am', topCwd);
+      return;
   }
 }
 

@@ -13,6 +13,7 @@ import { basenameOf, displayPath, joinPath, normalizeLogical } from '../interpre
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
+import { patchTargets, patchText } from './patch-files.js';
 import { unknownCommand, unlisted } from './unknown.js';
 import { envOf } from './env.js';
 import { optionChange, setShellOption } from '../interpret/shell-options.js';
@@ -576,11 +577,23 @@ const patch: CommandSpec = {
     const out = optionValues(p, '-o', '--output');
     for (const o of out) if (o.value !== '-') interp.write('write', o, inv.st, inv.range, 'patch -o', { cwdOverride: cwd });
     if (out.length > 0) return;
-    if (p.operands[0]) interp.write('modify', p.operands[0], inv.st, inv.range, 'patch', { cwdOverride: cwd });
-    // The files named inside the patch, relative to the (possibly -d) directory.
-    else interp.write('modify', { value: `./${HOLE}`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd, subtree: true });
+    if (p.operands[0]) {
+      interp.write('modify', p.operands[0], inv.st, inv.range, 'patch', { cwdOverride: cwd });
+      return;
+    }
+    // The files named inside the patch (-i FILE, or stdin), relative to the (possibly -d) directory.
+    const stripValue = optionValues(p, '-p', '--strip')[0]?.value;
+    const strip = stripValue === undefined ? null : Number(stripValue);
+    const text = patchText(inv, interp, optionValues(p, '-i', '--input')[0]);
+    const targets = text === null || (strip !== null && !Number.isInteger(strip)) ? null : patchTargets(text, strip);
+    if (targets) {
+      for (const t of targets.slice(0, 64)) interp.write('modify', { value: t, confidence: 'likely', evidence: [{ range: inv.range, note: `the patch changes ${t}` }], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd });
+      return;
+    }
+    interp.write('modify', { value: `./${HOLE}`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd, subtree: true, tree: true });
   },
 };
+
 
 const chmodLike = (modeOperand: boolean): CommandSpec => ({
   category: 'writes',
