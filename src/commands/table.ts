@@ -1600,6 +1600,55 @@ const docker: CommandSpec = {
   },
 };
 
+/**
+ * ssh: the remote command runs on the other host; locally ssh writes only its log (-E) and
+ * control socket (-S, -o ControlPath=) (ssh(1)). `-o ProxyCommand=`/`LocalCommand=` run here.
+ */
+const ssh: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'BbcDEeFIiJLlmOopQRSWw', stopAtOperand: true });
+    // (A control socket of an unknown path is bound only where no file exists: skipped.)
+    for (const f of optionValues(p, '-E', '-S')) if (f.value !== 'none' && !(f.value.includes(HOLE) && !optionValues(p, '-E').includes(f))) interp.write('write', f, inv.st, inv.range, 'ssh');
+    for (const o of optionValues(p, '-o')) {
+      const m = /^(ProxyCommand|LocalCommand|KnownHostsCommand)[= ]\s*(.+)$/i.exec(o.value);
+      if (m && m[2] !== 'none') {
+        if (m[2]!.includes(HOLE)) interp.dynamicProblem(`ssh -o ${m[1]} runs a command that cannot be known statically`, displayPath(o.value), inv.range);
+        else interp.runNested(m[2]!, interp.child(inv.st), inv.range, `ssh -o ${m[1]}`);
+      }
+      const path = /^(?:ControlPath|UserKnownHostsFile)[= ]\s*(.+)$/i.exec(o.value);
+      if (path && path[1] !== 'none' && !path[1]!.includes(HOLE)) interp.write('write', { ...o, value: path[1]! }, inv.st, inv.range, 'ssh -o');
+    }
+  },
+};
+
+const GH_TEXT = ['-b', '--body', '-t', '--title', '-n', '--notes', '-m', '--message', '-q', '--jq', '-T', '--template', '-S', '--search', '-l', '--label', '-a', '--assignee', '-r', '--reviewer', '-B', '--base', '-H', '--head', '-R', '--repo', '--json', '-L', '--limit', '-s', '--state', '-F', '--body-file', '-f', '--field', '--raw-field', '-X', '--method', '-p', '--pattern', '--milestone', '--author', '--branch', '-w', '--workflow', '--hostname', '-e', '--env', '--org', '-c', '--commit', '--title-file'];
+
+/** gh: clone and download write paths; texts (bodies, titles, queries) are not paths; the rest is closed world. */
+const gh: CommandSpec = {
+  category: 'project',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'bBtnmqTSlarHRLsFfXpwecDO', long: GH_TEXT.filter((o) => o.startsWith('--')).map((o) => o.slice(2)).concat(['dir', 'output', 'clobber']) });
+    const [group, sub] = p.operands.map((f) => f.value);
+    if (group === 'repo' && sub === 'clone') {
+      const [url, dir] = p.operands.slice(2);
+      const target = dir ?? (url ? { ...url, value: url.value.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? HOLE } : undefined);
+      if (target) interp.write('extract', target, inv.st, inv.range, 'gh repo clone', { subtree: true });
+      return;
+    }
+    if (sub === 'download') {
+      for (const d of optionValues(p, '-D', '--dir')) interp.write('extract', d, inv.st, inv.range, `gh ${group} download -D`, { subtree: true });
+      for (const f of optionValues(p, '-O', '--output')) if (f.value !== '-') interp.write('write', f, inv.st, inv.range, `gh ${group} download -O`);
+      if (optionValues(p, '-D', '--dir', '-O', '--output').length === 0) interp.write('extract', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `gh ${group} download`, { subtree: true });
+      return;
+    }
+    const rest: Field[] = [];
+    for (const o of p.options) if (o.value && !GH_TEXT.includes(o.name) && !['-D', '--dir', '-O', '--output'].includes(o.name)) rest.push(o.value);
+    rest.push(...p.operands.slice(2));
+    unlisted(inv, interp, rest.filter((f) => !/\s/.test(f.value)));
+  },
+};
+
 /** `npm pack --pack-destination DIR`: the tarball is written in DIR (npm-pack(1)). */
 function npmPack(base: CommandSpec): CommandSpec {
   return {
@@ -1833,6 +1882,8 @@ const MORE = (): Record<string, CommandSpec> => ({
   qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
   pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
   sqlite3,
+  ssh,
+  gh,
   docker,
   podman: docker,
   'ssh-keygen': sshKeygen,
