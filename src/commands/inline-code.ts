@@ -170,6 +170,8 @@ const NOT_WRITTEN = new Set([
   'glob', 'iglob', 'listdir', 'scandir', 'walk', 'exists', 'isfile', 'isdir', 'islink', 'ismount', 'lexists', 'getsize', 'getmtime', 'getatime', 'getctime',
   'stat', 'lstat', 'access', 'realpath', 'abspath', 'relpath', 'readlink', 'basename', 'dirname', 'splitext', 'normpath', 'expanduser', 'samefile',
   'startswith', 'endswith', 'find', 'rfind', 'index', 'rindex', 'count', 'match', 'search', 'fullmatch', 'findall', 'finditer', 'compile', 'fnmatch', 'split', 'rsplit', 'partition', 'strip', 'rstrip', 'lstrip', 'removeprefix', 'removesuffix',
+  // `f.write(TEXT)`: the text written, not a path (the path came from open()).
+  'write', 'writelines',
   'get', 'post', 'put', 'head', 'options', 'request', 'urlopen', 'Request', 'urlparse', 'urljoin', 'urlsplit', 'quote', 'unquote', 'fetch', 'connect_ex', 'gethostbyname', 'create_connection',
   'print', 'printf', 'puts', 'echo', 'log', 'info', 'debug', 'warning', 'warn', 'error', 'exit', 'len', 'str', 'repr', 'format', 'encode', 'decode', 'getenv', 'which', 'load', 'loads', 'read_csv', 'read_json', 'read_text', 'read_bytes', 'safe_load',
   'readFileSync', 'readFile', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'readdir', 'accessSync', 'realpathSync', 'readlinkSync', 'startsWith', 'endsWith', 'includes', 'indexOf', 'test', 'require', 'resolve', 'parse',
@@ -214,7 +216,9 @@ export function writeCandidates(code: string): string[] {
     const before = code.slice(Math.max(0, l.start - 200), l.start);
     const after = code.slice(l.end, l.end + 12);
     // Joined to a URL: `"http://host" + "/status"`.
-    if (/\+\s*$/.test(before) && k > 0 && lits[k - 1]!.text.includes('://')) continue;
+    if (/\+\s*$/.test(before) && k > 0 && lits[k - 1]!.text.includes('://') && /^['"`]\s*\+\s*$/.test(code.slice(lits[k - 1]!.end - 1, l.start))) continue;
+    const joined = /([A-Za-z_]\w*)\s*\+\s*$/.exec(before);
+    if (joined && new RegExp(`\\b${joined[1]}\\s*=\\s*f?['"][^'"]*://`).test(code)) continue;
     // A comparison or a membership test.
     if (/(?:==|!=|===|!==|\bin|\bnot in|=~|<)\s*$/.test(before) || /^\s*(?:==|!=|===|!==|in\b|not in\b)/.test(after)) continue;
     const call = enclosingCall(code, l.start);

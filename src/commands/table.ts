@@ -470,7 +470,11 @@ const tar: CommandSpec = {
       if (members.length > 0 && members.every((m) => !m.value.includes(HOLE) && !m.glob)) {
         // Leading `/` is stripped from member names unless -P (tar(1) --absolute-names).
         const absolute = hasOption(p, '-P', '--absolute-names');
-        for (const m of members) interp.write('write', absolute ? m : { ...m, value: m.value.replace(/^\/+/, '') || '.' }, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+        for (const m of members) {
+          const value = absolute ? m.value : m.value.replace(/^\/+/, '') || '.';
+          // A member may be a directory (`.`, `src`) holding any name below it.
+          interp.write('write', { ...m, value }, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd, tree: true });
+        }
       } else {
         const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
         interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });

@@ -306,6 +306,8 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
       if (inRepo) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
       return;
     case 'refs':
+      // Moving only this worktree's own branch (`git update-ref refs/heads/<own> X`) is its own business.
+      if (e.branches && e.branches.length > 0 && e.shared === 'branches' && e.branches.every((b) => !b.includes(HOLE) && ctx.checkedOut?.(b) === ctx.root)) return;
       if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites ${e.shared ?? 'refs'} shared by every checkout`, target.root, e, evidence);
       return;
     case 'gitdir': {
