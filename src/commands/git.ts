@@ -5,7 +5,7 @@
  */
 import { HOLE, type GitAccess } from '../effects/types.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { CwdValue } from '../interpret/state.js';
@@ -71,7 +71,7 @@ interface Target {
   args: Field[];
 }
 
-function parseGlobal(inv: Invocation, interp: Interpreter): Target {
+function parseGlobal(inv: Invocation, interp: CommandContext): Target {
   let dir: CwdValue = inv.st.cwd;
   let gitDir: Field | null = inv.env.get('GIT_DIR') ?? varField(inv, 'GIT_DIR');
   let workTree: Field | null = inv.env.get('GIT_WORK_TREE') ?? varField(inv, 'GIT_WORK_TREE');
@@ -298,7 +298,7 @@ export function refMoves(sub: string | null, args: Field[] | string[]): { branch
   return null;
 }
 
-export function runGit(inv: Invocation, interp: Interpreter): void {
+export function runGit(inv: Invocation, interp: CommandContext): void {
   const t = parseGlobal(inv, interp);
   // `git -c alias.x=...  x`: an alias of this run replaces the subcommand.
   const alias = t.sub ? [...t.config].reverse().find((c) => c.key.toLowerCase() === `alias.${t.sub!.toLowerCase()}`) : undefined;
@@ -397,7 +397,7 @@ function shellQuote(v: string): string {
 }
 
 /** Analyzes shell code git runs, from the directory git acts on. */
-function runGitCode(inv: Invocation, interp: Interpreter, t: Target, code: Field, label: string): void {
+function runGitCode(inv: Invocation, interp: CommandContext, t: Target, code: Field, label: string): void {
   if (code.value.includes(HOLE)) {
     interp.dynamicProblem(`${label} runs code that cannot be known statically`, displayPath(code.value), inv.range);
     return;
@@ -407,7 +407,7 @@ function runGitCode(inv: Invocation, interp: Interpreter, t: Target, code: Field
   interp.runNested(code.value, child, inv.range, label);
 }
 
-function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: CommandContext): void {
   for (const c of t.config) {
     const key = c.key;
     if (/^core\.hookspath$/i.test(key)) {
@@ -479,7 +479,7 @@ const INDEX_READERS = new Set(['status', 'diff', 'describe', 'stash']);
 const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
 
 /** GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY move the index and the object store git writes. */
-function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: CommandContext): void {
   const index = envOf(inv, 'GIT_INDEX_FILE');
   if (index && !index.fromEnvironment && index.value !== '') {
     // Commands that change the checkout write the index; status/diff refresh it when stat data moved.
@@ -498,7 +498,7 @@ function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: Int
 }
 
 /** Paths git writes as files: new worktrees, clones, archives, patches, bundles, user config. */
-function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
+function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void {
   const ops = operands(t.args);
   const w = (op: 'write' | 'extract' | 'mkdir', f: Field, command: string, subtree = false) =>
     interp.write(op, f, inv.st, inv.range, command, { cwdOverride: t.dir, subtree });
@@ -596,7 +596,7 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
  * statically, any name may land below the pathspec (a control file included); a patch that can
  * be read names its files.
  */
-function gitTreeWrites(t: Target, inv: Invocation, interp: Interpreter): void {
+function gitTreeWrites(t: Target, inv: Invocation, interp: CommandContext): void {
   const a = t.args;
   const dir = t.dir.paths?.length === 1 ? t.dir.paths[0]! : null;
   const top = dir ? interp.ctx.gitToplevel?.(dir) ?? dir : null;

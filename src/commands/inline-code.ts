@@ -8,7 +8,7 @@
  * the cwd); other absolute path literals in code that has a sink are `possible` writes; literal
  * shell code is analyzed as a nested shell.
  */
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 import { codeStrings } from './unknown.js';
 
 export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'awk' | 'php' | 'lua' | 'r';
@@ -123,7 +123,7 @@ const pick = (m: RegExpExecArray, k: string): string | undefined => m.groups?.[k
  * What a snippet of inline code may write. Returns true when the code has a write sink (so the
  * arguments handed to it may be written too).
  */
-export function inlineCodeWrites(code: string, lang: Language | null, inv: Invocation, interp: Interpreter, what: string): boolean {
+export function inlineCodeWrites(code: string, lang: Language | null, inv: Invocation, interp: CommandContext, what: string): boolean {
   if (lang === null) {
     // A language without sink data: any string in it that resolves into a protected region or
     // a control file may be written, as for an unknown command.

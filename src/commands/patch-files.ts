@@ -6,7 +6,7 @@
  */
 import { HOLE } from '../effects/types.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 import { joinPath, normalizeLogical } from '../interpret/paths.js';
 
 export function patchTargets(text: string, strip: number | null): string[] | null {
@@ -45,7 +45,7 @@ export function patchTargets(text: string, strip: number | null): string[] | nul
 }
 
 /** A patch's text: the file given (read at hook time) or a known stdin; null when unknown. */
-export function patchText(inv: Invocation, interp: Interpreter, file: Field | undefined): string | null {
+export function patchText(inv: Invocation, interp: CommandContext, file: Field | undefined): string | null {
   let path: string | null;
   if (!file || file.value === '-') {
     if (inv.stdin.kind === 'text') return inv.stdin.known ? inv.stdin.text : null;

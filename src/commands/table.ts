@@ -7,7 +7,7 @@
 import { HOLE, type Evidence, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation, Stdin } from './context.js';
 import { dropVar, type CwdValue } from '../interpret/state.js';
 import { basenameOf, displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
@@ -24,7 +24,7 @@ export interface CommandSpec {
   category: 'writes' | 'wrapper' | 'shell' | 'code' | 'builtin' | 'project' | 'git' | 'read';
   /** Prints nothing (so `$(cmd)` is empty rather than unknown). */
   silent?: boolean;
-  run(inv: Invocation, interp: Interpreter): void;
+  run(inv: Invocation, interp: CommandContext): void;
 }
 
 // ---------------------------------------------------------------- declarative writers
@@ -58,7 +58,7 @@ function writes(spec: WritesSpec): CommandSpec {
   };
 }
 
-function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: Interpreter, cwd?: CwdValue): void {
+function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: CommandContext, cwd?: CwdValue): void {
   if (spec.noWriteFlags && hasOption(p, ...spec.noWriteFlags)) return;
   let op = spec.op;
   for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
@@ -227,7 +227,7 @@ const shell: CommandSpec = {
  * it with those options; a non-interactive bash sources $BASH_ENV, an interactive shell $ENV
  * (bash(1) INVOCATION).
  */
-function shellStartup(inv: Invocation, interp: Interpreter, child: State, interactive: boolean): void {
+function shellStartup(inv: Invocation, interp: CommandContext, child: State, interactive: boolean): void {
   for (const [name, isShopt] of [['SHELLOPTS', false], ['BASHOPTS', true]] as const) {
     const v = envOf(inv, name);
     if (!v || v.fromEnvironment || !/bash$/.test(inv.name)) continue;
@@ -247,7 +247,7 @@ function shellStartup(inv: Invocation, interp: Interpreter, child: State, intera
 }
 
 /** A shell reading its script from stdin: a heredoc, a herestring, `echo ... |`. */
-function stdinScript(inv: Invocation, interp: Interpreter, label: string): void {
+function stdinScript(inv: Invocation, interp: CommandContext, label: string): void {
   const s: Stdin = inv.stdin;
   if (s.kind === 'text' && s.known) {
     const child = interp.child(inv.st);
@@ -310,7 +310,7 @@ function code(spec: CodeSpec): CommandSpec {
 }
 
 /** `python3 -c CODE ARG...` where CODE writes: each argument (resolved against the cwd) may be what it writes. */
-function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): void {
+function codeArguments(args: Field[], inv: Invocation, interp: CommandContext): void {
   for (const f of args) {
     if (f.value.startsWith('-') || f.value === '' || f.value.startsWith(HOLE)) continue;
     interp.write('maybe-write', { ...f, evidence: [...f.evidence, { range: inv.range, note: `an argument of inline ${inv.name} code that writes files` }] }, inv.st, inv.range, inv.name, { confidenceCap: 'possible' });
@@ -344,7 +344,7 @@ function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[
 }
 
 /** A project tool's operands (after the subcommand) and the values of options its entry does not describe. */
-function projectUnlisted(inv: Invocation, interp: Interpreter, p: ParsedArgs, described: string[]): void {
+function projectUnlisted(inv: Invocation, interp: CommandContext, p: ParsedArgs, described: string[]): void {
   const rest: Field[] = [];
   for (const o of p.options) if (o.value && !described.includes(o.name)) rest.push(o.value);
   rest.push(...p.operands.slice(1));
@@ -427,8 +427,8 @@ const TAR_VALUE_SHORT = 'fCbgHKLNTVX';
 const TAR_VALUE_LONG = ['file', 'directory', 'blocking-factor', 'listed-incremental', 'format', 'starting-file', 'newer', 'after-date', 'files-from', 'label', 'exclude-from', 'use-compress-program', 'transform', 'xform', 'owner', 'group', 'mode', 'exclude'];
 
 /** Archives a script created with known members (`tar -cf a.tar src`), per analysis. */
-const ARCHIVES = new WeakMap<Interpreter, Map<string, string[]>>();
-function archivesOf(interp: Interpreter): Map<string, string[]> {
+const ARCHIVES = new WeakMap<CommandContext, Map<string, string[]>>();
+function archivesOf(interp: CommandContext): Map<string, string[]> {
   let m = ARCHIVES.get(interp);
   if (!m) ARCHIVES.set(interp, (m = new Map()));
   return m;
@@ -1370,7 +1370,7 @@ function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string
 }
 
 /** `python3 -m MODULE ARGS`: modules that write files, as data. */
-const PY_MODULES: Record<string, (args: Field[], inv: Invocation, interp: Interpreter) => void> = {
+const PY_MODULES: Record<string, (args: Field[], inv: Invocation, interp: CommandContext) => void> = {
   venv: (args, inv, interp) => {
     const p = parseArgs(args, { long: ['prompt', 'upgrade-deps'] });
     for (const d of p.operands) interp.write('extract', d, inv.st, inv.range, 'python -m venv', { subtree: true });
@@ -1474,7 +1474,7 @@ const python: CommandSpec = {
 };
 
 /** PYTHONPYCACHEPREFIX moves every bytecode cache python writes (stdlib included) under that directory. */
-function pythonEnvWrites(inv: Invocation, interp: Interpreter, options: Field[]): void {
+function pythonEnvWrites(inv: Invocation, interp: CommandContext, options: Field[]): void {
   const prefix = envOf(inv, 'PYTHONPYCACHEPREFIX');
   if (!prefix || prefix.value === '' || options.some((o) => /^-[a-zA-Z]*B/.test(o.value)) || envOf(inv, 'PYTHONDONTWRITEBYTECODE')?.value) return;
   interp.write('extract', { value: prefix.value, confidence: prefix.confidence, evidence: [...prefix.evidence, { range: inv.range, note: `PYTHONPYCACHEPREFIX=${displayPath(prefix.value)}: python writes its bytecode caches there` }], glob: false }, inv.st, inv.range, `${inv.name} (PYTHONPYCACHEPREFIX)`, { subtree: true });
@@ -1746,7 +1746,7 @@ const ENV_DOTFILES: Record<string, Array<[string, string]>> = {
   'pre-commit': [['PRE_COMMIT_HOME', ''], ['XDG_CACHE_HOME', 'pre-commit'], ['HOME', '.cache/pre-commit']],
 };
 
-function envDotfiles(inv: Invocation, interp: Interpreter): void {
+function envDotfiles(inv: Invocation, interp: CommandContext): void {
   const chain = ENV_DOTFILES[inv.name];
   if (!chain) return;
   if (inv.args.some((a) => a.value === '--version' || a.value === '--help' || a.value === '-h')) return;

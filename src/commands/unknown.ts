@@ -7,7 +7,7 @@
  */
 import { HOLE } from '../effects/types.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 
 const MAX_ARGS = 64;
 
@@ -37,7 +37,7 @@ export function pathArguments(args: Field[]): Field[] {
 }
 
 /** Records what an unknown command (or a program whose code is not analyzed) may write. */
-export function unknownCommand(inv: Invocation, interp: Interpreter, args: Field[] = inv.args, label = inv.name): void {
+export function unknownCommand(inv: Invocation, interp: CommandContext, args: Field[] = inv.args, label = inv.name): void {
   const opts = { confidenceCap: 'possible' as const };
   for (const f of pathArguments(args)) {
     // An argument that looks like code (`julia -e 'write("/x", ...)'`): the paths it mentions.
@@ -57,7 +57,7 @@ export function unknownCommand(inv: Invocation, interp: Interpreter, args: Field
  * not describe are treated exactly like an unknown command's (a possible write where they resolve
  * into a protected region or control file).
  */
-export function unlisted(inv: Invocation, interp: Interpreter, fields: Field[], what = 'an argument its entry does not describe'): void {
+export function unlisted(inv: Invocation, interp: CommandContext, fields: Field[], what = 'an argument its entry does not describe'): void {
   const opts = { confidenceCap: 'possible' as const };
   let n = 0;
   for (const f of fields) {
@@ -77,7 +77,7 @@ const PATH_TOKEN = /(?:^|[\s'"`=(,:[{>])((?:\.\.?\/|\/|~\/)[A-Za-z0-9._@+~/-]*|\
  * every path it mentions (absolute, `./`, `../`, `~/`) that resolves into a protected region or
  * a control file may be written; elsewhere it stays silent, like an unknown command's operands.
  */
-export function codeStrings(inv: Invocation, interp: Interpreter, code: string, what: string, label = inv.name): void {
+export function codeStrings(inv: Invocation, interp: CommandContext, code: string, what: string, label = inv.name): void {
   const seen = new Set<string>();
   for (const m of code.matchAll(PATH_TOKEN)) {
     let p = m[1]!.replace(/[.,;:]+$/, '');

@@ -68,25 +68,8 @@ export interface Analysis {
   commands: CommandTrace[];
 }
 
-/** Where a command's standard input comes from, when that matters (shells reading a script). */
-export type Stdin =
-  | { kind: 'text'; text: string; known: boolean }
-  | { kind: 'paths'; prefix: string }
-  | { kind: 'unknown' };
-
-export interface Invocation {
-  /** The command name as bashguard looks it up (basename). */
-  name: string;
-  /** The name as written, for messages. */
-  shown: string;
-  args: Field[];
-  st: State;
-  /** Prefix assignments and `env VAR=x`: the environment of this command only. */
-  env: Map<string, Field>;
-  range: Range;
-  via: string[];
-  stdin: Stdin;
-}
+import type { CommandContext, Invocation, Stdin } from '../commands/context.js';
+export type { Invocation, Stdin } from '../commands/context.js';
 
 const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 
@@ -246,7 +229,7 @@ function indexName(i: number): string {
   return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
 }
 
-export class Interpreter implements ExpandHooks {
+export class Interpreter implements ExpandHooks, CommandContext {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
   readonly commands: CommandTrace[] = [];
