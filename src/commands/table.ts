@@ -16,6 +16,7 @@ import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { patchTargets, patchText } from './patch-files.js';
 import { unknownCommand, unlisted } from './unknown.js';
 import { envOf } from './env.js';
+import type { Decision } from '../policy/config.js';
 import { optionChange, setShellOption } from '../interpret/shell-options.js';
 import type { State } from '../interpret/state.js';
 
@@ -25,6 +26,16 @@ export interface CommandSpec {
   /** Prints nothing (so `$(cmd)` is empty rather than unknown). */
   silent?: boolean;
   run(inv: Invocation, interp: CommandContext): void;
+  /**
+   * Commands using this entry and the hook's decision for each in the standard layout (cwd: the
+   * worktree b1 of /home/dev/repo): run as tests by test/command-examples.test.ts.
+   */
+  examples?: ReadonlyArray<readonly [cmd: string, expect: Decision]>;
+}
+
+/** An entry with its examples beside it. */
+function ex(spec: CommandSpec, examples: ReadonlyArray<readonly [string, Decision]>): CommandSpec {
+  return { ...spec, examples };
 }
 
 // ---------------------------------------------------------------- declarative writers
@@ -964,9 +975,9 @@ const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh',
 
 const OWN: Record<string, () => CommandSpec> = {
   // files and directories
-  touch: () => writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
+  touch: () => ex(writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }), [['touch ../../x', 'deny'], ['touch x', 'allow'], ['touch --no-create=../../x y', 'ask']]),
   mkdir: () => writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
-  rm: () => writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
+  rm: () => ex(writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }), [['rm -rf ../b2/src', 'deny'], ['rm -rf build', 'allow'], ['rm -rf .claude', 'allow']]),
   rmdir: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
   unlink: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
   shred: () => writes({ grammar: { short: 'ns', long: ['iterations', 'size', 'random-source'] }, operands: 'each', op: 'modify' }),
@@ -976,20 +987,20 @@ const OWN: Record<string, () => CommandSpec> = {
   chgrp: () => chmodLike(true),
   chattr: () => chmodLike(true),
   setfacl: () => writes({ grammar: { short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] }, operands: 'each', op: 'chmod' }),
-  cp: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
-  mv: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }),
+  cp: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }), [['cp README.md ../../x', 'deny'], ['cp ../../README.md x', 'allow'], ['cp settings.local.json .claude/', 'deny'], ['cp -r /tmp/tpl/. .', 'ask'], ['cp -r /tmp/tpl/. build/', 'allow']]),
+  mv: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }), [['mv x ../../x', 'deny'], ['mv /tmp/tpl .claude', 'ask'], ['mv /tmp/tpl build', 'allow']]),
   install: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
   ln: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
   link: () => writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
-  tee: () => writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  tee: () => ex(writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }), [['echo x | tee ../../x', 'deny'], ['echo x | tee x', 'allow']]),
   dd: () => dd,
   sort: () => writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   split: () => split,
   csplit: () => csplit,
   rsync: () => writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
   scp: () => writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
-  tar: () => tar,
-  unzip: () => unzip,
+  tar: () => ex(tar, [['tar -xf /tmp/a.tar', 'ask'], ['tar -xf /tmp/a.tar -C build', 'allow'], ['tar -xf /tmp/a.tar -C ../..', 'deny'], ['tar -tf /tmp/a.tar', 'allow']]),
+  unzip: () => ex(unzip, [['unzip -o /tmp/a.zip', 'ask'], ['unzip -o /tmp/a.zip -d build', 'allow'], ['unzip -l /tmp/a.zip', 'allow'], ['unzip /tmp/a.zip README.md', 'allow']]),
   zip: () => ({ category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } }),
   gzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   gunzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
@@ -998,9 +1009,9 @@ const OWN: Record<string, () => CommandSpec> = {
   xz: () => writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   unxz: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   zstd: () => writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
-  patch: () => patch,
+  patch: () => ex(patch, [['patch -p1 < /tmp/unknown.diff', 'ask'], ['patch README.md /tmp/x.diff', 'allow'], ['patch -d ../.. -p1 < /tmp/x.diff', 'deny']]),
   curl: () => curl,
-  wget: () => wget,
+  wget: () => ex(wget, [['wget https://example.com/a.tgz', 'allow'], ['wget -O ../../a.tgz https://example.com/a.tgz', 'deny'], ['wget -r https://example.com/', 'ask']]),
   mktemp: () => mktemp,
   sed: () => sed,
   vi: () => vi, vim: () => vi, nvim: () => vi, nano: () => vi, emacs: () => vi, ed: () => vi, ex: () => vi, code: () => vi, subl: () => vi, gedit: () => vi, kate: () => vi, micro: () => vi, hx: () => vi, helix: () => vi, joe: () => vi, mcedit: () => vi,
@@ -1053,7 +1064,12 @@ const OWN: Record<string, () => CommandSpec> = {
   mapfile: () => readVar,
   readarray: () => readVar,
   printf: () => ({ category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) }),
-  git: () => ({ category: 'git', run: runGit }),
+  git: () => ex({ category: 'git', run: runGit }, [
+    ['git commit -qm x', 'allow'], ['git -C ../.. commit -qm x', 'deny'], ['git update-ref refs/heads/b2 HEAD~1', 'deny'], ['git update-ref refs/heads/b1 HEAD~1', 'allow'],
+    ['git push -q . HEAD:b2', 'deny'], ['git fetch -q . HEAD:main', 'deny'], ['git branch -f topic', 'ask'], ['git gc', 'ask'], ['git maintenance run', 'ask'], ['git replace HEAD HEAD~1', 'ask'],
+    ['git pack-refs --all', 'ask'], ['git reflog expire --all', 'ask'], ['git tag v1', 'ask'], ['git notes add -m x', 'ask'], ['git frobnicate', 'ask'], ['git status', 'allow'],
+    ['git init -q --separate-git-dir=/tmp/g', 'deny'], ['git init -q /tmp/newrepo', 'allow'], ['git checkout HEAD~1 -- .', 'ask'], ['git checkout HEAD~1 -- src', 'allow'], ['git stash pop', 'ask'], ['git stash list', 'allow'],
+  ]),
   // inline code in other languages
   python: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
   python3: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
@@ -1118,7 +1134,11 @@ function ownSpec(name: string): CommandSpec | undefined {
 /** Replaces `name`'s entry with `change` of it, still built on first lookup. */
 function amend(name: string, change: (spec: CommandSpec) => CommandSpec): void {
   const base = TABLE.get(name)!;
-  TABLE.set(name, () => change(base()));
+  TABLE.set(name, () => {
+    const b = base();
+    const c = change(b);
+    return b.examples && !c.examples ? { ...c, examples: b.examples } : c;
+  });
 }
 
 // ---------------------------------------------------------------- closed world: data for the rest
@@ -1885,10 +1905,10 @@ const MORE = (): Record<string, CommandSpec> => ({
   sox: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
   qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
   pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
-  sqlite3,
-  ssh,
-  gh,
-  docker,
+  sqlite3: ex(sqlite3, [['sqlite3 ../../app.db vacuum', 'deny'], ['sqlite3 app.db vacuum', 'allow'], ['sqlite3 -readonly ../../app.db .tables', 'allow']]),
+  ssh: ex(ssh, [["ssh host 'rm -rf /home/dev/repo'", 'allow'], ['ssh -E ../../ssh.log host true', 'deny'], ["ssh -o ProxyCommand='touch /home/dev/repo/p' host", 'deny']]),
+  gh: ex(gh, [['gh pr create --title t --body "fixes /home/dev/repo (see notes)"', 'allow'], ['gh release download v1 -D ../../dl', 'deny'], ['gh repo clone o/r', 'allow'], ['gh frob --out=../../x', 'ask']]),
+  docker: ex(docker, [['docker cp c:/out ../../dist', 'deny'], ['docker cp c:/out dist', 'allow'], ['docker run --rm -v /home/dev/repo:/w alpine true', 'ask'], ['docker run --rm -v /home/dev/repo:/w:ro alpine true', 'allow'], ['docker build -o ../../out .', 'deny'], ['docker build -t x .', 'allow']]),
   podman: docker,
   'ssh-keygen': sshKeygen,
   cpio,
@@ -1919,6 +1939,8 @@ amend('pip', (pip) => installer(pip, ['--target', '-t', '--prefix', '--root', '-
 TABLE.set('pip3', () => ownSpec('pip')!);
 amend('npm', (npm) => npmConfig(installer(npm, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
 amend('npm', npmPack);
+amend('npm', (npm) => ex(npm, [['npm pack --pack-destination ../..', 'deny'], ['npm pack --pack-destination dist', 'allow'], ['npm test', 'allow'], ['cd ../.. && npm test', 'ask'], ['npm frob --out=../../x', 'ask']]));
+amend('go', (go) => ex(go, [['go env -w GOFLAGS=-x', 'deny'], ['go env GOFLAGS', 'allow'], ['go build -o ../../bin/x .', 'deny'], ['go build -o bin/x .', 'allow']]));
 amend('go', goWrites);
 amend('make', makeFromStdin);
 amend('gmake', makeFromStdin);
@@ -1933,6 +1955,7 @@ function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec
   return {
     category: spec?.category ?? 'project',
     ...(spec?.silent ? { silent: true } : {}),
+    ...(spec?.examples ? { examples: spec.examples } : {}),
     run(inv, interp) {
       envDotfiles(inv, interp);
       if (spec) spec.run(inv, interp);
