@@ -135,8 +135,9 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: C
         }
         const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
         if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
-        // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it.
-        else w(op, dest, subtree || sources.length > 1, tree);
+        // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
+        // directory and every source's name is known, the per-source writes above are the writes.)
+        else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;

@@ -385,9 +385,17 @@ function combine(findings: Finding[]): Decision {
   return d;
 }
 
+const CONFIDENCE_RANK = { possible: 0, likely: 1, certain: 2 } as const;
+
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
+  // `cp a DEST` where DEST may be a directory: a finding on DEST/a adds nothing to one on DEST
+  // (same rule, same command, at least as confident).
+  const covered = (f: Finding) =>
+    f.path !== null &&
+    findings.some((g) => g !== f && g.rule === f.rule && g.range.start === f.range.start && g.path !== null && f.path!.startsWith(g.path.endsWith('/') ? g.path : `${g.path}/`) && CONFIDENCE_RANK[g.confidence] >= CONFIDENCE_RANK[f.confidence]);
   return findings.filter((f) => {
+    if (covered(f)) return false;
     // A parse problem is reported once per line: one broken construct yields several ERROR
     // nodes, and the interpreter meets the same broken word again in every call of a function.
     const k = f.rule === 'BG0001' ? `BG0001|${f.range.line}` : `${f.rule}|${f.path}|${f.range.start}|${f.message}`;
