@@ -10,6 +10,7 @@ import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { CwdValue } from '../interpret/state.js';
 import { envOf } from './env.js';
+import { unlisted } from './unknown.js';
 import { patchTargets, patchText } from './patch-files.js';
 
 /** Subcommands that only read. */
@@ -53,6 +54,9 @@ const CHECKOUT = new Set([
   'pull', 'am', 'apply', 'clean', 'stash', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect',
   'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree', 'merge-index', 'merge-one-file', 'gui',
 ]);
+
+/** `--option=VALUE` options whose value is handled above, or is not a path (formats, dates, names, modes). */
+const DESCRIBED_VALUES = new Set(['output', 'separate-git-dir', 'template', 'prefix', 'directory', 'source', 'output-directory', 'pack-destination', 'format', 'pretty', 'date', 'since', 'until', 'after', 'before', 'author', 'committer', 'grep', 'message', 'color', 'abbrev', 'depth', 'jobs', 'expire', 'expire-unreachable', 'task', 'schedule', 'sort', 'points-at', 'contains', 'merged', 'no-merged', 'set-upstream-to', 'track', 'conflict', 'strategy', 'strategy-option', 'diff-filter', 'word-diff', 'stat', 'max-count', 'skip', 'decorate', 'encoding', 'exec', 'onto', 'reason', 'ref-format', 'object-format', 'initial-branch', 'shared', 'filter', 'branch', 'origin', 'cleanup', 'fixup', 'squash', 'reuse-message', 'reedit-message', 'trailer', 'gpg-sign', 'signoff', 'untracked-files', 'ignore-submodules', 'porcelain', 'whitespace', 'unified', 'function-context', 'find-renames', 'find-copies', 'relative', 'submodule', 'recurse-submodules', 'push-option', 'pathspec-from-file']);
 
 const SHARED_NAMES: Record<string, string> = { tag: 'tags', notes: 'notes', reflog: 'reflogs', 'update-ref': 'refs', rerere: 'the rerere cache', 'symbolic-ref': 'refs' };
 
@@ -365,6 +369,9 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
     });
   }
   gitPathWrites(t, inv, interp);
+  // Closed world: the value of a `--option=VALUE` not described here may be a path it writes.
+  const undescribed = t.args.filter((a) => /^--[A-Za-z][\w-]*=./.test(a.value) && !DESCRIBED_VALUES.has(a.value.slice(2, a.value.indexOf('='))));
+  if (undescribed.length > 0) unlisted(inv, interp, undescribed.map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })), 'the value of an option bashguard does not describe');
   gitCodeOptions(t, access, inv, interp);
   gitEnvWrites(t, access, inv, interp);
 }

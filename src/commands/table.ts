@@ -1070,6 +1070,7 @@ const OWN: Record<string, () => CommandSpec> = {
     ['git push -q . HEAD:b2', 'deny'], ['git fetch -q . HEAD:main', 'deny'], ['git branch -f topic', 'ask'], ['git gc', 'ask'], ['git maintenance run', 'ask'], ['git replace HEAD HEAD~1', 'ask'],
     ['git pack-refs --all', 'ask'], ['git reflog expire --all', 'ask'], ['git tag v1', 'ask'], ['git notes add -m x', 'ask'], ['git frobnicate', 'ask'], ['git status', 'allow'],
     ['git init -q --separate-git-dir=/tmp/g', 'deny'], ['git init -q /tmp/newrepo', 'allow'], ['git checkout HEAD~1 -- .', 'ask'], ['git checkout HEAD~1 -- src', 'allow'], ['git stash pop', 'ask'], ['git stash list', 'allow'],
+    ['git log --frob-file=../../x', 'ask'], ['git log --frob-file=x', 'allow'],
   ]),
   // inline code in other languages
   python: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
