@@ -3,6 +3,8 @@
  * command table (`examples` in src/commands/table.ts) run as tests, each through the whole engine
  * in the standard layout. Adding a command is one entry and its examples.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { knownCommands, lookupCommand } from '../src/commands/table.js';
 import { getParser, runScenario } from './helpers/scenario.js';
@@ -12,6 +14,14 @@ const parser = await getParser();
 const withExamples = knownCommands()
   .map((name) => [name, lookupCommand(name)?.examples ?? []] as const)
   .filter(([, ex]) => ex.length > 0);
+
+describe('command knowledge depends on an interface, not the interpreter', () => {
+  it('no file of src/commands imports src/interpret/interpreter.ts (handlers see CommandContext)', () => {
+    const dir = join(import.meta.dirname, '..', 'src', 'commands');
+    const importers = readdirSync(dir).filter((f) => f.endsWith('.ts') && /from '\.\.\/interpret\/interpreter\.js'/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(importers).toEqual([]);
+  });
+});
 
 describe('command table examples', () => {
   it('entries carry examples (the families this issue touched at least)', () => {
