@@ -136,11 +136,11 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     const globInLastComponent = holeAt < 0 && globAt >= 0 && !e.path.slice(globAt).includes('/');
     if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
     if (allowedRegion(region)) {
-      controlBelow(e, physical, globAt >= 0 && holeAt < 0 ? e.path.slice(globAt) : null, regions, fs, add);
+      controlBelow(e, physical, globAt >= 0 && holeAt < 0 ? e.path.slice(globAt) : null, regions, add);
       return;
     }
   } else if (allowedRegion(region)) {
-    controlBelow(e, physical, null, regions, fs, add);
+    controlBelow(e, physical, null, regions, add);
     if (onlyProtected) return;
     // A recursive write at an ancestor of the worktree reaches beyond it.
     if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
@@ -188,7 +188,7 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
  * file anywhere below it, existing or not; a glob that may match names starting with `.`
  * (dotglob) reaches the existing control files it can name.
  */
-function controlBelow(e: WriteEffect, dir: string, glob: string | null, regions: Region[], fs: PhysicalFs, add: Add): void {
+function controlBelow(e: WriteEffect, dir: string, glob: string | null, regions: Region[], add: Add): void {
   const tree = e.tree === true || e.op === 'extract';
   // A glob in the last component that may name an existing control file: one starting with `.`,
   // or any under dotglob.
