@@ -1,7 +1,7 @@
 /** Environment variables as a command sees them (prefix assignments, exported shell variables). */
 import type { Evidence } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
-import type { Invocation } from '../interpret/interpreter.js';
+import type { Invocation } from './context.js';
 
 /**
  * The value of an environment variable as the command sees it: its own prefix assignment

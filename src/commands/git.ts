@@ -5,11 +5,13 @@
  */
 import { HOLE, type GitAccess } from '../effects/types.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import type { CwdValue } from '../interpret/state.js';
 import { envOf } from './env.js';
+import { unlisted } from './unknown.js';
+import { patchTargets, patchText } from './patch-files.js';
 
 /** Subcommands that only read. */
 const READ = new Set([
@@ -17,21 +19,49 @@ const READ = new Set([
   'ls-remote', 'cat-file', 'describe', 'shortlog', 'for-each-ref', 'show-ref', 'name-rev', 'merge-base', 'help',
   'version', 'var', 'check-ignore', 'check-attr', 'check-ref-format', 'diff-tree', 'diff-files', 'diff-index',
   'whatchanged', 'count-objects', 'fsck', 'verify-commit', 'verify-tag', 'verify-pack', 'cherry', 'range-diff',
-  'show-branch', 'get-tar-commit-id', 'fetch', 'push', 'gc', 'repack', 'prune-packed', 'maintenance',
-  'pack-refs', 'instaweb', 'request-pull', 'send-email', 'fetch-pack', 'send-pack', 'ls-refs', 'hash-object',
+  'show-branch', 'get-tar-commit-id', 'fetch', 'push',
+  'instaweb', 'request-pull', 'send-email', 'fetch-pack', 'send-pack', 'ls-refs', 'hash-object',
   'interpret-trailers', 'column', 'credential', 'difftool', 'citool', 'gitk', 'hook', 'mergetool', 'bugreport',
-  'diagnose', 'archive', 'format-patch', 'bundle', 'lfs', 'rerere', 'shell',
+  'diagnose', 'archive', 'format-patch', 'bundle', 'shell', 'stripspace', 'mailinfo', 'mailsplit', 'patch-id',
+  'unpack-file', 'check-mailmap', 'show-index', 'replay', 'fast-export', 'mktree', 'mktag', 'merge-tree',
+  'unpack-objects', 'index-pack', 'pack-objects', 'verify-pack', 'fmt-merge-msg', 'show-index', 'get-tar-commit-id',
 ]);
+
+/**
+ * Subcommands that write state every checkout shares, with what they write (git-gc(1),
+ * git-maintenance(1), git-pack-refs(1), git-reflog(1), git-replace(1), git-commit-graph(1)):
+ * at least asked, whichever checkout runs them.
+ */
+const SHARED: Record<string, string> = {
+  gc: 'packs, packed-refs and reflogs',
+  repack: 'packs',
+  'prune-packed': 'packs',
+  maintenance: 'packs, refs and the maintenance schedule',
+  'pack-refs': 'packed-refs',
+  'commit-graph': 'the commit graph',
+  'multi-pack-index': 'the multi-pack index',
+  'update-server-info': 'info/refs',
+  replace: 'replace refs',
+  prune: 'the object store',
+  'filter-branch': 'refs',
+  'filter-repo': 'refs',
+  'fast-import': 'refs',
+};
 
 /** Subcommands that mutate the working tree, index or HEAD of the checkout they act on. */
 const CHECKOUT = new Set([
   'add', 'rm', 'mv', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert',
   'pull', 'am', 'apply', 'clean', 'stash', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect',
-  'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree',
+  'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree', 'merge-index', 'merge-one-file', 'gui',
 ]);
 
+/** `--option=VALUE` options whose value is handled above, or is not a path (formats, dates, names, modes). */
+const DESCRIBED_VALUES = new Set(['output', 'separate-git-dir', 'template', 'prefix', 'directory', 'source', 'output-directory', 'pack-destination', 'format', 'pretty', 'date', 'since', 'until', 'after', 'before', 'author', 'committer', 'grep', 'message', 'color', 'abbrev', 'depth', 'jobs', 'expire', 'expire-unreachable', 'task', 'schedule', 'sort', 'points-at', 'contains', 'merged', 'no-merged', 'set-upstream-to', 'track', 'conflict', 'strategy', 'strategy-option', 'diff-filter', 'word-diff', 'stat', 'max-count', 'skip', 'decorate', 'encoding', 'exec', 'onto', 'reason', 'ref-format', 'object-format', 'initial-branch', 'shared', 'filter', 'branch', 'origin', 'cleanup', 'fixup', 'squash', 'reuse-message', 'reedit-message', 'trailer', 'gpg-sign', 'signoff', 'untracked-files', 'ignore-submodules', 'porcelain', 'whitespace', 'unified', 'function-context', 'find-renames', 'find-copies', 'relative', 'submodule', 'recurse-submodules', 'push-option', 'pathspec-from-file']);
+
+const SHARED_NAMES: Record<string, string> = { tag: 'tags', notes: 'notes', reflog: 'reflogs', 'update-ref': 'refs', rerere: 'the rerere cache', 'symbolic-ref': 'refs' };
+
 /** Subcommands that write shared refs. */
-const REFS = new Set(['update-ref', 'replace', 'filter-branch', 'filter-repo', 'fast-import', 'prune', 'reflog']);
+const REFS = new Set(['update-ref', 'reflog']);
 
 const GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix', '--list-cmds', '--attr-source']);
 
@@ -45,7 +75,7 @@ interface Target {
   args: Field[];
 }
 
-function parseGlobal(inv: Invocation, interp: Interpreter): Target {
+function parseGlobal(inv: Invocation, interp: CommandContext): Target {
   let dir: CwdValue = inv.st.cwd;
   let gitDir: Field | null = inv.env.get('GIT_DIR') ?? varField(inv, 'GIT_DIR');
   let workTree: Field | null = inv.env.get('GIT_WORK_TREE') ?? varField(inv, 'GIT_WORK_TREE');
@@ -135,8 +165,34 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
       return 'config';
     }
     case 'init':
+      // In an existing checkout: --separate-git-dir moves its git dir, --template copies hooks
+      // into it, --shared rewrites its config (git-init(1) "Running git init in an existing
+      // repository is safe ... reinitialize"). In a new directory: a new repository.
+      if (has(args, '--separate-git-dir')) return 'gitdir';
+      if (has(args, '--template')) return 'hooks';
+      if (has(args, '--shared')) return 'config';
+      return 'read';
     case 'clone':
       return 'read';
+    case 'reflog':
+      return ops.length === 0 || ['show', 'list', 'exists'].includes(ops[0]!.value) ? 'read' : 'refs';
+    case 'replace':
+      return ops.length === 0 || has(args, '-l', '--list') ? 'read' : 'refs';
+    case 'rerere':
+      return ops[0] && ['clear', 'forget', 'gc'].includes(ops[0].value) ? 'refs' : 'read';
+    case 'commit-graph':
+    case 'multi-pack-index':
+      return ops[0]?.value === 'verify' ? 'read' : 'refs';
+    case 'maintenance':
+      return 'refs';
+    case 'lfs': {
+      const s = ops[0]?.value;
+      if (s === 'install' || s === 'uninstall' || s === 'update') return 'hooks';
+      return s === undefined || ['ls-files', 'status', 'env', 'version', 'logs', 'ls'].includes(s) ? 'read' : 'checkout';
+    }
+    case 'fetch':
+    case 'push':
+      return refMoves(sub, args) ? 'refs' : 'read';
     case 'apply':
       return has(args, '--check', '--stat', '--numstat', '--summary') && !has(args, '--apply') ? 'read' : 'checkout';
     case 'hook':
@@ -144,11 +200,109 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
   }
   if (READ.has(sub)) return 'read';
   if (CHECKOUT.has(sub)) return 'checkout';
-  if (REFS.has(sub)) return sub === 'reflog' && (ops.length === 0 || ops[0]!.value === 'show') ? 'read' : 'refs';
+  if (REFS.has(sub) || SHARED[sub] !== undefined) return 'refs';
   return 'unknown';
 }
 
-export function runGit(inv: Invocation, interp: Interpreter): void {
+/** A ref name as git writes it: the branch name for `refs/heads/X`, else null. */
+function branchOf(ref: string, bare: 'branch' | 'other'): string | null {
+  if (ref.includes(HOLE)) return HOLE;
+  if (ref.startsWith('refs/heads/')) return ref.slice('refs/heads/'.length);
+  if (ref.startsWith('refs/') || ref === 'HEAD' || ref === '') return null;
+  return bare === 'branch' ? ref : null;
+}
+
+/** The branch a refspec writes (`[+]src:dst`, or `src` alone for push), or null. */
+function refspecDestination(spec: string, sub: 'fetch' | 'push'): string | null {
+  const s = spec.replace(/^\+/, '');
+  const colon = s.indexOf(':');
+  if (colon < 0) return sub === 'push' ? (s === 'HEAD' ? HOLE : branchOf(s, 'branch')) : null;
+  const dst = s.slice(colon + 1);
+  if (dst === '') return null;
+  return branchOf(dst, 'branch');
+}
+
+/** Local remotes of push and fetch that are this very repository (`.`, a checkout's path is handled by path). */
+const SELF_REMOTES = new Set(['.', './']);
+
+/**
+ * What a subcommand writes besides this worktree's own branch and index: the local branches it
+ * moves, creates or deletes, and what other shared state. null: nothing shared.
+ */
+export function refMoves(sub: string | null, args: Field[] | string[]): { branches: string[]; shared: string } | null {
+  const a = (args as Array<Field | string>).map((x) => (typeof x === 'string' ? x : x.value));
+  const flag = (...names: string[]) => a.some((v) => names.includes(v) || names.some((n) => n.startsWith('--') && v.startsWith(n + '=')) || names.some((n) => /^-[a-zA-Z]$/.test(n) && /^-[a-zA-Z]+$/.test(v) && !v.startsWith('--') && v.includes(n[1]!)));
+  const ops = (withValue: string[]) => operandsSkipping(a, withValue);
+  const named = (list: Array<string | null>) => list.filter((b): b is string => b !== null);
+  switch (sub) {
+    case 'branch': {
+      const o = ops(['-u', '--set-upstream-to', '--track', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--format', '--sort', '--column']);
+      if (flag('-d', '-D', '--delete')) return { branches: named(o.map((b) => branchOf(b, 'branch'))), shared: 'branches' };
+      if (flag('-m', '-M', '--move', '-c', '-C', '--copy')) return { branches: named(o.map((b) => branchOf(b, 'branch'))), shared: 'branches' };
+      if (flag('-u', '--set-upstream-to', '--unset-upstream', '--edit-description')) return null;
+      if (flag('--list', '-l', '-a', '--all', '-r', '--remotes', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '-v', '-vv', '--verbose', '--format', '--sort')) return null;
+      return o[0] ? { branches: named([branchOf(o[0], 'branch')]), shared: 'branches' } : null;
+    }
+    case 'update-ref': {
+      if (flag('--stdin')) return { branches: [HOLE], shared: 'refs' };
+      const o = ops(['-m']);
+      const ref = o[0];
+      if (!ref) return null;
+      const b = branchOf(ref, 'other');
+      return { branches: b === null ? [] : [b], shared: b === null ? `the ref ${ref}` : 'branches' };
+    }
+    case 'symbolic-ref': {
+      const o = ops(['-m']);
+      if (o.length < 2 && !flag('-d', '--delete')) return null;
+      const b = branchOf(o[0] ?? '', 'other');
+      return { branches: b === null ? [] : [b], shared: `the ref ${o[0]}` };
+    }
+    case 'checkout':
+    case 'switch': {
+      const out: string[] = [];
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!;
+        if (v === '--') break;
+        if (['-B', '-C', '--force-create'].includes(v) && a[i + 1]) out.push(a[++i]!);
+        else if (v.startsWith('--force-create=')) out.push(v.slice('--force-create='.length));
+      }
+      // `--ignore-other-worktrees BRANCH`: checks out a branch another worktree uses; the next commit moves it.
+      if (flag('--ignore-other-worktrees')) out.push(...ops(['-b', '-B', '-c', '-C', '--orphan', '--conflict']).slice(0, 1));
+      return out.length > 0 ? { branches: named(out.map((b) => branchOf(b, 'branch'))), shared: 'branches' } : null;
+    }
+    case 'rebase':
+      return flag('--update-refs') ? { branches: [HOLE], shared: 'branches (--update-refs)' } : null;
+    case 'worktree': {
+      const o = a.filter((x) => !x.startsWith('-'));
+      if (o[0] !== 'add') return null;
+      const i = a.findIndex((x) => x === '-B');
+      return i >= 0 && a[i + 1] ? { branches: named([branchOf(a[i + 1]!, 'branch')]), shared: 'branches' } : null;
+    }
+    case 'fetch':
+    case 'push': {
+      const o = ops(['-o', '--push-option', '--repo', '--receive-pack', '--exec', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '--server-option', '--filter', '--signed', '--recurse-submodules-default', '--submodule-prefix']);
+      const remote = o[0];
+      if (remote === undefined) return null;
+      const specs = o.slice(1);
+      if (sub === 'push' && SELF_REMOTES.has(remote)) {
+        if (flag('--all', '--mirror', '--branches', '--tags') || specs.length === 0) return { branches: [HOLE], shared: 'branches pushed into this repository' };
+        return { branches: named(specs.map((x) => refspecDestination(x, 'push'))), shared: 'refs pushed into this repository' };
+      }
+      if (sub === 'fetch') {
+        // `git fetch REMOTE src:dst`: dst is a local branch (a name without refs/ means refs/heads/).
+        const dsts = named(specs.map((x) => refspecDestination(x, 'fetch')));
+        if (dsts.length > 0) return { branches: dsts, shared: 'branches fetched into' };
+      }
+      return null;
+    }
+    case 'tag':
+    case 'notes':
+      return null;
+  }
+  return null;
+}
+
+export function runGit(inv: Invocation, interp: CommandContext): void {
   const t = parseGlobal(inv, interp);
   // `git -c alias.x=...  x`: an alias of this run replaces the subcommand.
   const alias = t.sub ? [...t.config].reverse().find((c) => c.key.toLowerCase() === `alias.${t.sub!.toLowerCase()}`) : undefined;
@@ -179,9 +333,29 @@ export function runGit(inv: Invocation, interp: Interpreter): void {
   if (t.gitDir) evidence.push({ range: inv.range, note: `git dir is ${displayPath(absolute(t.gitDir))}${inv.env.has('GIT_DIR') ? ' (GIT_DIR)' : ''}` });
   if (t.workTree) evidence.push({ range: inv.range, note: `work tree is ${displayPath(absolute(t.workTree))}` });
   evidence.push({ range: inv.range, note: `\`${shown.length > 80 ? shown.slice(0, 77) + '...' : shown}\` runs in ${displayPath(dirPath)}` });
-  const candidates = t.dir.paths ?? [null];
+  const moves = refMoves(t.sub, t.args);
+  const shared = access === 'refs' ? SHARED[t.sub ?? ''] ?? moves?.shared ?? SHARED_NAMES[t.sub ?? ''] : undefined;
+  let candidates = t.dir.paths ?? [null];
+  if (t.sub === 'init' && access !== 'read') {
+    // The repository git init (re)initializes is its directory operand, else the cwd.
+    const dir = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--ref-format'])[0];
+    if (dir) {
+      const cd = interp.resolveCd({ ...inv.st, cwd: t.dir }, dir, inv.range, false);
+      candidates = cd.paths ?? [null];
+    }
+  }
+  if (t.sub === 'push' && !moves) {
+    // `git push ../.. HEAD:x`: a repository given by path receives refs (and objects).
+    const remote = operandsSkipping(t.args, ['-o', '--push-option', '--repo', '--receive-pack', '--exec'])[0];
+    if (remote && /^(?:\.\.?\/|\/|\.\.$|file:\/\/)/.test(remote.value)) {
+      const path = { ...remote, value: remote.value.replace(/^file:\/\//, '') };
+      interp.write('unknown-command', path, inv.st, inv.range, 'git push', { cwdOverride: t.dir, subtree: true, confidenceCap: 'possible' });
+    }
+  }
   for (const d of candidates) {
     interp.git({
+      ...(moves && moves.branches.length > 0 ? { branches: moves.branches } : {}),
+      ...(shared ? { shared } : {}),
       subcommand: t.sub,
       args: t.args.map((a) => displayPath(a.value)),
       access,
@@ -195,6 +369,9 @@ export function runGit(inv: Invocation, interp: Interpreter): void {
     });
   }
   gitPathWrites(t, inv, interp);
+  // Closed world: the value of a `--option=VALUE` not described here may be a path it writes.
+  const undescribed = t.args.filter((a) => /^--[A-Za-z][\w-]*=./.test(a.value) && !DESCRIBED_VALUES.has(a.value.slice(2, a.value.indexOf('='))));
+  if (undescribed.length > 0) unlisted(inv, interp, undescribed.map((a) => ({ ...a, value: a.value.slice(a.value.indexOf('=') + 1) })), 'the value of an option bashguard does not describe');
   gitCodeOptions(t, access, inv, interp);
   gitEnvWrites(t, access, inv, interp);
 }
@@ -227,7 +404,7 @@ function shellQuote(v: string): string {
 }
 
 /** Analyzes shell code git runs, from the directory git acts on. */
-function runGitCode(inv: Invocation, interp: Interpreter, t: Target, code: Field, label: string): void {
+function runGitCode(inv: Invocation, interp: CommandContext, t: Target, code: Field, label: string): void {
   if (code.value.includes(HOLE)) {
     interp.dynamicProblem(`${label} runs code that cannot be known statically`, displayPath(code.value), inv.range);
     return;
@@ -237,7 +414,7 @@ function runGitCode(inv: Invocation, interp: Interpreter, t: Target, code: Field
   interp.runNested(code.value, child, inv.range, label);
 }
 
-function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: CommandContext): void {
   for (const c of t.config) {
     const key = c.key;
     if (/^core\.hookspath$/i.test(key)) {
@@ -309,7 +486,7 @@ const INDEX_READERS = new Set(['status', 'diff', 'describe', 'stash']);
 const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
 
 /** GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY move the index and the object store git writes. */
-function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: Interpreter): void {
+function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: CommandContext): void {
   const index = envOf(inv, 'GIT_INDEX_FILE');
   if (index && !index.fromEnvironment && index.value !== '') {
     // Commands that change the checkout write the index; status/diff refresh it when stat data moved.
@@ -328,7 +505,7 @@ function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: Int
 }
 
 /** Paths git writes as files: new worktrees, clones, archives, patches, bundles, user config. */
-function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
+function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void {
   const ops = operands(t.args);
   const w = (op: 'write' | 'extract' | 'mkdir', f: Field, command: string, subtree = false) =>
     interp.write(op, f, inv.st, inv.range, command, { cwdOverride: t.dir, subtree });
@@ -344,6 +521,15 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     return null;
   };
   switch (t.sub) {
+    case 'checkout':
+    case 'restore':
+    case 'checkout-index':
+    case 'read-tree':
+    case 'stash':
+    case 'apply':
+    case 'am':
+      gitTreeWrites(t, inv, interp);
+      return;
     case 'worktree': {
       if (ops[0]?.value === 'add') {
         const rest = t.args.slice(t.args.indexOf(ops[0]) + 1);
@@ -362,7 +548,8 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     case 'init': {
       const positional = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--shared', '--ref-format']);
       const dir = positional[0] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      w('extract', dir, 'git init', true);
+      // A repository's own files (`.git/...`), not a tree of names not known statically.
+      w('mkdir', dir, 'git init', true);
       return;
     }
     case 'archive': {
@@ -372,8 +559,9 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
     }
     case 'format-patch': {
       const out = optionValue('-o', '--output-directory');
-      if (out) w('extract', out, 'git format-patch -o', true);
-      else if (!has(t.args, '--stdout')) w('extract', { value: '.', confidence: 'certain', evidence: [], glob: false }, 'git format-patch', true);
+      // NNNN-subject.patch files directly in the directory.
+      if (out) w('write', { ...out, value: `${out.value.replace(/\/+$/, '')}/*.patch`, glob: true }, 'git format-patch -o');
+      else if (!has(t.args, '--stdout')) w('write', { value: './*.patch', confidence: 'certain', evidence: [], glob: true }, 'git format-patch');
       return;
     }
     case 'bundle': {
@@ -405,6 +593,94 @@ function gitPathWrites(t: Target, inv: Invocation, interp: Interpreter): void {
       }
       return;
     }
+  }
+}
+
+/**
+ * Git commands that write a tree into the checkout (#38): `checkout <tree-ish> -- PATHS`,
+ * `restore --source`, `checkout-index`, `read-tree -u`, `stash pop|apply`, `apply`, `am`. What
+ * they write comes from a commit, the stash, the index or a patch: where that cannot be known
+ * statically, any name may land below the pathspec (a control file included); a patch that can
+ * be read names its files.
+ */
+function gitTreeWrites(t: Target, inv: Invocation, interp: CommandContext): void {
+  const a = t.args;
+  const dir = t.dir.paths?.length === 1 ? t.dir.paths[0]! : null;
+  const top = dir ? interp.ctx.gitToplevel?.(dir) ?? dir : null;
+  const topCwd: CwdValue | undefined = top ? { paths: [top], confidence: t.dir.confidence, evidence: t.dir.evidence, changed: true } : undefined;
+  const dot = (note: string): Field => ({ value: '.', confidence: 'certain', evidence: [{ range: inv.range, note }], glob: false });
+  const tree = (f: Field, what: string, base: CwdValue | undefined = t.dir) => interp.write('write', f, inv.st, inv.range, `git ${what}`, { cwdOverride: base, subtree: true, tree: true });
+  const value = (...names: string[]): Field | null => {
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.value;
+      for (const n of names) {
+        if (v === n && a[i + 1]) return a[i + 1]!;
+        if (n.startsWith('--') && v.startsWith(n + '=')) return { ...a[i]!, value: v.slice(n.length + 1) };
+        if (!n.startsWith('--') && v.startsWith(n) && v.length > n.length) return { ...a[i]!, value: v.slice(n.length) };
+      }
+    }
+    return null;
+  };
+  const dd = a.findIndex((f) => f.value === '--');
+  const before = dd >= 0 ? a.slice(0, dd) : a;
+  const after = dd >= 0 ? a.slice(dd + 1) : [];
+  switch (t.sub) {
+    case 'checkout': {
+      if (has(a, '--pathspec-from-file')) return tree(dot('pathspecs from a file'), 'checkout --pathspec-from-file', topCwd);
+      const ops = operandsSkipping(before, ['-b', '-B', '--orphan', '--conflict', '-c']);
+      // `checkout TREE-ISH -- PATHS` (or `checkout TREE-ISH PATHS`): the paths as that commit has them.
+      const paths = dd >= 0 ? (ops.length >= 1 ? after : []) : ops.slice(1);
+      for (const p of paths) tree(p, 'checkout <tree-ish> -- <path>');
+      return;
+    }
+    case 'restore': {
+      if (!value('--source', '-s')) return;
+      if (has(a, '--staged', '-S') && !has(a, '--worktree', '-W')) return;
+      const paths = [...operandsSkipping(before, ['-s', '--source', '--conflict', '--pathspec-from-file']), ...after];
+      for (const p of paths) tree(p, 'restore --source');
+      if (has(a, '--pathspec-from-file')) tree(dot('pathspecs from a file'), 'restore --source', topCwd);
+      return;
+    }
+    case 'checkout-index': {
+      const prefix = value('--prefix');
+      const base = prefix ? interp.resolveCd({ ...inv.st, cwd: topCwd ?? t.dir }, { ...prefix, value: prefix.value.endsWith('/') ? prefix.value : prefix.value.replace(/[^/]*$/, '') || '.' }, inv.range, false) : topCwd;
+      const files = operandsSkipping(a, ['--prefix', '--stage']).filter((f) => f.value !== '--');
+      if (has(a, '-a', '--all', '--stdin') || files.length === 0) tree(dot('every file of the index'), 'checkout-index', base);
+      else for (const f of files) interp.write('write', f, inv.st, inv.range, 'git checkout-index', { cwdOverride: prefix ? base : t.dir });
+      return;
+    }
+    case 'read-tree': {
+      if (!has(a, '-u')) return;
+      const prefix = value('--prefix');
+      tree(prefix ?? dot('the tree read'), 'read-tree -u', topCwd);
+      return;
+    }
+    case 'stash': {
+      const sub = operands(a)[0]?.value;
+      if (sub === 'pop' || sub === 'apply' || sub === 'branch') tree(dot('the stash'), `stash ${sub}`, topCwd);
+      return;
+    }
+    case 'apply': {
+      if (has(a, '--cached', '--check', '--stat', '--numstat', '--summary') && !has(a, '--index', '--apply')) return;
+      const strip = value('-p');
+      const root = value('--directory');
+      const files = operandsSkipping(before, ['-p', '-C', '--directory', '--include', '--exclude', '--whitespace', '--build-fake-ancestor']);
+      const texts = files.length === 0 ? [patchText(inv, interp, undefined)] : files.map((f) => patchText(inv, interp, f));
+      const n = strip ? Number(strip.value) : 1;
+      const targets = texts.every((x) => x !== null) && Number.isInteger(n) ? texts.map((x) => patchTargets(x!, n)) : null;
+      if (targets && targets.every((x) => x !== null)) {
+        for (const f of targets.flat().slice(0, 64)) {
+          const path = root ? `${root.value.replace(/\/+$/, '')}/${f}` : f;
+          interp.write('modify', { value: path, confidence: 'likely', evidence: [{ range: inv.range, note: `the patch changes ${path}` }], glob: false }, inv.st, inv.range, 'git apply', { cwdOverride: topCwd });
+        }
+        return;
+      }
+      tree(root ?? dot('the patch'), 'apply', topCwd);
+      return;
+    }
+    case 'am':
+      if (!has(a, '--abort', '--quit', '--show-current-patch')) tree(dot('the patches'), 'am', topCwd);
+      return;
   }
 }
 

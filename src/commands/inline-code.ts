@@ -8,7 +8,8 @@
  * the cwd); other absolute path literals in code that has a sink are `possible` writes; literal
  * shell code is analyzed as a nested shell.
  */
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
+import { codeStrings } from './unknown.js';
 
 export type Language = 'python' | 'node' | 'perl' | 'ruby' | 'awk' | 'php' | 'lua' | 'r';
 
@@ -122,10 +123,11 @@ const pick = (m: RegExpExecArray, k: string): string | undefined => m.groups?.[k
  * What a snippet of inline code may write. Returns true when the code has a write sink (so the
  * arguments handed to it may be written too).
  */
-export function inlineCodeWrites(code: string, lang: Language | null, inv: Invocation, interp: Interpreter, what: string): boolean {
+export function inlineCodeWrites(code: string, lang: Language | null, inv: Invocation, interp: CommandContext, what: string): boolean {
   if (lang === null) {
-    // A language without sink data: every absolute path literal may be written.
-    interp.maybeWrites(code, inv.range, inv.name, what);
+    // A language without sink data: any string in it that resolves into a protected region or
+    // a control file may be written, as for an unknown command.
+    codeStrings(inv, interp, code, what);
     return true;
   }
   const spec = LANGS()[lang];
@@ -151,9 +153,113 @@ export function inlineCodeWrites(code: string, lang: Language | null, inv: Invoc
       interp.write('write', { value: p, confidence: 'likely', evidence: [{ range: inv.range, note: `${what} writes ${p}` }], glob: false }, inv.st, inv.range, inv.name);
     }
   }
-  // The rest of the code may write any absolute path it mentions (through variables, loops ...).
-  let rest = code;
-  for (const p of direct) rest = rest.split(p).join('');
-  interp.maybeWrites(rest, inv.range, inv.name, what);
+  // The rest of the code may write any absolute path it mentions (through variables, loops ...),
+  // except strings that only reach a read, a URL or a string test.
+  for (const lit of writeCandidates(code)) {
+    if (direct.has(lit.trim())) continue;
+    interp.maybeWrites(lit, inv.range, inv.name, what);
+  }
   return true;
+}
+
+/**
+ * Calls whose string arguments are not paths written: reads, listings, tests on names, URLs and
+ * HTTP requests, printing, parsing (python, node, perl, ruby, php, lua, R spellings).
+ */
+const NOT_WRITTEN = new Set([
+  'glob', 'iglob', 'listdir', 'scandir', 'walk', 'exists', 'isfile', 'isdir', 'islink', 'ismount', 'lexists', 'getsize', 'getmtime', 'getatime', 'getctime',
+  'stat', 'lstat', 'access', 'realpath', 'abspath', 'relpath', 'readlink', 'basename', 'dirname', 'splitext', 'normpath', 'expanduser', 'samefile',
+  'startswith', 'endswith', 'find', 'rfind', 'index', 'rindex', 'count', 'match', 'search', 'fullmatch', 'findall', 'finditer', 'compile', 'fnmatch', 'split', 'rsplit', 'partition', 'strip', 'rstrip', 'lstrip', 'removeprefix', 'removesuffix',
+  // `f.write(TEXT)`: the text written, not a path (the path came from open()).
+  'write', 'writelines',
+  'get', 'post', 'put', 'head', 'options', 'request', 'urlopen', 'Request', 'urlparse', 'urljoin', 'urlsplit', 'quote', 'unquote', 'fetch', 'connect_ex', 'gethostbyname', 'create_connection',
+  'print', 'printf', 'puts', 'echo', 'log', 'info', 'debug', 'warning', 'warn', 'error', 'exit', 'len', 'str', 'repr', 'format', 'encode', 'decode', 'getenv', 'which', 'load', 'loads', 'read_csv', 'read_json', 'read_text', 'read_bytes', 'safe_load',
+  'readFileSync', 'readFile', 'existsSync', 'statSync', 'lstatSync', 'readdirSync', 'readdir', 'accessSync', 'realpathSync', 'readlinkSync', 'startsWith', 'endsWith', 'includes', 'indexOf', 'test', 'require', 'resolve', 'parse',
+  'file_exists', 'is_file', 'is_dir', 'file_get_contents', 'strpos', 'preg_match', 'exist?', 'file?', 'directory?', 'start_with?', 'end_with?', 'include?', 'read', 'readlines', 'foreach', 'file.exists', 'dir.exists', 'readLines', 'readRDS', 'grepl',
+]);
+
+/**
+ * The string literals of code that may name a path it writes: not the argument of a call in
+ * NOT_WRITTEN (`requests.get('http://localhost:5000/status')`, `glob('/proc/[0-9]*')`), not a
+ * URL or a piece joined to one, not one side of a comparison (`name.endswith('/ffmpeg')`,
+ * `x == '/a'`, `'/a' in s`), not `open(PATH)` for reading, not awk's `getline < "FILE"`.
+ */
+export function writeCandidates(code: string): string[] {
+  const out: string[] = [];
+  const lits: Array<{ start: number; end: number; text: string }> = [];
+  for (let i = 0; i < code.length; i++) {
+    const q = code[i]!;
+    if (q === '#' && /(^|\n)\s*$/.test(code.slice(Math.max(0, i - 40), i))) {
+      // A comment line (python, perl, ruby, R): skip to its end.
+      const nl = code.indexOf('\n', i);
+      i = nl < 0 ? code.length : nl;
+      continue;
+    }
+    if (q !== '"' && q !== "'" && q !== '`') continue;
+    const triple = code.startsWith(q.repeat(3), i);
+    const close = triple ? q.repeat(3) : q;
+    let j = i + close.length;
+    for (; j < code.length; j++) {
+      if (code[j] === '\\') {
+        j++;
+        continue;
+      }
+      if (code.startsWith(close, j)) break;
+    }
+    lits.push({ start: i, end: Math.min(j + close.length, code.length), text: code.slice(i + close.length, j) });
+    i = j + close.length - 1;
+  }
+  for (let k = 0; k < lits.length; k++) {
+    const l = lits[k]!;
+    if (!/[/~]/.test(l.text)) continue;
+    if (l.text.includes('://')) continue;
+    const before = code.slice(Math.max(0, l.start - 200), l.start);
+    const after = code.slice(l.end, l.end + 12);
+    // Joined to a URL: `"http://host" + "/status"`.
+    if (/\+\s*$/.test(before) && k > 0 && lits[k - 1]!.text.includes('://') && /^['"`]\s*\+\s*$/.test(code.slice(lits[k - 1]!.end - 1, l.start))) continue;
+    const joined = /([A-Za-z_]\w*)\s*\+\s*$/.exec(before);
+    if (joined && new RegExp(`\\b${joined[1]}\\s*=\\s*f?['"][^'"]*://`).test(code)) continue;
+    // A comparison or a membership test.
+    if (/(?:==|!=|===|!==|\bin|\bnot in|=~|<)\s*$/.test(before) || /^\s*(?:==|!=|===|!==|in\b|not in\b)/.test(after)) continue;
+    const call = enclosingCall(code, l.start);
+    if (call !== null) {
+      const name = call.name.split('.').pop()!;
+      if (NOT_WRITTEN.has(name) || NOT_WRITTEN.has(call.name)) continue;
+      // open(PATH) / open(PATH, 'r'): a read.
+      if (name === 'open' && call.args !== null && !/,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]/.test(call.args)) continue;
+    }
+    out.push(l.text);
+  }
+  return out;
+}
+
+/** The call whose argument list holds position `at`: its dotted name and argument text (null when unclosed). */
+function enclosingCall(code: string, at: number): { name: string; args: string | null } | null {
+  let depth = 0;
+  for (let i = at - 1; i >= 0 && at - i < 2000; i--) {
+    const c = code[i]!;
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if (c === '[' || c === '{') {
+      if (depth === 0) return null;
+      depth--;
+    } else if (c === '(') {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      const m = /([A-Za-z_$][\w$.?]*)\s*$/.exec(code.slice(Math.max(0, i - 80), i));
+      if (!m) return null;
+      let d = 0;
+      let end = -1;
+      for (let j = i; j < code.length; j++) {
+        if (code[j] === '(') d++;
+        else if (code[j] === ')' && --d === 0) {
+          end = j;
+          break;
+        }
+      }
+      return { name: m[1]!, args: end < 0 ? null : code.slice(i + 1, end) };
+    } else if (c === '\n' && depth === 0 && !/[,(\\]\s*$/.test(code.slice(Math.max(0, i - 40), i))) return null;
+  }
+  return null;
 }

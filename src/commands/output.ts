@@ -3,7 +3,7 @@
  * usable value inside paths. null means "prints something we cannot know".
  */
 import { HOLE } from '../effects/types.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 import { basenameOf, dirnameOf, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { parseArgs } from './args.js';
 
@@ -22,7 +22,7 @@ function tmpdir(inv: Invocation): string {
   return v?.replace(/\/+$/, '') || '/tmp';
 }
 
-export function outputOf(inv: Invocation, interp: Interpreter): string | null {
+export function outputOf(inv: Invocation, interp: CommandContext): string | null {
   const vals = inv.args.map((a) => a.value);
   switch (inv.name) {
     case 'pwd':

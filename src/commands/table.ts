@@ -7,21 +7,35 @@
 import { HOLE, type Evidence, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation, Stdin } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation, Stdin } from './context.js';
 import { dropVar, type CwdValue } from '../interpret/state.js';
-import { basenameOf, displayPath, joinPath } from '../interpret/paths.js';
+import { basenameOf, displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { runGit } from './git.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
-import { unknownCommand } from './unknown.js';
+import { patchTargets, patchText } from './patch-files.js';
+import { unknownCommand, unlisted } from './unknown.js';
 import { envOf } from './env.js';
+import type { Decision } from '../policy/config.js';
+import { optionChange, setShellOption } from '../interpret/shell-options.js';
+import type { State } from '../interpret/state.js';
 
 export interface CommandSpec {
   /** What kind of knowledge this entry holds (shown by `bashguard explain --commands`). */
   category: 'writes' | 'wrapper' | 'shell' | 'code' | 'builtin' | 'project' | 'git' | 'read';
   /** Prints nothing (so `$(cmd)` is empty rather than unknown). */
   silent?: boolean;
-  run(inv: Invocation, interp: Interpreter): void;
+  run(inv: Invocation, interp: CommandContext): void;
+  /**
+   * Commands using this entry and the hook's decision for each in the standard layout (cwd: the
+   * worktree b1 of /home/dev/repo): run as tests by test/command-examples.test.ts.
+   */
+  examples?: ReadonlyArray<readonly [cmd: string, expect: Decision]>;
+}
+
+/** An entry with its examples beside it. */
+function ex(spec: CommandSpec, examples: ReadonlyArray<readonly [string, Decision]>): CommandSpec {
+  return { ...spec, examples };
 }
 
 // ---------------------------------------------------------------- declarative writers
@@ -55,16 +69,20 @@ function writes(spec: WritesSpec): CommandSpec {
   };
 }
 
-function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: Interpreter, cwd?: CwdValue): void {
+function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: CommandContext, cwd?: CwdValue): void {
   if (spec.noWriteFlags && hasOption(p, ...spec.noWriteFlags)) return;
   let op = spec.op;
   for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
   const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
-  const w = (o: WriteOp, f: Field, sub = subtree) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd });
+  const w = (o: WriteOp, f: Field, sub = subtree, tree = false) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd, tree });
+  const unknownValues: Field[] = [];
   for (const o of p.options) {
     const role = spec.optionWrites?.[o.name];
     if (role && o.value) w(role, o.value, false);
+    // `--opt=VALUE` of an option the grammar does not list: what it does with VALUE is not known.
+    else if (!role && o.value && o.name.startsWith('--') && !spec.grammar.long?.includes(o.name.slice(2))) unknownValues.push(o.value);
   }
+  if (unknownValues.length > 0) unlisted(inv, interp, unknownValues, 'the value of an option its entry does not describe');
   const flagChanged = op !== spec.op;
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
   switch (operands) {
@@ -88,12 +106,38 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: I
       if (targets.length > 0) {
         for (const t of targets) {
           if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
-          else w(op, t, true);
+          else {
+            w(op, t, true, (subtree || op === 'move') && p.operands.some((f) => f.value.includes(HOLE) || f.glob || /(?:^|\/)\.?\/?$/.test(f.value)));
+            for (const s of p.operands.slice(0, 16)) {
+              const name = basenameOf(s.value.replace(/\/+$/, ''));
+              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') w(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, subtree);
+            }
+          }
         }
       } else if (p.operands.length >= 2) {
         sources = p.operands.slice(0, -1);
+        // DEST may be a directory: each source lands in it under its own name (`cp x .claude/`).
+        const dest = p.operands[p.operands.length - 1]!;
+        const isDir = dest.value.endsWith('/') || sources.length > 1 || /(?:^|\/)\.\.?$/.test(dest.value);
+        // A tree whose top-level name is known lands under that name when DEST is a directory;
+        // otherwise (an unknown name, `src/.`, `src/` for rsync, DEST that may not exist yet) it
+        // becomes DEST itself: names not known statically land anywhere below DEST.
+        let named = op !== 'link' && !dest.value.includes(HOLE);
+        if (named) {
+          for (const s of sources.slice(0, 16)) {
+            const name = basenameOf(s.value.replace(/\/+$/, ''));
+            if (s.value.includes(HOLE) || (s.glob && (name.includes(HOLE) || name === '')) || name === '' || name === '.' || name === '..' || (inv.name === 'rsync' && s.value.endsWith('/'))) {
+              named = false;
+              continue;
+            }
+            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
+          }
+        }
+        const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
         if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
-        else w(op, p.operands[p.operands.length - 1]!, subtree || sources.length > 1);
+        // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
+        // directory and every source's name is known, the per-source writes above are the writes.)
+        else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;
@@ -175,6 +219,7 @@ const shell: CommandSpec = {
       for (const [k, v] of inv.env) interp.setVar(child, k, v.value, v.confidence, v.evidence, true);
       // `bash -c CODE NAME ARG1 ...`: the operands after the code are $0, $1 ...
       p.operands.slice(1).forEach((a, i) => interp.setVar(child, String(i), a.value, a.confidence, a.evidence));
+      shellStartup(inv, interp, child, hasOption(p, '-i'));
       interp.runNested(code.value, child, inv.range, label);
       return;
     }
@@ -191,8 +236,32 @@ const shell: CommandSpec = {
   },
 };
 
+/**
+ * What a shell reads before its script: SHELLOPTS / BASHOPTS set by the script (exported) start
+ * it with those options; a non-interactive bash sources $BASH_ENV, an interactive shell $ENV
+ * (bash(1) INVOCATION).
+ */
+function shellStartup(inv: Invocation, interp: CommandContext, child: State, interactive: boolean): void {
+  for (const [name, isShopt] of [['SHELLOPTS', false], ['BASHOPTS', true]] as const) {
+    const v = envOf(inv, name);
+    if (!v || v.fromEnvironment || !/bash$/.test(inv.name)) continue;
+    if (v.value.includes(HOLE)) {
+      interp.dynamicProblem(`${name} starts ${inv.name} with options not known statically`, `${name}=${displayPath(v.value)}`, inv.range);
+      continue;
+    }
+    for (const opt of v.value.split(':').filter(Boolean)) {
+      const r = optionChange(opt, true, isShopt);
+      if (r === null) continue;
+      if ('unknown' in r) interp.dynamicProblem(`${name}: ${r.unknown}`, `${name}=${v.value}`, inv.range);
+      else setShellOption(child, opt, r.keep);
+    }
+  }
+  const file = interactive ? envOf(inv, 'ENV') : /bash$/.test(inv.name) ? envOf(inv, 'BASH_ENV') : null;
+  if (file && !file.fromEnvironment && file.value !== '') interp.sourceFile({ value: file.value, confidence: file.confidence, evidence: file.evidence, glob: false }, child, inv.range);
+}
+
 /** A shell reading its script from stdin: a heredoc, a herestring, `echo ... |`. */
-function stdinScript(inv: Invocation, interp: Interpreter, label: string): void {
+function stdinScript(inv: Invocation, interp: CommandContext, label: string): void {
   const s: Stdin = inv.stdin;
   if (s.kind === 'text' && s.known) {
     const child = interp.child(inv.st);
@@ -255,7 +324,7 @@ function code(spec: CodeSpec): CommandSpec {
 }
 
 /** `python3 -c CODE ARG...` where CODE writes: each argument (resolved against the cwd) may be what it writes. */
-function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): void {
+function codeArguments(args: Field[], inv: Invocation, interp: CommandContext): void {
   for (const f of args) {
     if (f.value.startsWith('-') || f.value === '' || f.value.startsWith(HOLE)) continue;
     interp.write('maybe-write', { ...f, evidence: [...f.evidence, { range: inv.range, note: `an argument of inline ${inv.name} code that writes files` }] }, inv.st, inv.range, inv.name, { confidenceCap: 'possible' });
@@ -268,20 +337,32 @@ function codeArguments(args: Field[], inv: Invocation, interp: Interpreter): voi
  * Build and package tools write somewhere below their project directory (the cwd, or a
  * `-C`/`--prefix` option): harmless inside the worktree, an escape after `cd <main>`.
  */
-function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = []): CommandSpec {
+function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = [], described: string[] = []): CommandSpec {
   return {
     category: 'project',
     run(inv, interp) {
       const p = parseArgs(inv.args, grammar);
       const sub = p.operands[0]?.value;
-      if (sub && readOnly.includes(sub)) return;
       if (hasOption(p, '--version', '-v', '--help', '-h', '-V')) return;
       const dirs = optionValues(p, ...dirOptions);
       const dir = dirs[dirs.length - 1];
-      if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
-      else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      if (!(sub && readOnly.includes(sub))) {
+        if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+        else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      }
+      // Closed world: the entry says only where the project is and which options are read; any
+      // other operand or option value may be a path the subcommand writes.
+      projectUnlisted(inv, interp, p, [...dirOptions, ...described]);
     },
   };
+}
+
+/** A project tool's operands (after the subcommand) and the values of options its entry does not describe. */
+function projectUnlisted(inv: Invocation, interp: CommandContext, p: ParsedArgs, described: string[]): void {
+  const rest: Field[] = [];
+  for (const o of p.options) if (o.value && !described.includes(o.name)) rest.push(o.value);
+  rest.push(...p.operands.slice(1));
+  unlisted(inv, interp, rest);
 }
 
 // ---------------------------------------------------------------- irregular commands
@@ -362,6 +443,14 @@ const sed: CommandSpec = {
 const TAR_VALUE_SHORT = 'fCbgHKLNTVX';
 const TAR_VALUE_LONG = ['file', 'directory', 'blocking-factor', 'listed-incremental', 'format', 'starting-file', 'newer', 'after-date', 'files-from', 'label', 'exclude-from', 'use-compress-program', 'transform', 'xform', 'owner', 'group', 'mode', 'exclude'];
 
+/** Archives a script created with known members (`tar -cf a.tar src`), per analysis. */
+const ARCHIVES = new WeakMap<CommandContext, Map<string, string[]>>();
+function archivesOf(interp: CommandContext): Map<string, string[]> {
+  let m = ARCHIVES.get(interp);
+  if (!m) ARCHIVES.set(interp, (m = new Map()));
+  return m;
+}
+
 const tar: CommandSpec = {
   category: 'writes',
   run(inv, interp) {
@@ -378,9 +467,35 @@ const tar: CommandSpec = {
     let cwd: CwdValue | undefined;
     if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[0]!, inv.range, false);
     const files = optionValues(p, '-f', '--file');
-    if (extract) {
-      const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+    const archive = (f: Field | undefined): string | null => {
+      if (!f || f.value === '-' || f.value.includes(HOLE)) return null;
+      if (f.value.startsWith('/')) return normalizeLogical(f.value);
+      const base = cwd?.paths ?? inv.st.cwd.paths;
+      return base?.length === 1 ? normalizeLogical(joinPath(base[0]!, f.value)) : null;
+    };
+    if (create && !hasOption(p, '-T', '--files-from', '-r', '--append', '-u', '--update', '-A', '--catenate', '--concatenate')) {
+      // Remember what an archive this command creates holds, for a later `tar -x` of it.
+      const a = archive(files[0]);
+      if (a && p.operands.length > 0 && p.operands.every((m) => !m.value.includes(HOLE) && !m.glob)) archivesOf(interp).set(a, p.operands.map((m) => m.value.replace(/^\/+/, '').replace(/\/+$/, '') || '.'));
+    }
+    if (extract && !hasOption(p, '-O', '--to-stdout', '--to-command')) {
+      // `tar -xf a.tar MEMBER...`: only those members (and what lies below them) are written;
+      // the same for an archive this command created from known members.
+      const known = archivesOf(interp).get(archive(files[0]) ?? '');
+      const listed = hasOption(p, '--wildcards', '-T', '--files-from') ? [] : p.operands;
+      const members = listed.length === 0 && known ? known.map((value) => ({ value, confidence: 'likely' as const, evidence: [{ range: inv.range, note: `the archive was created here with ${value}` }], glob: false })) : listed;
+      if (members.length > 0 && members.every((m) => !m.value.includes(HOLE) && !m.glob)) {
+        // Leading `/` is stripped from member names unless -P (tar(1) --absolute-names).
+        const absolute = hasOption(p, '-P', '--absolute-names');
+        for (const m of members) {
+          const value = absolute ? m.value : m.value.replace(/^\/+/, '') || '.';
+          // A member may be a directory (`.`, `src`) holding any name below it.
+          interp.write('write', { ...m, value }, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd, tree: true });
+        }
+      } else {
+        const target = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+        interp.write('extract', target, inv.st, inv.range, 'tar -x', { subtree: true, cwdOverride: cwd });
+      }
     }
     if (create || del) {
       // The archive is opened before -C applies only if -C comes after -f; bash users rarely rely on that.
@@ -396,6 +511,13 @@ const unzip: CommandSpec = {
     if (hasOption(p, '-l', '-t', '-v', '-p', '-c', '-Z', '-z')) return;
     const d = optionValues(p, '-d');
     const target = d[d.length - 1] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+    // `unzip a.zip MEMBER...`: only those members (their base names with -j) are written.
+    const members = p.operands.slice(1);
+    if (members.length > 0 && members.every((m) => !m.value.includes(HOLE) && !m.glob && !/[*?[]/.test(m.value)) && !hasOption(p, '-x')) {
+      const junk = hasOption(p, '-j');
+      for (const m of members) interp.write('write', { ...m, value: joinPath(target.value, junk ? basenameOf(m.value) : m.value.replace(/^\/+/, '')) }, inv.st, inv.range, 'unzip', { subtree: !junk });
+      return;
+    }
     interp.write('extract', target, inv.st, inv.range, 'unzip', { subtree: true });
   },
 };
@@ -435,7 +557,15 @@ const wget: CommandSpec = {
     if (docs.length === 0) {
       const prefix = optionValues(p, '-P', '--directory-prefix')[0];
       const target = prefix ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
-      interp.write('extract', target, inv.st, inv.range, 'wget', { subtree: true });
+      if (hasOption(p, '-r', '--recursive', '-m', '--mirror', '-x', '--force-directories', '-i', '--input-file')) {
+        interp.write('extract', target, inv.st, inv.range, 'wget', { subtree: true });
+      } else {
+        // One file per URL, named after the URL's last component (index.html when it has none).
+        for (const u of p.operands.slice(0, 16)) {
+          const name = u.value.includes(HOLE) ? HOLE : u.value.replace(/[?#].*$/, '').replace(/^[a-z]+:\/\/[^/]*/i, '').split('/').pop() || 'index.html';
+          interp.write('write', { ...u, value: joinPath(target.value, name) }, inv.st, inv.range, 'wget');
+        }
+      }
     }
   },
 };
@@ -468,11 +598,23 @@ const patch: CommandSpec = {
     const out = optionValues(p, '-o', '--output');
     for (const o of out) if (o.value !== '-') interp.write('write', o, inv.st, inv.range, 'patch -o', { cwdOverride: cwd });
     if (out.length > 0) return;
-    if (p.operands[0]) interp.write('modify', p.operands[0], inv.st, inv.range, 'patch', { cwdOverride: cwd });
-    // The files named inside the patch, relative to the (possibly -d) directory.
-    else interp.write('modify', { value: `./${HOLE}`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd, subtree: true });
+    if (p.operands[0]) {
+      interp.write('modify', p.operands[0], inv.st, inv.range, 'patch', { cwdOverride: cwd });
+      return;
+    }
+    // The files named inside the patch (-i FILE, or stdin), relative to the (possibly -d) directory.
+    const stripValue = optionValues(p, '-p', '--strip')[0]?.value;
+    const strip = stripValue === undefined ? null : Number(stripValue);
+    const text = patchText(inv, interp, optionValues(p, '-i', '--input')[0]);
+    const targets = text === null || (strip !== null && !Number.isInteger(strip)) ? null : patchTargets(text, strip);
+    if (targets) {
+      for (const t of targets.slice(0, 64)) interp.write('modify', { value: t, confidence: 'likely', evidence: [{ range: inv.range, note: `the patch changes ${t}` }], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd });
+      return;
+    }
+    interp.write('modify', { value: `./${HOLE}`, confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, 'patch', { cwdOverride: cwd, subtree: true, tree: true });
   },
 };
+
 
 const chmodLike = (modeOperand: boolean): CommandSpec => ({
   category: 'writes',
@@ -641,7 +783,8 @@ const flock: CommandSpec = {
 // ---------------------------------------------------------------- builtins with state
 
 function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean } {
-  let physical = false;
+  // `set -P` / `set -o physical` make -P the default; `cd -L` still overrides it.
+  let physical = inv.st.extras.shopts.has('physical');
   let i = 0;
   for (; i < inv.args.length; i++) {
     const v = inv.args[i]!.value;
@@ -680,6 +823,17 @@ const cd: CommandSpec = {
         : { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd` to an unknown $HOME' }], changed: true };
     } else {
       next = interp.resolveCd(inv.st, target, inv.range, physical);
+      // `shopt -s cdable_vars`: a name that is not a directory is a variable holding one.
+      if (inv.st.extras.shopts.has('cdable_vars') && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value)) {
+        const v = inv.st.vars.get(target.value);
+        if (v) {
+          const alt = interp.resolveCd(inv.st, { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false }, inv.range, physical);
+          const note = { range: inv.range, note: `cdable_vars: \`cd ${target.value}\` may go to $${target.value} (${displayPath(v.value)})` };
+          next = alt.paths && next.paths
+            ? { paths: [...new Set([...alt.paths, ...next.paths])], confidence: 'likely', evidence: [...alt.evidence, note], changed: true }
+            : { paths: null, confidence: 'possible', evidence: [...alt.evidence, note], changed: true };
+        }
+      }
       // CDPATH: bash tries each entry before the cwd for a name not starting with /, ./ or ../.
       const cdpath = inv.env.get('CDPATH')?.value ?? inv.st.vars.get('CDPATH')?.value;
       if (cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(target.value) && !target.value.includes(HOLE) && next.paths) {
@@ -827,9 +981,9 @@ const shells = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh',
 
 const OWN: Record<string, () => CommandSpec> = {
   // files and directories
-  touch: () => writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
+  touch: () => ex(writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }), [['touch ../../x', 'deny'], ['touch x', 'allow'], ['touch --no-create=../../x y', 'ask']]),
   mkdir: () => writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
-  rm: () => writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
+  rm: () => ex(writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }), [['rm -rf ../b2/src', 'deny'], ['rm -rf build', 'allow'], ['rm -rf .claude', 'allow']]),
   rmdir: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
   unlink: () => writes({ grammar: {}, operands: 'each', op: 'delete' }),
   shred: () => writes({ grammar: { short: 'ns', long: ['iterations', 'size', 'random-source'] }, operands: 'each', op: 'modify' }),
@@ -839,20 +993,20 @@ const OWN: Record<string, () => CommandSpec> = {
   chgrp: () => chmodLike(true),
   chattr: () => chmodLike(true),
   setfacl: () => writes({ grammar: { short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'] }, operands: 'each', op: 'chmod' }),
-  cp: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
-  mv: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }),
+  cp: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }), [['cp README.md ../../x', 'deny'], ['cp ../../README.md x', 'allow'], ['cp settings.local.json .claude/', 'deny'], ['cp -r /tmp/tpl/. .', 'ask'], ['cp -r /tmp/tpl/. build/', 'allow']]),
+  mv: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }), [['mv x ../../x', 'deny'], ['mv /tmp/tpl .claude', 'ask'], ['mv /tmp/tpl build', 'allow']]),
   install: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
   ln: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
   link: () => writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
-  tee: () => writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  tee: () => ex(writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }), [['echo x | tee ../../x', 'deny'], ['echo x | tee x', 'allow']]),
   dd: () => dd,
   sort: () => writes({ grammar: { short: 'ktoST', long: ['key', 'field-separator', 'output', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'random-source', 'sort'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   split: () => split,
   csplit: () => csplit,
   rsync: () => writes({ grammar: { short: 'eBfT', long: ['rsh', 'rsync-path', 'exclude', 'include', 'exclude-from', 'include-from', 'filter', 'files-from', 'temp-dir', 'partial-dir', 'log-file', 'password-file', 'backup-dir', 'chmod', 'chown', 'compare-dest', 'copy-dest', 'link-dest', 'timeout', 'bwlimit', 'suffix', 'max-size', 'min-size', 'out-format', 'port'] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r', '-a', '--recursive', '--archive'], optionWrites: { '--log-file': 'append', '--backup-dir': 'extract' } }),
   scp: () => writes({ grammar: { short: 'cFiJlLoPS', long: [] }, operands: 'dest-last', op: 'write', subtreeFlags: ['-r'] }),
-  tar: () => tar,
-  unzip: () => unzip,
+  tar: () => ex(tar, [['tar -xf /tmp/a.tar', 'ask'], ['tar -xf /tmp/a.tar -C build', 'allow'], ['tar -xf /tmp/a.tar -C ../..', 'deny'], ['tar -tf /tmp/a.tar', 'allow']]),
+  unzip: () => ex(unzip, [['unzip -o /tmp/a.zip', 'ask'], ['unzip -o /tmp/a.zip -d build', 'allow'], ['unzip -l /tmp/a.zip', 'allow'], ['unzip /tmp/a.zip README.md', 'allow']]),
   zip: () => ({ category: 'writes', silent: true, run(inv, interp) { const p = parseArgs(inv.args, { short: 'bnOtxi', long: [] }); const a = p.operands[0]; if (a && !hasOption(p, '-T', '--test')) interp.write('write', a, inv.st, inv.range, 'zip'); } }),
   gzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   gunzip: () => writes({ grammar: { short: 'S', long: ['suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
@@ -861,9 +1015,9 @@ const OWN: Record<string, () => CommandSpec> = {
   xz: () => writes({ grammar: { short: 'STF', long: ['suffix', 'threads', 'format'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   unxz: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
   zstd: () => writes({ grammar: { short: 'oD', long: ['output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write' } }),
-  patch: () => patch,
+  patch: () => ex(patch, [['patch -p1 < /tmp/unknown.diff', 'ask'], ['patch README.md /tmp/x.diff', 'allow'], ['patch -d ../.. -p1 < /tmp/x.diff', 'deny']]),
   curl: () => curl,
-  wget: () => wget,
+  wget: () => ex(wget, [['wget https://example.com/a.tgz', 'allow'], ['wget -O ../../a.tgz https://example.com/a.tgz', 'deny'], ['wget -r https://example.com/', 'ask']]),
   mktemp: () => mktemp,
   sed: () => sed,
   vi: () => vi, vim: () => vi, nvim: () => vi, nano: () => vi, emacs: () => vi, ed: () => vi, ex: () => vi, code: () => vi, subl: () => vi, gedit: () => vi, kate: () => vi, micro: () => vi, hx: () => vi, helix: () => vi, joe: () => vi, mcedit: () => vi,
@@ -916,7 +1070,13 @@ const OWN: Record<string, () => CommandSpec> = {
   mapfile: () => readVar,
   readarray: () => readVar,
   printf: () => ({ category: 'builtin', run: (inv, interp) => (inv.args[0]?.value === '-v' ? readVar.run(inv, interp) : undefined) }),
-  git: () => ({ category: 'git', run: runGit }),
+  git: () => ex({ category: 'git', run: runGit }, [
+    ['git commit -qm x', 'allow'], ['git -C ../.. commit -qm x', 'deny'], ['git update-ref refs/heads/b2 HEAD~1', 'deny'], ['git update-ref refs/heads/b1 HEAD~1', 'allow'],
+    ['git push -q . HEAD:b2', 'deny'], ['git fetch -q . HEAD:main', 'deny'], ['git branch -f topic', 'ask'], ['git gc', 'ask'], ['git maintenance run', 'ask'], ['git replace HEAD HEAD~1', 'ask'],
+    ['git pack-refs --all', 'ask'], ['git reflog expire --all', 'ask'], ['git tag v1', 'ask'], ['git notes add -m x', 'ask'], ['git frobnicate', 'ask'], ['git status', 'allow'],
+    ['git init -q --separate-git-dir=/tmp/g', 'deny'], ['git init -q /tmp/newrepo', 'allow'], ['git checkout HEAD~1 -- .', 'ask'], ['git checkout HEAD~1 -- src', 'allow'], ['git stash pop', 'ask'], ['git stash list', 'allow'],
+    ['git log --frob-file=../../x', 'ask'], ['git log --frob-file=x', 'allow'],
+  ]),
   // inline code in other languages
   python: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
   python3: () => code({ grammar: { short: 'cmWXQ' }, codeOptions: ['-c'], argvOperands: true }),
@@ -935,21 +1095,21 @@ const OWN: Record<string, () => CommandSpec> = {
   mawk: () => code({ grammar: { short: 'fvFW' }, codeOptions: [], programOperand: true }),
   nawk: () => code({ grammar: { short: 'fvF' }, codeOptions: [], programOperand: true }),
   // project tools: write below their project directory
-  make: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, []),
-  gmake: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, []),
-  npm: () => project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs']),
+  make: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] }, [], ['-f', '--file', '--makefile', '-I', '--include-dir', '-j', '--jobs', '-l', '--load-average', '-o']),
+  gmake: () => project(['-C', '--directory'], { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs'] }, [], ['-f', '--file', '--makefile', '-I', '--include-dir', '-j', '--jobs', '-l', '-o']),
+  npm: () => project(['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['view', 'info', 'show', 'ls', 'list', 'outdated', 'search', 'help', 'config', 'whoami', 'ping', 'root', 'bin', 'prefix', 'explain', 'why', 'fund', 'docs', 'repo', 'bugs'], ['-w', '--workspace']),
   yarn: () => project(['--cwd'], { long: ['cwd'] }, ['info', 'list', 'why', 'help', 'config', 'outdated']),
-  pnpm: () => project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config']),
-  npx: () => project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, []),
-  cargo: () => project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project']),
-  go: () => project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet']),
-  pip: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  pip3: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug']),
-  cmake: () => project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, []),
-  ninja: () => project(['-C'], { short: 'Cfjkl' }, []),
-  mvn: () => project(['-f', '--file'], { short: 'fsDPplbT' }, []),
-  gradle: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
-  gradlew: () => project(['-p', '--project-dir'], { short: 'pbc' }, []),
+  pnpm: () => project(['-C', '--dir', '--prefix'], { short: 'C', long: ['dir', 'prefix', 'filter'] }, ['view', 'info', 'ls', 'list', 'why', 'outdated', 'help', 'config'], ['--filter']),
+  npx: () => project(['--prefix'], { long: ['prefix', 'package'], stopAtOperand: true }, [], ['--package']),
+  cargo: () => project(['--manifest-path', '--target-dir', '-C'], { short: 'pjZC', long: ['manifest-path', 'target-dir', 'package', 'jobs', 'features', 'target', 'profile', 'config'] }, ['metadata', 'tree', 'search', 'help', 'version', 'locate-project', 'read-manifest', 'verify-project'], ['-p', '--package', '-j', '--jobs', '--features', '--target', '--profile', '--config', '-Z']),
+  go: () => project(['-C'], { short: 'oC' }, ['version', 'env', 'list', 'doc', 'help', 'vet'], ['-o']),
+  pip: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug'], ['-r', '--requirement', '-c', '--constraint', '--index-url', '--extra-index-url', '--find-links', '--python-version', '--platform']),
+  pip3: () => project(['--target', '-t', '--prefix', '--root'], { short: 'trec', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable'] }, ['list', 'show', 'freeze', 'search', 'help', 'check', 'config', 'debug'], ['-r', '--requirement', '-c', '--constraint', '--index-url', '--extra-index-url', '--find-links', '--python-version', '--platform']),
+  cmake: () => project(['-B', '--build', '-S', '--install'], { short: 'BSDGCTAUj', long: ['build', 'install', 'prefix', 'config', 'target', 'parallel'] }, [], ['-G', '-C', '-T', '-A', '-U', '-j', '--parallel', '--config', '--target']),
+  ninja: () => project(['-C'], { short: 'Cfjkl' }, [], ['-f', '-j', '-k', '-l']),
+  mvn: () => project(['-f', '--file'], { short: 'fsDPplbT' }, [], ['-s', '-D', '-P', '-p', '-b', '-T']),
+  gradle: () => project(['-p', '--project-dir'], { short: 'pbc' }, [], ['-b', '-c']),
+  gradlew: () => project(['-p', '--project-dir'], { short: 'pbc' }, [], ['-b', '-c']),
   pytest: () => project(['--rootdir', '--basetemp'], { short: 'kmpcorx', long: ['rootdir', 'basetemp'] }, []),
   tsc: () => project(['--outDir', '-p', '--project'], { short: 'p', long: ['outDir', 'project', 'outFile'] }, []),
   prettier: () => ({ category: 'project', run: (inv, interp) => { if (inv.args.some((a) => a.value === '--write' || a.value === '-w')) for (const a of inv.args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, 'prettier --write', { subtree: true }); } }),
@@ -981,7 +1141,11 @@ function ownSpec(name: string): CommandSpec | undefined {
 /** Replaces `name`'s entry with `change` of it, still built on first lookup. */
 function amend(name: string, change: (spec: CommandSpec) => CommandSpec): void {
   const base = TABLE.get(name)!;
-  TABLE.set(name, () => change(base()));
+  TABLE.set(name, () => {
+    const b = base();
+    const c = change(b);
+    return b.examples && !c.examples ? { ...c, examples: b.examples } : c;
+  });
 }
 
 // ---------------------------------------------------------------- closed world: data for the rest
@@ -1233,7 +1397,7 @@ function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string
 }
 
 /** `python3 -m MODULE ARGS`: modules that write files, as data. */
-const PY_MODULES: Record<string, (args: Field[], inv: Invocation, interp: Interpreter) => void> = {
+const PY_MODULES: Record<string, (args: Field[], inv: Invocation, interp: CommandContext) => void> = {
   venv: (args, inv, interp) => {
     const p = parseArgs(args, { long: ['prompt', 'upgrade-deps'] });
     for (const d of p.operands) interp.write('extract', d, inv.st, inv.range, 'python -m venv', { subtree: true });
@@ -1337,7 +1501,7 @@ const python: CommandSpec = {
 };
 
 /** PYTHONPYCACHEPREFIX moves every bytecode cache python writes (stdlib included) under that directory. */
-function pythonEnvWrites(inv: Invocation, interp: Interpreter, options: Field[]): void {
+function pythonEnvWrites(inv: Invocation, interp: CommandContext, options: Field[]): void {
   const prefix = envOf(inv, 'PYTHONPYCACHEPREFIX');
   if (!prefix || prefix.value === '' || options.some((o) => /^-[a-zA-Z]*B/.test(o.value)) || envOf(inv, 'PYTHONDONTWRITEBYTECODE')?.value) return;
   interp.write('extract', { value: prefix.value, confidence: prefix.confidence, evidence: [...prefix.evidence, { range: inv.range, note: `PYTHONPYCACHEPREFIX=${displayPath(prefix.value)}: python writes its bytecode caches there` }], glob: false }, inv.st, inv.range, `${inv.name} (PYTHONPYCACHEPREFIX)`, { subtree: true });
@@ -1400,6 +1564,159 @@ function installer(base: CommandSpec, targets: string[], grammar: OptionGrammar,
   };
 }
 
+const DOCKER_GLOBAL = ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey'];
+const DOCKER_VALUE_SHORT = 'aecfhlmopuvwH';
+const DOCKER_VALUE_LONG = ['volume', 'mount', 'output', 'file', 'tag', 'name', 'env', 'env-file', 'workdir', 'user', 'publish', 'network', 'entrypoint', 'label', 'build-arg', 'target', 'platform', 'cidfile', 'iidfile', 'metadata-file', 'memory', 'cpus', 'hostname', 'add-host', 'cap-add', 'cap-drop', 'device', 'restart', 'format', 'filter', 'signal', 'time', 'project-name', 'project-directory', 'profile', 'cache-from', 'cache-to', 'secret', 'ssh', 'progress', 'shm-size', 'ulimit', 'gpus', 'runtime', 'pull', 'security-opt', 'log-driver', 'log-opt', 'tmpfs', 'volumes-from', 'ipc', 'pid', 'userns', 'detach-keys', 'since', 'until', 'tail'];
+
+/**
+ * docker / podman: the local paths a subcommand writes (`cp CTR:SRC DST`, `build -o`, `save -o`,
+ * `--cidfile`), bind mounts a container may write (`-v HOST:CTR`, `--mount type=bind,...`), and
+ * closed world for the rest: other operands and option values may be paths it writes.
+ */
+const docker: CommandSpec = {
+  category: 'project',
+  run(inv, interp) {
+    let args = inv.args;
+    // Global options come before the subcommand.
+    while (args[0] && args[0].value.startsWith('-')) args = args.slice(DOCKER_GLOBAL.includes(args[0].value) ? 2 : 1);
+    let sub = args[0]?.value;
+    args = args.slice(1);
+    if ((sub === 'container' || sub === 'image' || sub === 'buildx' || sub === 'builder') && args[0] && !args[0].value.startsWith('-')) {
+      sub = args[0].value;
+      args = args.slice(1);
+    }
+    if (sub === undefined) return;
+    if (sub === 'compose') {
+      // Bind mounts and build outputs live in the compose file: the project directory may be written.
+      interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `${inv.name} compose`, { subtree: true, confidenceCap: 'possible' });
+    }
+    const p = parseArgs(args, { short: DOCKER_VALUE_SHORT, long: DOCKER_VALUE_LONG });
+    const w = (op: WriteOp, f: Field, what: string, opts: { subtree?: boolean; confidenceCap?: Confidence } = {}) => interp.write(op, f, inv.st, inv.range, `${inv.name} ${what}`, opts);
+    const described = new Set<string>();
+    if (sub === 'cp') {
+      const [src, dst] = p.operands;
+      // `CONTAINER:PATH` names a path in a container; anything else is local.
+      const inContainer = (f: Field) => /^[A-Za-z0-9][A-Za-z0-9_.-]*:/.test(f.value) && !f.value.startsWith('/') && !f.value.startsWith('.');
+      if (src && dst && !inContainer(dst)) w('write', dst, 'cp', { subtree: true });
+      return;
+    }
+    for (const o of p.options) {
+      if (!o.value) continue;
+      const v = o.value;
+      if (['-o', '--output'].includes(o.name) && (sub === 'build' || sub === 'save' || sub === 'export' || sub === 'bake')) {
+        described.add(o.name);
+        const dest = /(?:^|,)dest=([^,]+)/.exec(v.value)?.[1] ?? (v.value.includes('=') ? null : v.value);
+        if (dest && dest !== '-') w(sub === 'build' && !/type=(?:tar|oci|docker)/.test(v.value) ? 'extract' : 'write', { ...v, value: dest }, `${sub} ${o.name}`, { subtree: sub === 'build' });
+      } else if (['--cidfile', '--iidfile', '--metadata-file'].includes(o.name)) {
+        described.add(o.name);
+        w('write', v, o.name);
+      } else if (['-v', '--volume'].includes(o.name)) {
+        described.add(o.name);
+        const parts = v.value.split(':');
+        const host = parts[0]!;
+        if (parts.length >= 2 && /^(?:\/|\.|~)/.test(host) && !/(?:^|,)ro(?:,|$)/.test(parts[2] ?? '')) w('maybe-write', { ...v, value: host }, `${sub} -v`, { subtree: true, confidenceCap: 'possible' });
+      } else if (o.name === '--mount') {
+        described.add(o.name);
+        const src = /(?:^|,)(?:source|src)=([^,]+)/.exec(v.value)?.[1];
+        if (src && /(?:^|,)type=bind(?:,|$)/.test(v.value) && !/(?:^|,)(?:readonly|ro)(?:=true|=1)?(?:,|$)/.test(v.value)) w('maybe-write', { ...v, value: src }, `${sub} --mount`, { subtree: true, confidenceCap: 'possible' });
+      } else if (['-f', '--file', '--env-file', '-e', '--env', '-t', '--tag', '--name', '-w', '--workdir', '-p', '--publish', '-u', '--user', '-l', '--label', '--build-arg', '--format', '--filter', '--platform', '--target', '--network', '--entrypoint', '-m', '--memory', '-h', '--hostname'].includes(o.name)) described.add(o.name);
+    }
+    // `docker run IMAGE CMD ARGS`: the command runs in the container, not here.
+    if (sub === 'run' || sub === 'create' || sub === 'exec') return;
+    const rest: Field[] = [];
+    for (const o of p.options) if (o.value && !described.has(o.name)) rest.push(o.value);
+    // `build CONTEXT` is read; other subcommands' operands are not described.
+    if (sub !== 'build' && sub !== 'pull' && sub !== 'push' && sub !== 'tag' && sub !== 'rmi' && sub !== 'rm' && sub !== 'stop' && sub !== 'start' && sub !== 'logs' && sub !== 'inspect' && sub !== 'ps' && sub !== 'images' && sub !== 'kill') rest.push(...p.operands);
+    unlisted(inv, interp, rest);
+  },
+};
+
+/**
+ * ssh: the remote command runs on the other host; locally ssh writes only its log (-E) and
+ * control socket (-S, -o ControlPath=) (ssh(1)). `-o ProxyCommand=`/`LocalCommand=` run here.
+ */
+const ssh: CommandSpec = {
+  category: 'writes',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'BbcDEeFIiJLlmOopQRSWw', stopAtOperand: true });
+    // (A control socket of an unknown path is bound only where no file exists: skipped.)
+    for (const f of optionValues(p, '-E', '-S')) if (f.value !== 'none' && !(f.value.includes(HOLE) && !optionValues(p, '-E').includes(f))) interp.write('write', f, inv.st, inv.range, 'ssh');
+    for (const o of optionValues(p, '-o')) {
+      const m = /^(ProxyCommand|LocalCommand|KnownHostsCommand)[= ]\s*(.+)$/i.exec(o.value);
+      if (m && m[2] !== 'none') {
+        if (m[2]!.includes(HOLE)) interp.dynamicProblem(`ssh -o ${m[1]} runs a command that cannot be known statically`, displayPath(o.value), inv.range);
+        else interp.runNested(m[2]!, interp.child(inv.st), inv.range, `ssh -o ${m[1]}`);
+      }
+      const path = /^(?:ControlPath|UserKnownHostsFile)[= ]\s*(.+)$/i.exec(o.value);
+      if (path && path[1] !== 'none' && !path[1]!.includes(HOLE)) interp.write('write', { ...o, value: path[1]! }, inv.st, inv.range, 'ssh -o');
+    }
+  },
+};
+
+const GH_TEXT = ['-b', '--body', '-t', '--title', '-n', '--notes', '-m', '--message', '-q', '--jq', '-T', '--template', '-S', '--search', '-l', '--label', '-a', '--assignee', '-r', '--reviewer', '-B', '--base', '-H', '--head', '-R', '--repo', '--json', '-L', '--limit', '-s', '--state', '-F', '--body-file', '-f', '--field', '--raw-field', '-X', '--method', '-p', '--pattern', '--milestone', '--author', '--branch', '-w', '--workflow', '--hostname', '-e', '--env', '--org', '-c', '--commit', '--title-file'];
+
+/** gh: clone and download write paths; texts (bodies, titles, queries) are not paths; the rest is closed world. */
+const gh: CommandSpec = {
+  category: 'project',
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'bBtnmqTSlarHRLsFfXpwecDO', long: GH_TEXT.filter((o) => o.startsWith('--')).map((o) => o.slice(2)).concat(['dir', 'output', 'clobber']) });
+    const [group, sub] = p.operands.map((f) => f.value);
+    if (group === 'repo' && sub === 'clone') {
+      const [url, dir] = p.operands.slice(2);
+      const target = dir ?? (url ? { ...url, value: url.value.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() ?? HOLE } : undefined);
+      if (target) interp.write('extract', target, inv.st, inv.range, 'gh repo clone', { subtree: true });
+      return;
+    }
+    if (sub === 'download') {
+      for (const d of optionValues(p, '-D', '--dir')) interp.write('extract', d, inv.st, inv.range, `gh ${group} download -D`, { subtree: true });
+      for (const f of optionValues(p, '-O', '--output')) if (f.value !== '-') interp.write('write', f, inv.st, inv.range, `gh ${group} download -O`);
+      if (optionValues(p, '-D', '--dir', '-O', '--output').length === 0) interp.write('extract', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `gh ${group} download`, { subtree: true });
+      return;
+    }
+    const rest: Field[] = [];
+    for (const o of p.options) if (o.value && !GH_TEXT.includes(o.name) && !['-D', '--dir', '-O', '--output'].includes(o.name)) rest.push(o.value);
+    rest.push(...p.operands.slice(2));
+    unlisted(inv, interp, rest.filter((f) => !/\s/.test(f.value)));
+  },
+};
+
+/** `npm pack --pack-destination DIR`: the tarball is written in DIR (npm-pack(1)). */
+function npmPack(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'wC', long: ['prefix', 'workspace', 'pack-destination'] });
+      if (p.operands[0]?.value !== 'pack' || hasOption(p, '--dry-run')) return;
+      for (const d of optionValues(p, '--pack-destination')) interp.write('write', { ...d, value: `${d.value.replace(/\/+$/, '')}/*.tgz`, glob: true }, inv.st, inv.range, 'npm pack --pack-destination');
+    },
+  };
+}
+
+/**
+ * `go build -o FILE|DIR/`; `go env -w|-u` writes the user's go env file: $GOENV, else
+ * $XDG_CONFIG_HOME/go/env, else $HOME/.config/go/env (go help environment, os.UserConfigDir).
+ */
+function goWrites(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'oC' });
+      const sub = p.operands[0]?.value;
+      for (const o of optionValues(p, '-o')) if (o.value !== '/dev/null') interp.write('write', o, inv.st, inv.range, `go ${sub ?? ''} -o`.replace('  ', ' '));
+      if (sub !== 'env' || !hasOption(p, '-w', '-u')) return;
+      const goenv = envOf(inv, 'GOENV');
+      const xdg = envOf(inv, 'XDG_CONFIG_HOME');
+      const home = envOf(inv, 'HOME');
+      const src = goenv?.value ? goenv : xdg?.value ? xdg : home;
+      const path = goenv?.value ? goenv.value : xdg?.value ? `${xdg.value}/go/env` : `${home?.value ?? HOLE}/.config/go/env`;
+      if (path === 'off') return;
+      interp.write('write', { value: path, confidence: src?.confidence ?? 'possible', evidence: [...(src?.evidence ?? []), { range: inv.range, note: `\`go env -w\` writes the go env file ${displayPath(path)}, read by every go command of the user` }], glob: false }, inv.st, inv.range, 'go env -w');
+    },
+  };
+}
+
 /** `npm config set|delete|edit` / `npm set`: the user config (~/.npmrc, --userconfig, NPM_CONFIG_USERCONFIG). */
 function npmConfig(base: CommandSpec): CommandSpec {
   return {
@@ -1456,7 +1773,7 @@ const ENV_DOTFILES: Record<string, Array<[string, string]>> = {
   'pre-commit': [['PRE_COMMIT_HOME', ''], ['XDG_CACHE_HOME', 'pre-commit'], ['HOME', '.cache/pre-commit']],
 };
 
-function envDotfiles(inv: Invocation, interp: Interpreter): void {
+function envDotfiles(inv: Invocation, interp: CommandContext): void {
   const chain = ENV_DOTFILES[inv.name];
   if (!chain) return;
   if (inv.args.some((a) => a.value === '--version' || a.value === '--help' || a.value === '-h')) return;
@@ -1556,7 +1873,7 @@ const MORE = (): Record<string, CommandSpec> => ({
   gpg: writes({ grammar: { short: 'orRuf', long: ['output', 'recipient', 'local-user', 'homedir', 'default-key', 'keyserver', 'passphrase', 'passphrase-file', 'trust-model', 'cipher-algo', 'digest-algo', 'compress-algo', 's2k-cipher-algo', 'pinentry-mode'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--homedir': 'extract' } }),
   brotli: writes({ grammar: { short: 'oqwS', long: ['output', 'quality', 'lgwin', 'suffix'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   ar: { category: 'writes', silent: true, run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const mode = ops[0]?.value ?? ''; if (/^[a-zA-Z]*[rqmdsx]/.test(mode) && !/^[a-zA-Z]*[tp]/.test(mode) && ops[1]) interp.write(mode.includes('x') ? 'extract' : 'modify', mode.includes('x') ? { value: '.', confidence: 'certain', evidence: [], glob: false } : ops[1], inv.st, inv.range, 'ar', { subtree: mode.includes('x') }); } },
-  '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if (cmd === 'x' || cmd === 'e') interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },
+  '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if ((cmd === 'x' || cmd === 'e') && !inv.args.some((a) => a.value === '-so')) interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },
   convert: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
   mogrify: writes({ grammar: { short: '', long: [] }, operands: 'each', op: 'modify' }),
   ffmpeg: { category: 'writes', run(inv, interp) { const last = inv.args[inv.args.length - 1]; const prev = inv.args[inv.args.length - 2]?.value; if (last && !last.value.startsWith('-') && prev !== '-i' && inv.args.some((a) => a.value === '-i') && last.value !== '-' && !last.value.startsWith('pipe:')) interp.write('write', last, inv.st, inv.range, 'ffmpeg'); } },
@@ -1595,7 +1912,11 @@ const MORE = (): Record<string, CommandSpec> => ({
   sox: writes({ grammar: {}, operands: 'dest-last', op: 'write' }),
   qpdf: { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); if (inv.args.some((a) => a.value === '--replace-input')) { if (ops[0]) interp.write('modify', ops[0], inv.st, inv.range, 'qpdf --replace-input'); } else if (ops.length >= 2) interp.write('write', ops[ops.length - 1]!, inv.st, inv.range, 'qpdf'); } },
   pdftk: { category: 'writes', run(inv, interp) { const i = inv.args.findIndex((a) => a.value === 'output'); const f = i >= 0 ? inv.args[i + 1] : undefined; if (f && f.value !== '-') interp.write('write', f, inv.st, inv.range, 'pdftk output'); } },
-  sqlite3,
+  sqlite3: ex(sqlite3, [['sqlite3 ../../app.db vacuum', 'deny'], ['sqlite3 app.db vacuum', 'allow'], ['sqlite3 -readonly ../../app.db .tables', 'allow']]),
+  ssh: ex(ssh, [["ssh host 'rm -rf /home/dev/repo'", 'allow'], ['ssh -E ../../ssh.log host true', 'deny'], ["ssh -o ProxyCommand='touch /home/dev/repo/p' host", 'deny']]),
+  gh: ex(gh, [['gh pr create --title t --body "fixes /home/dev/repo (see notes)"', 'allow'], ['gh release download v1 -D ../../dl', 'deny'], ['gh repo clone o/r', 'allow'], ['gh frob --out=../../x', 'ask']]),
+  docker: ex(docker, [['docker cp c:/out ../../dist', 'deny'], ['docker cp c:/out dist', 'allow'], ['docker run --rm -v /home/dev/repo:/w alpine true', 'ask'], ['docker run --rm -v /home/dev/repo:/w:ro alpine true', 'allow'], ['docker build -o ../../out .', 'deny'], ['docker build -t x .', 'allow']]),
+  podman: docker,
   'ssh-keygen': sshKeygen,
   cpio,
   rg,
@@ -1624,6 +1945,10 @@ TABLE.set('pytest', () => pytest);
 amend('pip', (pip) => installer(pip, ['--target', '-t', '--prefix', '--root', '-d', '--dest', '-w', '--wheel-dir'], { short: 'trecdw', long: ['target', 'prefix', 'root', 'requirement', 'constraint', 'editable', 'dest', 'wheel-dir', 'index-url', 'extra-index-url', 'find-links', 'python-version', 'platform'] }, ['install', 'download', 'wheel']));
 TABLE.set('pip3', () => ownSpec('pip')!);
 amend('npm', (npm) => npmConfig(installer(npm, ['--prefix', '-C'], { short: 'wC', long: ['prefix', 'workspace'] }, ['install', 'i', 'add', 'ci', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade', 'link', 'ln', 'init', 'create', 'pack', 'rebuild', 'dedupe', 'prune'])));
+amend('npm', npmPack);
+amend('npm', (npm) => ex(npm, [['npm pack --pack-destination ../..', 'deny'], ['npm pack --pack-destination dist', 'allow'], ['npm test', 'allow'], ['cd ../.. && npm test', 'ask'], ['npm frob --out=../../x', 'ask']]));
+amend('go', (go) => ex(go, [['go env -w GOFLAGS=-x', 'deny'], ['go env GOFLAGS', 'allow'], ['go build -o ../../bin/x .', 'deny'], ['go build -o bin/x .', 'allow']]));
+amend('go', goWrites);
 amend('make', makeFromStdin);
 amend('gmake', makeFromStdin);
 amend('tar', (tar) => commandOptions(tar, ['--to-command', '-I', '--use-compress-program', '--info-script', '-F', '--new-volume-script', '--rsh-command']));
@@ -1637,6 +1962,7 @@ function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec
   return {
     category: spec?.category ?? 'project',
     ...(spec?.silent ? { silent: true } : {}),
+    ...(spec?.examples ? { examples: spec.examples } : {}),
     run(inv, interp) {
       envDotfiles(inv, interp);
       if (spec) spec.run(inv, interp);

@@ -7,7 +7,7 @@
  */
 import { HOLE } from '../effects/types.js';
 import type { Field } from '../interpret/expand.js';
-import type { Interpreter, Invocation } from '../interpret/interpreter.js';
+import type { CommandContext, Invocation } from './context.js';
 
 const MAX_ARGS = 64;
 
@@ -37,11 +37,55 @@ export function pathArguments(args: Field[]): Field[] {
 }
 
 /** Records what an unknown command (or a program whose code is not analyzed) may write. */
-export function unknownCommand(inv: Invocation, interp: Interpreter, args: Field[] = inv.args, label = inv.name): void {
+export function unknownCommand(inv: Invocation, interp: CommandContext, args: Field[] = inv.args, label = inv.name): void {
   const opts = { confidenceCap: 'possible' as const };
-  for (const f of pathArguments(args)) interp.write('unknown-command', f, inv.st, inv.range, label, opts);
+  for (const f of pathArguments(args)) {
+    // An argument that looks like code (`julia -e 'write("/x", ...)'`): the paths it mentions.
+    if (/[()'"`;{}]/.test(f.value) && /\s/.test(f.value) && !f.value.includes(HOLE)) codeStrings(inv, interp, f.value, `code given to \`${label}\``, label);
+    else interp.write('unknown-command', f, inv.st, inv.range, label, opts);
+  }
+  // Code read from a known stdin (`tclsh <<EOF`): the paths it mentions.
+  if (inv.stdin.kind === 'text' && inv.stdin.known && inv.stdin.text.length < 100_000) codeStrings(inv, interp, inv.stdin.text, `the stdin of \`${label}\``, label);
   // Run from a directory the script moved to: relative writes of the program land there.
   if (inv.st.cwd.changed && inv.st.cwd.paths) {
     interp.write('unknown-command', { value: '.', confidence: 'possible', evidence: [{ range: inv.range, note: `\`${label}\` runs in the cwd the command moved to` }], glob: false }, inv.st, inv.range, label, opts);
+  }
+}
+
+/**
+ * Closed world below the command name: operands and option values a known command's entry does
+ * not describe are treated exactly like an unknown command's (a possible write where they resolve
+ * into a protected region or control file).
+ */
+export function unlisted(inv: Invocation, interp: CommandContext, fields: Field[], what = 'an argument its entry does not describe'): void {
+  const opts = { confidenceCap: 'possible' as const };
+  let n = 0;
+  for (const f of fields) {
+    const v = f.value;
+    if (v === '' || v.startsWith(HOLE) || v.startsWith('-')) continue;
+    if (++n > MAX_ARGS) break;
+    const assign = /^[A-Za-z_][A-Za-z0-9_]*=(.+)$/.exec(v);
+    const field = assign ? { ...f, value: assign[1]! } : f;
+    interp.write('unknown-command', { ...field, evidence: [...field.evidence, { range: inv.range, note: `\`${inv.name}\` is given ${v}, ${what}` }] }, inv.st, inv.range, inv.name, opts);
+  }
+}
+
+const PATH_TOKEN = /(?:^|[\s'"`=(,:[{>])((?:\.\.?\/|\/|~\/)[A-Za-z0-9._@+~/-]*|\.\.)(?=$|[\s'"`),;:\]}<>|&])/g;
+
+/**
+ * Code in a language bashguard does not model (or text handed to a program it does not know):
+ * every path it mentions (absolute, `./`, `../`, `~/`) that resolves into a protected region or
+ * a control file may be written; elsewhere it stays silent, like an unknown command's operands.
+ */
+export function codeStrings(inv: Invocation, interp: CommandContext, code: string, what: string, label = inv.name): void {
+  const seen = new Set<string>();
+  for (const m of code.matchAll(PATH_TOKEN)) {
+    let p = m[1]!.replace(/[.,;:]+$/, '');
+    if (p === '') p = m[1]!;
+    if (p.length < 2 && p !== '/') continue;
+    if (seen.has(p) || seen.size >= MAX_ARGS) continue;
+    seen.add(p);
+    const value = p.startsWith('~/') ? (inv.st.vars.get('HOME')?.value ?? HOLE) + p.slice(1) : p;
+    interp.write('unknown-command', { value, confidence: 'possible', evidence: [{ range: inv.range, note: `${what} mentions ${p}` }], glob: false }, inv.st, inv.range, label, { confidenceCap: 'possible' });
   }
 }

@@ -75,6 +75,13 @@ export interface WriteEffect {
    * every protected file below `path` whose name it could create (ask where the names are unknown).
    */
   treeWrite?: { names?: string[] };
+  /**
+   * Creates names not known statically below `path` (`mv` of what may be a directory, a patch);
+   * `extract` and recursive copies/moves are tree writers without it.
+   */
+  tree?: boolean;
+  /** A glob in `path` may match names starting with `.` (`shopt -s dotglob`, GLOBIGNORE, extglob). */
+  dotglob?: boolean;
 }
 
 export type GitAccess =
@@ -90,6 +97,8 @@ export type GitAccess =
   | 'refs'
   /** Adds, removes or prunes worktrees. */
   | 'worktrees'
+  /** Moves or re-creates the repository's git dir (`git init --separate-git-dir` in a checkout). */
+  | 'gitdir'
   /** A subcommand bashguard does not know. */
   | 'unknown';
 
@@ -111,6 +120,13 @@ export interface GitEffect {
   origin?: Origin;
   /** A one-line description for messages, e.g. `git -C /repo commit`. */
   text: string;
+  /**
+   * Local branches the command moves, creates or deletes (`refs/heads/<name>`), HOLE for ones
+   * not known statically: a branch another checkout has checked out moves that checkout.
+   */
+  branches?: string[];
+  /** What shared state a `refs` command writes, for the message (tags, packs, reflogs ...). */
+  shared?: string;
 }
 
 export interface ProblemEffect {

@@ -5,6 +5,7 @@ import { evaluateTest } from './conditions.js';
 import { displayPath } from './paths.js';
 import { formatPrintf } from './printf.js';
 import type { CwdValue } from './state.js';
+import { optionChange, setShellOption, SET_LETTERS } from './shell-options.js';
 
 /**
  * Which bash names are not command-table entries: keywords (syntax: the parser and the IR
@@ -286,18 +287,49 @@ const unalias: Builtin = (inv) => {
 const shopt: Builtin = (inv, interp) => {
   const on = inv.args.some((a) => a.value === '-s');
   const off = inv.args.some((a) => a.value === '-u');
+  const setO = inv.args.some((a) => a.value === '-o');
   if (inv.args.some((a) => a.value === 'expand_aliases')) {
     if (on) inv.st.extras.expandAliases = interp.sourceLine(inv.range);
     else if (off) inv.st.extras.expandAliases = null;
   }
+  if (on || off) for (const a of inv.args) if (!a.value.startsWith('-')) changeOption(inv, interp, a.value, on, !setO);
   return true;
 };
 
-/** `set -- a b`: the positional parameters. Other options do not change where anything lands. */
+/** Keeps an option that changes resolution, or reports that the result is no longer known. */
+function changeOption(inv: Invocation, interp: Interpreter, name: string, on: boolean, isShopt: boolean): void {
+  if (name.includes(HOLE)) {
+    interp.dynamicProblem(`${isShopt ? 'shopt' : 'set'} changes an option not known statically, which may change how paths resolve`, inv.shown, inv.range);
+    return;
+  }
+  const r = optionChange(name, on, isShopt);
+  if (r === null) return;
+  if ('unknown' in r) interp.dynamicProblem(r.unknown, `${inv.shown} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`, inv.range);
+  else setShellOption(inv.st, name, r.keep);
+}
+
+/** `set -- a b`: the positional parameters; `set -P`, `set -o physical` ...: options (src/interpret/shell-options.ts). */
 const set: Builtin = (inv, interp) => {
-  const i = inv.args.findIndex((a) => a.value === '--' || !/^[-+]/.test(a.value));
-  if (i < 0) return true;
-  const values = inv.args.slice(inv.args[i]!.value === '--' ? i + 1 : i);
+  const args = inv.args;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '--' || v === '-' || !/^[-+]/.test(v)) break;
+    const on = v.startsWith('-');
+    if (v === '-o' || v === '+o') {
+      const name = args[i + 1]?.value;
+      if (name === undefined) return true; // `set -o`: lists the options
+      changeOption(inv, interp, name, on, false);
+      i++;
+      continue;
+    }
+    for (const letter of v.slice(1)) {
+      const name = SET_LETTERS[letter];
+      if (name) changeOption(inv, interp, name, on, false);
+    }
+  }
+  if (i >= args.length) return true;
+  const values = args.slice(args[i]!.value === '--' ? i + 1 : i);
   interp.setPositional(inv.st, values);
   return true;
 };

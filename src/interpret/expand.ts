@@ -3,6 +3,7 @@
  * arithmetic, word splitting, globbing. Unknown values become HOLE characters so that the
  * known prefix of a path still counts (`/repo/$X` is under /repo whatever X is).
  */
+import { ifsOf } from './shell-options.js';
 import type { Command, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type Evidence } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
@@ -16,6 +17,8 @@ export interface Field {
   evidence: Evidence[];
   /** Contains an unquoted glob character: the real argument(s) depend on the file system. */
   glob: boolean;
+  /** The glob may match names starting with `.` (dotglob, GLOBIGNORE, an extglob pattern). */
+  dotglob?: boolean;
 }
 
 export interface ExpandHooks {
@@ -68,12 +71,12 @@ function markUnquoted(s: string): string {
   return out;
 }
 
-/** Unquoted expansion results are split on IFS whitespace and globbed, but never brace-expanded. */
-function markExpansion(s: string): string {
-  if (!EXPANSION_SPECIAL.test(s)) return s;
+/** Unquoted expansion results are split on IFS (whitespace unless the script set it) and globbed, but never brace-expanded. */
+function markExpansion(s: string, ifs: string | null = null): string {
+  if (ifs === null && !EXPANSION_SPECIAL.test(s)) return s;
   let out = '';
   for (const ch of s) {
-    if (ch === ' ' || ch === '\t' || ch === '\n') out += SPLIT;
+    if (ifs === null ? ch === ' ' || ch === '\t' || ch === '\n' : ifs.includes(ch)) out += SPLIT;
     else if (ch === '*') out += G_STAR;
     else if (ch === '?') out += G_QUEST;
     else if (ch === '[') out += G_BRACKET;
@@ -97,6 +100,9 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
   name = resolveNameref(st, name);
   if (name === 'PWD') {
     const pwd = hooks.pwd(st);
+    // A $PWD the script assigned is what it expands to (`cd` keeps it in step with the cwd).
+    const own = getVar(st, 'PWD');
+    if (pwd !== null && own && !own.fromEnvironment && own.value !== pwd) return { value: own.value, confidence: own.confidence, evidence: own.evidence };
     if (pwd !== null) return { value: pwd, confidence: st.cwd.confidence, evidence: st.cwd.evidence };
     return null;
   }
@@ -211,18 +217,19 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
     }
     case 'param': {
       const v = paramValue(part, st, hooks, word);
+      const ifs = part.quoted || scalar ? null : ifsOf(st);
       if (v.fields) {
         // `"${a[@]}"`, `"$@"`: one field per element; unquoted, each element is split again.
         const sep = scalar || (part.quoted && v.joined) ? ' ' : part.quoted ? FIELD : SPLIT;
-        acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f))).join(sep);
-      } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value);
+        acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f, ifs))).join(sep);
+      } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value, ifs);
       acc.confidence = weakest(acc.confidence, v.confidence);
       if (v.evidence.length) acc.evidence = lastOf(acc.evidence, v.evidence, 6);
       return;
     }
     case 'command-sub': {
       const out = hooks.commandSubstitution(part.body, st, part.text);
-      acc.text += part.quoted || scalar ? out : markExpansion(out);
+      acc.text += part.quoted || scalar ? out : markExpansion(out, ifsOf(st));
       if (out.includes(HOLE)) acc.confidence = weakest(acc.confidence, 'possible');
       else acc.confidence = weakest(acc.confidence, 'likely');
       return;

@@ -39,14 +39,21 @@ export interface Extras {
   hashed: CowMap<string, string>;
   /** EXIT handlers (`trap CODE EXIT`): the code of every branch that set one, with where it was set. */
   traps: CowMap<string, TrapHandler[]>;
+  /**
+   * Shell options that change how a path, a glob or a `cd` resolves (`set -P`, `shopt -s
+   * dotglob` ...; src/interpret/shell-options.ts), as far as any branch may have set them.
+   */
+  shopts: ReadonlySet<string>;
 }
 
+const NO_OPTS: ReadonlySet<string> = new Set();
+
 export function emptyExtras(): Extras {
-  return { fds: CowMap.of(), aliases: CowMap.of(), expandAliases: null, hashed: CowMap.of(), traps: CowMap.of() };
+  return { fds: CowMap.of(), aliases: CowMap.of(), expandAliases: null, hashed: CowMap.of(), traps: CowMap.of(), shopts: NO_OPTS };
 }
 
 export function forkExtras(e: Extras): Extras {
-  return { fds: e.fds.fork(), aliases: e.aliases.fork(), expandAliases: e.expandAliases, hashed: e.hashed.fork(), traps: e.traps.fork() };
+  return { fds: e.fds.fork(), aliases: e.aliases.fork(), expandAliases: e.expandAliases, hashed: e.hashed.fork(), traps: e.traps.fork(), shopts: e.shopts };
 }
 
 /** A child process (`bash -c`, `bash file`) inherits open descriptors only. */
@@ -61,7 +68,7 @@ export function joinExtras(all: Extras[]): Extras {
   let same = true;
   for (let i = 1; i < all.length && same; i++) {
     const e = all[i]!;
-    same = e === base || (e.fds.sameAs(base.fds) && e.aliases.sameAs(base.aliases) && e.hashed.sameAs(base.hashed) && e.traps.sameAs(base.traps) && e.expandAliases === base.expandAliases);
+    same = e === base || (e.fds.sameAs(base.fds) && e.aliases.sameAs(base.aliases) && e.hashed.sameAs(base.hashed) && e.traps.sameAs(base.traps) && e.expandAliases === base.expandAliases && e.shopts === base.shopts);
   }
   if (same) return forkExtras(base);
   const merge = <K, V>(maps: CowMap<K, V>[], combine: (vs: (V | undefined)[]) => V | undefined): CowMap<K, V> => {
@@ -88,6 +95,8 @@ export function joinExtras(all: Extras[]): Extras {
       const handlers = vs.flatMap((v) => v ?? []).filter((h, i, a) => a.findIndex((x) => x.code === h.code) === i);
       return handlers.length ? handlers : undefined;
     }),
+    // An option any branch may have set may be on afterwards.
+    shopts: all.every((e) => e.shopts === base.shopts) ? base.shopts : new Set(all.flatMap((e) => [...e.shopts])),
   };
 }
 

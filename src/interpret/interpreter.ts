@@ -15,7 +15,8 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
 import { lookupCommand } from '../commands/table.js';
 import { outputOf, pathListPrefix } from '../commands/output.js';
-import { unknownCommand } from '../commands/unknown.js';
+import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
+import { extglobField, globsMatchHidden, unknownVariable } from './shell-options.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
 export interface Host {
@@ -80,25 +81,8 @@ export interface Analysis {
   commands: CommandTrace[];
 }
 
-/** Where a command's standard input comes from, when that matters (shells reading a script). */
-export type Stdin =
-  | { kind: 'text'; text: string; known: boolean }
-  | { kind: 'paths'; prefix: string }
-  | { kind: 'unknown' };
-
-export interface Invocation {
-  /** The command name as bashguard looks it up (basename). */
-  name: string;
-  /** The name as written, for messages. */
-  shown: string;
-  args: Field[];
-  st: State;
-  /** Prefix assignments and `env VAR=x`: the environment of this command only. */
-  env: Map<string, Field>;
-  range: Range;
-  via: string[];
-  stdin: Stdin;
-}
+import type { CommandContext, Invocation, Stdin } from '../commands/context.js';
+export type { Invocation, Stdin } from '../commands/context.js';
 
 const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 
@@ -260,7 +244,7 @@ function indexName(i: number): string {
   return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
 }
 
-export class Interpreter implements ExpandHooks {
+export class Interpreter implements ExpandHooks, CommandContext {
   readonly effects: Effect[] = [];
   readonly timeline: CwdEvent[] = [];
   readonly commands: CommandTrace[] = [];
@@ -921,6 +905,8 @@ export class Interpreter implements ExpandHooks {
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
     const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/.exec(a.name);
     const at = `${a.range.line}:${a.range.column}`;
+    const unknownState = unknownVariable(a.name);
+    if (unknownState) this.dynamicProblem(unknownState, a.name, a.range);
     if (flags.nameref && value && !sub) {
       const target = value.value;
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
@@ -1081,8 +1067,11 @@ export class Interpreter implements ExpandHooks {
       if (out !== null) this.emitOutput(out);
       else if (!spec?.silent) this.emitOutput(HOLE);
     }
-    if (spec) spec.run(inv, this);
-    else {
+    if (spec) {
+      spec.run(inv, this);
+      // nullglob: a glob without a match vanishes and the next word takes its place.
+      if (st.extras.shopts.has('nullglob') && spec.category !== 'read' && args.some((a) => a.glob)) unlisted(inv, this, pathArguments(args), 'with nullglob, a glob may vanish and shift it');
+    } else {
       this.unknownProgramRan = true;
       unknownCommand(inv, this);
     }
@@ -1296,8 +1285,9 @@ export class Interpreter implements ExpandHooks {
     st: State,
     range: Range,
     command: string,
-    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string; viaDescriptor?: { fd: number; text: string } } = {},
+    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string; viaDescriptor?: { fd: number; text: string }; tree?: boolean } = {},
   ): void {
+    field = extglobField(field, st);
     const value = field.value;
     const text = displayPath(value);
     const cwd = opts.cwdOverride ?? st.cwd;
@@ -1315,6 +1305,8 @@ export class Interpreter implements ExpandHooks {
       range,
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
+      ...(opts.tree ? { tree: true } : {}),
+      ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),
     });
     const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];
     const emit = (abs: string, cwdPath: string | null, conf: Confidence, ev: Evidence[]) => {

@@ -46,6 +46,11 @@ export interface PolicyContext {
   statLinks?: (path: string) => { nlink: number; dev: number; ino: number } | null;
   /** The st_dev of the main checkout and the sibling worktrees (for a hard-linked file whose other name is unknown). */
   protectedDevices?: () => Set<number>;
+  /**
+   * The root of the checkout that has local branch `name` checked out (this one included), null
+   * when none has, undefined when that cannot be known (HEAD files unreadable).
+   */
+  checkedOut?: (name: string) => string | null | undefined;
 }
 
 export interface Finding {
@@ -173,8 +178,12 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
     // confined to the last component (it cannot match `/`) names a direct child of that directory.
     const globInLastComponent = holeAt < 0 && globAt >= 0 && !e.path.slice(globAt).includes('/');
     if (isInside(ctx.root, physical) && physical !== ctx.root && !e.subtree && !globInLastComponent) confidence = 'possible';
-    if (allowedRegion(region)) return;
+    if (allowedRegion(region)) {
+      controlBelow(e, physical, globAt >= 0 && holeAt < 0 ? e.path.slice(globAt) : null, regions, add);
+      return;
+    }
   } else if (allowedRegion(region)) {
+    controlBelow(e, physical, null, regions, add);
     if (onlyProtected) return;
     // A recursive write at an ancestor of the worktree reaches beyond it.
     if (!(e.subtree && isInside(ctx.root, physical) && physical !== ctx.root)) {
@@ -220,6 +229,56 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       // Includes a recursive write at an ancestor of the worktree, which reaches outside it.
       add('BG1001', confidence, `\`${e.command}\`${via} ${verb} ${shown}, ${where}`, physical, e, evidence);
   }
+}
+
+/**
+ * A write that creates names not known statically below `dir` (a tree writer: `extract`, or an
+ * effect marked `tree`: tar -x, unzip, cp -r, mv of what may be a directory, a patch, a git
+ * command writing a tree) may drop a control
+ * file anywhere below it, existing or not; a glob that may match names starting with `.`
+ * (dotglob) reaches the existing control files it can name.
+ */
+function controlBelow(e: WriteEffect, dir: string, glob: string | null, regions: Region[], add: Add): void {
+  const tree = e.tree === true || e.op === 'extract';
+  // A glob in the last component that may name an existing control file: one starting with `.`,
+  // or any under dotglob.
+  const dotGlob = glob !== null && !glob.includes('/') && (e.dotglob === true || glob.startsWith('.'));
+  if (!tree && !dotGlob) return;
+  const base = dir.endsWith('/') ? dir : `${dir}/`;
+  // A glob confined to the last component names the entries below `dir` it matches.
+  const first = glob !== null && !glob.includes('/') ? globMatcher(glob, e.dotglob === true) : null;
+  for (const r of regions) {
+    if (r.kind !== 'protected' || !r.root.startsWith(base)) continue;
+    if (first && !first.test(r.root.slice(base.length).split('/')[0]!)) continue;
+    if (!tree) {
+      // A glob names entries: a direct child, or what lies below it for a recursive op (whether
+      // they exist is the file system's at run time: they are assumed to).
+      const rest = r.root.slice(base.length);
+      if (rest.includes('/') && !e.subtree) continue;
+    }
+    const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
+    const how = tree ? `writes a tree not known statically at ${dir}, which may receive` : `names ${displayPath(e.path ?? dir)}, a glob that may match`;
+    add('BG1005', 'possible', `\`${e.command}\`${via} ${how} ${r.root}: ${r.why ?? 'a protected file'}`, r.root, e, [...e.evidence, { range: e.range, note: `${r.root} lies below ${dir}` }]);
+  }
+}
+
+/** A bash glob (one component) as a regular expression; `.` at the start only matched explicitly unless dotglob. */
+function globMatcher(glob: string, dotglob: boolean): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${dotglob || glob.startsWith('.') ? '' : '(?!\\.)'}${re}$`);
 }
 
 function describeRegion(r: Region, ctx: PolicyContext): string {
@@ -275,6 +334,20 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
   if (target.kind === 'worktree' && e.access === 'checkout') controlFileFindings(e, ctx, regions, fs, add);
+  // Refs live in the shared git dir: a branch another checkout has checked out moves that
+  // checkout's HEAD, whichever checkout the command runs in.
+  let unknownBranch = false;
+  if (e.branches && inRepo) {
+    for (const b of e.branches) {
+      if (b.includes(HOLE)) {
+        unknownBranch = true;
+        continue;
+      }
+      const at = ctx.checkedOut?.(b);
+      if (at && at !== ctx.root) add('BG2001', e.confidence, `\`${e.text}\`${via} moves the branch ${b}, checked out in ${at === ctx.layout?.main?.root ? 'the main checkout' : 'another worktree'} ${at}`, at, e, [...evidence, { range: e.range, note: `${at} has ${b} checked out` }]);
+    }
+  }
+  if (unknownBranch && e.access === 'checkout') add('BG3003', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} moves branches not known statically, which other checkouts may use`, target.root, e, evidence);
   switch (e.access) {
     case 'config':
       if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
@@ -283,11 +356,28 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
       if (inRepo) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
       return;
     case 'refs':
-      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites shared refs seen by every checkout`, target.root, e, evidence);
+      // Moving only this worktree's own branch (`git update-ref refs/heads/<own> X`) is its own business.
+      if (e.branches && e.branches.length > 0 && e.shared === 'branches' && e.branches.every((b) => !b.includes(HOLE) && ctx.checkedOut?.(b) === ctx.root)) return;
+      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites ${e.shared ?? 'refs'} shared by every checkout`, target.root, e, evidence);
       return;
+    case 'gitdir': {
+      // `git init --separate-git-dir` in a checkout's root moves that repository's git dir (the
+      // main checkout's `.git` from a linked worktree); in a new directory it makes a new one.
+      const roots = [ctx.root, ctx.layout?.main?.root, ...(ctx.layout?.siblings ?? []).map((s) => s.root)].filter((r): r is string => !!r);
+      const dir = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
+      if (dir === null || e.gitDir !== null) add('BG1004', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} may move the git dir of the repository it runs in`, target.root, e, evidence);
+      else if (roots.includes(dir)) add('BG1004', e.confidence, `\`${e.text}\`${via} moves the git dir of ${dir}, shared by every checkout, elsewhere`, dir, e, evidence);
+      return;
+    }
     case 'worktrees':
       if (inRepo) add('BG3004', e.confidence, `\`${cmd}\`${via} adds, removes or prunes worktrees of the shared repository`, target.root, e, evidence);
       return;
+  }
+  // Closed world: a subcommand bashguard does not know (an alias, an extension) may write
+  // anything git can, shared refs included.
+  if (target.kind === 'worktree' && e.access === 'unknown') {
+    add('BG2002', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} is not a git command bashguard knows; it may write state every checkout shares`, target.root, e, evidence);
+    return;
   }
   // checkout / unknown: only a problem when it acts on another checkout.
   if (target.kind === 'worktree' || target.kind === 'scratch' || target.kind === 'allowed' || target.kind === 'device') return;
@@ -478,9 +568,17 @@ function combine(findings: Finding[]): Decision {
   return d;
 }
 
+const CONFIDENCE_RANK = { possible: 0, likely: 1, certain: 2 } as const;
+
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
+  // `cp a DEST` where DEST may be a directory: a finding on DEST/a adds nothing to one on DEST
+  // (same rule, same command, at least as confident).
+  const covered = (f: Finding) =>
+    f.path !== null &&
+    findings.some((g) => g !== f && g.rule === f.rule && g.range.start === f.range.start && g.path !== null && f.path!.startsWith(g.path.endsWith('/') ? g.path : `${g.path}/`) && CONFIDENCE_RANK[g.confidence] >= CONFIDENCE_RANK[f.confidence]);
   return findings.filter((f) => {
+    if (covered(f)) return false;
     // A parse problem is reported once per line: one broken construct yields several ERROR
     // nodes, and the interpreter meets the same broken word again in every call of a function.
     const at = f.origin ? `${f.origin.file}:${f.origin.range.start}` : `${f.range.start}`;

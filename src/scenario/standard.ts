@@ -30,6 +30,12 @@ export function standardLayout(cwd: string = WORKTREE): Layout | null {
   return { current: containing, main: containing === main ? main : main, siblings: ALL.filter((c) => c !== containing && c !== main) };
 }
 
+/** The branch each checkout has checked out, as the oracle's layout does (`git worktree add -b NAME`). */
+const HEADS: Record<string, string> = {
+  [`${COMMON}/HEAD`]: 'ref: refs/heads/main\n',
+  ...Object.fromEntries(['b1', 'b2', 'w3'].map((n) => [`${COMMON}/worktrees/${n}/HEAD`, `ref: refs/heads/${n}\n`])),
+};
+
 /** Directories every scenario has (the oracle creates them too). */
 const LAYOUT_DIRS = [MAIN, WORKTREE, SIBLING, CLAUDE_WT, OUTSIDE, COMMON, `${MAIN}/src`, `${MAIN}/docs`, '/tmp'];
 
@@ -48,7 +54,7 @@ export function memoryFs(symlinks: Record<string, string> = {}, files: Record<st
     readlink: (p) => links.get(p) ?? null,
     exists: (p) => links.has(p) || fileMap.has(p) || [...fileMap.keys(), ...links.keys()].some((k) => k.startsWith(p + '/')),
     realpath: (p) => resolveMem(p, links),
-    readFile: (p) => fileMap.get(resolveMem(p, links)) ?? null,
+    readFile: (p) => fileMap.get(resolveMem(p, links)) ?? HEADS[resolveMem(p, links)] ?? null,
     stat: (p) => {
       // Only what the scenario declares is known: the layout's directories and the case's files.
       const r = resolveMem(p, links);

@@ -156,6 +156,7 @@ export class Workspace {
       fs,
       gitFileStates: this.gitFileStates ?? ((root, paths) => gitFileStates(root, paths, this.env)),
       physicalRegions: () => this.physicalRegions(fs),
+      checkedOut: (name) => this.checkedOut(name),
       ...(fs === nodeFs ? { inodeOwner: (dev: number, ino: number) => this.inodeOwner(dev, ino), protectedDevices: () => this.protectedDevices() } : {}),
     };
     if (fs === this.fs) this.ownPolicy = ctx;
@@ -253,6 +254,24 @@ export class Workspace {
     }
     return this.devices;
   }
+  /** Which checkout has local branch `name` checked out (read from each checkout's HEAD, once). */
+  checkedOut(name: string): string | null | undefined {
+    if (!this.branches) {
+      const map = new Map<string, string>();
+      let unknown = false;
+      const l = this.layout;
+      for (const c of l ? [l.current, ...(l.main ? [l.main] : []), ...l.siblings] : []) {
+        if (!c.root) continue;
+        const head = this.host.readFile?.(`${c.gitDir}/HEAD`) ?? null;
+        const m = head === null ? null : /^ref: refs\/heads\/(.+?)\s*$/.exec(head);
+        if (head === null) unknown = true;
+        else if (m && !map.has(m[1]!)) map.set(m[1]!, c.root);
+      }
+      this.branches = { map, unknown };
+    }
+    return this.branches.map.get(name) ?? (this.branches.unknown ? undefined : null);
+  }
+  private branches: { map: Map<string, string>; unknown: boolean } | null = null;
 
   /** The region a path is in, after physical resolution (symlinks as the kernel follows them). */
   classify(path: string): Region {
