@@ -36,6 +36,8 @@ export interface WriteOptions {
   cwdOverride?: CwdValue;
   confidenceCap?: Confidence;
   linkTarget?: string;
+  /** A hard link's source as written (`ln SRC DST`): the link shares SRC's inode (WriteEffect.hardLinkSource). */
+  hardLinkSource?: string;
   viaDescriptor?: { fd: number; text: string };
   /** Creates names not known statically below the path (a tree writer). */
   tree?: boolean;

@@ -102,7 +102,9 @@ function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: C
       const link = (f: Field, target: Field | undefined) =>
         symbolic && target && !target.value.includes(HOLE)
           ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, linkTarget: target.value })
-          : w(op, f);
+          : !symbolic && target && op === 'link'
+            ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, hardLinkSource: target.value })
+            : w(op, f);
       if (targets.length > 0) {
         for (const t of targets) {
           if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
@@ -996,7 +998,7 @@ const OWN: Record<string, () => CommandSpec> = {
   cp: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }), [['cp README.md ../../x', 'deny'], ['cp ../../README.md x', 'allow'], ['cp settings.local.json .claude/', 'deny'], ['cp -r /tmp/tpl/. .', 'ask'], ['cp -r /tmp/tpl/. build/', 'allow']]),
   mv: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'move', sources: 'delete', targetDir: ['-t', '--target-directory'] }), [['mv x ../../x', 'deny'], ['mv /tmp/tpl .claude', 'ask'], ['mv /tmp/tpl build', 'allow']]),
   install: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
-  ln: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
+  ln: () => ex(writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }), [['ln ~/.claude/settings.json /tmp/x', 'deny'], ['ln README.md /tmp/x', 'allow'], ['ln -s ~/.claude/settings.json /tmp/x', 'allow']]),
   link: () => writes({ grammar: {}, operands: 'dest-last', op: 'link' }),
   tee: () => ex(writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }), [['echo x | tee ../../x', 'deny'], ['echo x | tee x', 'allow']]),
   dd: () => dd,

@@ -81,7 +81,7 @@ export interface Analysis {
   commands: CommandTrace[];
 }
 
-import type { CommandContext, Invocation, Stdin } from '../commands/context.js';
+import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
 export type { Invocation, Stdin } from '../commands/context.js';
 
 const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
@@ -1285,7 +1285,7 @@ export class Interpreter implements ExpandHooks, CommandContext {
     st: State,
     range: Range,
     command: string,
-    opts: { subtree?: boolean; redirect?: boolean; cwdOverride?: CwdValue; confidenceCap?: Confidence; linkTarget?: string; viaDescriptor?: { fd: number; text: string }; tree?: boolean } = {},
+    opts: WriteOptions = {},
   ): void {
     field = extglobField(field, st);
     const value = field.value;
@@ -1305,6 +1305,7 @@ export class Interpreter implements ExpandHooks, CommandContext {
       range,
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
+      ...(opts.hardLinkSource !== undefined ? { hardLinkSource: hardLinkSourceOf(opts.hardLinkSource, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
       ...(opts.tree ? { tree: true } : {}),
       ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),
     });
@@ -1672,4 +1673,10 @@ function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
     if (prefix !== null) return { kind: 'paths', prefix };
   }
   return { kind: 'unknown' };
+}
+
+/** A hard link's source as an absolute path, HOLE where it cannot be known (WriteEffect.hardLinkSource). */
+function hardLinkSourceOf(source: string, cwd: string | null): string {
+  if (source.startsWith('/')) return source.includes(HOLE) ? HOLE : source;
+  return cwd === null || source.includes(HOLE) ? HOLE : joinPath(cwd, source);
 }
