@@ -33,7 +33,7 @@ afterAll(() => {
 /** Uses the callback where the SDK's own types want a HookCallback; tsc must accept it. */
 const TYPE_CHECK = (api: string) => `import type { HookCallback, HookCallbackMatcher, Options, SyncHookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { bashguardHook, BASHGUARD_MATCHER, createGuard } from ${JSON.stringify(api)};
-const guard = createGuard({ worktree: '/w', env: {} });
+declare const guard: ReturnType<typeof createGuard>;
 const cb: HookCallback = bashguardHook({ guard });
 const matcher: HookCallbackMatcher = { matcher: BASHGUARD_MATCHER, hooks: [cb], timeout: 30 };
 export const hooks: Options['hooks'] = { PreToolUse: [matcher] };
