@@ -62,6 +62,8 @@ describe.each(Object.keys(FILES))('%s', (agent) => {
     // exec it under its own #!/bin/sh.
     expect(installedCommand(agent)).toMatch(agent === 'gemini' ? new RegExp(`^set -- \\S*bashguard-hook --agent ${agent}; BASHGUARD_NODE=\\S+ \\. "\\$1"$`) : new RegExp(`exec \\S*bashguard-hook --agent ${agent}$`));
     if (agent === 'cursor' || agent === 'copilot') expect(s.version).toBe(1);
+    // Cursor fails open on a hook that crashes or times out unless the entry says failClosed.
+    if (agent === 'cursor') expect(s.hooks.beforeShellExecution.at(-1).failClosed).toBe(true);
     const before = readFileSync(file, 'utf8');
     expect((await cli(['install', '--agent', agent])).stdout).toMatch(/already installed/);
     expect(readFileSync(file, 'utf8')).toBe(before);

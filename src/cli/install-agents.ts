@@ -67,8 +67,14 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     nested: false,
     commandField: 'command',
     form: 'exec',
-    entry: (command) => ({ command }),
-    note: 'Cursor has no hook before file edits (afterFileEdit runs after the fact): only shell commands are checked.',
+    // failClosed (cursor.com/docs/agent/hooks, agent-hooks.md): a hook that crashes, times out or
+    // prints invalid JSON blocks the command instead of letting it run.
+    entry: (command) => ({ command, failClosed: true }),
+    // Cursor's documented blocking events are beforeShellExecution, beforeMCPExecution,
+    // beforeReadFile and beforeSubmitPrompt; edits get afterFileEdit only. A `preToolUse` event is
+    // named in some third-party material, but no input shape for it is documented where we could
+    // check it, so edits are not judged.
+    note: 'Cursor has no documented hook before file edits (afterFileEdit runs after the fact): only shell commands are checked.',
   },
   // docs.github.com Copilot CLI hooks: .github/hooks/*.json, {version: 1, hooks: {preToolUse: [{type, bash, timeoutSec}]}}.
   copilot: {
