@@ -4,6 +4,9 @@
  */
 import type { Command } from 'commander';
 import type { IO } from './io.js';
+import { chosenFormat } from './format-option.js';
+
+const LINT_FORMATS = ['text', 'json', 'sarif', 'github', 'gcc', 'checkstyle'] as const;
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -12,7 +15,8 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .command('lint')
     .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error)')
     .argument('<paths...>', 'files, directories (*.sh, *.bash, sh/bash shebangs), or - for stdin')
-    .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle', 'text')
+    .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle (default: text)')
+    .option('--json', 'same as --format json')
     .option('--fail-on <severity>', 'lowest severity that makes the exit code 1: error, warning, info or none', 'error')
     .option('--min-confidence <confidence>', 'findings below it (certain, likely, possible) are reported as notes and never fail', 'likely')
     .option('--max-warnings <n>', 'exit 1 when there are more warnings than this')
@@ -35,6 +39,8 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
     .option('-j, --jobs <n>', 'child processes analyzing files at the same time (default: one process per 80 KiB of scripts, this one included, up to the number of CPUs and 4; one on a busy machine)')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
+      opts.format = chosenFormat(opts as { format?: string; json?: boolean }, LINT_FORMATS, 'text');
+      delete opts.json;
       const { runLint } = await import('../lint/command.js');
       setExit(await runLint(paths, opts, io));
     });

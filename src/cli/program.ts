@@ -15,6 +15,9 @@ import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
 import { effectsToJson } from './json.js';
+import { addFormatOptions, chosenFormat } from './format-option.js';
+
+const TEXT_JSON = ['text', 'json'] as const;
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
 
@@ -49,9 +52,14 @@ function parserChoice(v: string | undefined): BackendChoice | undefined {
   return v;
 }
 
-export async function runProgram(argv: string[], io: IO): Promise<number> {
+export async function runProgram(argv: string[], given: IO): Promise<number> {
   let exitCode = 0;
-  const program = rootProgram(io);
+  // Commander's own messages (usage errors, help) and the errors a command throws (main.ts) go to
+  // `given`; what the commands print goes through `io`, which --quiet silences.
+  const program = rootProgram(given);
+  let quiet = false;
+  const io: IO = { ...given, stdout: (t) => void (quiet || given.stdout(t)), stderr: (t) => void (quiet || given.stderr(t)) };
+  Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
 
   program
     .command('hook')
@@ -83,14 +91,14 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
     .option('-f, --file <file>', 'read the command from a file')
-    .option('--json', 'print JSON')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
-    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string; demo?: boolean }) => {
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
       if (opts.demo) {
         exitCode = await runDemo(io);
         return;
       }
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
@@ -112,9 +120,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
     .option('-f, --file <file>', 'read the command from a file')
-    .option('--json', 'print JSON')
     .option('--parser <backend>', 'native, wasm or auto')
-    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string }) => {
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
@@ -151,8 +159,8 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .command('rules')
     .description('list the rules, or print one rule\'s documentation')
     .argument('[rule]', 'a rule id (BG1002) or name (write-to-main-checkout)')
-    .option('--json', 'print JSON')
-    .action((rule: string | undefined, opts: { json?: boolean }) => {
+    .action((rule: string | undefined, opts: { json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       if (rule) {
         const id = resolveRuleRef(rule);
         if (!id) throw new UsageError(`unknown rule ${rule} (run \`bashguard rules\` for the list)`);
@@ -216,8 +224,8 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .command('logs')
     .description('print the decision log: every ask/deny of the hook, newest last (unattended sessions)')
     .option('--since <when>', 'only decisions since a duration ago (30m, 2h, 7d) or an ISO time')
-    .option('--json', 'print one JSON object per line')
-    .action(async (opts: { since?: string; json?: boolean }) => {
+    .action(async (opts: { since?: string; json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const { runLogs } = await import('./logs.js');
       exitCode = runLogs(io, opts);
     });
@@ -228,6 +236,15 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   });
   (await import('./layer-commands.js')).register(program, io, (code) => {
     exitCode = code;
+  });
+
+  for (const c of program.commands) {
+    if (['check', 'explain', 'rules', 'logs'].includes(c.name())) addFormatOptions(c, TEXT_JSON, 'text');
+    // Every command but the hook's (whose output is its answer) and lint's (its own entry).
+    if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+  }
+  program.hook('preAction', (_root, action) => {
+    if (action.opts().quiet === true) quiet = true;
   });
 
   if (argv.length === 0) {
