@@ -16,7 +16,7 @@ import { getParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { formatDecision, style } from './format.js';
 import { displayPath } from '../interpret/paths.js';
-import { UsageError } from './io.js';
+import { errnoText, UsageError } from './io.js';
 import type { Decision } from '../policy/config.js';
 
 const WIDTH = 100;
@@ -53,7 +53,7 @@ export async function runDemo(io: IO): Promise<number> {
     scratchDir = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-demo-scratch-')));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new UsageError(`demo: cannot create a scratch directory in ${tmpdir()} (${e.code ?? e.message}; set TMPDIR to a writable directory)`);
+    throw new UsageError(`demo: cannot create a scratch directory in ${tmpdir()} (${errnoText(e)}; set TMPDIR to a writable directory)`);
   }
   const main = join(base, 'repo');
   const wt = join(main, '.builders', 'b1');

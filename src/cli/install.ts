@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
 import { nativeLoadMethod, treeExportSkipped } from '../parse/native.js';
@@ -162,7 +162,7 @@ export function writeExecForm(file: string): string | null {
     writeAtomically(file, text, 0o755);
     return null;
   } catch (err) {
-    return `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    return `cannot write ${file} (${errnoText(err)})`;
   }
 }
 

@@ -4,6 +4,7 @@
  * returns; every one starts from the workspace model (openWorkspace).
  */
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { chosenFormat } from './format-option.js';
@@ -15,6 +16,10 @@ type SetExit = (code: number) => void;
 
 
 function open(io: IO, dir: string | undefined): Workspace {
+  const path = resolve(io.cwd, dir ?? '.');
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`-C ${dir ?? '.'}: no such directory`);
+  if (!stat.isDirectory()) throw new UsageError(`-C ${dir ?? '.'}: not a directory`);
   try {
     return openWorkspace(resolve(io.cwd, dir ?? '.'), { env: io.env });
   } catch (err) {

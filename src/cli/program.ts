@@ -6,11 +6,11 @@ import { Option } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';
-import { formatExplain, formatVerdict, style } from './format.js';
+import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
@@ -26,7 +26,7 @@ async function readSource(io: IO, command: string | undefined, file: string | un
     try {
       return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(`cannot read ${file}: ${errnoText(err)}`);
     }
   }
   if (command === '-') return io.readStdin();
@@ -40,8 +40,7 @@ function cwdOption(io: IO, dir: string): string {
   try {
     if (statSync(cwd).isDirectory()) return cwd;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--cwd ${dir}: ${code === 'ENOENT' ? 'no such directory' : code ?? (err as Error).message}`);
+    throw new UsageError(`--cwd ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : errnoText(err)}`);
   }
   throw new UsageError(`--cwd ${dir}: not a directory`);
 }
@@ -108,7 +107,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
-        io.stdout(formatVerdict(verdict, s, source) + '\n');
+        io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
       exitCode = verdict.decision === 'allow' ? 0 : 1;
@@ -144,7 +143,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         const context = `cwd ${cwd}; ${scope.skipped ? `not enforcing (${scope.skipped})` : `worktree root ${scope.root}`}`;
-        io.stdout(formatExplain(a, scope.skipped ? null : verdict, s, context));
+        io.stdout(visible(formatExplain(a, scope.skipped ? null : verdict, s, context)));
       }
     });
 
