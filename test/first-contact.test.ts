@@ -117,13 +117,20 @@ describe('install says what it did', () => {
     try {
       const settings = join(layout.worktree, '.claude', 'settings.json');
       const opts = { cwd: layout.worktree };
-      expect((await cli(['install'], opts)).out).toMatch(/^bashguard hook installed in /);
-      expect((await cli(['install'], opts)).out).toMatch(/^bashguard hook already installed in /);
+      // In a linked worktree a bare `install` refuses, saying where each choice reaches; --project writes the worktree's file.
+      const refused = await cli(['install'], opts);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/^bashguard: this is the linked worktree .* read only by sessions in this worktree: NOT by the main checkout .*`bashguard install --user` covers every checkout .*; pass --project to write the worktree's file anyway\.\n$/);
+      expect(existsSync(settings)).toBe(false);
+      const first = await cli(['install', '--project'], opts);
+      expect(first.out).toMatch(/^bashguard hook installed in /);
+      expect(first.err).toMatch(/^bashguard: note: this is the linked worktree /);
+      expect((await cli(['install', '--project'], opts)).out).toMatch(/^bashguard hook already installed in /);
       // Another hook entry after ours: install moves ours to the end, and says so.
       const s = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: { PreToolUse: unknown[] } };
       s.hooks.PreToolUse.push({ matcher: 'Bash', hooks: [{ type: 'command', command: 'other-hook' }] });
       writeFileSync(settings, JSON.stringify(s));
-      const moved = await cli(['install'], opts);
+      const moved = await cli(['install', '--project'], opts);
       expect(moved.out).toMatch(/^bashguard hook was already installed; moved its entry to its own PreToolUse entry at the end in /);
       expect(moved.out).not.toMatch(/^bashguard hook installed/);
       // An older command: install updates it, and says from what to what.
@@ -132,7 +139,7 @@ describe('install says what it did', () => {
       expect(ours).toHaveLength(1);
       ours[0]!.command = '/old/bin/bashguard-hook';
       writeFileSync(settings, JSON.stringify(t));
-      expect((await cli(['install'], opts)).out).toMatch(/^updated the bashguard hook \(command "\/old\/bin\/bashguard-hook" -> "/);
+      expect((await cli(['install', '--project'], opts)).out).toMatch(/^updated the bashguard hook \(command "\/old\/bin\/bashguard-hook" -> "/);
     } finally {
       layout.cleanup();
     }

@@ -4,8 +4,8 @@
  * own install/doctor stay in install.ts. Idempotent: our entry is recognised by its command
  * (bashguard-hook / bashguard hook), replaced in place, every other entry and setting kept.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { OUR_COMMAND, hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
@@ -177,6 +177,25 @@ export function runAgentUninstall(io: IO, agent: string, opts: { scope: Scope; d
   }
   if (JSON.stringify(before) === JSON.stringify(after)) {
     io.stdout(`no bashguard hook in ${file}\n`);
+    return 0;
+  }
+  // Nothing left but what install added (the file's `version` and an empty `hooks`): no file and
+  // no empty directory behind.
+  const rest = { ...after } as Json;
+  if (typeof rest.hooks === 'object' && rest.hooks !== null && Object.keys(rest.hooks).length === 0) delete rest.hooks;
+  for (const [k, v] of Object.entries(AGENT_CONFIGS[agent]!.base ?? {})) if (rest[k] === v) delete rest[k];
+  if (Object.keys(rest).length === 0 && !lstatSync(file).isSymbolicLink()) {
+    rmSync(file, { force: true });
+    // Only the directories of the client's own path (.github/hooks, .cursor ...), never the root above them.
+    const depth = AGENT_CONFIGS[agent]!.project.split('/').length - 1;
+    for (let dir = dirname(file), i = 0; i < depth; dir = dirname(dir), i++) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break;
+      }
+    }
+    io.stdout(`bashguard hook removed; ${file} held nothing else and was deleted\n`);
     return 0;
   }
   writeSettings(file, after);

@@ -3,7 +3,7 @@
  * The merge keeps every other key, hook and matcher; running install twice changes nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { errnoText, UsageError, type IO } from './io.js';
@@ -444,9 +444,54 @@ export function runUninstall(io: IO, opts: InstallOptions): number {
     io.stdout(`bashguard hook was not installed in ${file}\n`);
     return 0;
   }
-  writeSettings(file, after);
-  io.stdout(`bashguard hook removed from ${file}\n`);
+  const launcher = ourHooks(before).map((h) => h.command).find((c) => readExecForm(c) !== null);
+  if (Object.keys(after).length === 0 && !lstatSync(file).isSymbolicLink()) {
+    // Nothing left but what install added: no empty settings file, no empty .claude/ behind.
+    rmSync(file, { force: true });
+    removeIfEmpty(dirname(file));
+    io.stdout(`bashguard hook removed; ${file} held nothing else and was deleted\n`);
+  } else {
+    writeSettings(file, after);
+    io.stdout(`bashguard hook removed from ${file}\n`);
+  }
+  if (launcher) removeLauncherIfUnused(io, launcher);
   return 0;
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (or already gone)
+  }
+}
+
+/**
+ * The exec form's launcher, once no settings file Claude Code reads here (user, this checkout's
+ * project and local) names it. A project elsewhere that still names it gets its hook back with
+ * `bashguard install` there; until then Claude Code blocks its calls (`onFailure`), it never
+ * runs them unchecked.
+ */
+function removeLauncherIfUnused(io: IO, launcher: string): void {
+  const found = discoverLayout(io.cwd);
+  const root = found.ok && found.layout.current.root ? found.layout.current.root : io.cwd;
+  const files = [join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')];
+  try {
+    files.push(settingsPath(io, 'user'));
+  } catch {
+    // no HOME
+  }
+  for (const f of files) {
+    try {
+      if (readFileSync(f, 'utf8').includes(launcher)) return;
+    } catch {
+      // absent
+    }
+  }
+  rmSync(launcher, { force: true });
+  removeIfEmpty(dirname(launcher));
+  removeIfEmpty(dirname(dirname(launcher)));
+  io.stdout(`removed the hook's launcher ${launcher} (no settings here names it any more)\n`);
 }
 
 export interface Check {

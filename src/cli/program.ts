@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { errnoText, UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
+import { discoverLayout } from '../layout/discover.js';
 import { ConfigError } from '../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
@@ -189,6 +190,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
+      if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
       exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm });
     });
 
@@ -252,6 +254,25 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     return 2;
   }
   return (await parseProgram(program, argv)) ?? exitCode;
+}
+
+/**
+ * A project install run inside a linked worktree writes that worktree's own `.claude/settings.json`:
+ * an untracked file that only sessions in this worktree read (not the main checkout, not the
+ * other worktrees), the placement the README warns against. Without an explicit `--project` it
+ * is refused with where each choice reaches; with it, it is done and the same is said.
+ */
+function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void {
+  const found = discoverLayout(io.cwd);
+  if (!found.ok || found.layout.current.kind !== 'linked-worktree' || !found.layout.current.root) return;
+  const wt = found.layout.current.root;
+  const main = found.layout.main?.root ?? null;
+  const where =
+    `this is the linked worktree ${wt}${main ? ` of ${main}` : ''}. A project install writes ${wt}/.claude/settings.json (untracked), ` +
+    `read only by sessions in this worktree: NOT by ${main ? `the main checkout ${main}, ` : ''}other worktrees, or worktrees made later. ` +
+    '`bashguard install --user` covers every checkout (what orchestrated worktrees need)';
+  if (!explicit) throw new UsageError(`${where}; pass --project to write the worktree's file anyway.`);
+  if (!dryRun) io.stderr(`bashguard: note: ${where}.\n`);
 }
 
 function agentOf(name: string): string {
