@@ -253,6 +253,11 @@ describe("another client's event is answered with an error, never a silent allow
     if (r.stdout) expect(r.stdout).toMatch(/deny/);
   });
 
+  it("a Codex event for a tool bashguard does not judge stays no business of the Codex adapter (Claude-shaped, not foreign)", async () => {
+    const r = await hook('codex', { session_id: 's', turn_id: 't', cwd: layout.worktree, hook_event_name: 'PreToolUse', model: 'm', tool_name: 'write_stdin', tool_input: { chars: 'x' } });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it("Codex's Bash events are Claude-shaped: the Codex adapter reads a Claude Bash event as its own", async () => {
     const r = await hook('codex', { session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: escape() } });
     expect(r.code).toBe(0);

@@ -34,14 +34,13 @@ export function protocolOf(event: Record<string, unknown>): Name | null {
 const LABEL: Record<Name, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor', copilot: 'Copilot CLI' };
 const FOREIGN = 'bashguard: this hook event is in the ';
 
-/**
- * Why `event` cannot be judged by `client`'s adapter (it is another client's), or null. Codex
- * sends Claude-shaped Bash events, which the Codex adapter reads as they are.
- */
+/** Why `event` cannot be judged by `client`'s adapter (it is another client's), or null. */
 export function foreignReason(event: Record<string, unknown>, client: Name): string | null {
   const from = protocolOf(event);
   if (from === null || from === client) return null;
-  if (client === 'codex' && from === 'claude' && event.tool_name === 'Bash') return null;
+  // Codex's events are Claude-shaped (PreToolUse, tool_name, tool_input; its shell tools as
+  // `Bash`): only Claude's own file tools, which Codex does not have, mark a Claude event there.
+  if (client === 'codex' && from === 'claude' && !(typeof event.tool_name === 'string' && CLAUDE_TOOLS.has(event.tool_name) && event.tool_name !== 'Bash' && !('turn_id' in event))) return null;
   return `${FOREIGN}${LABEL[from]} hook format, but the hook was installed for ${LABEL[client]} (--agent ${client}); the call is blocked. Install bashguard for this client: bashguard install --agent ${from}`;
 }
 
