@@ -78,7 +78,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         }
       }
       const client = clientByName(opts.agent);
-      if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
+      if (!client) throw new UsageError(`unknown --agent ${JSON.stringify(opts.agent)}; valid agents: ${AGENT_NAMES.join(', ')}`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
@@ -276,7 +276,7 @@ function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void 
 }
 
 function agentOf(name: string): string {
-  if (!clientByName(name)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
+  if (!clientByName(name)) throw new UsageError(`unknown --agent ${JSON.stringify(name)}; valid agents: ${AGENT_NAMES.join(', ')}`);
   return name;
 }
 
