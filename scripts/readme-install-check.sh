@@ -70,7 +70,9 @@ if [ -n "$no_toolchain" ]; then
       case $name in
         make | gmake | cc | c++ | gcc* | g++* | cpp* | clang* | python* | ld | ld.* | as | *-linux-gnu-*) continue ;;
       esac
-      [ -e "$scratch/bin/$name" ] || ln -s "$f" "$scratch/bin/$name"
+      # Programs only (not /usr/bin/X11, a link to its own directory), each name once.
+      [ -f "$f" ] && [ -x "$f" ] || continue
+      [ -e "$scratch/bin/$name" ] || [ -L "$scratch/bin/$name" ] || ln -s "$f" "$scratch/bin/$name"
     done
   done
   path="$scratch/prefix/bin:$scratch/bin"

@@ -6,8 +6,6 @@ import type { Command } from 'commander';
 import type { IO } from './io.js';
 import { chosenFormat } from './format-option.js';
 
-const LINT_FORMATS = ['text', 'json', 'sarif', 'github', 'gcc', 'checkstyle'] as const;
-
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
 export function registerLint(program: Command, io: IO, setExit: (code: number) => void): void {
@@ -39,7 +37,9 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
     .option('-j, --jobs <n>', 'child processes analyzing files at the same time (default: one process per 80 KiB of scripts, this one included, up to the number of CPUs and 4; one on a busy machine)')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
-      opts.format = chosenFormat(opts as { format?: string; json?: boolean }, LINT_FORMATS, 'text');
+      // --json is --format json; the format itself is checked by runLint (its own message).
+      if (opts.json) opts.format = chosenFormat(opts as { format?: string; json?: boolean }, ['json'] as const, 'json');
+      opts.format ??= 'text';
       delete opts.json;
       const { runLint } = await import('../lint/command.js');
       setExit(await runLint(paths, opts, io));
