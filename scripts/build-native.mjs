@@ -1,18 +1,77 @@
-// npm's `install`: builds bashguard's tree export (native/tree-export.c, binding.gyp) with
-// node-gyp. It never fails the install: without the addon the parser layer uses tree-sitter's own
-// binding, which gives the same trees, only slower (bench/README.md, eighth round), and
-// `bashguard doctor` says which one is in use and why.
+// npm's `install`: puts bashguard's tree export (native/tree-export.c, binding.gyp) at
+// build/Release/bashguard_tree.node, where everything that uses it looks. It never fails the
+// install: without the addon the parser layer uses tree-sitter's own binding (the same trees,
+// slower; bench/README.md, eighth round) or, where that did not build either, the WASM parser
+// (grammars/tree-sitter-bash.wasm), and `bashguard doctor` says which one is in use and why.
 //
-// BASHGUARD_NATIVE_BUILD=0 skips the build.
+// Where it comes from, in order (node-gyp-build's rule: a prebuilt binary for this platform,
+// architecture and libc, N-API so one binary serves every Node >= 20; else a build):
+//   1. prebuilds/<platform>-<arch>/bashguard_tree.napi.<glibc|musl>.node, shipped in the package,
+//      when its recorded sources (prebuilds/<platform>-<arch>/SOURCES) are this checkout's and
+//      it loads in a child process. No compiler, no Node headers, no network.
+//   2. node-gyp rebuild (needs make, a C compiler, python3 and Node's headers).
+// BASHGUARD_NATIVE_BUILD=0 skips both; =source, or npm's --build-from-source, skips the
+// prebuilt binary. Every line it prints goes to stderr (`$(npm pack --silent ...)` reads stdout).
+//
+// `--sources` prints what SOURCES would say for this checkout.
+// `node scripts/build-native.mjs --prebuild` (in a checkout) builds from source and writes the
+// result and its SOURCES into prebuilds/ for this platform (test/prebuilds.test.ts checks that
+// the shipped ones match the sources).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (msg) => process.stderr.write(`bashguard: ${msg}\n`);
-const fallback = "the parser will use tree-sitter's own binding (same results, slower)";
+const target = join(root, 'build', 'Release', 'bashguard_tree.node');
+
+/** The libc tag of this Linux (node-gyp-build's rule: musl where Node's report names no glibc). */
+function libcTag() {
+  if (process.platform !== 'linux') return null;
+  const header = process.report?.getReport?.().header;
+  return header?.glibcVersionRuntime ? 'glibc' : 'musl';
+}
+
+/** This platform's prebuilt binary and its SOURCES file. */
+function prebuiltPaths(dir = root) {
+  const tuple = `${process.platform}-${process.arch}`;
+  const libc = libcTag();
+  const name = `bashguard_tree.napi${libc ? `.${libc}` : ''}.node`;
+  return { tuple, file: join(dir, 'prebuilds', tuple, name), sources: join(dir, 'prebuilds', tuple, 'SOURCES') };
+}
+
+/**
+ * What a prebuilt binary was built from: the hashes of the addon's own sources and the versions of
+ * the tree-sitter packages whose C sources binding.gyp compiles in. One line per input.
+ */
+function sourcesManifest(dir = root) {
+  const files = ['binding.gyp', 'scripts/tree-sitter-runtime.mjs', ...['bash-parser.c', 'bash-scanner.c', 'dense-table.c', 'file-io.c', 'tree-export.c', 'tree-sitter-runtime.c'].map((f) => `native/${f}`)];
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies, ...pkg.optionalDependencies };
+  const lines = files.map((f) => `${createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')}  ${f}`);
+  for (const name of ['tree-sitter', 'tree-sitter-bash']) lines.push(`${name}@${deps[name]}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Why the prebuilt binary cannot be used here, or null when it loads and is this checkout's. */
+function prebuiltProblem(p) {
+  if (!existsSync(p.file)) return `no prebuilt binary for ${p.tuple}${libcTag() ? ` (${libcTag()})` : ''}`;
+  let recorded = '';
+  try {
+    recorded = readFileSync(p.sources, 'utf8');
+  } catch {
+    return `${relative(root, p.sources)} is missing`;
+  }
+  if (recorded !== sourcesManifest()) return `the prebuilt binary was built from other sources (${relative(root, p.sources)})`;
+  // Loaded in a child: a binary for another libc or a newer glibc must not take this process down.
+  const probe = "const m={exports:{}};process.dlopen(m,process.argv[1]);if(m.exports.formatVersion!==2)throw new Error('format '+m.exports.formatVersion)";
+  const r = spawnSync(process.execPath, ['-e', probe, p.file], { encoding: 'utf8', timeout: 30_000 });
+  if (r.status !== 0) return `the prebuilt binary does not load here (${(r.stderr || r.error?.message || '').trim().split('\n').find((l) => /Error|error/.test(l)) ?? `exit ${r.status}`})`;
+  return null;
+}
 
 function nodeGyp() {
   // npm gives its scripts the node-gyp it bundles.
@@ -27,15 +86,17 @@ function nodeGyp() {
   return existsSync(beside) ? beside : null;
 }
 
-function main() {
-  if (process.env.BASHGUARD_NATIVE_BUILD === '0') {
-    say(`BASHGUARD_NATIVE_BUILD=0: tree export not built; ${fallback}`);
-    return;
-  }
+/** Builds from source; null when it worked, else why not. */
+function build() {
   const gyp = nodeGyp();
-  if (!gyp) {
-    say(`node-gyp not found: tree export not built; ${fallback}`);
-    return;
+  if (!gyp) return 'node-gyp not found';
+  for (const pkg of ['tree-sitter', 'tree-sitter-bash']) {
+    try {
+      createRequire(join(root, 'package.json')).resolve(`${pkg}/package.json`);
+    } catch {
+      // An optional dependency whose own install failed is removed by npm: its C sources with it.
+      return `the ${pkg} package (whose C sources the build compiles) is not installed`;
+    }
   }
   const args = [gyp, 'rebuild'];
   // Node's own headers when this Node has them (no download): N-API is stable across Node
@@ -43,16 +104,68 @@ function main() {
   const prefix = join(dirname(process.execPath), '..');
   if (!process.env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
-  if (r.status === 0) {
+  if (r.status === 0 && existsSync(target)) return null;
+  const why = r.error ? r.error.message : `node-gyp exited with ${r.status ?? r.signal}`;
+  const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').filter((l) => /error|ERR!/i.test(l)).slice(0, 3);
+  // A half-made build must not be picked up.
+  rmSync(target, { force: true });
+  return [why, ...tail.map((l) => `  ${l.trim()}`)].join('\n');
+}
+
+/** What the parser falls back to without the tree export. */
+function fallback() {
+  try {
+    const dir = dirname(createRequire(join(root, 'package.json')).resolve('tree-sitter/package.json'));
+    if (existsSync(join(dir, 'build', 'Release', 'tree_sitter_runtime_binding.node'))) return "the parser will use tree-sitter's own binding (same results, slower)";
+  } catch {
+    // not installed
+  }
+  return 'the parser will use WASM (grammars/tree-sitter-bash.wasm: same results, slower); `bashguard doctor` says so';
+}
+
+function main() {
+  const mode = process.env.BASHGUARD_NATIVE_BUILD;
+  if (process.argv.includes('--sources')) {
+    process.stdout.write(sourcesManifest());
+    return;
+  }
+  if (process.argv.includes('--prebuild')) {
+    const problem = build();
+    if (problem) {
+      say(`could not build the tree export: ${problem}`);
+      process.exit(1);
+    }
+    const p = prebuiltPaths();
+    mkdirSync(dirname(p.file), { recursive: true });
+    copyFileSync(target, p.file);
+    // Debug symbols are not shipped (a quarter of the file); where strip is missing they stay.
+    spawnSync('strip', ['--strip-unneeded', p.file], { stdio: 'ignore' });
+    writeFileSync(p.sources, sourcesManifest());
+    say(`wrote ${relative(root, p.file)} and ${relative(root, p.sources)}`);
+    return;
+  }
+  if (mode === '0') {
+    say(`BASHGUARD_NATIVE_BUILD=0: tree export not installed; ${fallback()}`);
+    return;
+  }
+  const fromSource = mode === 'source' || process.env.npm_config_build_from_source === 'true';
+  let why = fromSource ? (mode === 'source' ? 'BASHGUARD_NATIVE_BUILD=source' : '--build-from-source') : prebuiltProblem(prebuiltPaths());
+  if (!why) {
+    const p = prebuiltPaths();
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(p.file, target);
+    say(`installed the prebuilt tree export (${relative(root, p.file)})`);
+    return;
+  }
+  say(`building the tree export from source (${why})`);
+  const problem = build();
+  if (!problem) {
     say('built the tree export (build/Release/bashguard_tree.node)');
     return;
   }
-  const why = r.error ? r.error.message : `node-gyp exited with ${r.status ?? r.signal}`;
-  const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.split('\n').filter((l) => /error|ERR!/i.test(l)).slice(0, 3);
-  say(`could not build the tree export (${why}); ${fallback}`);
-  for (const l of tail) say(`  ${l.trim()}`);
-  // A half-made build must not be picked up.
-  rmSync(join(root, 'build', 'Release', 'bashguard_tree.node'), { force: true });
+  const [first, ...rest] = problem.split('\n');
+  say(`could not build the tree export (${first}); ${fallback()}`);
+  for (const l of rest) say(l);
 }
 
 main();

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-execFileSync(process.execPath, [join(root, 'scripts/gen-rules.mjs')], { stdio: 'inherit' });
+// Progress goes to stderr: `$(npm pack --silent git+URL)` captures stdout, which must be the tarball's name alone.
+execFileSync(process.execPath, [join(root, 'scripts/gen-rules.mjs')], { stdio: ['ignore', 2, 2] });
 
 const common = {
   bundle: true,
@@ -156,4 +157,4 @@ await cachedBundle({
   banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   plugins: [lazyCrypto],
 });
-console.log('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/code-cache.cjs, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');
+console.error('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/code-cache.cjs, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');

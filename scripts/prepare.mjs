@@ -10,6 +10,8 @@
 // install then replaces the global one being made (npm/cli#3692). So the build stops with the
 // install command that works: `npm pack` of the git URL (a local preparation), then a global
 // install of the tarball.
+// Everything it prints goes to stderr: `npm pack --silent` prints the tarball's name on stdout, and
+// the README's `$(npm pack --silent git+URL)` must capture that name alone.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,6 +43,6 @@ if (!resolvable('esbuild') || !resolvable('typescript')) {
 
 // A clean dist/: the chunk names carry content hashes, so old builds would otherwise be packed too.
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
-console.log('build: dist/types (declarations for dist/api.js)');
+execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 2, 2] });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
+console.error('build: dist/types (declarations for dist/api.js)');

@@ -13,6 +13,8 @@
  */
 export {
   createGuard,
+  BashguardWorktreeError,
+  type WorktreeProblem,
   DEFAULT_TIMEOUT_MS,
   type Guard,
   type GuardOptions,

@@ -77,7 +77,7 @@ describe('bad paths and bad input: one line, exit 2', () => {
     const old = process.env.TMPDIR;
     process.env.TMPDIR = '/nonexistent'; // os.tmpdir() reads the process environment
     try {
-      usageError(await cli(['demo'], { env: { TMPDIR: '/nonexistent' } }), /^bashguard: demo: cannot create a scratch directory in \/nonexistent \(ENOENT; set TMPDIR/m);
+      usageError(await cli(['demo'], { env: { TMPDIR: '/nonexistent' } }), /^bashguard: demo: cannot create a scratch directory in \/nonexistent \(no such file or directory; set TMPDIR/m);
     } finally {
       if (old === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = old;
@@ -117,13 +117,20 @@ describe('install says what it did', () => {
     try {
       const settings = join(layout.worktree, '.claude', 'settings.json');
       const opts = { cwd: layout.worktree };
-      expect((await cli(['install'], opts)).out).toMatch(/^bashguard hook installed in /);
-      expect((await cli(['install'], opts)).out).toMatch(/^bashguard hook already installed in /);
+      // In a linked worktree a bare `install` refuses, saying where each choice reaches; --project writes the worktree's file.
+      const refused = await cli(['install'], opts);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/^bashguard: this is the linked worktree .* read only by sessions in this worktree: NOT by the main checkout .*`bashguard install --user` covers every checkout .*; pass --project to write the worktree's file anyway\.\n$/);
+      expect(existsSync(settings)).toBe(false);
+      const first = await cli(['install', '--project'], opts);
+      expect(first.out).toMatch(/^bashguard hook installed in /);
+      expect(first.err).toMatch(/^bashguard: note: this is the linked worktree /);
+      expect((await cli(['install', '--project'], opts)).out).toMatch(/^bashguard hook already installed in /);
       // Another hook entry after ours: install moves ours to the end, and says so.
       const s = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: { PreToolUse: unknown[] } };
       s.hooks.PreToolUse.push({ matcher: 'Bash', hooks: [{ type: 'command', command: 'other-hook' }] });
       writeFileSync(settings, JSON.stringify(s));
-      const moved = await cli(['install'], opts);
+      const moved = await cli(['install', '--project'], opts);
       expect(moved.out).toMatch(/^bashguard hook was already installed; moved its entry to its own PreToolUse entry at the end in /);
       expect(moved.out).not.toMatch(/^bashguard hook installed/);
       // An older command: install updates it, and says from what to what.
@@ -132,7 +139,7 @@ describe('install says what it did', () => {
       expect(ours).toHaveLength(1);
       ours[0]!.command = '/old/bin/bashguard-hook';
       writeFileSync(settings, JSON.stringify(t));
-      expect((await cli(['install'], opts)).out).toMatch(/^updated the bashguard hook \(command "\/old\/bin\/bashguard-hook" -> "/);
+      expect((await cli(['install', '--project'], opts)).out).toMatch(/^updated the bashguard hook \(command "\/old\/bin\/bashguard-hook" -> "/);
     } finally {
       layout.cleanup();
     }
@@ -140,30 +147,36 @@ describe('install says what it did', () => {
 });
 
 describe('demo', () => {
-  it('runs every call for real, shows the escapes landing and being stopped, in <= 100 columns', async () => {
+  it('runs every call for real and shows what each changed, on one screen (<= 24 lines, <= 80 columns)', async () => {
     const r = await cli(['demo'], { env: { TMPDIR: tmpdir() } });
     expect(r.code, r.err).toBe(0);
-    const lines = r.out.split('\n');
-    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
-    const decisions = lines.filter((l) => /^(ALLOW|ASK|DENY) /.test(l)).map((l) => l.split(' ')[0]);
-    expect(new Set(decisions)).toEqual(new Set(['ALLOW', 'ASK', 'DENY']));
-    const results = lines.filter((l) => l.trimStart().startsWith('-> run for real'));
-    expect(results).toHaveLength(decisions.length);
-    const flat = r.out.replace(/\n +/g, ' '); // continuation lines joined
-    expect(flat).toMatch(/MAIN CHECKOUT README\.md modified; a real escape, and the guard denies it/);
-    expect(flat).toMatch(/MAIN CHECKOUT HEAD now "[0-9a-f]+ wip"; a real escape/);
-    expect(flat).toMatch(/a real escape, and the guard asks first/);
-    expect(flat).toMatch(/worktree README\.md modified, worktree HEAD now "[0-9a-f]+ wip"; stays inside, allowed/);
+    const lines = r.out.replace(/\n$/, '').split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    // Paths are shortened to the names the header defines.
+    const main = /^ {2}<main> = (\S+)/m.exec(r.out)?.[1];
+    expect(main).toBeDefined();
+    expect(r.out.split(main!).length - 1).toBe(1);
+    const calls = lines.filter((l) => /^(ALLOW|ASK|DENY) /.test(l));
+    expect(new Set(calls.map((l) => l.split(' ')[0]))).toEqual(new Set(['ALLOW', 'ASK', 'DENY']));
+    // A call's result is on its line, or on the next one when the command is long.
+    const result = (l: string) => {
+      const i = lines.indexOf(l);
+      return / (BG\d{4}|-) {1,6}\S/.test(l) ? l : lines[i + 1]!;
+    };
+    for (const l of calls) expect(result(l)).toMatch(/(BG\d{4}|-) +\S/);
+    const denied = calls.filter((l) => l.startsWith('DENY'));
+    expect(denied.length).toBeGreaterThan(3);
+    for (const l of denied) expect(result(l)).toMatch(/BG\d{4} +<main>/);
+    expect(result(calls.find((l) => l.startsWith('ASK'))!)).toMatch(/BG4001 +<main>\/README\.md/);
+    expect(r.out).toMatch(/- +<wt>\/README\.md, <wt> HEAD/);
     expect(r.out).not.toContain('MISSED');
-    // Every call that stayed inside the worktree or scratch was allowed (no false alarm in the demo).
-    expect(flat.replace(/\n/g, ' ')).toMatch(/of the (\d+) that stayed inside the worktree or scratch, \1 were allowed\./);
-    // The closing sentence counts what was printed.
-    const escapes = (flat.match(/a real escape/g) ?? []).length;
-    expect(flat.replace(/\n/g, ' ')).toContain(`${decisions.length} calls, each run for real: ${escapes} changed the main checkout, and the guard stopped ${escapes} of them`);
+    const flat = lines.join(' ');
+    const escapes = calls.filter((l) => / <main>/.test(result(l).slice(48))).length;
+    expect(flat).toContain(`${calls.length} calls run for real: ${escapes} changed <main>, bashguard stopped ${escapes}`);
+    expect(flat).toMatch(/(\d+) of the \1 that stayed in <wt> or <tmp> were allowed\./);
     // Nothing is left behind.
-    expect(r.out).toMatch(/main checkout {2}(\S+)\/repo/);
-    const base = /main checkout {2}(\S+)\/repo/.exec(r.out)![1]!;
-    expect(existsSync(base)).toBe(false);
+    expect(existsSync(main!)).toBe(false);
   }, 60_000);
 });
 

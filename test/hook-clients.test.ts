@@ -3,6 +3,7 @@
  * deny, ask and allow payloads shaped as each client's documentation shows them (sources in each
  * client file's header), answered in that client's format, in a real git layout.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { run } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { patchPaths } from '../src/hook/clients/codex.js';
+import { REPO_ROOT } from './helpers/shared.js';
 
 let layout: GitLayout;
 let home: string;
@@ -213,6 +215,53 @@ describe('claude stays the default', () => {
   it('an unknown agent is a usage error (exit 2)', async () => {
     const r = await hook('vim', {});
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--agent must be one of claude, codex, gemini, cursor, copilot/);
+    expect(r.stderr).toBe('bashguard: unknown --agent "vim"; valid agents: claude, codex, gemini, cursor, copilot\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('the installed entry with an unknown agent: one line, exit 2, before anything loads (the built CLI)', () => {
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'bashguard.js'), 'hook', '--agent', 'bogus'], { input: '{}', encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('bashguard: unknown --agent "bogus"; valid agents: claude, codex, gemini, cursor, copilot\n');
+  });
+});
+
+describe("another client's event is answered with an error, never a silent allow", () => {
+  // One event of each client's protocol, each running a command inside the worktree (which its own
+  // adapter allows): only the protocol mismatch can make it a deny.
+  const events = (): Record<string, Record<string, unknown>> => ({
+    claude: { session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(layout.worktree, 'a.txt') } },
+    codex: { session_id: 's', turn_id: 't', cwd: layout.worktree, hook_event_name: 'PreToolUse', model: 'm', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch' } },
+    gemini: { session_id: 's', cwd: layout.worktree, hook_event_name: 'BeforeTool', timestamp: 't', tool_name: 'run_shell_command', tool_input: { command: INSIDE } },
+    cursor: { conversation_id: 'c', generation_id: 'g', hook_event_name: 'beforeShellExecution', workspace_roots: [layout.worktree], command: INSIDE, cwd: layout.worktree },
+    copilot: { timestamp: 1, cwd: layout.worktree, toolName: 'bash', toolArgs: JSON.stringify({ command: INSIDE }) },
+  });
+  const names = ['claude', 'codex', 'gemini', 'cursor', 'copilot'];
+  const pairs = names.flatMap((agent) => names.map((from) => [agent, from] as const));
+
+  it.each(pairs)('--agent %s given a %s event', async (agent, from) => {
+    const r = await hook(agent, events()[from]);
+    if (agent === from) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/hook format/);
+      return;
+    }
+    // Exit 2 blocks in every client; the reason names both sides and the fix.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`hook format, but the hook was installed for .* \\(--agent ${agent}\\); the call is blocked\\. Install bashguard for this client: bashguard install --agent ${from}\n$`));
+    // And the sender's own deny on stdout where its protocol has one.
+    if (r.stdout) expect(r.stdout).toMatch(/deny/);
+  });
+
+  it("a Codex event for a tool bashguard does not judge stays no business of the Codex adapter (Claude-shaped, not foreign)", async () => {
+    const r = await hook('codex', { session_id: 's', turn_id: 't', cwd: layout.worktree, hook_event_name: 'PreToolUse', model: 'm', tool_name: 'write_stdin', tool_input: { chars: 'x' } });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("Codex's Bash events are Claude-shaped: the Codex adapter reads a Claude Bash event as its own", async () => {
+    const r = await hook('codex', { session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: escape() } });
+    expect(r.code).toBe(0);
+    expect((json(r.stdout).hookSpecificOutput as Record<string, string>).permissionDecision).toBe('deny');
+    expect(r.stderr).not.toMatch(/hook format/);
   });
 });

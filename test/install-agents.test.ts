@@ -5,7 +5,7 @@
  * client's format.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
@@ -62,6 +62,8 @@ describe.each(Object.keys(FILES))('%s', (agent) => {
     // exec it under its own #!/bin/sh.
     expect(installedCommand(agent)).toMatch(agent === 'gemini' ? new RegExp(`^set -- \\S*bashguard-hook --agent ${agent}; BASHGUARD_NODE=\\S+ \\. "\\$1"$`) : new RegExp(`exec \\S*bashguard-hook --agent ${agent}$`));
     if (agent === 'cursor' || agent === 'copilot') expect(s.version).toBe(1);
+    // Cursor fails open on a hook that crashes or times out unless the entry says failClosed.
+    if (agent === 'cursor') expect(s.hooks.beforeShellExecution.at(-1).failClosed).toBe(true);
     const before = readFileSync(file, 'utf8');
     expect((await cli(['install', '--agent', agent])).stdout).toMatch(/already installed/);
     expect(readFileSync(file, 'utf8')).toBe(before);
@@ -89,6 +91,21 @@ describe.each(Object.keys(FILES))('%s', (agent) => {
     expect(JSON.stringify(read(agent))).toContain('other-hook');
     expect(existsSync(file)).toBe(true);
   }, 60_000);
+});
+
+it.each(['codex', 'gemini', 'cursor', 'copilot'])('%s: install then uninstall into a fresh checkout leaves no file and no directory behind', async (agent) => {
+  const fresh = makeGitLayout(`bg-agent-trace-${agent}-`);
+  try {
+    const before = readdirSync(fresh.main).sort();
+    expect((await cli(['install', '--agent', agent], fresh.main)).code).toBe(0);
+    expect(existsSync(join(fresh.main, FILES[agent]!))).toBe(true);
+    const r = await cli(['uninstall', '--agent', agent], fresh.main);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/held nothing else and was deleted/);
+    expect(readdirSync(fresh.main).sort()).toEqual(before);
+  } finally {
+    fresh.cleanup();
+  }
 });
 
 it('copilot has no user-level file: a usage error', async () => {

@@ -187,6 +187,39 @@ describe('uninstall', () => {
     expect(read(projectSettings())).toEqual({ model: 'x' });
   });
 
+  it('leaves no trace: a settings file install created and the .claude/ around it are deleted', async () => {
+    expect((await cli(['install', '--project'])).code).toBe(0);
+    expect(existsSync(projectSettings())).toBe(true);
+    const r = await cli(['uninstall', '--project']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/held nothing else and was deleted/);
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+  });
+
+  it('a .claude/ with other files stays; only the emptied settings file goes', async () => {
+    write(join(project, '.claude', 'commands', 'x.md'), 'keep');
+    await cli(['install', '--project']);
+    await cli(['uninstall', '--project']);
+    expect(existsSync(projectSettings())).toBe(false);
+    expect(readFileSync(join(project, '.claude', 'commands', 'x.md'), 'utf8')).toBe('keep');
+  });
+
+  it("the exec form's launcher goes once no settings here names it, and stays while one does", async () => {
+    fakeClaude('2.1.330');
+    expect((await cli(['install', '--user', '--hook-form', 'direct'])).code).toBe(0);
+    expect((await cli(['install', '--project', '--hook-form', 'direct'])).code).toBe(0);
+    const launcher = ours(read(userSettings()))[0]!.command;
+    expect(existsSync(launcher)).toBe(true);
+    // The project still names it: it stays.
+    await cli(['uninstall', '--user']);
+    expect(existsSync(launcher)).toBe(true);
+    expect(existsSync(userSettings())).toBe(false);
+    const last = await cli(['uninstall', '--project']);
+    expect(last.stdout).toMatch(/removed the hook's launcher/);
+    expect(existsSync(launcher)).toBe(false);
+    expect(existsSync(join(home, '.claude'))).toBe(false);
+  });
+
   it('is idempotent and harmless when not installed or no file', async () => {
     const none = await cli(['uninstall', '--user']);
     expect(none.code).toBe(0);
@@ -309,7 +342,7 @@ describe("Claude Code's exec form (the client runs node itself)", () => {
     writeFileSync(join(home, '.claude', 'hooks'), 'not a directory');
     const r = await cli(['install', '--project']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/shell form: cannot write \S+bashguard-hook-\w+\.cjs \((ENOTDIR|EEXIST)\)/);
+    expect(r.stdout).toMatch(/shell form: cannot write \S+bashguard-hook-\w+\.cjs \((a part of the path is not a directory|already exists)\)/);
     expect(entry(projectSettings())).toEqual([{ type: 'command', command: hookCommand(), timeout: 30, onFailure: 'block' }]);
     const forced = await cli(['install', '--project', '--hook-form', 'direct']);
     expect(forced.code).toBe(2);

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuard, type Guard } from '../src/api.js';
+import { bashguardHook, BashguardWorktreeError, createGuard, type Guard } from '../src/api.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
 
@@ -139,10 +139,51 @@ describe('createGuard', () => {
     }
   });
 
-  it('outside a linked worktree: not enforcing, says why', async () => {
-    const g = createGuard({ worktree: layout.outside, env: { HOME: home } });
-    expect(g.skipped).toMatch(/not inside a git checkout/);
-    expect((await g.checkBash(`echo x > ${layout.main}/README.md`)).decision).toBe('allow');
+  it('in the main checkout (a plain checkout): not enforcing, says why', async () => {
+    const g = createGuard({ worktree: layout.main, env: { HOME: home } });
+    expect(g.skipped).toMatch(/plain checkout/);
+    g.close();
+  });
+});
+
+describe('a bad worktree is refused with a BashguardWorktreeError naming the path and why', () => {
+  const refused = (worktree: string): BashguardWorktreeError => {
+    try {
+      createGuard({ worktree, env: { HOME: home } }).close();
+    } catch (err) {
+      expect(err).toBeInstanceOf(BashguardWorktreeError);
+      return err as BashguardWorktreeError;
+    }
+    throw new Error(`createGuard accepted ${worktree}`);
+  };
+
+  it.each([
+    ['relative', (): string => '.builders/b1', /relative path/],
+    ['missing', (): string => join(layout.root, 'no-such-dir'), /does not exist/],
+    ['not-a-directory', (): string => join(layout.worktree, 'f.txt'), /is not a directory/],
+    ['not-a-git-checkout', (): string => layout.outside, /not inside a git checkout/],
+  ] as const)('%s', (reason, path, text) => {
+    if (reason === 'not-a-directory') writeFileSync(path(), 'x');
+    const err = refused(path());
+    expect(err.reason).toBe(reason);
+    expect(err.path).toBe(path());
+    expect(err.message).toContain(JSON.stringify(path()));
+    expect(err.message).toMatch(text);
+  });
+
+  it('bashguardHook refuses it too, when it is created (not on the first call)', () => {
+    expect(() => bashguardHook({ worktree: join(layout.root, 'gone'), env: {} })).toThrow(BashguardWorktreeError);
+    expect(() => bashguardHook({ worktree: 'relative/dir', env: {} })).toThrow(/relative path/);
+  });
+
+  it('the README example against a worktree that does not exist fails loudly instead of allowing', () => {
+    const code = readmeBlock('## Library API', 'ts').replaceAll('/repo/', join(layout.root, 'absent') + '/');
+    const file = join(consumer, 'example-absent.mjs');
+    writeFileSync(file, code);
+    const r = spawnSync(process.execPath, [file], { cwd: consumer, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).not.toMatch(/allow/);
+    expect(r.stderr).toMatch(/BashguardWorktreeError: bashguard: worktree ".*absent\/\.builders\/b1" does not exist/);
   });
 });
 

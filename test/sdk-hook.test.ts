@@ -1,15 +1,23 @@
 /**
  * The Claude Agent SDK callback (src/library/sdk.ts). Type-checked against the SDK's published
- * types (`@anthropic-ai/claude-agent-sdk` devDependency; `npm test` runs `tsc --noEmit` over this
- * file, so an incompatible callback fails the suite), and run on recorded PreToolUse inputs.
+ * types (installed on demand into a cache outside the repository: test/helpers/agent-sdk.ts; tsc
+ * runs over a file that uses the callback as the SDK's HookCallback, so an incompatible callback
+ * fails the suite), and run on recorded PreToolUse inputs.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookCallback, HookCallbackMatcher, HookInput, Options, PreToolUseHookInput, SyncHookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
-import { bashguardHook, BASHGUARD_MATCHER, createGuard, type Guard } from '../src/api.js';
+import { bashguardHook, BASHGUARD_MATCHER, createGuard, type AgentHookCallback, type AgentHookInput, type AgentHookOutput, type Guard } from '../src/api.js';
+import { ensureAgentSdk, AGENT_SDK_VERSION } from './helpers/agent-sdk.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
-import { REPO_ROOT } from './helpers/shared.js';
+import { cannotRun, REPO_ROOT } from './helpers/shared.js';
+
+// The SDK's names for the shapes bashguard's callback uses (the real ones are checked below).
+type HookCallback = AgentHookCallback;
+type HookInput = AgentHookInput;
+type PreToolUseHookInput = AgentHookInput & { tool_use_id?: string };
+type SyncHookJSONOutput = AgentHookOutput;
 
 let layout: GitLayout;
 let guard: Guard;
@@ -22,16 +30,34 @@ afterAll(() => {
   layout?.cleanup();
 });
 
+/** Uses the callback where the SDK's own types want a HookCallback; tsc must accept it. */
+const TYPE_CHECK = (api: string) => `import type { HookCallback, HookCallbackMatcher, Options, SyncHookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import { bashguardHook, BASHGUARD_MATCHER, createGuard } from ${JSON.stringify(api)};
+declare const guard: ReturnType<typeof createGuard>;
+const cb: HookCallback = bashguardHook({ guard });
+const matcher: HookCallbackMatcher = { matcher: BASHGUARD_MATCHER, hooks: [cb], timeout: 30 };
+export const hooks: Options['hooks'] = { PreToolUse: [matcher] };
+// The callback's answer is a SyncHookJSONOutput, not just any HookJSONOutput.
+export const answer: Promise<SyncHookJSONOutput> = bashguardHook({ guard })({ hook_event_name: 'PreToolUse' }, undefined, { signal: new AbortController().signal });
+`;
+
 describe('types: the callback is a HookCallback', () => {
-  it('fits HookCallbackMatcher and Options.hooks.PreToolUse (compile-time; checked by tsc --noEmit)', () => {
-    const cb: HookCallback = bashguardHook({ guard });
-    const matcher: HookCallbackMatcher = { matcher: BASHGUARD_MATCHER, hooks: [cb], timeout: 30 };
-    const hooks: Options['hooks'] = { PreToolUse: [matcher] };
-    // The callback's answer is a SyncHookJSONOutput, not just any HookJSONOutput.
-    const answer: Promise<SyncHookJSONOutput> = bashguardHook({ guard })({ hook_event_name: 'PreToolUse' }, undefined, { signal: new AbortController().signal });
-    expect(hooks.PreToolUse?.[0]?.hooks).toHaveLength(1);
-    return answer.then((a) => expect(a).toEqual({}));
-  });
+  it(`fits HookCallbackMatcher and Options.hooks.PreToolUse of ${'@anthropic-ai/claude-agent-sdk'} ${AGENT_SDK_VERSION} (tsc)`, (ctx) => {
+    const sdk = ensureAgentSdk();
+    if ('error' in sdk) return ctx.skip(cannotRun(`the Agent SDK's types could not be installed: ${sdk.error}`));
+    // Beside the SDK's node_modules, so its own resolution finds the SDK and its dependencies.
+    const file = join(sdk.prefix, 'bashguard-check.ts');
+    writeFileSync(file, TYPE_CHECK(join(REPO_ROOT, 'src', 'api.js')));
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(REPO_ROOT, 'node_modules', '@types'), file];
+    const r = spawnSync(process.execPath, [tsc, ...args], { encoding: 'utf8', timeout: 120_000 });
+    expect(`${r.stdout}${r.stderr}`.trim()).toBe('');
+    expect(r.status).toBe(0);
+    // The check can fail: a callback of the wrong shape is rejected.
+    writeFileSync(file, TYPE_CHECK(join(REPO_ROOT, 'src', 'api.js')).replace('const cb: HookCallback = bashguardHook({ guard });', 'const cb: HookCallback = (x: number) => x;'));
+    const bad = spawnSync(process.execPath, [tsc, ...args], { encoding: 'utf8', timeout: 120_000 });
+    expect(bad.status).not.toBe(0);
+  }, 300_000);
 });
 
 describe('recorded PreToolUse inputs', () => {

@@ -16,10 +16,13 @@ import { getParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { formatDecision, style } from './format.js';
 import { displayPath } from '../interpret/paths.js';
-import { UsageError } from './io.js';
+import { errnoText, UsageError } from './io.js';
 import type { Decision } from '../policy/config.js';
 
-const WIDTH = 100;
+/** One terminal screen: every line fits 80 columns, and the whole demo 24 lines. */
+const WIDTH = 80;
+/** Columns of the command on a call's line (longer commands get a line of their own). */
+const CMD_COLUMNS = 41;
 
 /** Word-wraps `text` to WIDTH columns; continuation lines get `indent`. */
 export function wrap(text: string, indent: string, first = indent): string[] {
@@ -53,7 +56,7 @@ export async function runDemo(io: IO): Promise<number> {
     scratchDir = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-demo-scratch-')));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new UsageError(`demo: cannot create a scratch directory in ${tmpdir()} (${e.code ?? e.message}; set TMPDIR to a writable directory)`);
+    throw new UsageError(`demo: cannot create a scratch directory in ${tmpdir()} (${errnoText(e)}; set TMPDIR to a writable directory)`);
   }
   const main = join(base, 'repo');
   const wt = join(main, '.builders', 'b1');
@@ -119,24 +122,24 @@ export async function runDemo(io: IO): Promise<number> {
       return { files, git: gitState };
     };
     const where = (p: string) =>
-      p.startsWith(wt + '/') ? `worktree ${relative(wt, p)}` : p.startsWith(main + '/') ? `MAIN CHECKOUT ${relative(main, p)}` : p.startsWith(scratchDir + '/') ? `scratch file ${relative(scratchDir, p)}` : `file ${p}`;
+      p.startsWith(wt + '/') ? `<wt>/${relative(wt, p)}` : p.startsWith(main + '/') ? `<main>/${relative(main, p)}` : p.startsWith(scratchDir + '/') ? `<tmp>/${relative(scratchDir, p)}` : p;
     /** What changed, as short phrases; `outside`: something outside the worktree and scratch. */
     const changes = (a: State, b: State): { text: string[]; outside: boolean } => {
       const text: string[] = [];
       let outside = false;
       for (const [p, h] of b.files) {
         if (a.files.get(p) === h) continue;
-        text.push(`${where(p)} ${a.files.has(p) ? 'modified' : 'created'}`);
-        if (where(p).startsWith('MAIN')) outside = true;
+        text.push(where(p));
+        if (where(p).startsWith('<main>')) outside = true;
       }
       for (const p of a.files.keys()) {
         if (b.files.has(p)) continue;
-        text.push(`${where(p)} deleted`);
-        if (where(p).startsWith('MAIN')) outside = true;
+        text.push(`-${where(p)}`);
+        if (where(p).startsWith('<main>')) outside = true;
       }
       for (const [k, v] of b.git) {
         if (a.git.get(k) === v) continue;
-        const label = k.endsWith('HEAD') ? `${k.startsWith('main') ? 'MAIN CHECKOUT' : 'worktree'} HEAD now "${v}"` : `${k} changed`;
+        const label = k.endsWith('HEAD') ? `${k.startsWith('main') ? '<main>' : '<wt>'} HEAD` : `${k.startsWith('main') ? '<main>' : '<wt>'} index`;
         text.push(label);
         if (k.startsWith('main')) outside = true;
       }
@@ -145,70 +148,63 @@ export async function runDemo(io: IO): Promise<number> {
 
     const parser = await getParser();
     const out = (line: string) => io.stdout(line + '\n');
-    out(`${s.bold('bashguard demo')}: a scratch repository with a worktree nested inside it`);
-    out(`  main checkout  ${main} (with uncommitted work in README.md)`);
-    out(`  worktree       ${wt} (the agent's cwd)`);
-    for (const l of wrap(
-      'Each call is decided the way the hook decides it, then run for real in this scratch layout to ' +
-        'show what it would have done (the layout is restored after each one).',
-      '',
-    )) out(l);
-    out('');
+    // Paths shortened to names the header defines, so each call fits one line.
+    const short = (text: string) => text.replaceAll(wt, '<wt>').replaceAll(main, '<main>').replaceAll(scratchDir, '<tmp>');
+    out(`${s.bold('bashguard demo')}: each call is decided as the hook would, then run for real`);
+    out(`  <main> = ${main}  (main checkout, unsaved work)`);
+    out(`  <wt>   = <main>/.builders/b1  (a linked worktree: the agent's cwd)`);
+    out(`  <tmp>  = ${scratchDir}  (scratch)`);
+    out(s.dim(`${'decision  command'.padEnd(6 + CMD_COLUMNS + 1)}rule   what running it changed`));
 
     const commands = [
       `echo fix >> ${main}/README.md`,
       'cd ../.. && git commit -qam "wip"',
       `git -C ${main} reset -q --hard`,
-      'cd .. && cd .. && sed -i s/demo/oops/ README.md',
+      'cd ../.. && sed -i s/demo/oops/ README.md',
       `bash -c 'cp README.md ${main}/copy.md'`,
-      'top=$(git -C ../.. rev-parse --show-toplevel) && echo fix >> "$top/README.md"',
+      't=$(git -C ../.. rev-parse --show-toplevel) && echo x >> "$t/README.md"',
       'echo fix >> README.md && git commit -qam wip',
       `git -C ${main} log --oneline -1 && cat ${main}/README.md`,
       `echo notes > ${scratchDir}/notes.txt`,
     ];
     const tally = { escaped: 0, stopped: 0, missed: 0, inside: 0, blockedInside: 0 };
     const counts: Record<Decision, number> = { allow: 0, ask: 0, deny: 0, sandbox: 0 };
-    const guardDoes = (d: Decision) => (d === 'deny' ? 'denies it' : d === 'ask' ? 'asks first' : d === 'sandbox' ? 'sandboxes it' : 'allows it');
-    const report = (decision: Decision, shown: string, findings: string[], before: State, run: () => string | null) => {
+    const report = (decision: Decision, shown: string, rules: string[], before: State, run: () => string | null) => {
       counts[decision]++;
-      const label = formatDecision(decision, s);
-      const pad = ' '.repeat(Math.max(0, 6 - decision.length));
-      for (const l of wrap(shown, '         ', `${label}${pad} `)) out(l);
-      for (const f of findings) for (const l of wrap(displayPath(f), '           ', '         ')) out(s.dim(l));
       const failure = run();
       const { text, outside } = changes(before, snapshot());
-      const what = text.length ? text.join(', ') : 'nothing changed';
-      let verdict: string;
       if (outside) {
         tally.escaped++;
-        if (decision === 'allow') {
-          tally.missed++;
-          verdict = 'MISSED: a real escape, and the guard allows it';
-        } else {
-          tally.stopped++;
-          verdict = `a real escape, and the guard ${guardDoes(decision)}`;
-        }
+        if (decision === 'allow') tally.missed++;
+        else tally.stopped++;
       } else {
         tally.inside++;
         if (decision !== 'allow') tally.blockedInside++;
-        verdict = decision === 'allow' ? 'stays inside, allowed' : `stays inside, yet the guard ${guardDoes(decision)}`;
       }
-      const ran = failure ? `run for real (${failure}): ` : 'run for real: ';
-      for (const l of wrap(`${ran}${what}; ${verdict}`, '           ', '         -> ')) out(l);
+      const rule = rules[0] ?? '-';
+      const result = `${outside && decision === 'allow' ? 'MISSED ' : ''}${text.length ? text.join(', ') : 'nothing'}${failure ? ` (${failure})` : ''}`;
+      const label = formatDecision(decision, s) + ' '.repeat(Math.max(0, 6 - decision.length));
+      const cmd = short(shown);
+      const tail = `${rule.padEnd(7)}${result}`;
+      if (cmd.length <= CMD_COLUMNS && 6 + CMD_COLUMNS + 1 + tail.length <= WIDTH) out(`${label}${cmd.padEnd(CMD_COLUMNS)} ${s.dim(tail)}`);
+      else {
+        for (const l of wrap(cmd, '      ', label)) out(l);
+        out(s.dim(`${' '.repeat(Math.max(6, Math.min(6 + CMD_COLUMNS + 1, WIDTH - tail.length)))}${tail}`));
+      }
       restore();
     };
 
     for (const cmd of commands) {
       const { verdict } = openWorkspace(wt, { env: io.env }).check(parser, cmd);
-      const findings = verdict.findings.filter((f) => f.decision !== 'allow').map((f) => `${f.rule} ${f.name}: ${f.message}`);
-      report(verdict.decision, `$ ${cmd}`, findings, snapshot(), () => {
+      const rules = verdict.findings.filter((f) => f.decision !== 'allow').map((f) => f.rule);
+      report(verdict.decision, cmd, rules, snapshot(), () => {
         const r = spawnSync('bash', ['-c', cmd], { cwd: wt, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 10_000 });
-        return r.status === 0 ? null : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n')[0]}`;
+        return r.status === 0 ? null : `exit ${r.status ?? r.signal}`;
       });
     }
     const target = join(main, 'README.md');
     const edit = openWorkspace(wt, { env: io.env }).judgeWrite(target, { tool: 'Write' });
-    report(edit.verdict.decision, `Write tool: ${target}`, edit.verdict.findings.map((f) => `${f.rule} ${f.name}: ${f.message}`), snapshot(), () => {
+    report(edit.verdict.decision, `Write tool: ${target}`, edit.verdict.findings.map((f) => f.rule), snapshot(), () => {
       writeFileSync(target, '# rewritten by the agent\n');
       return null;
     });
@@ -216,10 +212,11 @@ export async function runDemo(io: IO): Promise<number> {
     const total = commands.length + 1;
     out('');
     const summary =
-      `${total} calls, each run for real: ${tally.escaped} changed the main checkout, and the guard stopped ` +
-      `${tally.stopped} of them (${counts.deny} denied, ${counts.ask} asked in all); of the ${tally.inside} that stayed ` +
-      `inside the worktree or scratch, ${tally.inside - tally.blockedInside} were allowed.` +
-      (tally.missed ? ` ${tally.missed} escape(s) were MISSED.` : '');
+      `${total} calls run for real: ${tally.escaped} changed <main>, bashguard stopped ${tally.stopped} ` +
+      `(${counts.deny} denied, ${counts.ask} asked); ${tally.inside - tally.blockedInside} of the ${tally.inside} that stayed in ` +
+      `<wt> or <tmp> were allowed.` +
+      (tally.missed ? ` ${tally.missed} escape(s) MISSED.` : '') +
+      " Why a call is stopped: `bashguard explain 'CMD'`.";
     for (const l of wrap(summary, '')) out(l);
     return tally.missed > 0 ? 1 : 0;
   } finally {

@@ -13,6 +13,20 @@ export interface Style {
   dim(s: string): string;
 }
 
+/**
+ * Text for a terminal with the input's control characters made visible: an echoed command or path
+ * can hold escape sequences (clearing the screen, moving the cursor, rewriting the line with `\r`)
+ * or bidirectional overrides that would make the printed text differ from what runs. C0 and C1
+ * controls (but newline and tab), DEL and the bidi controls are written as `\xHH` / `\u{HHHH}`;
+ * the colours the style below emits (bold, dim, red, green, yellow, reset: none hides or moves
+ * text) are kept. Invalid UTF-8 in the input has already become U+FFFD when it was decoded.
+ */
+export function visible(text: string): string {
+  return text.replace(/\x1b\[(?:0|1|2|31|32|33)m|[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c.length > 1 ? c : c.charCodeAt(0) <= 0xff ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u{${c.charCodeAt(0).toString(16)}}`,
+  );
+}
+
 export function style(color: boolean): Style {
   const wrap = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
   return { bold: wrap('1'), red: wrap('31'), yellow: wrap('33'), green: wrap('32'), dim: wrap('2') };

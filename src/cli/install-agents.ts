@@ -4,8 +4,8 @@
  * own install/doctor stay in install.ts. Idempotent: our entry is recognised by its command
  * (bashguard-hook / bashguard hook), replaced in place, every other entry and setting kept.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { OUR_COMMAND, hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
@@ -67,8 +67,14 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     nested: false,
     commandField: 'command',
     form: 'exec',
-    entry: (command) => ({ command }),
-    note: 'Cursor has no hook before file edits (afterFileEdit runs after the fact): only shell commands are checked.',
+    // failClosed (cursor.com/docs/agent/hooks, agent-hooks.md): a hook that crashes, times out or
+    // prints invalid JSON blocks the command instead of letting it run.
+    entry: (command) => ({ command, failClosed: true }),
+    // Cursor's documented blocking events are beforeShellExecution, beforeMCPExecution,
+    // beforeReadFile and beforeSubmitPrompt; edits get afterFileEdit only. A `preToolUse` event is
+    // named in some third-party material, but no input shape for it is documented where we could
+    // check it, so edits are not judged.
+    note: 'Cursor has no documented hook before file edits (afterFileEdit runs after the fact): only shell commands are checked.',
   },
   // docs.github.com Copilot CLI hooks: .github/hooks/*.json, {version: 1, hooks: {preToolUse: [{type, bash, timeoutSec}]}}.
   copilot: {
@@ -171,6 +177,25 @@ export function runAgentUninstall(io: IO, agent: string, opts: { scope: Scope; d
   }
   if (JSON.stringify(before) === JSON.stringify(after)) {
     io.stdout(`no bashguard hook in ${file}\n`);
+    return 0;
+  }
+  // Nothing left but what install added (the file's `version` and an empty `hooks`): no file and
+  // no empty directory behind.
+  const rest = { ...after } as Json;
+  if (typeof rest.hooks === 'object' && rest.hooks !== null && Object.keys(rest.hooks).length === 0) delete rest.hooks;
+  for (const [k, v] of Object.entries(AGENT_CONFIGS[agent]!.base ?? {})) if (rest[k] === v) delete rest[k];
+  if (Object.keys(rest).length === 0 && !lstatSync(file).isSymbolicLink()) {
+    rmSync(file, { force: true });
+    // Only the directories of the client's own path (.github/hooks, .cursor ...), never the root above them.
+    const depth = AGENT_CONFIGS[agent]!.project.split('/').length - 1;
+    for (let dir = dirname(file), i = 0; i < depth; dir = dirname(dir), i++) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break;
+      }
+    }
+    io.stdout(`bashguard hook removed; ${file} held nothing else and was deleted\n`);
     return 0;
   }
   writeSettings(file, after);

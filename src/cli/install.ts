@@ -3,11 +3,11 @@
  * The merge keeps every other key, hook and matcher; running install twice changes nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFile } from '../util/safe-read.js';
-import { UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from './io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
 import { nativeLoadMethod, treeExportSkipped } from '../parse/native.js';
@@ -182,7 +182,7 @@ export function writeExecForm(file: string): string | null {
     writeAtomically(file, text, 0o755);
     return null;
   } catch (err) {
-    return `cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    return `cannot write ${file} (${errnoText(err)})`;
   }
 }
 
@@ -487,9 +487,54 @@ export function runUninstall(io: IO, opts: InstallOptions): number {
     io.stdout(`bashguard hook was not installed in ${file}\n`);
     return 0;
   }
-  writeSettings(file, after);
-  io.stdout(`bashguard hook removed from ${file}\n`);
+  const launcher = ourHooks(before).map((h) => h.command).find((c) => readExecForm(c) !== null);
+  if (Object.keys(after).length === 0 && !lstatSync(file).isSymbolicLink()) {
+    // Nothing left but what install added: no empty settings file, no empty .claude/ behind.
+    rmSync(file, { force: true });
+    removeIfEmpty(dirname(file));
+    io.stdout(`bashguard hook removed; ${file} held nothing else and was deleted\n`);
+  } else {
+    writeSettings(file, after);
+    io.stdout(`bashguard hook removed from ${file}\n`);
+  }
+  if (launcher) removeLauncherIfUnused(io, launcher);
   return 0;
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (or already gone)
+  }
+}
+
+/**
+ * The exec form's launcher, once no settings file Claude Code reads here (user, this checkout's
+ * project and local) names it. A project elsewhere that still names it gets its hook back with
+ * `bashguard install` there; until then Claude Code blocks its calls (`onFailure`), it never
+ * runs them unchecked.
+ */
+function removeLauncherIfUnused(io: IO, launcher: string): void {
+  const found = discoverLayout(io.cwd);
+  const root = found.ok && found.layout.current.root ? found.layout.current.root : io.cwd;
+  const files = [join(root, '.claude', 'settings.json'), join(root, '.claude', 'settings.local.json')];
+  try {
+    files.push(settingsPath(io, 'user'));
+  } catch {
+    // no HOME
+  }
+  for (const f of files) {
+    try {
+      if (readFileSync(f, 'utf8').includes(launcher)) return;
+    } catch {
+      // absent
+    }
+  }
+  rmSync(launcher, { force: true });
+  removeIfEmpty(dirname(launcher));
+  removeIfEmpty(dirname(dirname(launcher)));
+  io.stdout(`removed the hook's launcher ${launcher} (no settings here names it any more)\n`);
 }
 
 export interface Check {

@@ -81,6 +81,26 @@ export function directIO(): IO | null {
   };
 }
 
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EEXIST: 'already exists',
+  EMFILE: 'too many open files',
+};
+
+/** A file-system error in words (`ENOENT` -> "no such file or directory"), for one-line messages. */
+export function errnoText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return (e?.code && ERRNO_TEXT[e.code]) ?? e?.code ?? (e as Error)?.message ?? String(err);
+}
+
 /** Errors the CLI reports as one line (`bashguard: ...`) with a defined exit code. */
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -94,7 +114,8 @@ export class UsageError extends Error {
  */
 export function reportFailure(err: unknown, io: IO): number {
   if (err instanceof UsageError) {
-    io.stderr(`bashguard: ${err.message}\n`);
+    // The message can quote an operand (a file name, a command): no control character reaches the terminal.
+    io.stderr(`bashguard: ${err.message.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}\n`);
     return err.exitCode;
   }
   const e = err as Error;

@@ -4,20 +4,22 @@
  * returns; every one starts from the workspace model (openWorkspace).
  */
 import type { Command } from 'commander';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, type IO } from './io.js';
+import { chosenFormat } from './format-option.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';
 import { LayerError } from '../env/env.js';
 
 type SetExit = (code: number) => void;
 
-function format<T extends string>(value: string, allowed: readonly T[], flag = '--format'): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]} (got ${value})`);
-  return value as T;
-}
 
 function open(io: IO, dir: string | undefined): Workspace {
+  const path = resolve(io.cwd, dir ?? '.');
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`-C ${dir ?? '.'}: no such directory`);
+  if (!stat.isDirectory()) throw new UsageError(`-C ${dir ?? '.'}: not a directory`);
   try {
     return openWorkspace(resolve(io.cwd, dir ?? '.'), { env: io.env });
   } catch (err) {
@@ -40,11 +42,12 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   program
     .command('env')
     .description('print GIT_DIR, GIT_WORK_TREE and GIT_CEILING_DIRECTORIES that pin git to this worktree (for the builder\'s environment)')
-    .option('--format <format>', 'shell or json', 'shell')
+    .option('--format <format>', 'shell or json (default: shell)')
+    .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
-    .action((opts: { format: string; dir?: string }) =>
+    .action((opts: { format?: string; json?: boolean; dir?: string }) =>
       layer(async () => {
-        const fmt = format(opts.format, ['shell', 'json'] as const);
+        const fmt = chosenFormat(opts, ['shell', 'json'] as const, 'shell');
         const { gitEnv, formatGitEnv } = await import('../env/index.js');
         io.stdout(formatGitEnv(gitEnv(open(io, opts.dir)), fmt));
       }),
@@ -53,12 +56,13 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   const sandbox = program
     .command('sandbox')
     .description('print the OS-sandbox grants for this worktree: json, bwrap arguments or a sandbox-exec profile')
-    .option('--format <format>', 'json, bwrap or sandbox-exec', 'json')
+    .option('--format <format>', 'json, bwrap or sandbox-exec (default: json)')
+    .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
     .enablePositionalOptions()
-    .action((opts: { format: string; dir?: string }) =>
+    .action((opts: { format?: string; json?: boolean; dir?: string }) =>
       layer(async () => {
-        const fmt = format(opts.format, ['json', 'bwrap', 'sandbox-exec'] as const);
+        const fmt = chosenFormat(opts, ['json', 'bwrap', 'sandbox-exec'] as const, 'json');
         const { sandboxPlan, bwrapArgs, seatbeltProfile, shellJoin } = await import('../sandbox/index.js');
         const ws = open(io, opts.dir);
         const plan = sandboxPlan(ws);
@@ -89,14 +93,15 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
     .command('audit')
     .description('after a builder ran: what changed outside its worktree (other checkouts, shared config, hooks, refs); exit 1 on changes')
     .option('--baseline <action>', 'save: record the current state as the baseline (before the builder starts) and exit')
-    .option('--format <format>', 'text or json', 'text')
+    .option('--format <format>', 'text or json (default: text)')
+    .option('--json', 'same as --format json')
     .option('--write-root <path>', 'a declared write root for the worktree\'s own diff (repeatable; relative to the worktree)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--base <rev>', 'the commit the worktree\'s diff is taken against (default: its HEAD when the baseline was saved)')
     .option('--baseline-file <file>', 'where the baseline is kept (default: the user\'s state dir, keyed by repository and worktree)')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
     .action((opts: { baseline?: string; format: string; writeRoot: string[]; base?: string; baselineFile?: string; dir?: string }) =>
       layer(async () => {
-        const fmt = format(opts.format, ['text', 'json'] as const);
+        const fmt = chosenFormat(opts, ['text', 'json'] as const, 'text');
         if (opts.baseline !== undefined && opts.baseline !== 'save') throw new UsageError(`--baseline takes save (got ${opts.baseline})`);
         const { audit, saveBaseline, formatAudit } = await import('../audit/index.js');
         const ws = open(io, opts.dir);
@@ -116,11 +121,12 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   program
     .command('prompt')
     .description('print the worktree rules for a builder\'s prompt or role doc (the worktree root, the main checkout it must not use, what bashguard blocks)')
-    .option('--format <format>', 'text or json', 'text')
+    .option('--format <format>', 'text or json (default: text)')
+    .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
-    .action((opts: { format: string; dir?: string }) =>
+    .action((opts: { format?: string; json?: boolean; dir?: string }) =>
       layer(async () => {
-        const fmt = format(opts.format, ['text', 'json'] as const);
+        const fmt = chosenFormat(opts, ['text', 'json'] as const, 'text');
         const { promptGuidance, formatPrompt } = await import('../prompt/index.js');
         io.stdout(formatPrompt(promptGuidance(open(io, opts.dir)), fmt));
       }),

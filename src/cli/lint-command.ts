@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { IO } from './io.js';
+import { chosenFormat } from './format-option.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -12,7 +13,8 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .command('lint')
     .description('lint shell scripts: writes outside their checkout, git commands on other checkouts (exit 0 clean, 1 findings, 2 error, 3 a file not fully analyzed)')
     .argument('<paths...>', 'files, directories (*.sh, *.bash, sh/bash shebangs), or - for stdin')
-    .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle', 'text')
+    .option('-f, --format <format>', 'text, json, sarif, github, gcc or checkstyle (default: text)')
+    .option('--json', 'same as --format json')
     .option('--fail-on <severity>', 'lowest severity that makes the exit code 1: error, warning, info or none', 'error')
     .option('--min-confidence <confidence>', 'findings below it (certain, likely, possible) are reported as notes and never fail', 'likely')
     .option('--max-warnings <n>', 'exit 1 when there are more warnings than this')
@@ -44,6 +46,10 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .option('--read-disk', 'answer file tests, `cd -P` and symlinks outside the checkout from this machine\'s disk (default: only the checkout is read)')
     .option('-j, --jobs <n>', 'child processes analyzing files at the same time (default: one process per 80 KiB of scripts, this one included, up to the number of CPUs and 4; one on a busy machine)')
     .action(async (paths: string[], opts: Record<string, unknown>) => {
+      // --json is --format json; the format itself is checked by runLint (its own message).
+      if (opts.json) opts.format = chosenFormat(opts as { format?: string; json?: boolean }, ['json'] as const, 'json');
+      opts.format ??= 'text';
+      delete opts.json;
       const { runLint } = await import('../lint/command.js');
       setExit(await runLint(paths, opts, io));
     });

@@ -1,6 +1,7 @@
 /** `bashguard logs [--since DURATION|ISO] [--json]`: the decision log (src/log/decisions.ts). */
 import { UsageError, type IO } from './io.js';
 import { parseSince, readDecisions } from '../log/decisions.js';
+import { visible } from './format.js';
 
 export function runLogs(io: IO, opts: { since?: string; json?: boolean }): number {
   let cutoff: number | null = null;
@@ -25,6 +26,6 @@ export function runLogs(io: IO, opts: { since?: string; json?: boolean }): numbe
 }
 
 function oneLine(s: string): string {
-  const t = s.replace(/\s*\n\s*/g, ' ⏎ ');
+  const t = visible(s.replace(/\s*\n\s*/g, ' ⏎ '));
   return t.length > 300 ? t.slice(0, 297) + '...' : t;
 }

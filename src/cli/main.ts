@@ -4,6 +4,7 @@
  */
 import { mark } from '../startup/marks.js';
 import { fastHookArgs } from './hook-args.js';
+import { AGENT_NAME_LIST } from '../hook/clients/names.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +20,12 @@ export async function run(argv: string[], io: IO): Promise<number> {
     if (hookArgs) {
       mark('start');
       const { exitCode, agent } = hookArgs;
+      // Before anything loads or is read: a mistyped --agent is the installer's error, one line,
+      // and exit 2, which every client blocks the call on (agent-hooks.md).
+      if (!(AGENT_NAME_LIST as readonly string[]).includes(agent)) {
+        io.stderr(`bashguard: unknown --agent ${JSON.stringify(agent)}; valid agents: ${AGENT_NAME_LIST.join(', ')}\n`);
+        return 2;
+      }
       if (hookArgs.unsupervised) {
         // Run by the client itself, no supervisor script around it (the exec form, src/cli/install.ts).
         superviseSelf(hookArgs.timeLimit, agent, exitCode, io);

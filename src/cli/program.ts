@@ -6,15 +6,19 @@ import { Option } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from './io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
+import { discoverLayout } from '../layout/discover.js';
 import { ConfigError } from '../policy/config.js';
-import { formatExplain, formatVerdict, style } from './format.js';
+import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../rules/catalog.js';
 import { runDemo } from './demo.js';
 import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
 import { effectsToJson } from './json.js';
+import { addFormatOptions, chosenFormat } from './format-option.js';
+
+const TEXT_JSON = ['text', 'json'] as const;
 import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
 import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../util/time-limit.js';
 
@@ -23,7 +27,7 @@ async function readSource(io: IO, command: string | undefined, file: string | un
     try {
       return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(`cannot read ${file}: ${errnoText(err)}`);
     }
   }
   if (command === '-') return io.readStdin();
@@ -37,8 +41,7 @@ function cwdOption(io: IO, dir: string): string {
   try {
     if (statSync(cwd).isDirectory()) return cwd;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`--cwd ${dir}: ${code === 'ENOENT' ? 'no such directory' : code ?? (err as Error).message}`);
+    throw new UsageError(`--cwd ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : errnoText(err)}`);
   }
   throw new UsageError(`--cwd ${dir}: not a directory`);
 }
@@ -49,9 +52,14 @@ function parserChoice(v: string | undefined): BackendChoice | undefined {
   return v;
 }
 
-export async function runProgram(argv: string[], io: IO): Promise<number> {
+export async function runProgram(argv: string[], given: IO): Promise<number> {
   let exitCode = 0;
-  const program = rootProgram(io);
+  // Commander's own messages (usage errors, help) and the errors a command throws (main.ts) go to
+  // `given`; what the commands print goes through `io`, which --quiet silences.
+  const program = rootProgram(given);
+  let quiet = false;
+  const io: IO = { ...given, stdout: (t) => void (quiet || given.stdout(t)), stderr: (t) => void (quiet || given.stderr(t)) };
+  Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
 
   program
     .command('hook')
@@ -70,7 +78,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
         }
       }
       const client = clientByName(opts.agent);
-      if (!client) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(opts.agent)})`);
+      if (!client) throw new UsageError(`unknown --agent ${JSON.stringify(opts.agent)}; valid agents: ${AGENT_NAMES.join(', ')}`);
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
@@ -83,14 +91,14 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
     .option('-f, --file <file>', 'read the command from a file')
-    .option('--json', 'print JSON')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
-    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string; demo?: boolean }) => {
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
       if (opts.demo) {
         exitCode = await runDemo(io);
         return;
       }
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
@@ -100,7 +108,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
-        io.stdout(formatVerdict(verdict, s, source) + '\n');
+        io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
       exitCode = verdict.decision === 'allow' ? 0 : 1;
@@ -112,9 +120,9 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
     .option('-f, --file <file>', 'read the command from a file')
-    .option('--json', 'print JSON')
     .option('--parser <backend>', 'native, wasm or auto')
-    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; parser?: string }) => {
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const cwd = cwdOption(io, opts.cwd);
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
@@ -136,7 +144,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         const context = `cwd ${cwd}; ${scope.skipped ? `not enforcing (${scope.skipped})` : `worktree root ${scope.root}`}`;
-        io.stdout(formatExplain(a, scope.skipped ? null : verdict, s, context));
+        io.stdout(visible(formatExplain(a, scope.skipped ? null : verdict, s, context)));
       }
     });
 
@@ -151,8 +159,8 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .command('rules')
     .description('list the rules, or print one rule\'s documentation')
     .argument('[rule]', 'a rule id (BG1002) or name (write-to-main-checkout)')
-    .option('--json', 'print JSON')
-    .action((rule: string | undefined, opts: { json?: boolean }) => {
+    .action((rule: string | undefined, opts: { json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       if (rule) {
         const id = resolveRuleRef(rule);
         if (!id) throw new UsageError(`unknown rule ${rule} (run \`bashguard rules\` for the list)`);
@@ -192,6 +200,7 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
+      if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
       exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm });
     });
 
@@ -234,8 +243,8 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     .command('logs')
     .description('print the decision log: every ask/deny of the hook, newest last (unattended sessions)')
     .option('--since <when>', 'only decisions since a duration ago (30m, 2h, 7d) or an ISO time')
-    .option('--json', 'print one JSON object per line')
-    .action(async (opts: { since?: string; json?: boolean }) => {
+    .action(async (opts: { since?: string; json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const { runLogs } = await import('./logs.js');
       exitCode = runLogs(io, opts);
     });
@@ -248,6 +257,15 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
     exitCode = code;
   });
 
+  for (const c of program.commands) {
+    if (['check', 'explain', 'rules', 'logs'].includes(c.name())) addFormatOptions(c, TEXT_JSON, 'text');
+    // Every command but the hook's (whose output is its answer) and lint's (its own entry).
+    if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+  }
+  program.hook('preAction', (_root, action) => {
+    if (action.opts().quiet === true) quiet = true;
+  });
+
   if (argv.length === 0) {
     // Like most CLIs: no command is a usage error, the usage goes to stderr.
     io.stderr(program.helpInformation());
@@ -256,8 +274,27 @@ export async function runProgram(argv: string[], io: IO): Promise<number> {
   return (await parseProgram(program, argv)) ?? exitCode;
 }
 
+/**
+ * A project install run inside a linked worktree writes that worktree's own `.claude/settings.json`:
+ * an untracked file that only sessions in this worktree read (not the main checkout, not the
+ * other worktrees), the placement the README warns against. Without an explicit `--project` it
+ * is refused with where each choice reaches; with it, it is done and the same is said.
+ */
+function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void {
+  const found = discoverLayout(io.cwd);
+  if (!found.ok || found.layout.current.kind !== 'linked-worktree' || !found.layout.current.root) return;
+  const wt = found.layout.current.root;
+  const main = found.layout.main?.root ?? null;
+  const where =
+    `this is the linked worktree ${wt}${main ? ` of ${main}` : ''}. A project install writes ${wt}/.claude/settings.json (untracked), ` +
+    `read only by sessions in this worktree: NOT by ${main ? `the main checkout ${main}, ` : ''}other worktrees, or worktrees made later. ` +
+    '`bashguard install --user` covers every checkout (what orchestrated worktrees need)';
+  if (!explicit) throw new UsageError(`${where}; pass --project to write the worktree's file anyway.`);
+  if (!dryRun) io.stderr(`bashguard: note: ${where}.\n`);
+}
+
 function agentOf(name: string): string {
-  if (!clientByName(name)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got ${JSON.stringify(name)})`);
+  if (!clientByName(name)) throw new UsageError(`unknown --agent ${JSON.stringify(name)}; valid agents: ${AGENT_NAMES.join(', ')}`);
   return name;
 }
 

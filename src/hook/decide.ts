@@ -151,7 +151,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
 export function bashAnswer(verdict: Verdict, root: string): HookAnswer | null {
   if (verdict.decision === 'allow') return null;
   const findings = verdict.findings.filter((f) => f.decision !== 'allow');
-  return { decision: verdict.decision, reason: explainForAgent(findings, root), findings };
+  return { decision: verdict.decision, reason: explainForAgent(findings, root, verdict.decision), findings };
 }
 
 /** The answer for a file tool writing `paths` (several for a patch): the strictest of them. */
@@ -186,10 +186,12 @@ function oneWrite(ws: Workspace, tool: string, path: string, cwd: string): HookA
 }
 
 /** The reason shown to the agent: what, where the cwd came from, how to fix. */
-export function explainForAgent(findings: Finding[], root: string): string {
+export function explainForAgent(findings: Finding[], root: string, decision = 'deny'): string {
   const lines: string[] = [];
   const shown = findings.slice(0, 5);
-  lines.push(`bashguard blocked this command (${findings.length} finding${findings.length === 1 ? '' : 's'}):`);
+  // An ask is a question to a person, not a block: the text must not say the call was stopped.
+  const what = decision === 'deny' ? 'blocked this command' : 'asks before this command runs';
+  lines.push(`bashguard ${what} (${findings.length} finding${findings.length === 1 ? '' : 's'}):`);
   for (const f of shown) {
     lines.push(`- [${f.rule} ${f.name}, ${f.confidence}] ${f.message}`);
     const ev = f.evidence.filter((e) => /cwd|set at|resolves|git dir|work tree|unknown|not set/.test(e.note)).slice(-3);

@@ -12,8 +12,8 @@
  * analyzes in-process (no limit beyond the analysis budget: only for input you trust not to hang).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { getParser, type BackendChoice, type BashParser } from '../parse/index.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import type { Env } from '../workspace/config.js';
@@ -98,16 +98,47 @@ const ALLOWED: GuardResult = Object.freeze({ decision: 'allow', reason: '', find
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const START_MS = 15_000;
 
-/** The guard for one worktree. Throws a ConfigError for an invalid trusted config file, a TypeError for bad options. */
+/** Why a `worktree` option was refused. */
+export type WorktreeProblem = 'relative' | 'missing' | 'not-a-directory' | 'not-a-git-checkout' | 'bare-repository';
+
+/**
+ * `createGuard` (and `bashguardHook`) refused the `worktree` option: a guard over a path that is
+ * not the agent's checkout would allow every call. `path` is the option as given, `reason` says
+ * why; the message names both.
+ */
+export class BashguardWorktreeError extends Error {
+  override readonly name = 'BashguardWorktreeError';
+  constructor(
+    readonly path: string,
+    readonly reason: WorktreeProblem,
+    detail: string,
+  ) {
+    super(`bashguard: worktree ${JSON.stringify(path)} ${detail}`);
+  }
+}
+
+/**
+ * The guard for one worktree. Throws a BashguardWorktreeError for a `worktree` that is relative,
+ * missing, not a directory or not in a git checkout, a ConfigError for an invalid trusted config
+ * file, a TypeError for bad options.
+ */
 export function createGuard(opts: GuardOptions): Guard {
   if (typeof opts !== 'object' || opts === null) throw new TypeError('createGuard: pass an options object { worktree, env }');
   if (typeof opts.worktree !== 'string' || opts.worktree === '') throw new TypeError('createGuard: `worktree` must be a directory path');
   if (typeof opts.env !== 'object' || opts.env === null) throw new TypeError('createGuard: `env` is required (pass process.env if the agent inherits it); it is never read implicitly');
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new TypeError('createGuard: `timeoutMs` must be a positive number');
-  const dir = resolve(opts.worktree);
+  const given = opts.worktree;
+  // Relative to what? The orchestrator's cwd is not the agent's: the caller must say.
+  if (!isAbsolute(given)) throw new BashguardWorktreeError(given, 'relative', 'is a relative path (pass an absolute one: the worktree the agent runs in)');
+  const stat = statSync(given, { throwIfNoEntry: false });
+  if (!stat) throw new BashguardWorktreeError(given, 'missing', 'does not exist');
+  if (!stat.isDirectory()) throw new BashguardWorktreeError(given, 'not-a-directory', 'is not a directory');
+  const dir = resolve(given);
   const env = { ...opts.env };
   const ws = openWorkspace(dir, { env });
+  if (ws.skipped === 'not inside a git checkout') throw new BashguardWorktreeError(given, 'not-a-git-checkout', 'is not inside a git checkout (no .git found above it, and no trusted config names a write root)');
+  if (ws.skipped === 'inside a bare repository') throw new BashguardWorktreeError(given, 'bare-repository', 'is inside a bare repository (no working tree to keep the agent in)');
   const backend = opts.parser ?? 'auto';
   const runner = opts.isolation === 'none' ? new InProcess(ws, backend) : new AnalysisProcess(dir, env, backend);
 

@@ -110,7 +110,16 @@ export function loadNative(): NativeBackend {
       backend = null;
     }
   }
-  cached = backend ?? loadNativeBackend('require');
+  if (!backend) {
+    try {
+      backend = loadNativeBackend('require');
+    } catch (err) {
+      // Both reasons (doctor prints the first line): the tree export's, then tree-sitter's binding's.
+      const why = (err as Error).message.split('\n')[0]!;
+      throw new Error(exportSkipped ? `${exportSkipped}; tree-sitter's binding: ${why}` : why);
+    }
+  }
+  cached = backend;
   return cached;
 }
 

@@ -63,8 +63,16 @@ export function runSandboxed(ws: Workspace, command: readonly string[], opts: Ru
   if (!avail.ok) return { status: null, error: avail.reason };
   const plan = sandboxPlan(ws);
   const args = bwrapArgs(plan, command, { cwd: opts.cwd ?? ws.cwd, root: process.getuid?.() === 0 });
-  const r = spawnSync(avail.bwrap, args, { stdio: opts.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: opts.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  // bwrap's status descriptor (--json-status-fd) gets an "exit-code" line only when the command
+  // ran; a setup or exec failure (a missing program, a cwd it cannot enter) ends bwrap with its
+  // own exit 1, which would pass for the command's.
+  const stdio = opts.stdio === 'pipe' ? (['ignore', 'pipe', 'pipe', 'pipe'] as const) : (['inherit', 'inherit', 'inherit', 'pipe'] as const);
+  const r = spawnSync(avail.bwrap, ['--json-status-fd', '3', ...args], { stdio: [...stdio], env: opts.env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error) return { status: null, error: `bubblewrap failed to start: ${r.error.message}` };
+  if (!/"exit-code"/.test(String(r.output?.[3] ?? ''))) {
+    const why = String(r.stderr ?? '').trim().split('\n').filter((l) => l.startsWith('bwrap:')).pop();
+    return { status: null, error: `the sandbox could not start ${JSON.stringify(command[0])} (bubblewrap exited ${r.status ?? r.signal} before running it${why ? `: ${why}` : '; its message is above'})`, stdout: r.stdout ?? undefined, stderr: r.stderr ?? undefined };
+  }
   const status = r.status ?? (r.signal ? 128 + (osConstants.signals[r.signal] ?? 0) : 1);
   return { status, stdout: r.stdout ?? undefined, stderr: r.stderr ?? undefined };
 }

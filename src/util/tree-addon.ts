@@ -1,6 +1,6 @@
 /**
- * bashguard's own native addon (native/tree-export.c, build/Release/bashguard_tree.node, built at
- * install by scripts/build-native.mjs), loaded at most once per thread: the parser layer's tree
+ * bashguard's own native addon (native/tree-export.c, build/Release/bashguard_tree.node, put there
+ * at install by scripts/build-native.mjs: a prebuilt binary or a build), loaded at most once per thread: the parser layer's tree
  * export (src/parse/native.ts) and the hook's time limit (./time-limit.ts) share one load.
  */
 import { existsSync } from 'node:fs';
@@ -35,10 +35,34 @@ export function treeAddonIn(root: string): Record<string, unknown> {
   const loaded = (globalThis as Slot)[LOADED];
   if (loaded) return loaded;
   const file = under(root, 'build', 'Release', 'bashguard_tree.node');
-  if (!existsSync(file)) throw new Error('the tree export was not built at install (scripts/build-native.mjs)');
+  if (!existsSync(file)) {
+    const prebuilt = loadPrebuilt(root);
+    if (prebuilt) return ((globalThis as Slot)[LOADED] = prebuilt);
+    throw new Error('the tree export was not installed (scripts/build-native.mjs did not run or could not build it, and no prebuilt binary loads)');
+  }
   const mod = { exports: {} as Record<string, unknown> };
   process.dlopen(mod, file);
   return ((globalThis as Slot)[LOADED] = mod.exports);
+}
+
+/**
+ * The prebuilt binary shipped for this platform (prebuilds/<platform>-<arch>/), for an install
+ * whose install script did not run (`--ignore-scripts`, npm's allowScripts): the script normally
+ * copies it to build/Release. null when none loads.
+ */
+function loadPrebuilt(root: string): Record<string, unknown> | null {
+  for (const libc of ['glibc', 'musl']) {
+    const file = under(root, 'prebuilds', `${process.platform}-${process.arch}`, `bashguard_tree.napi.${libc}.node`);
+    if (!existsSync(file)) continue;
+    try {
+      const mod = { exports: {} as Record<string, unknown> };
+      process.dlopen(mod, file);
+      return mod.exports;
+    } catch {
+      // another libc's binary
+    }
+  }
+  return null;
 }
 
 /**
@@ -54,7 +78,8 @@ export function tryTreeAddonIn(root: string): Record<string, unknown> | null {
     process.dlopen(mod, root + '/build/Release/bashguard_tree.node');
     return ((globalThis as Slot)[LOADED] = mod.exports);
   } catch {
-    return null;
+    const prebuilt = existsSync(root + '/build/Release/bashguard_tree.node') ? null : loadPrebuilt(root);
+    return prebuilt ? ((globalThis as Slot)[LOADED] = prebuilt) : null;
   }
 }
 

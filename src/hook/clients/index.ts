@@ -1,14 +1,18 @@
-/** The hook clients by `--agent` name. A new client: one file here and one line below. */
+/** The hook clients by `--agent` name. A new client: one file here, one line below and its name in ./names.ts. */
 import type { HookClient } from '../types.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { gemini } from './gemini.js';
 import { cursor } from './cursor.js';
 import { copilot } from './copilot.js';
+import { withForeignCheck } from './detect.js';
+import { AGENT_NAME_LIST } from './names.js';
 
-export const CLIENTS: Record<string, HookClient> = { claude, codex, gemini, cursor, copilot };
-export type AgentName = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
-export const AGENT_NAMES = Object.keys(CLIENTS) as AgentName[];
+const PLAIN: Record<string, HookClient> = { claude, codex, gemini, cursor, copilot };
+/** Each client with the check that answers another client's event with an error (./detect.ts). */
+export const CLIENTS: Record<string, HookClient> = Object.fromEntries(Object.entries(PLAIN).map(([k, c]) => [k, withForeignCheck(c, PLAIN)]));
+export type AgentName = (typeof AGENT_NAME_LIST)[number];
+export const AGENT_NAMES = [...AGENT_NAME_LIST] as AgentName[];
 
 export function clientByName(name: string): HookClient | null {
   return Object.hasOwn(CLIENTS, name) ? CLIENTS[name]! : null;
