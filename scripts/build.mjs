@@ -143,12 +143,12 @@ await cachedBundle({
   plugins: [lazyCrypto],
 });
 // `bashguard lint` (bin/bashguard.js routes argv `lint ...` here): the CLI's root program with only
-// the lint command (src/lint/cli-main.ts) as one CommonJS file, loaded through the V8 code cache
+// the lint command (src/cli/lint-main.ts) as one CommonJS file, loaded through the V8 code cache
 // by dist/lint-start.cjs (src/lint/cli-start.ts): ~40 ms of CPU less per lint run than the ESM CLI,
 // and without the other commands ~5 ms less again (bench/README.md).
 await cachedBundle({
   name: 'lint-cli',
-  entry: 'src/lint/cli-main.ts',
+  entry: 'src/cli/lint-main.ts',
   startName: 'lint-start',
   startEntry: 'src/lint/cli-start.ts',
   keyName: '__BG_LINT_CLI_KEY__',

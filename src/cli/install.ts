@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
 import { nativeLoadMethod, treeExportSkipped } from '../parse/native.js';

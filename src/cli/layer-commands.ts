@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';
 import { LayerError } from '../env/env.js';

@@ -12,9 +12,9 @@
  * configuration), but nothing is written: no answer, no decision log, no stderr. A problem in
  * here never reaches the answer, which is already written.
  */
-import type { IO } from '../cli/io.js';
+import type { IO } from '../frontends/io.js';
 import type { BashParser } from '../parse/index.js';
-import { decideCall } from './decide.js';
+import { decideCall } from '../frontends/decide.js';
 import { CODE_CACHE_WARM_UP as WARM_UP } from '../startup/cache-name.js';
 export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';

@@ -13,7 +13,7 @@
  * functions compiled on a hit), deny, medians of 120 alternated: Node 20 26.14 -> 25.34 ms
  * (bench/README.md, nineteenth round).
  */
-import { fastHookArgs } from '../cli/hook-args.js';
+import { fastHookArgs } from './hook-args.js';
 import { tryTreeAddonIn } from '../util/tree-addon.js';
 import { fullLoader, loadStartBundle } from './cached-load.js';
 import { LEAN_FLAGS, leanFlagsPay } from './v8-flags.js';
