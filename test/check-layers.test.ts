@@ -37,38 +37,35 @@ describe('check-layers', () => {
     expect(check(root).problems).toEqual([]);
   });
 
-  it('fails when the engine imports a front end (a type import is enough)', () => {
-    const problems = withPlanted((add) => add('src/parse/planted.ts', 'src/frontends/io.ts'));
-    expect(problems.join('\n')).toMatch(/engine \(parse\) must not import frontend core.*src\/parse\/planted\.ts/);
-  });
-
-  it('fails when the engine imports the runtime', () => {
-    const problems = withPlanted((add) => add('src/syntax/planted.ts', 'src/startup/marks.ts'));
-    expect(problems.join('\n')).toMatch(/must not import runtime \(startup\)/);
-  });
-
-  it('fails when one front end imports another', () => {
-    const problems = withPlanted((add) => add('src/library/planted.ts', 'src/hook/types.ts'));
-    expect(problems.join('\n')).toMatch(/library -> hook: front ends do not import one another/);
-  });
-
-  it('fails on a folder cycle inside one layer', () => {
+  describe('fails on a copy with planted violations, naming each', () => {
+    // One copy, every violation planted in it: each is reported on its own line.
     const problems = withPlanted((add) => {
+      add('src/parse/planted.ts', 'src/frontends/io.ts');
+      add('src/syntax/planted.ts', 'src/startup/marks.ts');
+      add('src/library/planted.ts', 'src/hook/types.ts');
       add('src/env/planted.ts', 'src/audit/index.ts');
-    });
-    expect(problems.join('\n')).toMatch(/folder cycle: (audit -> env -> audit|env -> audit -> env)/);
-  });
-
-  it('fails on a file cycle inside one folder', () => {
-    const problems = withPlanted((add) => {
       add('src/util/planted-a.ts', 'src/util/planted-b.ts');
       add('src/util/planted-b.ts', 'src/util/planted-a.ts');
-    });
-    expect(problems.join('\n')).toMatch(/file cycle: src\/util\/planted-(a|b)\.ts -> src\/util\/planted-(a|b)\.ts/);
-  });
+      add('src/planted-folder/x.ts');
+    }).join('\n');
 
-  it('fails on a folder it cannot place', () => {
-    const problems = withPlanted((add) => add('src/planted-folder/x.ts'));
-    expect(problems.join('\n')).toMatch(/'planted-folder' is in no layer/);
+    it('the engine importing a front end (a type import is enough)', () => {
+      expect(problems).toMatch(/engine \(parse\) must not import frontend core.*src\/parse\/planted\.ts/);
+    });
+    it('the engine importing the runtime', () => {
+      expect(problems).toMatch(/engine \(syntax\) must not import runtime \(startup\).*src\/syntax\/planted\.ts/);
+    });
+    it('one front end importing another', () => {
+      expect(problems).toMatch(/library -> hook: front ends do not import one another.*: src\/library\/planted\.ts/);
+    });
+    it('a folder cycle inside one layer', () => {
+      expect(problems).toMatch(/folder cycle: (audit -> env -> audit|env -> audit -> env)/);
+    });
+    it('a file cycle inside one folder', () => {
+      expect(problems).toMatch(/file cycle: src\/util\/planted-(a|b)\.ts -> src\/util\/planted-(a|b)\.ts/);
+    });
+    it('a folder it cannot place', () => {
+      expect(problems).toMatch(/'planted-folder' is in no layer/);
+    });
   });
 });
