@@ -1,6 +1,6 @@
 // npm's `install`: builds bashguard's tree export (native/tree-export.c, binding.gyp) with
 // node-gyp. It never fails the install: without the addon the parser layer uses tree-sitter's own
-// binding, which gives the same trees, only slower (bench/README.md, eighth round), and
+// binding, which gives the same trees, only slower, and
 // `bashguard doctor` says which one is in use and why.
 //
 // BASHGUARD_NATIVE_BUILD=0 skips the build.

@@ -4,7 +4,7 @@
  * first hook process on a machine and Node. Whatever that first call did not need (the git
  * handlers after an Edit, the deny path after an allow ...) was compiled again from source by
  * every later process: ~6-7 M instructions, 1.5-2 ms, on the path the first call missed
- * (bench/README.md). So the process that is about to write the cache first decides a fixed set
+ * (docs/history/performance.md). So the process that is about to write the cache first decides a fixed set
  * of typical calls, after its own answer is out: the cache then covers the common paths whichever
  * call came first.
  *
