@@ -50,13 +50,13 @@ describe('check-layers', () => {
     }).join('\n');
 
     it('the engine importing a front end (a type import is enough)', () => {
-      expect(problems).toMatch(/engine \(parse\) must not import frontend core.*src\/parse\/planted\.ts/);
+      expect(problems).toMatch(/engine \(parse\) must not import frontend core.*parse\/planted\.ts/);
     });
     it('the engine importing the runtime', () => {
-      expect(problems).toMatch(/engine \(syntax\) must not import runtime \(startup\).*src\/syntax\/planted\.ts/);
+      expect(problems).toMatch(/engine \(syntax\) must not import runtime \(startup\).*syntax\/planted\.ts/);
     });
     it('one front end importing another', () => {
-      expect(problems).toMatch(/library -> hook: front ends do not import one another.*: src\/library\/planted\.ts/);
+      expect(problems).toMatch(/library -> hook: front ends do not import one another.*: .*library\/planted\.ts/);
     });
     it('a folder cycle inside one layer', () => {
       expect(problems).toMatch(/folder cycle: (audit -> env -> audit|env -> audit -> env)/);
