@@ -5,7 +5,7 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (src/cli/hook-args.ts, which the start
+// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (src/startup/hook-args.ts, which the start
 // entry carries): through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
 const hookStart = argv[0] === 'hook' ? loadStart('hook-start.cjs') : null;
 if (hookStart && hookStart.isFastHook(argv)) {

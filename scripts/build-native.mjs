@@ -1,7 +1,7 @@
 // npm's `install`: puts bashguard's tree export (native/tree-export.c, binding.gyp) at
 // build/Release/bashguard_tree.node, where everything that uses it looks. It never fails the
 // install: without the addon the parser layer uses tree-sitter's own binding (the same trees,
-// slower; bench/README.md, eighth round) or, where that did not build either, the WASM parser
+// slower) or, where that did not build either, the WASM parser
 // (grammars/tree-sitter-bash.wasm), and `bashguard doctor` says which one is in use and why.
 //
 // Where it comes from, in order (node-gyp-build's rule: a prebuilt binary for this platform,

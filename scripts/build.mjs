@@ -33,7 +33,7 @@ await build({ ...common, entryPoints: { bashguard: 'src/cli/main.ts', api: 'src/
 // bundle (bin/bashguard.js routes `bashguard hook` to it). CommonJS because Node 20's ESM loader
 // costs ~7 ms more per process here: one loader job per chunk, builtins imported through
 // synthetic modules (importing node:fs evaluates all of its lazy getters, streams included).
-// Numbers in bench/README.md. Anything but the hook goes on to the ESM CLI bundle, unchanged.
+// Numbers in docs/history/performance.md. Anything but the hook goes on to the ESM CLI bundle, unchanged.
 const programShim = {
   name: 'hook-program-shim',
   setup(b) {
@@ -125,7 +125,7 @@ await cachedBundle({
   external: [...common.external, './bashguard.js'],
   // Whitespace and local names too (460 -> 280 KB): less to read and compare, fewer and shorter
   // names for V8 to deserialize and intern. Deny, medians of 120-150 alternated: Node 20 -0.3 ms,
-  // Node 22 and 24 -0.1 ms; peak RSS -0.3 MiB on Node 24 (bench/README.md, nineteenth round). The
+  // Node 22 and 24 -0.1 ms; peak RSS -0.3 MiB on Node 24. The
   // lint bundles stay as they were: the same change made no difference a lint batch could show.
   minify: true,
 });
@@ -144,12 +144,12 @@ await cachedBundle({
   plugins: [lazyCrypto],
 });
 // `bashguard lint` (bin/bashguard.js routes argv `lint ...` here): the CLI's root program with only
-// the lint command (src/lint/cli-main.ts) as one CommonJS file, loaded through the V8 code cache
+// the lint command (src/cli/lint-main.ts) as one CommonJS file, loaded through the V8 code cache
 // by dist/lint-start.cjs (src/lint/cli-start.ts): ~40 ms of CPU less per lint run than the ESM CLI,
-// and without the other commands ~5 ms less again (bench/README.md).
+// and without the other commands ~5 ms less again.
 await cachedBundle({
   name: 'lint-cli',
-  entry: 'src/lint/cli-main.ts',
+  entry: 'src/cli/lint-main.ts',
   startName: 'lint-start',
   startEntry: 'src/lint/cli-start.ts',
   keyName: '__BG_LINT_CLI_KEY__',

@@ -13,7 +13,7 @@
 // stop the parse: the same `min_error_cost` is returned, the paused version stays on the stack
 // and is released by the caller's ts_stack_clear with the rest. The tree is the same; the parse
 // of a command like `a | b | c` with no newline after it (most commands an agent runs) takes
-// ~4 us instead of ~65 us (bench/README.md, sixteenth round; test/parse-runtime.test.ts).
+// ~4 us instead of ~65 us (docs/history/performance.md; test/parse-runtime.test.ts).
 //
 // When the text to change is not found (another tree-sitter version), the runtime is written
 // unchanged and the build says so: the same trees, without the saving.

@@ -24,6 +24,7 @@ export {
   type GuardEvidence,
   type CheckOptions,
 } from './library/guard.js';
+export type { ToolCall } from './frontends/tool-call.js';
 export { bashguardHook, BASHGUARD_MATCHER, type AgentHookCallback, type AgentHookInput, type AgentHookOutput, type BashguardHookOptions } from './library/sdk.js';
 export { ConfigError, type Config, type Decision } from './policy/config.js';
 export type { Confidence } from './effects/confidence.js';

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { readDecisions } from '../src/log/decisions.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { REPO_ROOT } from './helpers/shared.js';
 import { makeGitLayout } from './helpers/git-layout.js';
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { patchPaths } from '../src/hook/clients/codex.js';
 import { REPO_ROOT } from './helpers/shared.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { isAllowOutput } from './helpers/allow.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { MATCHER, directHookSpec, execFormText, hookCommand, versionAtLeast } from '../src/cli/install.js';
 import { REPO_ROOT } from './helpers/shared.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { layoutBase } from './helpers/git-layout.js';
 
 interface Ran {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 
 const calls = vi.hoisted(() => ({ getParser: 0 }));
 vi.mock('../src/parse/index.js', async (importOriginal) => {

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 
 const DIRS = ['/usr/bin', '/usr/sbin', '/usr/share', '/usr/lib/git-core'];
 const BUDGET_MS = 60_000;

@@ -9,7 +9,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { parseDirectives } from '../src/lint/directives.js';
 import { globMatcher, isShellShebang } from '../src/lint/files.js';
 import { REPO_ROOT } from './helpers/shared.js';

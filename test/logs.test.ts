@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendDecision, decisionLogFile, isoTime, parseSince, readDecisions, type DecisionRecord } from '../src/log/decisions.js';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { makeGitLayout } from './helpers/git-layout.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-logs-')));

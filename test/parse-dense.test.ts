@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 import { loadNative, useDenseParseTable } from '../src/parse/native.js';
 import { treeAddon } from '../src/util/tree-addon.js';
 import { cannotRun, REPO_ROOT } from './helpers/shared.js';

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../src/parse/index.js';
 import { openWorkspace } from '../src/workspace/index.js';
-import { classify, protects, type Region } from '../src/workspace/regions.js';
+import { classify, protects, type Region } from '../src/policy/regions.js';
 import { isInside } from '../src/interpret/paths.js';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { hookDecision } from './helpers/hook-decide.js';
 import { decideHook } from '../src/hook/hook.js';
-import type { IO } from '../src/cli/io.js';
+import type { IO } from '../src/frontends/io.js';
 
 let parser: BashParser;
 let L: GitLayout;

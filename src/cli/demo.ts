@@ -11,12 +11,12 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { IO } from './io.js';
+import type { IO } from '../frontends/io.js';
 import { getParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { formatDecision, style } from './format.js';
 import { displayPath } from '../interpret/paths.js';
-import { errnoText, UsageError } from './io.js';
+import { errnoText, UsageError } from '../frontends/io.js';
 import type { Decision } from '../policy/config.js';
 
 /** One terminal screen: every line fits 80 columns, and the whole demo 24 lines. */

@@ -3,7 +3,7 @@
  * their actions, so `check`/`explain` do not pay for them.
  */
 import type { Command } from 'commander';
-import type { IO } from './io.js';
+import type { IO } from '../frontends/io.js';
 import { registerLint } from './lint-command.js';
 
 export function register(program: Command, io: IO, setExit: (code: number) => void): void {

@@ -5,13 +5,8 @@ import type { Verdict, Finding } from '../policy/policy.js';
 import type { Effect } from '../effects/types.js';
 import { displayPath } from '../interpret/paths.js';
 
-export interface Style {
-  bold(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  dim(s: string): string;
-}
+export { style, type Style } from '../frontends/style.js';
+import type { Style } from '../frontends/style.js';
 
 /**
  * Text for a terminal with the input's control characters made visible: an echoed command or path
@@ -27,10 +22,6 @@ export function visible(text: string): string {
   );
 }
 
-export function style(color: boolean): Style {
-  const wrap = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  return { bold: wrap('1'), red: wrap('31'), yellow: wrap('33'), green: wrap('32'), dim: wrap('2') };
-}
 
 export function formatDecision(decision: string, s: Style): string {
   return decision === 'deny' ? s.red(s.bold('DENY')) : decision === 'ask' ? s.yellow(s.bold('ASK')) : decision === 'sandbox' ? s.yellow(s.bold('SANDBOX')) : s.green(s.bold('ALLOW'));

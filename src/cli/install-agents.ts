@@ -6,7 +6,7 @@
  */
 import { existsSync, lstatSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { OUR_COMMAND, hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
 

@@ -7,7 +7,7 @@ import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, rea
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFile } from '../util/safe-read.js';
-import { errnoText, UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from '../frontends/io.js';
 import { discoverLayout } from '../layout/discover.js';
 import { getParser } from '../parse/index.js';
 import { nativeLoadMethod, treeExportSkipped } from '../parse/native.js';
@@ -52,7 +52,7 @@ export function managedSettingsFile(env: IO['env']): string {
  * do not get Claude Code's exec form (HookSpec, below):
  * - `source`: `set -- <script> [ARGS]; BASHGUARD_NODE=<node> . "$1"`. The client's shell reads the
  *   script itself: one execve of /bin/sh less than `exec` (~0.6 ms per tool call on this machine,
- *   bench/README.md, seventeenth round). Only for clients whose hook shell is known from their
+ *   docs/history/performance.md). Only for clients whose hook shell is known from their
  *   code to be a POSIX shell: Claude Code runs a command hook with `shell: true`, /bin/sh on Linux
  *   and macOS (Git Bash on Windows; npm cli.js of 2.1.85 and the 2.1.330 binary), Gemini CLI with
  *   `bash -c` (`getShellConfiguration`, 0.61.0). A missing script fails closed under dash: the
@@ -62,7 +62,7 @@ export function managedSettingsFile(env: IO['env']): string {
  *   under its own `#!/bin/sh` whatever shell the client uses (Codex 0.169 ran it with /bin/bash
  *   in the e2e test's strace; its code does not fix the shell that we know of). `exec` makes that
  *   shell become the supervisor instead of starting it and waiting (dash forks for a command with
- *   an assignment before it): ~0.2 ms (sixteenth round).
+ *   an assignment before it): ~0.2 ms.
  * In both, BASHGUARD_NODE reaches the supervisor (POSIX: assignments before a special builtin;
  * dash, bash and zsh alike).
  */
@@ -80,8 +80,7 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
  * Claude Code's exec form (`command` + `args`): the client spawns the hook itself, with no shell
  * and no supervisor script between them (`hook --unsupervised`: the hook answers for itself at
  * its time limit, src/cli/main.ts). That is one process less on every tool call: the client's
- * `sh -c` and the script, 0.1-1.9 ms against the shell form in the bench's runs (bench/README.md,
- * eighteenth round).
+ * `sh -c` and the script, 0.1-1.9 ms against the shell form in the bench's runs (docs/history/performance.md).
  *
  * What the supervisor did that this form leaves to the client: a hook that cannot start (node or
  * the package gone), crashes, or prints no answer. Claude Code turns each of those into a block
@@ -127,7 +126,7 @@ export function execFormFile(env: IO['env']): string | null {
   if (!home?.startsWith('/')) return null;
   const hash = createHash('sha256').update(`${process.execPath}\0${packagePath('dist', 'hook-start.cjs')}`).digest('hex').slice(0, 12);
   // `.cjs`: node then runs it as CommonJS without looking for a package.json in every directory
-  // above it for its module type (~0.5 ms, bench/README.md, eighteenth round).
+  // above it for its module type (~0.5 ms, docs/history/performance.md).
   return join(home, '.claude', 'hooks', `bashguard-hook-${hash}.cjs`);
 }
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, type IO } from './io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { chosenFormat } from './format-option.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
 import { ConfigError } from '../policy/config.js';

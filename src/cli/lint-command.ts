@@ -1,9 +1,9 @@
 /**
  * `bashguard lint` and its hidden child command: registered by the full CLI (./extra-commands.ts)
- * and by lint's own entry (src/lint/cli-main.ts), which has no other command.
+ * and by lint's own entry (src/cli/lint-main.ts), which has no other command.
  */
 import type { Command } from 'commander';
-import type { IO } from './io.js';
+import type { IO } from '../frontends/io.js';
 import { chosenFormat } from './format-option.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];

@@ -1,5 +1,5 @@
 /** `bashguard logs [--since DURATION|ISO] [--json]`: the decision log (src/log/decisions.ts). */
-import { UsageError, type IO } from './io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { parseSince, readDecisions } from '../log/decisions.js';
 import { visible } from './format.js';
 

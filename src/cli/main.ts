@@ -3,14 +3,15 @@
  * path skips commander and everything else it does not need: it runs on every tool call.
  */
 import { mark } from '../startup/marks.js';
-import { fastHookArgs } from './hook-args.js';
+import { fastHookArgs } from '../startup/hook-args.js';
 import { AGENT_NAME_LIST } from '../hook/clients/names.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from './io.js';
+import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from '../frontends/io.js';
 import { getParser } from '../parse/index.js';
-import { preferFastWasmStartup } from '../parse/wasm.js';
+import { useWasmLoader } from '../parse/wasm.js';
+import { fastWasmStart } from '../startup/wasm-start.js';
 import { armOrRefuse, armTimeLimit, armTimeLimitAnswering, disarmTimeLimit, handRestartInput } from '../util/time-limit.js';
 import { cacheLocation } from '../startup/cache-dir.js';
 
@@ -183,8 +184,8 @@ function isatty(fd: number): boolean {
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const isHook = argv[0] === 'hook';
-  // A hook process lives for one parse: tune V8 for start-up, not throughput (see wasm.ts).
-  if (isHook) preferFastWasmStartup();
+  // A hook process lives for one parse: tune the WASM backend for start-up, not throughput.
+  if (isHook) useWasmLoader(fastWasmStart);
   // The hook's I/O through the addon where it is built (./io.ts directIO: no Node fs function or
   // stream made cold in its fresh process, ~0.3 ms), else with readSync and writeSync.
   const io = isHook ? (directIO() ?? hookIO()) : processIO();

@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { errnoText, UsageError, type IO } from './io.js';
+import { errnoText, UsageError, type IO } from '../frontends/io.js';
 import { getParser, type BackendChoice } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import { discoverLayout } from '../layout/discover.js';

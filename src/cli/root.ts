@@ -1,10 +1,10 @@
 /**
  * The root of bashguard's commander program, shared by the full CLI (./program.ts) and lint's own
- * entry (src/lint/cli-main.ts, which registers only `lint`): the same name, version, output and
+ * entry (src/cli/lint-main.ts, which registers only `lint`): the same name, version, output and
  * error handling either way.
  */
 import { Command, CommanderError } from 'commander';
-import type { IO } from './io.js';
+import type { IO } from '../frontends/io.js';
 import { packageVersion } from '../util/package-root.js';
 
 export function rootProgram(io: IO): Command {

@@ -1120,14 +1120,14 @@ const OWN: Record<string, () => CommandSpec> = {
 
 /**
  * The table. A Map, not an object: adding hundreds of keys one by one to an object walks V8
- * through a hidden-class transition per key, ~1.5 ms of every hook process (bench/README.md).
+ * through a hidden-class transition per key, ~1.5 ms of every hook process.
  */
 const TABLE = new Map<string, () => CommandSpec>(Object.entries(OWN));
 const shellEntry = () => shell;
 for (const s of shells) TABLE.set(s, shellEntry);
 /**
  * The entries are built on first lookup (a hook process looks up a handful of the ~300 names;
- * building them all was ~0.5 ms of every hook's start-up, bench/README.md).
+ * building them all was ~0.5 ms of every hook's start-up).
  */
 const BUILT = new Map<string, CommandSpec>();
 function ownSpec(name: string): CommandSpec | undefined {
@@ -1857,7 +1857,7 @@ function commandOptions(base: CommandSpec, options: string[]): CommandSpec {
 
 /**
  * Less common commands, built on the first lookup that needs them: most hook calls never do, and
- * building these entries is a measurable part of a hook process's start-up (bench/README.md).
+ * building these entries is a measurable part of a hook process's start-up.
  */
 const MORE = (): Record<string, CommandSpec> => ({
   history,
@@ -1873,6 +1873,9 @@ const MORE = (): Record<string, CommandSpec> => ({
   iconv: writes({ grammar: { short: 'fto', long: ['from-code', 'to-code', 'output'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   pandoc: writes({ grammar: { short: 'ofltMVdHBAcs', long: ['output', 'from', 'to', 'read', 'write', 'template', 'metadata', 'variable', 'data-dir', 'css', 'include-in-header', 'defaults', 'resource-path', 'extract-media', 'pdf-engine', 'lua-filter', 'filter', 'reference-doc'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--extract-media': 'extract' } }),
   gpg: writes({ grammar: { short: 'orRuf', long: ['output', 'recipient', 'local-user', 'homedir', 'default-key', 'keyserver', 'passphrase', 'passphrase-file', 'trust-model', 'cipher-algo', 'digest-algo', 'compress-algo', 's2k-cipher-algo', 'pinentry-mode'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write', '--homedir': 'extract' } }),
+  // gzip's command line, in parallel (pigz --help): each operand is replaced by its .gz (its original with -d).
+  pigz: writes({ grammar: { short: 'AbCIJpS', long: ['alias', 'blocksize', 'comment', 'iterations', 'maxsplits', 'processes', 'suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'], subtreeFlags: ['-r', '--recursive'] }),
+  unpigz: writes({ grammar: { short: 'AbCIJpS', long: ['alias', 'blocksize', 'comment', 'iterations', 'maxsplits', 'processes', 'suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'], subtreeFlags: ['-r', '--recursive'] }),
   brotli: writes({ grammar: { short: 'oqwS', long: ['output', 'quality', 'lgwin', 'suffix'] }, operands: 'none', op: 'write', optionWrites: { '-o': 'write', '--output': 'write' } }),
   ar: { category: 'writes', silent: true, run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const mode = ops[0]?.value ?? ''; if (/^[a-zA-Z]*[rqmdsx]/.test(mode) && !/^[a-zA-Z]*[tp]/.test(mode) && ops[1]) interp.write(mode.includes('x') ? 'extract' : 'modify', mode.includes('x') ? { value: '.', confidence: 'certain', evidence: [], glob: false } : ops[1], inv.st, inv.range, 'ar', { subtree: mode.includes('x') }); } },
   '7z': { category: 'writes', run(inv, interp) { const ops = inv.args.filter((a) => !a.value.startsWith('-')); const out = inv.args.find((a) => a.value.startsWith('-o')); const cmd = ops[0]?.value; if ((cmd === 'a' || cmd === 'u' || cmd === 'd' || cmd === 'rn') && ops[1]) interp.write('write', ops[1], inv.st, inv.range, `7z ${cmd}`); if ((cmd === 'x' || cmd === 'e') && !inv.args.some((a) => a.value === '-so')) interp.write('extract', out ? { ...out, value: out.value.slice(2) } : { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `7z ${cmd}`, { subtree: true }); } },

@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { getParser } from '../parse/index.js';
-import { UsageError, type IO } from '../cli/io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { resolveRuleRef } from '../rules/catalog.js';
 import { caseKey, casePath, CorpusError, parseCorpus, type CorpusCase, type Expect } from './schema.js';
 import { compareCase, corpusFiles, describeFailure, loadCorpus, runCase } from './run.js';

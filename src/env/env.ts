@@ -12,7 +12,7 @@
  */
 import { dirname } from 'node:path';
 import type { Workspace } from '../workspace/index.js';
-import { shellQuote } from '../sandbox/quote.js';
+import { shellQuote } from '../util/quote.js';
 
 export interface GitEnv {
   GIT_DIR: string;

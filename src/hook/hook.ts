@@ -1,6 +1,6 @@
 /**
  * `bashguard hook [--agent claude|codex|gemini|cursor|copilot]`: reads one client's event JSON on
- * stdin, decides (src/hook/decide.ts, the same core for every client) and answers in that client's
+ * stdin, decides (src/frontends/decide.ts, the same core for every client) and answers in that client's
  * format (src/hook/clients/*). Claude Code is the default.
  *
  * Fail closed where the agent could have caused the failure, open only where it could not (issue
@@ -15,11 +15,11 @@
  *   an invalid trusted config (a person's file).
  * Every non-allow answer is appended to the decision log (src/log/decisions.ts).
  */
-import type { IO } from '../cli/io.js';
+import type { IO } from '../frontends/io.js';
 import type { BashParser } from '../parse/index.js';
 import { openWorkspace } from '../workspace/index.js';
 import type { Decision } from '../policy/config.js';
-import { decideCall, unfinishedAnswer, unfinishedReason } from './decide.js';
+import { decideCall, unfinishedAnswer, unfinishedReason } from '../frontends/decide.js';
 import { WARM_UP, warmUp } from './warm-up.js';
 import { dropKeptEvent, keepEvent, keptEventFile, takeKeptEvent } from './kept-event.js';
 import { claude } from './clients/claude.js';
@@ -27,7 +27,7 @@ import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from '.
 import { appendDecision, isoTime } from '../log/decisions.js';
 import { mark, stagesLine } from '../startup/marks.js';
 
-export { explainForAgent, decideCall, type DecideContext } from './decide.js';
+export { explainForAgent, decideCall, type DecideContext } from '../frontends/decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';
 
 export interface HookOptions {

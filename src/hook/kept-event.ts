@@ -2,7 +2,7 @@
  * The event kept for the supervisor (bin/bashguard-hook). The supervisor stops an analysis that
  * runs past its limit and then answers from the event and the configuration alone (`hook
  * --unfinished`). It used to keep the event itself (`cat` into a shell variable, then `printf`
- * into a pipe to node): two more processes on every tool call, ~2.5 ms of CPU (bench/README.md).
+ * into a pipe to node): two more processes on every tool call, ~2.5 ms of CPU.
  * Now the hook keeps it: `hook --keep-event TOKEN` writes the event it read to a private file
  * before analysing it and removes the file once its answer is out; the `--unfinished` run given
  * the same TOKEN takes the event from there.

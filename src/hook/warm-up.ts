@@ -4,7 +4,7 @@
  * first hook process on a machine and Node. Whatever that first call did not need (the git
  * handlers after an Edit, the deny path after an allow ...) was compiled again from source by
  * every later process: ~6-7 M instructions, 1.5-2 ms, on the path the first call missed
- * (bench/README.md). So the process that is about to write the cache first decides a fixed set
+ * (docs/history/performance.md). So the process that is about to write the cache first decides a fixed set
  * of typical calls, after its own answer is out: the cache then covers the common paths whichever
  * call came first.
  *
@@ -12,9 +12,9 @@
  * configuration), but nothing is written: no answer, no decision log, no stderr. A problem in
  * here never reaches the answer, which is already written.
  */
-import type { IO } from '../cli/io.js';
+import type { IO } from '../frontends/io.js';
 import type { BashParser } from '../parse/index.js';
-import { decideCall } from './decide.js';
+import { decideCall } from '../frontends/decide.js';
 import { CODE_CACHE_WARM_UP as WARM_UP } from '../startup/cache-name.js';
 export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';

@@ -126,8 +126,7 @@ export function lastOf<T>(a: T[], b: T[], n: number): T[] {
 /**
  * Expands one word into fields. Not memoized per word: a WeakMap of the words of text only cost
  * every check more than it saved (its ephemeron table is work for every scavenge): check p50
- * 19.1-20.0 -> 17.0-17.5 us without it, lint 7 batches 1.70-1.78 -> 1.66-1.69 s (bench/README.md,
- * ninth round).
+ * 19.1-20.0 -> 17.0-17.5 us without it, lint 7 batches 1.70-1.78 -> 1.66-1.69 s (docs/history/performance.md).
  */
 export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields: Field[]; truncated: boolean } {
   const acc: Acc = { text: '', confidence: 'certain', evidence: [] };

@@ -409,7 +409,7 @@ export function parseGitConfig(text: string): Map<string, string | true> {
     i++;
   };
   // Sticky patterns for the common runs (whitespace, a key, a plain value): a character loop is
-  // slow in the cold interpreter every hook process starts with (bench/README.md).
+  // slow in the cold interpreter every hook process starts with.
   const blank = /[ \t\r\n]*/y;
   const keyChars = /[A-Za-z0-9-]*/y;
   const plainValue = /[ \t\r]*([^"\\#;\n\r]*?)[ \t\r]*(?=\n|$)/y;

@@ -6,7 +6,7 @@
  */
 import { getParser, type BashParser } from '../parse/index.js';
 import { openWorkspace, type Workspace } from '../workspace/index.js';
-import { bashAnswer } from '../hook/decide.js';
+import { bashAnswer } from '../frontends/decide.js';
 import type { FromChild, ToChild } from './protocol.js';
 
 let ws: Workspace | null = null;

@@ -22,9 +22,9 @@ import type { Finding } from '../policy/policy.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Severity } from '../rules/catalog.js';
 import { displayPath } from '../interpret/paths.js';
-import { bashAnswer, unfinishedAnswer, writeAnswer } from '../hook/decide.js';
-import { claude } from '../hook/clients/claude.js';
-import type { HookAnswer } from '../hook/types.js';
+import { bashAnswer, unfinishedAnswer, writeAnswer } from '../frontends/decide.js';
+import { PATH_FIELD, parseClaudeShaped } from '../frontends/claude-shaped.js';
+import type { HookAnswer, ToolCall } from '../frontends/tool-call.js';
 import { packagePath } from '../util/package-root.js';
 import type { FromChild, ToChild } from './protocol.js';
 
@@ -90,6 +90,8 @@ export interface Guard {
   checkPath(tool: string, path: string, opts?: CheckOptions): GuardResult;
   /** Decides a Claude Code tool call (`tool_name`, `tool_input`); tools other than Bash and the file tools are allowed. */
   checkToolUse(toolName: string, toolInput: unknown, opts?: CheckOptions): Promise<GuardResult>;
+  /** Decides a client-neutral tool call (a shell command, or file writes); its `cwd`, when absolute, is where it runs. */
+  checkCall(call: ToolCall): Promise<GuardResult>;
   /** Stops the analysis process (a later check starts a new one). */
   close(): void;
 }
@@ -157,20 +159,24 @@ export function createGuard(opts: GuardOptions): Guard {
     }));
     return publicResult(answer === 'timeout' ? unfinishedAnswer(ws, timeoutMs / 1000) : answer);
   };
+  const checkCall = async (call: ToolCall): Promise<GuardResult> => {
+    const o = call.cwd ? { cwd: call.cwd } : undefined;
+    if (call.kind === 'bash') return checkBash(call.command, call.runIn ? { cwd: call.runIn } : o);
+    if (ws.skipped) return ALLOWED;
+    return publicResult(writeAnswer(ws, call.tool, call.paths, cwdOf(o)));
+  };
   return {
     root: ws.skipped ? null : ws.root,
     skipped: ws.skipped,
     checkBash,
     checkPath,
-    async checkToolUse(toolName, toolInput, o) {
-      const parsed = claude.parse({ tool_name: toolName, tool_input: toolInput, cwd: cwdOf(o) });
-      if (parsed.kind === 'ignore') return ALLOWED;
-      if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [] };
-      const call = parsed.call;
-      if (call.kind === 'bash') return checkBash(call.command, o);
-      if (ws.skipped) return ALLOWED;
-      return publicResult(writeAnswer(ws, call.tool, call.paths, cwdOf(o)));
+    checkToolUse(toolName, toolInput, o) {
+      const parsed = parseClaudeShaped({ tool_name: toolName, tool_input: toolInput, cwd: cwdOf(o) }, PATH_FIELD, ['Bash']);
+      if (parsed.kind === 'ignore') return Promise.resolve(ALLOWED);
+      if (parsed.kind === 'drift') return Promise.resolve({ decision: 'deny', reason: parsed.reason, findings: [] });
+      return checkCall(parsed.call);
     },
+    checkCall,
     close: () => runner.close(),
   };
 }

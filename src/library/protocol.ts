@@ -1,6 +1,6 @@
 /** Messages between the guard (src/library/guard.ts) and its analysis process (child.ts). */
 import type { BackendChoice } from '../parse/index.js';
-import type { HookAnswer } from '../hook/types.js';
+import type { HookAnswer } from '../frontends/tool-call.js';
 import type { Env } from '../workspace/config.js';
 
 export type ToChild =

@@ -48,7 +48,7 @@ export async function startLint(): Promise<void> {
   // Made after, they cost a one-file lint ~6 ms (CPU profile: `main` 8.0 against 2.3 ms). Until
   // now node:v8, loaded to set the flags, had brought node:stream in first; node:net still came
   // after (one file through pipes, medians of 40: 41.1 -> 39.3 ms with both changes).
-  // (Not where the report is written through the addon, without the streams: src/cli/io.ts directIO.)
+  // (Not where the report is written through the addon, without the streams: src/frontends/io.ts directIO.)
   if (analyzesHere && !nativeIO()) void [process.stdout, process.stderr];
   const flags = alone ? setAnalysisFlags(false) : analyzers > 0 ? setAnalysisFlags(saturates(analyzers)) : '';
   // The cache of a run that analyzes here is written only after its training run (../lint/training.ts):

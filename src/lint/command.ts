@@ -5,7 +5,7 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, type IO } from '../cli/io.js';
+import { UsageError, type IO } from '../frontends/io.js';
 import { getParser, useDenseParseTable, type BackendChoice } from '../parse/index.js';
 import { packageVersion } from '../util/package-root.js';
 import type { Severity } from '../rules/catalog.js';

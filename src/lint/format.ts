@@ -1,6 +1,6 @@
 /** Output formats of `bashguard lint`: text, json, sarif (2.1.0), github (workflow commands). */
 import { pathToFileURL } from 'node:url';
-import { style, type Style } from '../cli/format.js';
+import { style, type Style } from '../frontends/style.js';
 import { RULES, type RuleMeta } from '../rules/catalog.js';
 import type { Severity } from '../rules/catalog.js';
 import { frameLines, type FileResult, type LintFinding } from './lint.js';

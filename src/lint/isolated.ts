@@ -94,7 +94,7 @@ export async function lintIsolated(
   // process takes it back, rather than wait while the child finishes the file it is on before it
   // comes to that one (the child is then killed as soon as it answers the file it is on). The
   // bench's 7 batches, two passes: 1,154 / 1,108 ms with the first change alone, 1,146 / 1,097
-  // with both (bench/README.md, fourteenth round).
+  // with both.
   const order = largestFirst(sizes);
   let next = 0;
   let last = order.length;

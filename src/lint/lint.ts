@@ -486,7 +486,7 @@ export function frameLines(f: Pick<LintFinding, 'line' | 'endLine'>, lineCount: 
  * `source` with only the lines the findings' code frames and fingerprints read; every other line
  * is left empty, so line numbers stay the same. What a lint child process sends back in place of
  * the whole text (./worker.ts): a script is ~40% of its result's size, and the parent has no use
- * for the rest (the bench's lint measured the same either way: bench/README.md, tenth round).
+ * for the rest (the bench's lint measured the same either way: docs/history/performance.md).
  */
 export function framedSource(source: string, findings: LintFinding[]): string {
   if (findings.length === 0) return '';

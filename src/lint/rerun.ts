@@ -8,7 +8,7 @@
  * ms, medians of 15): a 2-line file 60.4 / 73.0 -> 46.7 / 46.9; a 61-line script 69.9 / 81.2 ->
  * 51.7 / 52.2; 8 scripts 77.1 / 90.5 -> 59.8 / 59.8; 25 scripts 241.8 / 273.0 -> 229.3 / 251.1.
  * The bench's 7 batches of 50 scripts (two children before, one now), Node 20: 1.31-1.42 s ->
- * 1.24-1.34 s, CPU 2.24-2.48 -> 2.03-2.22 s (bench/README.md, twelfth round).
+ * 1.24-1.34 s, CPU 2.24-2.48 -> 2.03-2.22 s.
  *
  * The per-file time limit stays the kernel's. tree-sitter can run away inside one native parse
  * step (docs/limits.md), where nothing in this process can stop it; so before each file the

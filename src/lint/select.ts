@@ -4,7 +4,7 @@
  * included or excluded, findings in a baseline are accepted, and `-S` hides lower severities.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { UsageError } from '../cli/io.js';
+import { UsageError } from '../frontends/io.js';
 import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../effects/confidence.js';
 import { SEVERITY_RANK, type FileResult, type LintFinding } from './lint.js';

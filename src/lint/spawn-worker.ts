@@ -26,7 +26,7 @@ export const LINT_WORKER_COMMAND = '__lint-worker';
  * interpreter's code is polymorphic (one function per IR node kind, many object shapes); in a
  * lint run of a few hundred files TurboFan spent more CPU compiling and deoptimizing lukewarm
  * functions than its code saved, while the really hot ones still get optimized. Measured on the
- * machine's shell scripts in one process (bench/README.md): 100 scripts 2.5-3.0 -> 2.6 s CPU
+ * machine's shell scripts in one process: 100 scripts 2.5-3.0 -> 2.6 s CPU
  * (Node 20), 3.6 -> 2.4 s (Node 22); 320 and 640 scripts 15% faster. The flag differs by V8
  * line and an unknown flag stops Node, so only the lines it was measured on get one. Findings
  * do not depend on it.

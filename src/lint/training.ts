@@ -6,7 +6,7 @@
  * compiled the rest of the interpreter and command table from source again (~340 functions on the
  * 85-line .ci/run, against ~50 after this training; test/code-cache.test.ts). On the bench's
  * batches of 50 Debian scripts, after a one-line first run: 3% less wall time, 4% less CPU
- * (bench/README.md, ninth round). So the child that is about to write the cache
+ * (docs/history/performance.md). So the child that is about to write the cache
  * first lints this script, which uses the constructs and command families scripts use; its
  * findings go nowhere. A lint that analyzes in its own process (`--timeout 0`, or a run that
  * would have one child: ./rerun.ts) does the same before its CLI's cache is written.

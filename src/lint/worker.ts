@@ -59,7 +59,7 @@ export async function runLintWorker(input = 0, output = REPLY_FD): Promise<numbe
       // The parent needs of the text only what code frames and fingerprints read.
       reply(output, { type: 'result', index: m.index, result: { ...result, source: framedSource(result.source, result.findings) } });
     }
-    // The parent has every answer, and ends without waiting for this process (src/lint/cli-main.ts).
+    // The parent has every answer, and ends without waiting for this process (src/cli/lint-main.ts).
     // Its stderr is the parent's, and so the caller's: a caller that reads it through a pipe (a CI
     // runner, spawnSync) would wait for this process's exit too, so it is let go now; what is left
     // here writes nothing a reader needs.

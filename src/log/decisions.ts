@@ -9,9 +9,9 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readRegularFile } from '../util/safe-read.js';
 import { dirname } from 'node:path';
-import { normalizeLogical } from '../interpret/paths.js';
 import { nativeIO } from '../util/native-io.js';
 import { under } from '../util/under.js';
+import { decisionLogDir } from '../workspace/state-dirs.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -38,12 +38,7 @@ export interface DecisionRecord {
   attended: string | null;
 }
 
-/** The state directory holding the log, or null when neither XDG_STATE_HOME nor HOME is set. */
-export function decisionLogDir(env: Env): string | null {
-  // Concatenation, not path.join: this runs in every hook process (see src/util/under.ts).
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? normalizeLogical(env.XDG_STATE_HOME) : env.HOME?.startsWith('/') ? under(normalizeLogical(env.HOME), '.local', 'state') : null;
-  return base ? under(base, 'bashguard') : null;
-}
+export { decisionLogDir };
 
 export function decisionLogFile(env: Env): string | null {
   const dir = decisionLogDir(env);

@@ -82,7 +82,7 @@ let exportSkipped: string | null = null;
  * (caller falls back to WASM). BASHGUARD_NATIVE_LOAD=direct or =require skips the tree export
  * (and, with `require`, the direct load below).
  *
- * Start-up (this runs in every hook process; numbers in bench/README.md): both addons are loaded
+ * Start-up (this runs in every hook process; numbers in docs/history/performance.md): both addons are loaded
  * with `process.dlopen` from their known places in the packages, and the parser is driven through
  * the raw binding, skipping tree-sitter's index.js (node-gyp-build's directory probing, `util`,
  * ~900 lines of wrapper) and the grammar's index.js (node-gyp-build again, and a 51 KB

@@ -1,6 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
-import { cacheDir, cacheFileName, loadWithCodeCache } from '../startup/code-cache.js';
-import { setWasmStartupFlags } from '../startup/v8-flags.js';
+import { readFileSync } from 'node:fs';
 import { moduleRequire } from '../util/module-require.js';
 import type { TreeCursorLike } from './tree.js';
 import { packagePath } from '../util/package-root.js';
@@ -15,40 +13,25 @@ interface WasmParser {
 }
 
 let cached: Promise<WasmParser> | null = null;
-let fastStartup = false;
 
 /**
- * For short-lived processes (the hook): compile the WASM grammar with V8's baseline compiler
- * only, lazily. By default V8 also compiles the 1.3 MB grammar with TurboFan in the background,
- * which on a small machine costs the hook 0.3-0.6 s of CPU before its one parse finishes; with
- * Liftoff only it answers in a fraction of that (numbers in bench/README.md). The flags are
- * process-wide, so only the CLI entry point opts in; the library API keeps V8's defaults,
- * which are faster for a long-lived process parsing many inputs.
+ * How this process loads web-tree-sitter and readies V8 for the grammar. Without one, the module
+ * is required and V8 keeps its defaults, which suit a long-lived process parsing many inputs (the
+ * library API, lint). A process that lives for one parse (the hook) installs a start-up tuned one
+ * (src/startup/wasm-start.ts) through useWasmLoader; the parser knows nothing more of it.
  */
-export function preferFastWasmStartup(): void {
-  fastStartup = true;
+export interface WasmLoader {
+  /** Called once, before the grammar is compiled (V8's flags are process-wide). */
+  beforeCompile(): void;
+  /** Loads web-tree-sitter's CommonJS build, which `req` resolves. */
+  load(req: NodeRequire): unknown;
 }
 
-/**
- * web-tree-sitter's CommonJS build. In the hook (a fresh process per call), through a V8 code
- * cache of its own like the hook bundle (src/startup/code-cache.ts): compiling its 160 KB from
- * source was ~14 M instructions (~3.5 ms) of every WASM hook. Its cache is made under the WASM
- * flags, which every process that loads it has set by then.
- */
-function loadWebTreeSitter(): unknown {
-  const req = moduleRequire(import.meta.url);
-  if (!fastStartup) return req('web-tree-sitter');
-  const file = req.resolve('web-tree-sitter');
-  const dir = cacheDir(process.env);
-  let cache: string | null = null;
-  try {
-    // Size and time name the file; the cache's own source check is what makes it safe.
-    const st = statSync(file);
-    if (dir) cache = dir + '/' + cacheFileName(`wts${st.size}-${Math.trunc(st.mtimeMs)}`);
-  } catch {
-    // no cache then
-  }
-  return loadWithCodeCache(file, cache, req, true).exports;
+let loader: WasmLoader | null = null;
+
+/** Installs how the WASM backend is loaded; call before the first parse. */
+export function useWasmLoader(l: WasmLoader): void {
+  loader = l;
 }
 
 /** Path of the pinned grammar; its checksum is recorded in grammars/README.md. */
@@ -60,11 +43,11 @@ export function grammarPath(): string {
 export function loadWasm(): Promise<WasmParser> {
   if (!cached) {
     cached = (async () => {
-      // (A no-op when the process knew it would use WASM and set them first: hook-start.ts.)
-      if (fastStartup) setWasmStartupFlags();
+      loader?.beforeCompile();
       // The CommonJS build of web-tree-sitter: the ESM one costs a fresh process (the hook) the
-      // ESM loader's start-up and a module compile, several ms (bench/README.md).
-      const mod = loadWebTreeSitter() as {
+      // ESM loader's start-up and a module compile, several ms.
+      const req = moduleRequire(import.meta.url);
+      const mod = (loader ? loader.load(req) : req('web-tree-sitter')) as {
         Parser: { init(): Promise<void>; new (): WasmParser & { setLanguage(l: unknown): void } };
         Language: { load(bytes: Uint8Array): Promise<unknown> };
       };

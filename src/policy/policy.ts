@@ -13,13 +13,13 @@ import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.j
 import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
 import type { Config, Decision } from './config.js';
 import { controlRisk, pathspecReaches, type FileState } from './git-control.js';
-import { allowedRegion, classify, protects, type Region, type RegionKind } from '../workspace/regions.js';
+import { allowedRegion, classify, protects, type Region, type RegionKind } from './regions.js';
 
 export interface PolicyContext {
   /** Where writes are allowed: the worktree (or, for lint, the checkout) root. realpath'd. */
   root: string;
   layout: Layout | null;
-  /** The workspace's regions (src/workspace/regions.ts): worktree, protected checkouts, write roots. */
+  /** The workspace's regions (src/policy/regions.ts): worktree, protected checkouts, write roots. */
   regions: Region[];
   config: Config;
   fs: PhysicalFs;

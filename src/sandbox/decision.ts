@@ -8,7 +8,7 @@
 import type { Workspace } from '../workspace/index.js';
 import { packagePath } from '../util/package-root.js';
 import { bwrapAvailable } from './run.js';
-import { shellJoin, shellQuote } from './quote.js';
+import { shellJoin, shellQuote } from '../util/quote.js';
 
 export type SandboxWrap = { ok: true; command: string } | { ok: false; reason: string };
 

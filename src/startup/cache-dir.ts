@@ -6,23 +6,12 @@
  */
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { nativeIO } from '../util/native-io.js';
-import { parentOf, resolveFrom } from '../util/under.js';
+import { parentOf } from '../util/under.js';
+import { cacheLocation } from '../util/cache-location.js';
 
 type Env = Record<string, string | undefined>;
 
-/** $XDG_CACHE_HOME/bashguard (when absolute), else $HOME/.cache/bashguard; null without either. */
-export function cacheLocation(env: Env): string | null {
-  const xdg = env.XDG_CACHE_HOME;
-  const home = env.HOME;
-  const useXdg = xdg !== undefined && xdg.startsWith('/');
-  const base = useXdg ? xdg : home;
-  if (base === undefined || !base.startsWith('/')) return null;
-  const dir = useXdg ? base + '/bashguard' : base + '/.cache/bashguard';
-  // Normalised only where the variable has something to normalise (`//`, `.` or `..` parts, a
-  // trailing slash): the hook's start runs this in every process, and each function a fresh
-  // process calls costs it a compile (./cached-load.ts).
-  return (base + '/').includes('//') || base.includes('/.') ? resolveFrom('/', dir) : dir;
-}
+export { cacheLocation };
 
 /** The cache directory to use: cacheLocation, or null when BASHGUARD_CODE_CACHE switches it off. */
 export function cacheDir(env: Env): string | null {

@@ -1,7 +1,7 @@
 /**
  * A V8 code cache for the hook's CommonJS bundle. The hook is a fresh Node process on every tool
  * call; compiling the ~220 KB bundle and running its functions for the first time in the
- * interpreter is a large part of what it costs above `node -e 0` (bench/README.md). The bundle
+ * interpreter is a large part of what it costs above `node -e 0`. The bundle
  * is compiled with `vm.Script` and the `cachedData` V8 produced after an earlier run, so the
  * functions that run come back as bytecode instead of being parsed and compiled again.
  *

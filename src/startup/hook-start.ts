@@ -11,9 +11,9 @@
  * exports are set on `module.exports` by hand: as ES exports, the bundler's interop helpers
  * were three more functions to compile. Against the whole loader in this file (9.5 KB, 16
  * functions compiled on a hit), deny, medians of 120 alternated: Node 20 26.14 -> 25.34 ms
- * (bench/README.md, nineteenth round).
+ * (docs/history/performance.md).
  */
-import { fastHookArgs } from '../cli/hook-args.js';
+import { fastHookArgs } from './hook-args.js';
 import { tryTreeAddonIn } from '../util/tree-addon.js';
 import { fullLoader, loadStartBundle } from './cached-load.js';
 import { LEAN_FLAGS, leanFlagsPay } from './v8-flags.js';

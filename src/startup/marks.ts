@@ -1,5 +1,5 @@
 /**
- * Stage marks for the hook's start-up profile (bench/hook-stages.cjs, bench/README.md "Where the
+ * Stage marks for the hook's start-up profile (bench/hook-stages.cjs, docs/history/performance.md "Where the
  * hook's milliseconds go"). Off unless BASHGUARD_HOOK_STAGES is set in the hook's environment:
  * then each `mark` records a monotonic time, and `stagesLine` gives the milliseconds between
  * consecutive marks, for the bench to read from stderr. Costs one property read when off.

@@ -17,7 +17,7 @@ import { loadedTreeAddon } from '../util/tree-addon.js';
  * loaded (so they still come from Node's embedded code cache) and before the bundle is compiled,
  * with a code cache file of its own (V8 refuses data made under other flags). Node 20, medians of 80
  * alternated: allow / deny 25.78 / 25.70 -> 24.96 / 25.05 ms; Node 22 26.06 / 25.99 -> 25.65 /
- * 25.04 ms (bench/README.md, sixteenth round). Not on V8 13 and later (Node 24): there the time
+ * 25.04 ms. Not on V8 13 and later (Node 24): there the time
  * was the same and the peak RSS 1.7 MiB higher (45.8 -> 47.5 MiB, of the hook's 48).
  * BASHGUARD_LEAN=0 leaves V8's flags alone.
  */

@@ -3,7 +3,7 @@
  * web-tree-sitter). Node resolves a package from the real path of the module that asks, and it
  * takes the main module's real path unless told `--preserve-symlinks-main`, which the processes
  * bashguard starts itself are (bin/bashguard-hook, the lint children: Node's `realpathSync` of the
- * entry is ~0.3-0.5 ms of a fresh process, bench/README.md). Their entry's path comes from a real
+ * entry is ~0.3-0.5 ms of a fresh process, docs/history/performance.md). Their entry's path comes from a real
  * path (`bashguard install` records one), but a path through a symlinked directory written by
  * hand (pnpm's node_modules/bashguard -> .pnpm/...) would then resolve from the link's side, where
  * pnpm's dependencies are not: so in such processes the module's real path is taken here, where

@@ -2,7 +2,7 @@
  * The hook's stdin, stdout, decision log, kept event and the workspace's stat calls (and lint's
  * report) through bashguard's addon (native/file-io.c) instead of Node's fs functions, whose first
  * call in a process runs Node's own JavaScript for it cold (fstatSync and readSync ~0.11 ms each,
- * writeSync ~0.07, openSync ~0.05; bench/README.md, fifteenth round). The hook is a fresh process
+ * writeSync ~0.07, openSync ~0.05; docs/history/performance.md). The hook is a fresh process
  * on every tool call and loads the addon anyway.
  * null where the addon is not built, is from another version, or BASHGUARD_NATIVE_IO=0 (the tests
  * compare both paths): callers then use Node's fs as before.

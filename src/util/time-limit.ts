@@ -9,7 +9,7 @@
  * its input, so a stalled read (stdin never closed, a config file that is a FIFO) is stopped too.
  *
  * Why not `timeout`: around the hook it was a second exec and a fork on every tool call (~1.2 ms,
- * 4% of the hook's start, bench/README.md). Without the addon (not built at install, Windows),
+ * 4% of the hook's start, docs/history/performance.md). Without the addon (not built at install, Windows),
  * arming fails and the supervisor runs the hook under `timeout` as before.
  */
 import { treeAddon } from './tree-addon.js';

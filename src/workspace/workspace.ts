@@ -20,11 +20,11 @@ import { under } from '../util/under.js';
 import type { Host } from '../interpret/interpreter.js';
 import type { WriteEffect } from '../effects/types.js';
 import { configFiles, loadTrustedConfig, userConfigFile, type Env } from './config.js';
-import { buildRegions, classify, scratchRoots, type Region } from './regions.js';
+import { buildRegions, classify, scratchRoots, type Region } from '../policy/regions.js';
 import { nodeHost } from './host.js';
 import { gitFileStates } from './git-state.js';
-import { decisionLogDir } from '../log/decisions.js';
-import { cacheLocation } from '../startup/cache-dir.js';
+import { decisionLogDir } from './state-dirs.js';
+import { cacheLocation } from '../util/cache-location.js';
 
 /** How the write root was chosen (lint reports it). */
 export type RootSource = 'linked-worktree' | 'checkout' | 'option' | 'script-dir' | 'config';

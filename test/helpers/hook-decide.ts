@@ -3,7 +3,7 @@
  * `bashguard hook`): no answer means allow.
  */
 import { decideHook } from '../../src/hook/hook.js';
-import type { IO } from '../../src/cli/io.js';
+import type { IO } from '../../src/frontends/io.js';
 import type { BashParser } from '../../src/parse/index.js';
 import type { Decision } from '../../src/policy/config.js';
 

@@ -1,6 +1,6 @@
 /** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import type { IO } from '../../src/cli/io.js';
+import type { IO } from '../../src/frontends/io.js';
 import { run } from '../../src/cli/main.js';
 
 /** The process environment without any GIT_* variable (a test's git must not see the runner's). */

@@ -17,7 +17,7 @@ import { parseConfigLayer } from '../../src/policy/config.js';
 import { decideHook, renderAnswer, runHook } from '../../src/hook/hook.js';
 import { CLIENTS } from '../../src/hook/clients/index.js';
 import { getParser, type BashParser } from '../../src/parse/index.js';
-import type { IO } from '../../src/cli/io.js';
+import type { IO } from '../../src/frontends/io.js';
 import { bwrapAvailable, wrapInSandbox } from '../../src/sandbox/index.js';
 import { cleanEnv, git } from './helpers.js';
 

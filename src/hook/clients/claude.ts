@@ -12,31 +12,11 @@
  * OS enforcement of every allowed call, src/sandbox/enforce.ts) renders the same way: allow with
  * the command replaced by the wrapped one.
  */
-import { ALLOW, absCwd, field, type HookAnswer, type HookClient, type ParsedEvent, type RenderOptions, type Rendered } from '../types.js';
+import { ALLOW, type HookAnswer, type HookClient, type RenderOptions, type Rendered } from '../types.js';
+import { PATH_FIELD, parseClaudeShaped } from '../../frontends/claude-shaped.js';
 
-export const PATH_FIELD: Record<string, string> = {
-  Edit: 'file_path',
-  Write: 'file_path',
-  MultiEdit: 'file_path',
-  NotebookEdit: 'notebook_path',
-};
+export { PATH_FIELD, parseClaudeShaped };
 
-/** Claude-shaped events (Claude Code, Codex): tool_name / tool_input / cwd. */
-export function parseClaudeShaped(event: Record<string, unknown>, pathField: Record<string, string>, shellTools: string[]): ParsedEvent {
-  const tool = typeof event.tool_name === 'string' ? event.tool_name : null;
-  if (tool === null) return { kind: 'ignore', note: 'hook input has no tool_name; allowing' };
-  const isShell = shellTools.includes(tool);
-  if (!isShell && !(tool in pathField)) return { kind: 'ignore' };
-  const name = isShell ? 'command' : pathField[tool]!;
-  const value = field(event.tool_input, name);
-  if (typeof value !== 'string') {
-    return { kind: 'drift', reason: `bashguard: the ${tool} tool call has no string tool_input.${name}; the hook protocol may have changed, so the call is blocked (update bashguard).` };
-  }
-  const cwd = absCwd(event.cwd);
-  const input = event.tool_input as Record<string, unknown>;
-  const id = typeof event.tool_use_id === 'string' ? { id: event.tool_use_id } : {};
-  return { kind: 'call', call: isShell ? { kind: 'bash', tool, command: value, cwd, input, ...id } : { kind: 'write', tool, paths: [value], cwd } };
-}
 
 /** The PreToolUse answer object (also what the Agent SDK callback returns). */
 export function preToolUseOutput(answer: HookAnswer): { hookSpecificOutput: { hookEventName: 'PreToolUse'; permissionDecision: 'deny' | 'ask' | 'allow'; permissionDecisionReason: string; updatedInput?: Record<string, unknown> } } {

@@ -1,4 +1,8 @@
-/** The hook clients by `--agent` name. A new client: one file here, one line below and its name in ./names.ts. */
+/**
+ * The hook clients by `--agent` name. A new client: one file here (its `parse` and `render`), its
+ * name in ./names.ts (checked before anything loads), one entry below, and its hook config for
+ * `install` (AGENT_CONFIGS in src/cli/install-agents.ts): docs/architecture.md, "Adding an agent client".
+ */
 import type { HookClient } from '../types.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';

@@ -5,7 +5,7 @@
  * initialises the other commands (install, doctor, demo, audit, sandbox, corpus, ...). Help,
  * errors and exit codes are those of `bashguard lint` through the full CLI (src/cli/program.ts).
  */
-import { directIO, processIO, reportEscaped, reportFailure, type IO } from '../cli/io.js';
+import { directIO, processIO, reportEscaped, reportFailure, type IO } from '../frontends/io.js';
 import { registerLint } from '../cli/lint-command.js';
 import { parseProgram, rootProgram } from '../cli/root.js';
 

@@ -9,7 +9,7 @@ import type { Env } from '../workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../interpret/paths.js';
-import type { HookAnswer, ToolCall } from './types.js';
+import type { HookAnswer, ToolCall } from './tool-call.js';
 
 export interface DecideContext {
   /** Where notices (untrusted config that tried to loosen things) go, one line each. */
