@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // Stage timings of one hook process on the built code, mirroring dist/hook-start.cjs step by step
-// (bench/README.md, "Where the hook's milliseconds go"). Run it like the hook, in a minimal
+// (docs/history/performance.md, "Where the hook's milliseconds go"). Run it like the hook, in a minimal
 // environment, after one real hook run has written the code cache:
 //   env -i PATH=$PATH HOME=$HOME node bench/hook-stages.cjs < event.json 2>> stages.txt
 // Prints to stderr the hook's own stage line (`bashguard stages: modules=... stdin=... event=...
-// workspace=... parser=... analysis=... log=... answer=...`, src/startup/marks.ts), then one line
+// workspace=... parser=... analysis=... log=... answer=...`, src/runtime/startup/marks.ts), then one line
 // of milliseconds: node boot (process start to first line), builtins, read bundle, decode, read +
 // check cache, compile (deserialize), bundle top level, main (sync part), the hook's work (the
 // stages above), exit. Where the addon is built (the hook's own path since the fifteenth round),
 // the three reading stages are instead: the addon's load, its readBundle, 0.
 'use strict';
 const u = () => process.uptime() * 1000;
-// The hook's own stage marks (src/startup/marks.ts), printed by the hook on stderr first.
+// The hook's own stage marks (src/runtime/startup/marks.ts), printed by the hook on stderr first.
 process.env.BASHGUARD_HOOK_STAGES = '1';
 const t = [u()];
 const fs = require('node:fs');
@@ -23,13 +23,13 @@ process.argv = [process.argv[0], path.join(dist, 'hook-start.cjs'), 'hook'];
 const bundle = path.join(dist, 'hook.cjs');
 const key = /"([0-9a-f]{32})(?:-[a-z]+)?"/.exec(fs.readFileSync(path.join(dist, 'hook-start.cjs'), 'latin1'))[1];
 const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.XDG_CACHE_HOME, 'bashguard') : path.join(process.env.HOME, '.cache', 'bashguard');
-// The hook sets its V8 flags itself through the addon (src/startup/hook-start.ts, sixteenth round):
+// The hook sets its V8 flags itself through the addon (src/runtime/startup/hook-start.ts):
 // its cache is then the `-lean` file; without the addon, or with BASHGUARD_LEAN=0, the plain one.
 const addonFile = path.join(dist, '..', 'build', 'Release', 'bashguard_tree.node');
 const lean = process.env.BASHGUARD_LEAN !== '0' && fs.existsSync(addonFile) && Number(process.versions.v8.split('.')[0]) < 13;
 const file = path.join(dir, `hook-${key}${lean ? '-lean' : ''}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());
-// As src/startup/code-cache.ts: where bashguard's addon is built, it is loaded first (the hook's
+// As src/runtime/startup/code-cache.ts: where bashguard's addon is built, it is loaded first (the hook's
 // parser uses the same instance later) and reads the bundle and checks the cache in C
 // (native/file-io.c readBundle); otherwise the file is read between the CommonJS wrapper's two
 // ends, decoded once, then the cache: header, the source copy compared chunk by chunk, the data
@@ -37,7 +37,7 @@ t.push(u());
 const HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const TAIL = '\n})';
 const nativeRead = process.env.BASHGUARD_NATIVE_READ !== '0' && fs.existsSync(addonFile);
-// The real entry loads the addon for the flags (src/startup/hook-start.ts) and for readBundle.
+// The real entry loads the addon for the flags (src/runtime/startup/hook-start.ts) and for readBundle.
 let addon = null;
 if (nativeRead || lean) {
   addon = { exports: {} };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bashguard benchmark harness. `npm run bench` (full, ~10 min) or `npm run bench -- --quick`.
 // Every measurement is a ratio against a baseline taken in the same run, interleaved, because
-// these machines are noisy. See bench/README.md for methods and the start-up profile.
+// these machines are noisy. See docs/history/performance.md for methods and the start-up profile.
 //
 // Options:
 //   --quick             fewer iterations and a sample of the corpora (~1 minute)
@@ -256,7 +256,7 @@ function installedHook(node, form) {
  *   `command` is resolved as an executable and spawned directly with these arguments - no
  *   shell"; strace of the e2e run: the client execs node itself);
  * - not a target: the shell form, for older clients, handed to `/bin/sh -c` (`shell: true`;
- *   src/cli/install.ts): the target of the seventeenth round.
+ *   src/frontends/cli/install.ts): the target of the seventeenth round.
  */
 function installedGroups(node) {
   const direct = installedHook(node, 'direct');
@@ -384,7 +384,7 @@ async function loadEngines() {
   const raw = new TS();
   raw.setLanguage(req('tree-sitter-bash'));
   const scope = api.openWorkspace(layout.wt, { env: HOOK_ENV });
-  // The input buffer sized as bashguard sizes it (src/parse/native.ts): the binding allocates and
+  // The input buffer sized as bashguard sizes it (src/engine/parse/native.ts): the binding allocates and
   // zeroes it per parse, so a larger one would slow the baseline down, not bashguard.
   const bare = (c) => raw.parse(c, null, { bufferSize: c.length + 1 });
   const check = (c) => scope.check(parser, c);
@@ -752,7 +752,7 @@ function report() {
   L.push(`# bashguard benchmark (${results.mode})`, '');
   L.push(`- Date: ${e.date}`, `- Commit: \`${e.commit ?? 'unknown'}\`${e.dirty ? ' (working tree has uncommitted changes)' : ''}`, `- Node: ${e.node} (V8 ${e.v8}), ${e.platform}`, `- CPU: ${e.cpu} × ${e.cpus}`);
   L.push(`- Load average at start / end: ${e.loadavgStart.map((x) => x.toFixed(2)).join(' ')} / ${results.loadavgEnd.map((x) => x.toFixed(2)).join(' ')} (a shared, noisy machine: read the ratios, not the absolute times)`);
-  L.push(`- Duration: ${results.durationSec.toFixed(0)} s. Method and start-up profile: bench/README.md. Chart: latest.svg.`, '');
+  L.push(`- Duration: ${results.durationSec.toFixed(0)} s. Method and start-up profile: docs/history/performance.md. Chart: latest.svg.`, '');
   L.push('![hook latency and growth](latest.svg)', '');
   L.push('## Targets', '', '| Target | Value | Ratio | Result |', '|---|---|---|---|');
   for (const t of results.targets) L.push(`| ${t.name} | ${t.value}${t.detail ? ` (${t.detail})` : ''} | ${t.ratio ?? '—'} | ${pf(t)} |`);
@@ -765,7 +765,7 @@ function report() {
   const h = results.sections.hook;
   if (h) {
     L.push('', '## 1. Hook cold start', '');
-    L.push(`Whole process, \`node bin/bashguard.js hook\` with the event on stdin, cwd a linked worktree; ${h.rounds} rounds × ${h.payloads.length} payloads (${h.payloads.join(', ')}), each run paired with a \`node -e 0\` run of the same Node just before it, order rotated every round. bashguard's code cache (src/startup/code-cache.ts) is warm: it is written by the first run on a machine and Node, in the temporary HOME; the \`code cache off\` row shows a process without it. Peak RSS and CPU (rusage): ${h.rssMethod}, separate runs.`, '');
+    L.push(`Whole process, \`node bin/bashguard.js hook\` with the event on stdin, cwd a linked worktree; ${h.rounds} rounds × ${h.payloads.length} payloads (${h.payloads.join(', ')}), each run paired with a \`node -e 0\` run of the same Node just before it, order rotated every round. bashguard's code cache (src/runtime/startup/code-cache.ts) is warm: it is written by the first run on a machine and Node, in the temporary HOME; the \`code cache off\` row shows a process without it. Peak RSS and CPU (rusage): ${h.rssMethod}, separate runs.`, '');
     L.push(`### ${h.node}`, '');
     hookTable(h);
     if (h.peer.error) L.push('', `Peer: ${h.peer.error}`);
@@ -805,7 +805,7 @@ function report() {
       if (l.shellcheck) L.push(`| \`shellcheck -f gcc\` ${l.shellcheck} | ${fmtMs(l.shellcheckMs)} | ${Math.round(l.shellcheckLinesPerSec)} | ${JSON.stringify(l.exitStatuses.shellcheck)} |`);
       if (l.oneFile) {
         const o = l.oneFile;
-        L.push('', `Fixed cost of one invocation (one 2-line script, wall medians of ${l.oneFileRounds} interleaved rounds): \`node -e 0\` ${fmtMs(o.node)}; \`bashguard lint\` ${fmtMs(o.bashguard)} (${fmtMs(o.bashguard - o.node)} above Node's start; analyzed in the lint process under the kernel's timer, src/lint/rerun.ts), with \`--timeout 0\` (in-process, no per-file limit) ${fmtMs(o.bashguardInProcess)}${o.shellcheck !== null ? `; \`shellcheck\` ${fmtMs(o.shellcheck)}` : ''}.`);
+        L.push('', `Fixed cost of one invocation (one 2-line script, wall medians of ${l.oneFileRounds} interleaved rounds): \`node -e 0\` ${fmtMs(o.node)}; \`bashguard lint\` ${fmtMs(o.bashguard)} (${fmtMs(o.bashguard - o.node)} above Node's start; analyzed in the lint process under the kernel's timer, src/frontends/lint/rerun.ts), with \`--timeout 0\` (in-process, no per-file limit) ${fmtMs(o.bashguardInProcess)}${o.shellcheck !== null ? `; \`shellcheck\` ${fmtMs(o.shellcheck)}` : ''}.`);
       }
       L.push('', `bashguard reported ${l.bashguardFindings} findings and ${l.bashguardFileErrors} file errors. The tools do different jobs: shellcheck checks everything, bashguard lint only where writes and git commands land.`);
       if (l.error) L.push('', l.error);

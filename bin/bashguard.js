@@ -5,13 +5,13 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (src/startup/hook-args.ts, which the start
-// entry carries): through the V8 code cache of the hook bundle (src/startup/code-cache.ts).
+// `hook [--exit-code] [--agent NAME] [--keep-event TOKEN]` (src/runtime/startup/hook-args.ts, which the start
+// entry carries): through the V8 code cache of the hook bundle (src/runtime/startup/code-cache.ts).
 const hookStart = argv[0] === 'hook' ? loadStart('hook-start.cjs') : null;
 if (hookStart && hookStart.isFastHook(argv)) {
   hookStart.startHook();
 } else if (argv[0] === 'lint') {
-  // The CLI as one CommonJS bundle through its code cache (src/lint/cli-start.ts).
+  // The CLI as one CommonJS bundle through its code cache (src/frontends/lint/cli-start.ts).
   loadStart('lint-start.cjs').startLint();
 } else {
   import('../dist/bashguard.js').then((m) => m.main());

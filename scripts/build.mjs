@@ -27,7 +27,7 @@ const common = {
 // Chunk names carry a content hash: the last build's are removed first, or an old chunk no entry
 // imports any more would stay in dist/ and go into the package.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({ ...common, entryPoints: { bashguard: 'src/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
+await build({ ...common, entryPoints: { bashguard: 'src/frontends/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/frontends/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
 
 // The hook runs as a fresh process on every tool call, so it gets its own single-file CommonJS
 // bundle (bin/bashguard.js routes `bashguard hook` to it). CommonJS because Node 20's ESM loader
@@ -38,7 +38,7 @@ const programShim = {
   name: 'hook-program-shim',
   setup(b) {
     b.onResolve({ filter: /^\.\/program\.js$/ }, (args) =>
-      args.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: 'program', namespace: 'bg-hook-shim' } : undefined,
+      args.importer.endsWith(join('src', 'frontends', 'cli', 'main.ts')) ? { path: 'program', namespace: 'bg-hook-shim' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'bg-hook-shim' }, () => ({
       contents: "export async function runProgram(argv, io) { const m = await import('./bashguard.js'); return m.run(argv, io); }",
@@ -57,7 +57,7 @@ const lazyBuiltinsWith = (extra) => ({
       'node:module': "export function createRequire(p) { return require('node:module').createRequire(p); }",
       'node:url': "export function fileURLToPath(u) { return require('node:url').fileURLToPath(u); }\nexport function pathToFileURL(p) { return require('node:url').pathToFileURL(p); }",
       // node:child_process pulls in node:net and node:stream (~8 ms per hook process); the hook
-      // spawns git only for the rare git-control check (src/workspace/git-state.ts).
+      // spawns git only for the rare git-control check (src/policy/workspace/git-state.ts).
       'node:child_process': ['execFileSync', 'spawnSync', 'spawn', 'fork']
         .map((f) => `export function ${f}(...a) { return require('node:child_process').${f}(...a); }`)
         .join('\n'),
@@ -74,7 +74,7 @@ const lazyBuiltins = lazyBuiltinsWith({});
 // createHash, for the findings' fingerprints where bashguard's addon is not built
 // (src/util/sha256.ts), so a run (or a child) that does not need it never loads it.
 const lazyCrypto = lazyBuiltinsWith({ 'node:crypto': "export function createHash(...a) { return require('node:crypto').createHash(...a); }" });
-// The bundles loaded through a V8 code cache (src/startup/code-cache.ts): one CommonJS file each,
+// The bundles loaded through a V8 code cache (src/runtime/startup/code-cache.ts): one CommonJS file each,
 // made ASCII, then a small start entry that knows the file's content hash (its cache key).
 const cjs = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs', minifySyntax: true };
 // import.meta.url without node:url's URL machinery on POSIX (~0.5 ms per process).
@@ -98,7 +98,7 @@ async function cachedBundle({ name, entry, startName, startEntry, keyName, banne
   // Built after the bundle so the hash is of the final file.
   const key = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 32);
   // (import.meta.url as in the bundle: lint's entry finds bashguard's addon through it, src/util/tree-addon.ts.)
-  // (A start entry may set module.exports by hand, as src/startup/hook-start.ts does.)
+  // (A start entry may set module.exports by hand, as src/runtime/startup/hook-start.ts does.)
   await build({ ...cjs, entryPoints: { [startName]: startEntry }, banner: { js: IMPORT_META_URL }, define: { [keyName]: JSON.stringify(key), 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true, logOverride: { 'commonjs-variable-in-esm': 'silent' } });
   dropUnusedBanner(join(root, 'dist', `${startName}.cjs`));
 }
@@ -110,15 +110,15 @@ function dropUnusedBanner(file) {
   if (text.startsWith(IMPORT_META_URL) && !body.includes('__bgImportMetaUrl')) writeFileSync(file, body.replace(/^\n/, ''));
 }
 
-// The loader beyond the start entries' common case (src/startup/full-load.ts): the hook's entry
-// requires it only when the cache is not a plain hit (src/startup/cached-load.ts).
-await build({ ...cjs, entryPoints: { 'code-cache': 'src/startup/full-load.ts' }, banner: { js: IMPORT_META_URL }, define: { 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true });
+// The loader beyond the start entries' common case (src/runtime/startup/full-load.ts): the hook's entry
+// requires it only when the cache is not a plain hit (src/runtime/startup/cached-load.ts).
+await build({ ...cjs, entryPoints: { 'code-cache': 'src/runtime/startup/full-load.ts' }, banner: { js: IMPORT_META_URL }, define: { 'import.meta.url': '__bgImportMetaUrl' }, plugins: [lazyBuiltins], minify: true });
 
 await cachedBundle({
   name: 'hook',
-  entry: 'src/cli/main.ts',
+  entry: 'src/frontends/cli/main.ts',
   startName: 'hook-start',
-  startEntry: 'src/startup/hook-start.ts',
+  startEntry: 'src/runtime/startup/hook-start.ts',
   keyName: '__BG_HOOK_KEY__',
   banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   plugins: [programShim, lazyBuiltins],
@@ -130,28 +130,28 @@ await cachedBundle({
   minify: true,
 });
 
-// The lint child process (src/lint/isolated.ts): one CommonJS file with only the analysis, with
+// The lint child process (src/frontends/lint/isolated.ts): one CommonJS file with only the analysis, with
 // the hook bundle's start-up treatment (no URL parser, lazy builtins, `performance` on hrtime,
 // ASCII for latin1 decoding), loaded through the V8 code cache by dist/lint-worker-start.cjs.
 await cachedBundle({
   name: 'lint-worker',
-  entry: 'src/lint/worker-main.ts',
+  entry: 'src/frontends/lint/worker-main.ts',
   startName: 'lint-worker-start',
-  startEntry: 'src/lint/worker-start.ts',
+  startEntry: 'src/frontends/lint/worker-start.ts',
   keyName: '__BG_LINT_WORKER_KEY__',
   banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,
   // node:crypto (~6 ms per child): the child leaves the findings' fingerprints to the parent.
   plugins: [lazyCrypto],
 });
 // `bashguard lint` (bin/bashguard.js routes argv `lint ...` here): the CLI's root program with only
-// the lint command (src/cli/lint-main.ts) as one CommonJS file, loaded through the V8 code cache
-// by dist/lint-start.cjs (src/lint/cli-start.ts): ~40 ms of CPU less per lint run than the ESM CLI,
+// the lint command (src/frontends/cli/lint-main.ts) as one CommonJS file, loaded through the V8 code cache
+// by dist/lint-start.cjs (src/frontends/lint/cli-start.ts): ~40 ms of CPU less per lint run than the ESM CLI,
 // and without the other commands ~5 ms less again.
 await cachedBundle({
   name: 'lint-cli',
-  entry: 'src/cli/lint-main.ts',
+  entry: 'src/frontends/cli/lint-main.ts',
   startName: 'lint-start',
-  startEntry: 'src/lint/cli-start.ts',
+  startEntry: 'src/frontends/lint/cli-start.ts',
   keyName: '__BG_LINT_CLI_KEY__',
   // `performance` on hrtime too: the run's and each file's time are differences of now().
   banner: `${IMPORT_META_URL}\n${PERFORMANCE}`,

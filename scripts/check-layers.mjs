@@ -12,7 +12,7 @@
 //   node scripts/check-layers.mjs --graph    # also the unit-to-unit imports
 //   node scripts/check-layers.mjs --root DIR # check another tree (the test plants violations in a copy)
 //
-// A unit is a folder under src/ (src/parse) or under a group folder (src/engine/parse); files
+// A unit is a folder under src/ (src/engine/parse) or under a group folder (src/engine/parse); files
 // directly in src/ or in a group folder form a unit of their own, named after the file or the group.
 import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

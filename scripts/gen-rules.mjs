@@ -1,4 +1,4 @@
-// Generates src/rules/catalog.generated.ts and docs/rules.md from rules/*.md.
+// Generates src/policy/rules/catalog.generated.ts and docs/rules.md from rules/*.md.
 // Run by `npm run build` (and so by `npm ci`); a test fails when either output is stale.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -63,7 +63,7 @@ export function renderDocs(rules) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rules = loadRules();
-  writeFileSync(join(root, 'src/rules/catalog.generated.ts'), renderCatalog(rules));
+  writeFileSync(join(root, 'src/policy/rules/catalog.generated.ts'), renderCatalog(rules));
   writeFileSync(join(root, 'docs/rules.md'), renderDocs(rules));
-  console.log(`rules: ${rules.length} rule files -> src/rules/catalog.generated.ts, docs/rules.md`);
+  console.log(`rules: ${rules.length} rule files -> src/policy/rules/catalog.generated.ts, docs/rules.md`);
 }

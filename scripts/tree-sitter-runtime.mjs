@@ -13,7 +13,7 @@
 // stop the parse: the same `min_error_cost` is returned, the paused version stays on the stack
 // and is released by the caller's ts_stack_clear with the rest. The tree is the same; the parse
 // of a command like `a | b | c` with no newline after it (most commands an agent runs) takes
-// ~4 us instead of ~65 us (docs/history/performance.md; test/parse-runtime.test.ts).
+// ~4 us instead of ~65 us (docs/history/performance.md; test/system/parse-runtime.test.ts).
 //
 // When the text to change is not found (another tree-sitter version), the runtime is written
 // unchanged and the build says so: the same trees, without the saving.
@@ -53,7 +53,7 @@ const lib = readFileSync(join(src, 'lib.c'), 'utf8');
 const count = (text, part) => text.split(part).length - 1;
 let patched = parser;
 if (count(parser, RESUME) === 1 && count(parser, STOP) === 1) {
-  // The addon reports the change (`skipsDiscardedRecovery`; test/parse-runtime.test.ts reads it).
+  // The addon reports the change (`skipsDiscardedRecovery`; test/system/parse-runtime.test.ts reads it).
   patched = `#define BASHGUARD_SKIPS_DISCARDED_RECOVERY 1\n${parser.replace(RESUME, SKIPPING)}`;
 } else {
   process.stderr.write("bashguard: tree-sitter's parser.c is not the one expected; its runtime is compiled unchanged (same trees, slower on some commands)\n");

@@ -23,25 +23,25 @@ export {
   type GuardFinding,
   type GuardEvidence,
   type CheckOptions,
-} from './library/guard.js';
+} from './frontends/library/guard.js';
 export type { ToolCall } from './frontends/tool-call.js';
-export { bashguardHook, BASHGUARD_MATCHER, type AgentHookCallback, type AgentHookInput, type AgentHookOutput, type BashguardHookOptions } from './library/sdk.js';
+export { bashguardHook, BASHGUARD_MATCHER, type AgentHookCallback, type AgentHookInput, type AgentHookOutput, type BashguardHookOptions } from './frontends/library/sdk.js';
 export { ConfigError, type Config, type Decision } from './policy/config.js';
-export type { Confidence } from './effects/confidence.js';
-export type { Severity } from './rules/catalog.js';
+export type { Confidence } from './engine/effects/confidence.js';
+export type { Severity } from './policy/rules/catalog.js';
 
 // Engine
-export { analyzeWith, type AnalyzeOptions, type AnalysisResult } from './analyze.js';
-export type { BashParser, BackendChoice } from './parse/index.js';
-import { getParser as loadParser, type BackendChoice, type BashParser } from './parse/index.js';
+export { analyzeWith, type AnalyzeOptions, type AnalysisResult } from './engine/analyze.js';
+export type { BashParser, BackendChoice } from './engine/parse/index.js';
+import { getParser as loadParser, type BackendChoice, type BashParser } from './engine/parse/index.js';
 /** The tree-sitter parser: "auto" (default: native, else the WASM build), "native" or "wasm". Loaded once per backend. */
 export function getParser(backend: BackendChoice = 'auto'): Promise<BashParser> {
   return loadParser(backend);
 }
-export { openWorkspace, type Workspace, type WorkspaceOptions, type CommandCheck } from './workspace/index.js';
-export type { Env } from './workspace/config.js';
+export { openWorkspace, type Workspace, type WorkspaceOptions, type CommandCheck } from './policy/workspace/index.js';
+export type { Env } from './policy/workspace/config.js';
 export type { Finding, Verdict } from './policy/policy.js';
 export { writeRootViolations, type WriteRootOptions } from './policy/write-roots.js';
-export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './effects/types.js';
-export { RULES } from './rules/catalog.js';
-export { displayPath } from './interpret/paths.js';
+export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './engine/effects/types.js';
+export { RULES } from './policy/rules/catalog.js';
+export { displayPath } from './engine/interpret/paths.js';

@@ -1,12 +1,12 @@
 /**
  * Command knowledge in one place (issue #39 item 5): the examples beside each entry of the
- * command table (`examples` in src/commands/table.ts) run as tests, each through the whole engine
+ * command table (`examples` in src/engine/commands/table.ts) run as tests, each through the whole engine
  * in the standard layout. Adding a command is one entry and its examples.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knownCommands, lookupCommand } from '../src/commands/table.js';
+import { knownCommands, lookupCommand } from '../src/engine/commands/table.js';
 import { getParser, runScenario } from './helpers/scenario.js';
 
 const parser = await getParser();
@@ -16,8 +16,8 @@ const withExamples = knownCommands()
   .filter(([, ex]) => ex.length > 0);
 
 describe('command knowledge depends on an interface, not the interpreter', () => {
-  it('no file of src/commands imports src/interpret/interpreter.ts (handlers see CommandContext)', () => {
-    const dir = join(import.meta.dirname, '..', 'src', 'commands');
+  it('no file of src/engine/commands imports src/engine/interpret/interpreter.ts (handlers see CommandContext)', () => {
+    const dir = join(import.meta.dirname, '..', 'src', 'engine', 'commands');
     const importers = readdirSync(dir).filter((f) => f.endsWith('.ts') && /from '\.\.\/interpret\/interpreter\.js'/.test(readFileSync(join(dir, f), 'utf8')));
     expect(importers).toEqual([]);
   });

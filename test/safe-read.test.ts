@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRegularFile, readRegularFileOrThrow } from '../src/util/safe-read.js';
-import { appendDecision } from '../src/log/decisions.js';
+import { appendDecision } from '../src/layers/log/decisions.js';
 import { layoutBase } from './helpers/git-layout.js';
 
 const dir = mkdtempSync(join(layoutBase(), 'bg-safe-read-'));

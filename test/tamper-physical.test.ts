@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
 import { REPO_ROOT } from './helpers/shared.js';
-import { openWorkspace } from '../src/workspace/index.js';
+import { openWorkspace } from '../src/policy/workspace/index.js';
 import { evaluate } from '../src/policy/policy.js';
-import { toolWriteEffect } from '../src/workspace/workspace.js';
+import { toolWriteEffect } from '../src/policy/workspace/workspace.js';
 
 const SUPERVISOR = join(REPO_ROOT, 'bin', 'bashguard-hook');
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
@@ -150,7 +150,7 @@ describe('hard links to protected files, written through', () => {
         expect(r.reason).toContain(rule);
         expect(r.reason).toContain('hard link');
       }
-      // (src/hook/decide.ts words a Write tool's reason itself; the decision is the policy's)
+      // (src/frontends/decide.ts words a Write tool's reason itself; the decision is the policy's)
       expect(writeTool(link).decision).toBe('deny');
     } finally {
       rmSync(link);
@@ -284,7 +284,7 @@ describe('a FIFO wherever the hook reads a file: an answer, a one-line reason, n
   });
 });
 
-describe('the contracts the command knowledge feeds (src/effects/types.ts)', () => {
+describe('the contracts the command knowledge feeds (src/engine/effects/types.ts)', () => {
   const effect = (path: string, extra: Record<string, unknown>) => ({ ...toolWriteEffect(path, path, 'test'), ...extra });
 
   it('hardLinkSource: `ln <user settings> <scratch>` is a write to the user settings; from a plain file it is not', () => {

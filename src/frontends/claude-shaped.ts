@@ -1,7 +1,7 @@
 /**
  * Claude's tool vocabulary (`tool_name`, `tool_input`, `cwd`), which Claude Code, Codex and the
  * Claude Agent SDK share: the hook's claude and codex clients and the library's checkToolUse turn
- * it into a neutral ToolCall here. Sources: src/hook/clients/claude.ts.
+ * it into a neutral ToolCall here. Sources: src/frontends/hook/clients/claude.ts.
  */
 import { absCwd, field, type ParsedEvent } from './tool-call.js';
 

@@ -1,14 +1,14 @@
 /**
  * The decision core of every hook client: a neutral ToolCall -> a decision with the findings and
- * the reason text the agent sees. No client format here (src/hook/clients/* parse and render).
+ * the reason text the agent sees. No client format here (src/frontends/hook/clients/* parse and render).
  */
-import type { BashParser } from '../parse/index.js';
-import { mark } from '../startup/marks.js';
-import { openWorkspace, UntrustedConfigError, type Workspace } from '../workspace/index.js';
-import type { Env } from '../workspace/config.js';
+import type { BashParser } from '../engine/parse/index.js';
+import { mark } from '../runtime/startup/marks.js';
+import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
+import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
-import { displayPath } from '../interpret/paths.js';
+import { displayPath } from '../engine/interpret/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';
 
 export interface DecideContext {
@@ -22,7 +22,7 @@ export interface DecideContext {
   unfinished?: number;
   /**
    * The client runs a replaced command (Claude Code's `updatedInput`): an allowed Bash call is
-   * answered with the command wrapped in the OS enforcement (src/sandbox/enforce.ts).
+   * answered with the command wrapped in the OS enforcement (src/layers/sandbox/enforce.ts).
    */
   enforce?: boolean;
 }
@@ -107,7 +107,7 @@ export function unfinishedReason(seconds: number): string {
  * or ask (saying why) where it cannot be sandboxed here (no bubblewrap, no user namespaces).
  */
 async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, undecided: HookAnswer, env: Env): Promise<HookAnswer> {
-  const { sandboxDecision } = await import('../sandbox/decision.js');
+  const { sandboxDecision } = await import('../layers/sandbox/decision.js');
   const why = (undecided.findings ?? []).length
     ? `bashguard cannot decide this command statically: ${undecided.findings!.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ')}.`
     : undecided.reason;
@@ -129,7 +129,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall } = await import('../sandbox/enforce.js');
+  const { enforceCall } = await import('../layers/sandbox/enforce.js');
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`);
   mark('enforce');
   if (e.kind === 'client') return null;

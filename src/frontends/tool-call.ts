@@ -1,7 +1,7 @@
 /**
  * The front ends' neutral vocabulary: a ToolCall (what an agent's tool call does: a shell command,
  * or writes to files) and the answer the decision core (./decide.ts) gives it. Every hook client
- * turns its event into a ToolCall (src/hook/clients/*), the library builds one from its arguments,
+ * turns its event into a ToolCall (src/frontends/hook/clients/*), the library builds one from its arguments,
  * and both render the answer in their own format.
  */
 import type { Decision } from '../policy/config.js';
@@ -55,14 +55,14 @@ export interface HookAnswer {
   kind?: string;
   sandbox?: SandboxedCommand;
   /**
-   * On an allow: the command wrapped in the OS enforcement (src/sandbox/enforce.ts), which a
+   * On an allow: the command wrapped in the OS enforcement (src/layers/sandbox/enforce.ts), which a
    * client that can replace the command runs instead (Claude Code: `updatedInput`).
    */
   enforced?: { command: string; input?: Record<string, unknown>; mechanism: string };
 }
 
 export interface SandboxedCommand {
-  /** The command wrapped to run in `bashguard sandbox run` (src/sandbox/decision.ts). */
+  /** The command wrapped to run in `bashguard sandbox run` (src/layers/sandbox/decision.ts). */
   command: string;
   /** The call's tool input (ToolCall.input), to be replaced with the wrapped command. */
   input?: Record<string, unknown>;

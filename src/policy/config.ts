@@ -7,8 +7,8 @@ import { lstatSync, statSync } from 'node:fs';
 import { readRegularFileOrThrow } from '../util/safe-read.js';
 import { nativeIO, STAT } from '../util/native-io.js';
 import { resolvePath } from '../util/under.js';
-import { resolveRuleRef, type RuleId, type Severity } from '../rules/catalog.js';
-import type { Confidence } from '../effects/confidence.js';
+import { resolveRuleRef, type RuleId, type Severity } from './rules/catalog.js';
+import type { Confidence } from '../engine/effects/confidence.js';
 
 /**
  * `sandbox` (issue #14): allow, but run the command inside `bashguard sandbox run` (bubblewrap
@@ -30,7 +30,7 @@ export interface Config {
   /** Enforce in a plain checkout (no linked worktree) too, with the checkout root as the root. */
   enforceInPlainCheckout: boolean;
   /**
-   * How allowed Bash calls are enforced by the OS (src/sandbox/enforce.ts): `auto` (default)
+   * How allowed Bash calls are enforced by the OS (src/layers/sandbox/enforce.ts): `auto` (default)
    * wraps them in bubblewrap where it is installed, `bwrap` requires it (ask where it is
    * missing), `client` relies on the client's own sandbox (Claude Code's `sandbox` settings),
    * `off` leaves the analyzer alone.

@@ -1,4 +1,4 @@
-import { operandsSkipping } from '../commands/git.js';
+import { operandsSkipping } from '../engine/commands/git.js';
 /**
  * Git commands that drop or rewrite a control file inside the worktree (issue #12 item 2):
  * `git clean` removes untracked files (ignored ones too with -x, only those with -X), `git stash
@@ -10,7 +10,7 @@ import { operandsSkipping } from '../commands/git.js';
  *
  * Whether a file is untracked, ignored or locally modified needs the index: the workspace asks git
  * (`git status`) only when such a command names the worktree and a control file exists there
- * (src/workspace/git-state.ts). Without an answer every state is assumed (fail closed).
+ * (src/policy/workspace/git-state.ts). Without an answer every state is assumed (fail closed).
  */
 
 /** A file's state in its checkout, as far as git commands that drop files care. */

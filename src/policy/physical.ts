@@ -4,7 +4,7 @@
  * exist are appended as written (a new file's parent decides where it lands).
  */
 import { lstatSync, readlinkSync } from 'node:fs';
-import { HOLE } from '../effects/types.js';
+import { HOLE } from '../engine/effects/types.js';
 import { nativeLstat } from '../util/native-lstat.js';
 
 export interface PhysicalFs {

@@ -4,13 +4,13 @@
  * checkout wins over it, and the main checkout under /tmp stays protected.
  */
 import { statSync } from 'node:fs';
-import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence, type Origin } from '../effects/types.js';
-import { weakest, type Confidence } from '../effects/confidence.js';
-import type { Range } from '../syntax/ir.js';
-import type { Layout } from '../layout/types.js';
-import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../interpret/paths.js';
+import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence, type Origin } from '../engine/effects/types.js';
+import { weakest, type Confidence } from '../engine/effects/confidence.js';
+import type { Range } from '../engine/syntax/ir.js';
+import type { Layout } from './layout/types.js';
+import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../engine/interpret/paths.js';
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
-import { ruleById, type RuleId, type Severity } from '../rules/catalog.js';
+import { ruleById, type RuleId, type Severity } from './rules/catalog.js';
 import type { Config, Decision } from './config.js';
 import { controlRisk, pathspecReaches, type FileState } from './git-control.js';
 import { allowedRegion, classify, protects, type Region, type RegionKind } from './regions.js';

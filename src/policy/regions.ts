@@ -5,8 +5,8 @@
  * this path in" of the code base: the longest root wins, so a worktree nested in the main checkout
  * wins over it and a main checkout under /tmp stays protected.
  */
-import type { Layout } from '../layout/types.js';
-import { isInside, normalizeLogical } from '../interpret/paths.js';
+import type { Layout } from './layout/types.js';
+import { isInside, normalizeLogical } from '../engine/interpret/paths.js';
 
 export type RegionKind = 'worktree' | 'main' | 'sibling' | 'git-dir' | 'protected' | 'scratch' | 'allowed' | 'device' | 'outside';
 

@@ -1,5 +1,5 @@
 /**
- * Where bashguard keeps its V8 code caches (src/startup/code-cache.ts), as a function of the
+ * Where bashguard keeps its V8 code caches (src/runtime/startup/code-cache.ts), as a function of the
  * environment alone: the workspace protects this directory (BG1005: bytecode planted there would
  * run in the hook) without loading any of the cache's code.
  */
@@ -17,6 +17,6 @@ export function cacheLocation(env: Env): string | null {
   const dir = useXdg ? base + '/bashguard' : base + '/.cache/bashguard';
   // Normalised only where the variable has something to normalise (`//`, `.` or `..` parts, a
   // trailing slash): the hook's start runs this in every process, and each function a fresh
-  // process calls costs it a compile (src/startup/cached-load.ts).
+  // process calls costs it a compile (src/runtime/startup/cached-load.ts).
   return (base + '/').includes('//') || base.includes('/.') ? resolveFrom('/', dir) : dir;
 }

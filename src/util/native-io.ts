@@ -29,7 +29,7 @@ export interface NativeIO {
   createFile(path: string, text: string): true;
   /** unlink(2): whether it removed the file. */
   removeFile(path: string): boolean;
-  /** A real directory owned by this user with mode 0700 or tighter (src/startup/cache-dir.ts dirIsPrivate). */
+  /** A real directory owned by this user with mode 0700 or tighter (src/runtime/startup/cache-dir.ts dirIsPrivate). */
   privateDir(path: string): boolean;
   /** isatty(3), without loading node:tty (which loads node:net). */
   isTerminal(fd: number): boolean;
@@ -43,7 +43,7 @@ let io: NativeIO | null | undefined;
 
 /**
  * The addon's file functions, loading the addon when this process has not yet; with `load` false
- * only if it is loaded already (src/startup/cache-dir.ts, which the start entries carry: they must
+ * only if it is loaded already (src/runtime/startup/cache-dir.ts, which the start entries carry: they must
  * not load it from there).
  */
 export function nativeIO(load = true): NativeIO | null {

@@ -1,6 +1,6 @@
 /**
  * lstat(2) through bashguard's native addon (native/tree-export.c, `lstatKind`), when the parser
- * layer loaded it (src/parse/native.ts registers it here after its self-check). The policy asks
+ * layer loaded it (src/engine/parse/native.ts registers it here after its self-check). The policy asks
  * about every component of every path a command names (src/policy/physical.ts); this answers in
  * one N-API call with a small integer instead of Node's Stats object. Without the addon (tree-sitter's
  * own binding, the WASM fallback, Windows) nothing is registered and Node's lstatSync answers.

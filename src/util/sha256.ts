@@ -5,7 +5,7 @@
  * exports to addons) where it is built, else through node:crypto. Lint's fingerprints hash a few
  * short strings per finding; loading node:crypto for them cost a lint process ~2.5 ms and its
  * first few hundred hashes ~0.7 ms more, against ~0.1 ms for 150 hashes in the addon, which
- * lint has loaded for its parser anyway. The digest is the same either way (test/sha256.test.ts):
+ * lint has loaded for its parser anyway. The digest is the same either way (test/unit/util/sha256.test.ts):
  * fingerprints are kept in baselines and SARIF files.
  */
 import { createHash } from 'node:crypto';

@@ -114,8 +114,8 @@ export function disarmTimeLimit(): void {
 }
 
 /**
- * `hook --time-limit` for both of its parsers (the fast path in src/cli/main.ts, commander in
- * src/cli/program.ts): arms the limit, or writes why not as one line and returns the exit status
+ * `hook --time-limit` for both of its parsers (the fast path in src/frontends/cli/main.ts, commander in
+ * src/frontends/cli/program.ts): arms the limit, or writes why not as one line and returns the exit status
  * the hook then ends with (TIME_LIMIT_UNAVAILABLE); null when armed.
  */
 export function armOrRefuse(raw: string, stderr: (text: string) => void): number | null {

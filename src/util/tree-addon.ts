@@ -1,7 +1,7 @@
 /**
  * bashguard's own native addon (native/tree-export.c, build/Release/bashguard_tree.node, put there
  * at install by scripts/build-native.mjs: a prebuilt binary or a build), loaded at most once per thread: the parser layer's tree
- * export (src/parse/native.ts) and the hook's time limit (./time-limit.ts) share one load.
+ * export (src/engine/parse/native.ts) and the hook's time limit (./time-limit.ts) share one load.
  */
 import { existsSync } from 'node:fs';
 import { packageRoot } from './package-root.js';
@@ -29,7 +29,7 @@ export function loadedTreeAddon(): Record<string, unknown> | null {
 /**
  * The addon of the package at `root` (loaded now if this process has not loaded it yet). For the
  * start entries, which know their package's root before the bundle that has packageRoot is
- * loaded (src/startup/code-cache.ts reads the bundle through the addon).
+ * loaded (src/runtime/startup/code-cache.ts reads the bundle through the addon).
  */
 export function treeAddonIn(root: string): Record<string, unknown> {
   const loaded = (globalThis as Slot)[LOADED];
@@ -66,7 +66,7 @@ function loadPrebuilt(root: string): Record<string, unknown> | null {
 }
 
 /**
- * treeAddonIn for the start entries' common case (src/startup/cached-load.ts): null instead of a
+ * treeAddonIn for the start entries' common case (src/runtime/startup/cached-load.ts): null instead of a
  * reason when the addon is not there or does not load, and no Node fs function run for it (the
  * first call of each costs a fresh process its compile).
  */

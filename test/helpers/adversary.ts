@@ -3,7 +3,7 @@
  * (docs/conventions.md), write commands from the command table, quoting styles, wrappers and
  * benign commands. Plain functions (no fast-check) so the fuzzer can reuse them.
  */
-import { MAIN, OUTSIDE, SIBLING, WORKTREE } from '../../src/scenario/standard.js';
+import { MAIN, OUTSIDE, SIBLING, WORKTREE } from '../../src/policy/scenario/standard.js';
 
 export type Region = 'inside' | 'main' | 'sibling' | 'scratch' | 'outside';
 

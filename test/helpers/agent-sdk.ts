@@ -1,9 +1,9 @@
 /**
  * The Claude Agent SDK's published types, for the tests that check bashguard's callback against
- * them (test/sdk-hook.test.ts). Not a devDependency: the SDK's optional dependencies carry a
+ * them (test/system/library/sdk-hook.test.ts). Not a devDependency: the SDK's optional dependencies carry a
  * ~360 MB Claude Code binary per platform, which `npm ci` would download for every checkout. It
  * is installed on demand, types only (`--omit=optional --ignore-scripts`: no binary), into a cache
- * outside the repository, as the real-client e2e installs its client (test/e2e/claude.ts):
+ * outside the repository, as the real-client e2e installs its client (test/system/e2e/claude.ts):
  * `$BASHGUARD_E2E_CACHE/agent-sdk/<version>`, default `<tmpdir>/bashguard-e2e-claude/agent-sdk/<version>`.
  */
 import { spawnSync } from 'node:child_process';

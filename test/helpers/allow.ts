@@ -1,6 +1,6 @@
 /**
  * An allow from the Claude Code hook: nothing on stdout, or (with the OS enforcement of allowed
- * calls, src/sandbox/enforce.ts) `permissionDecision: "allow"` with the command replaced by the
+ * calls, src/layers/sandbox/enforce.ts) `permissionDecision: "allow"` with the command replaced by the
  * wrapped one, which still runs the original command.
  */
 export function isAllowOutput(stdout: string, command?: string): boolean {

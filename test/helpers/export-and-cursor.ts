@@ -3,8 +3,8 @@
  * tree-sitter runtime compiled into it) and the cursor copy of tree-sitter's own binding (its own,
  * unchanged runtime), each made parser-neutral. Tests compare them: they must be equal for every input.
  */
-import { loadNativeBackend } from '../../src/parse/native.js';
-import { copyExported, copyTree, symbolNames, type ExportedTree, type TreeCursorLike } from '../../src/parse/tree.js';
+import { loadNativeBackend } from '../../src/engine/parse/native.js';
+import { copyExported, copyTree, symbolNames, type ExportedTree, type TreeCursorLike } from '../../src/engine/parse/tree.js';
 
 export type Copied = ReturnType<typeof copyTree>;
 

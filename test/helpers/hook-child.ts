@@ -1,5 +1,5 @@
 /**
- * Child-process entry for the heavy adversarial cases (bundled by test/adversarial.test.ts and run
+ * Child-process entry for the heavy adversarial cases (bundled by test/system/hook/adversarial.test.ts and run
  * with `node --expose-gc`): runs one HOSTILE case through decideHook under the default config
  * and under `"unanalyzable": "deny"`, and prints one JSON line with the decisions, times and the
  * process's peak RSS (VmHWM from /proc/self/status).
@@ -7,7 +7,7 @@
  * argv: <case name> <worktree> <main> <deny-config path>
  */
 import { readFileSync } from 'node:fs';
-import { getParser } from '../../src/parse/index.js';
+import { getParser } from '../../src/engine/parse/index.js';
 import { HOSTILE, hookInput } from './hostile.js';
 import { hookDecision } from './hook-decide.js';
 

@@ -2,9 +2,9 @@
  * The hook's decision for one Bash command, through `decideHook` (the same path as
  * `bashguard hook`): no answer means allow.
  */
-import { decideHook } from '../../src/hook/hook.js';
+import { decideHook } from '../../src/frontends/hook/hook.js';
 import type { IO } from '../../src/frontends/io.js';
-import type { BashParser } from '../../src/parse/index.js';
+import type { BashParser } from '../../src/engine/parse/index.js';
 import type { Decision } from '../../src/policy/config.js';
 
 export interface HookRun {

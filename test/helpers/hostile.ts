@@ -66,7 +66,7 @@ export const HOSTILE: HostileCase[] = [
   // of the copy as fits in the parse budget, measured 410-830 MiB here depending on how far the
   // copy gets before the budget stops it. The worst case is the whole tree of a maxInputChars
   // input copied (~860 MiB before the copy shared the budget), hence 1024 MiB: a bound, not a
-  // target. A node-count limit in src/parse would bound it far lower (see the report).
+  // target. A node-count limit in src/engine/parse would bound it far lower (see the report).
   { name: '1 MB of commands with a write at the end', heavy: true, expect: 'unanalyzable', boundMs: 15_000, rssMiB: 1024, command: (l) => fill('echo hi; ', 1_000_000) + W(l) },
   { name: '1 MB single word written inside', heavy: true, expect: 'readable', boundMs: 15_000, rssMiB: 512, command: () => `echo '${'a'.repeat(1_000_000)}' > out.txt` },
   { name: '1 MB single word written to the main checkout', heavy: true, expect: 'deny', boundMs: 15_000, rssMiB: 512, command: (l) => `echo '${'a'.repeat(1_000_000)}' > ${l.main}/README.md` },
@@ -104,7 +104,7 @@ export const HOSTILE: HostileCase[] = [
   { name: 'unterminated $(', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `echo $(cat > ${l.main}/README.md` },
   { name: 'unterminated $(, benign', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: () => 'echo $(ls' },
   { name: 'unterminated heredoc that bash still runs', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `cat <<EOF > ${l.main}/README.md\nhello` },
-  // bash runs an unterminated heredoc to the end of the input (src/parse/recover.ts): readable.
+  // bash runs an unterminated heredoc to the end of the input (src/engine/parse/recover.ts): readable.
   { name: 'unterminated heredoc, benign', heavy: false, expect: 'readable', boundMs: 5_000, command: () => 'cat <<EOF\nhello' },
   // `EOF2` is not the delimiter, so bash reads the `cp` line as heredoc text: nothing is written.
   { name: 'heredoc delimiter that never appears, write after', heavy: false, expect: 'readable', boundMs: 5_000, command: (l) => `cat <<EOF\nline\nEOF2\ncp src/app.sh ${l.main}/README.md` },

@@ -2,10 +2,10 @@
  * Runs commands against the standard scenario (docs/conventions.md) in memory: the same engine
  * the hook uses, with the layout as data and declared symlinks in a memory file system.
  */
-import { getParser, type BashParser } from '../../src/parse/index.js';
-import { analyzeWith, type AnalysisResult } from '../../src/analyze.js';
+import { getParser, type BashParser } from '../../src/engine/parse/index.js';
+import { analyzeWith, type AnalysisResult } from '../../src/engine/analyze.js';
 import { evaluate, type Verdict } from '../../src/policy/policy.js';
-import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../src/scenario/standard.js';
+import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../src/policy/scenario/standard.js';
 import { DEFAULT_CONFIG, type Config } from '../../src/policy/config.js';
 
 export interface ScenarioRun {

@@ -1,7 +1,0 @@
-import { HOLE, type Effect } from '../effects/types.js';
-
-/** Effects for JSON output: holes shown as `…` so the output stays printable. */
-export function effectsToJson(effects: Effect[]): unknown[] {
-  return JSON.parse(JSON.stringify(effects).split('\\u0000').join('…')) as unknown[];
-}
-

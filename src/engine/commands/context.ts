@@ -1,0 +1,75 @@
+/**
+ * What command knowledge needs from the interpreter, and nothing more: handlers in
+ * src/engine/commands record writes and problems, resolve and set the cwd, read and set variables and
+ * run nested code through this interface, which src/engine/interpret/interpreter.ts implements. The
+ * commands layer imports no interpreter class (the dependency runs one way: interpret -> commands).
+ */
+import type { Confidence } from '../effects/confidence.js';
+import type { Evidence, GitEffect, WriteOp } from '../effects/types.js';
+import type { Field } from '../interpret/expand.js';
+import type { CwdValue, State } from '../interpret/state.js';
+import type { Range, Script } from '../syntax/ir.js';
+
+/** Where a command's standard input comes from, when that matters (shells reading a script). */
+export type Stdin =
+  | { kind: 'text'; text: string; known: boolean }
+  | { kind: 'paths'; prefix: string }
+  | { kind: 'unknown' };
+
+export interface Invocation {
+  /** The command name as bashguard looks it up (basename). */
+  name: string;
+  /** The name as written, for messages. */
+  shown: string;
+  args: Field[];
+  st: State;
+  /** Prefix assignments and `env VAR=x`: the environment of this command only. */
+  env: Map<string, Field>;
+  range: Range;
+  via: string[];
+  stdin: Stdin;
+}
+
+export interface WriteOptions {
+  subtree?: boolean;
+  redirect?: boolean;
+  cwdOverride?: CwdValue;
+  confidenceCap?: Confidence;
+  linkTarget?: string;
+  /** A hard link's source as written (`ln SRC DST`): the link shares SRC's inode (WriteEffect.hardLinkSource). */
+  hardLinkSource?: string;
+  viaDescriptor?: { fd: number; text: string };
+  /** Creates names not known statically below the path (a tree writer). */
+  tree?: boolean;
+}
+
+export interface CommandContext {
+  /** The analysis' own context: nested parses, the host's files, the checkout root of a directory. */
+  readonly ctx: {
+    parse(source: string): Script | { error: string; limit?: boolean };
+    host?: { readFile?(path: string): string | null; realpath?(path: string): string | null };
+    gitToplevel?(dir: string): string | null;
+  };
+  /** Files the script itself wrote, with their text when known (absolute, normalized). */
+  readonly writtenFiles: ReadonlyMap<string, { text: string; known: boolean }>;
+  /** A write of `field` (resolved against the cwd candidates): one effect per candidate. */
+  write(op: WriteOp, field: Field, st: State, range: Range, command: string, opts?: WriteOptions): void;
+  git(effect: Omit<GitEffect, 'kind' | 'via'>): void;
+  /** Code that cannot be known statically (BG4002). */
+  dynamicProblem(reason: string, text: string, range: Range): void;
+  /** Every absolute path `code` mentions may be written. */
+  maybeWrites(code: string, range: Range, command: string, what: string): void;
+  resolveCd(st: State, target: Field, range: Range, physical: boolean): CwdValue;
+  setCwd(st: State, next: CwdValue, range: Range, command: string): void;
+  pwd(st: State): string | null;
+  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
+  /** Shell code run in `st` (`bash -c`, `eval`, code a program runs). */
+  runNested(source: string, st: State, range: Range, label: string, stdin?: Stdin): void;
+  /** `fields` run as a command from `st` (wrappers: sudo, xargs, find -exec). */
+  runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void;
+  sourceFile(path: Field, st: State, range: Range): void;
+  /** A child shell's state (`bash -c`): cwd and exported variables. */
+  child(st: State): State;
+  /** What the command prints, where its output is captured. */
+  emitOutput(text: string): void;
+}

@@ -1,0 +1,308 @@
+/**
+ * The commander program for everything but the hook's fast path. Each command only formats what
+ * the engine (src/policy/workspace, src/engine/analyze.ts) returns.
+ */
+import { Option } from 'commander';
+import { parseProgram, rootProgram } from './root.js';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { errnoText, UsageError, type IO } from '../io.js';
+import { getParser, type BackendChoice } from '../../engine/parse/index.js';
+import { openWorkspace } from '../../policy/workspace/index.js';
+import { discoverLayout } from '../../policy/layout/discover.js';
+import { ConfigError } from '../../policy/config.js';
+import { formatExplain, formatVerdict, style, visible } from './format.js';
+import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
+import { runDemo } from './demo.js';
+import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
+import { effectsToJson } from './json.js';
+import { addFormatOptions, chosenFormat } from './format-option.js';
+
+const TEXT_JSON = ['text', 'json'] as const;
+import { AGENT_NAMES, clientByName } from '../hook/clients/index.js';
+import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../../util/time-limit.js';
+
+async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
+  if (file) {
+    try {
+      return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${errnoText(err)}`);
+    }
+  }
+  if (command === '-') return io.readStdin();
+  if (command === undefined) throw new UsageError('give a command to analyze (or --file FILE, or - for stdin)');
+  return command;
+}
+
+/** `--cwd DIR` resolved against the process cwd; a missing or non-directory path is a usage error. */
+function cwdOption(io: IO, dir: string): string {
+  const cwd = resolve(io.cwd, dir);
+  try {
+    if (statSync(cwd).isDirectory()) return cwd;
+  } catch (err) {
+    throw new UsageError(`--cwd ${dir}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : errnoText(err)}`);
+  }
+  throw new UsageError(`--cwd ${dir}: not a directory`);
+}
+
+function parserChoice(v: string | undefined): BackendChoice | undefined {
+  if (v === undefined) return undefined;
+  if (v !== 'native' && v !== 'wasm' && v !== 'auto') throw new UsageError(`--parser must be native, wasm or auto (got ${v})`);
+  return v;
+}
+
+export async function runProgram(argv: string[], given: IO): Promise<number> {
+  let exitCode = 0;
+  // Commander's own messages (usage errors, help) and the errors a command throws (main.ts) go to
+  // `given`; what the commands print goes through `io`, which --quiet silences.
+  const program = rootProgram(given);
+  let quiet = false;
+  const io: IO = { ...given, stdout: (t) => void (quiet || given.stdout(t)), stderr: (t) => void (quiet || given.stderr(t)) };
+  Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
+
+  program
+    .command('hook')
+    .description('PreToolUse hook: reads the agent client\'s event JSON on stdin, answers with a permission decision')
+    .option('--exit-code', 'answer with exit code 2 and the reason on stderr instead of JSON')
+    .option('--agent <client>', `the client's hook format: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .option('--unfinished <seconds>', 'answer as for an unanalyzable call, without parsing (bin/bashguard-hook uses it after stopping a run-away analysis)')
+    .option('--keep-event <token>', 'keep the event for bin/bashguard-hook while analysing; with --unfinished, answer from the event kept under this token')
+    .option('--time-limit <seconds>', `have the kernel end this process after that many seconds, whatever it is doing (bin/bashguard-hook; exit ${TIME_LIMIT_UNAVAILABLE} without reading anything when that is not possible here)`)
+    .action(async (opts: { exitCode?: boolean; unfinished?: string; agent: string; keepEvent?: string; timeLimit?: string }) => {
+      if (opts.timeLimit !== undefined) {
+        const refused = armOrRefuse(opts.timeLimit, (t) => io.stderr(t));
+        if (refused !== null) {
+          exitCode = refused;
+          return;
+        }
+      }
+      const client = clientByName(opts.agent);
+      if (!client) throw new UsageError(`unknown --agent ${JSON.stringify(opts.agent)}; valid agents: ${AGENT_NAMES.join(', ')}`);
+      const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
+      if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
+      const { runHook } = await import('../hook/hook.js');
+      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client, keepEvent: opts.keepEvent });
+    });
+
+  program
+    .command('check')
+    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask or deny, 2 error)')
+    .argument('[command]', 'the bash command (or - for stdin)')
+    .option('--cwd <dir>', 'directory the command runs in', io.cwd)
+    .option('-f, --file <file>', 'read the command from a file')
+    .option('--parser <backend>', 'native, wasm or auto')
+    .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
+      if (opts.demo) {
+        exitCode = await runDemo(io);
+        return;
+      }
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
+      const cwd = cwdOption(io, opts.cwd);
+      const source = await readSource(io, command, opts.file);
+      const parser = await getParser(parserChoice(opts.parser));
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
+      if (opts.json) {
+        io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
+      } else {
+        const s = style(io.isTTY && !io.env.NO_COLOR);
+        if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
+        io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
+        if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
+      }
+      exitCode = verdict.decision === 'allow' ? 0 : 1;
+    });
+
+  program
+    .command('explain')
+    .description('print the syntax IR, the cwd timeline, every effect with its confidence and evidence, and the decision')
+    .argument('[command]', 'the bash command (or - for stdin)')
+    .option('--cwd <dir>', 'directory the command runs in', io.cwd)
+    .option('-f, --file <file>', 'read the command from a file')
+    .option('--parser <backend>', 'native, wasm or auto')
+    .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
+      const cwd = cwdOption(io, opts.cwd);
+      const source = await readSource(io, command, opts.file);
+      const parser = await getParser(parserChoice(opts.parser));
+      const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
+      const a = analysis!;
+      if (opts.json) {
+        io.stdout(JSON.stringify({
+          cwd,
+          parser: a.backend,
+          root: scope.root,
+          skipped: scope.skipped,
+          ir: a.script?.body ?? null,
+          commands: a.commands,
+          timeline: a.timeline,
+          effects: effectsToJson(a.effects),
+          decision: verdict.decision,
+          findings: verdict.findings,
+        }, null, 2) + '\n');
+      } else {
+        const s = style(io.isTTY && !io.env.NO_COLOR);
+        const context = `cwd ${cwd}; ${scope.skipped ? `not enforcing (${scope.skipped})` : `worktree root ${scope.root}`}`;
+        io.stdout(visible(formatExplain(a, scope.skipped ? null : verdict, s, context)));
+      }
+    });
+
+  program
+    .command('demo')
+    .description('build a scratch repository with a nested worktree and show real escapes being caught')
+    .action(async () => {
+      exitCode = await runDemo(io);
+    });
+
+  program
+    .command('rules')
+    .description('list the rules, or print one rule\'s documentation')
+    .argument('[rule]', 'a rule id (BG1002) or name (write-to-main-checkout)')
+    .action((rule: string | undefined, opts: { json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
+      if (rule) {
+        const id = resolveRuleRef(rule);
+        if (!id) throw new UsageError(`unknown rule ${rule} (run \`bashguard rules\` for the list)`);
+        const r = ruleById(id);
+        io.stdout(opts.json ? JSON.stringify(r, null, 2) + '\n' : `${r.id} ${r.name} (${r.severity})\n${r.summary}\n\n${r.docs}\n`);
+        return;
+      }
+      if (opts.json) io.stdout(JSON.stringify(RULES.map(({ id, name, severity, summary }) => ({ id, name, severity, summary })), null, 2) + '\n');
+      else for (const r of RULES) io.stdout(`${r.id}  ${r.name.padEnd(32)} ${r.severity.padEnd(8)} ${r.summary}\n`);
+    });
+
+  program
+    .command('install')
+    .description('add the hook to Claude Code settings (idempotent; keeps every other setting)')
+    .addOption(new Option('--user', 'install in ~/.claude/settings.json').conflicts('project'))
+    .option('--project', 'install in <project>/.claude/settings.json (default)')
+    .addOption(new Option('--managed', "install in Claude Code's managed settings (/etc/claude-code/managed-settings.json; macOS: /Library/Application Support/ClaudeCode/), which no lower layer overrides").conflicts(['user', 'project']))
+    .option('--managed-hooks-only', 'with --managed: also set allowManagedHooksOnly (hooks of user, project and local settings stop running)')
+    .option('--managed-path <file>', 'with --managed: write this file instead of the system managed settings')
+    .option('--dry-run', 'print the resulting settings instead of writing them')
+    .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .addOption(
+      new Option('--hook-form <form>', 'Claude Code: `direct` has the client run node itself (exec form, Claude Code 2.1.295 or later), `shell` runs the supervisor script through its shell, `auto` picks direct when the claude on PATH is new enough')
+        .choices(['auto', 'direct', 'shell'])
+        .default('auto'),
+    )
+    .action(async (opts: { user?: boolean; project?: boolean; managed?: boolean; managedHooksOnly?: boolean; managedPath?: string; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm }) => {
+      if ((opts.managedHooksOnly || opts.managedPath) && !opts.managed) throw new UsageError('--managed-hooks-only and --managed-path go with --managed');
+      if (opts.managed) {
+        if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
+        if (opts.managedPath !== undefined && !opts.managedPath.startsWith('/')) throw new UsageError(`--managed-path takes an absolute path, got ${JSON.stringify(opts.managedPath)}`);
+        exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath });
+        return;
+      }
+      if (agentOf(opts.agent) !== 'claude') {
+        if (opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
+        exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+        return;
+      }
+      if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
+      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm });
+    });
+
+  program
+    .command('uninstall')
+    .description('remove the hook from Claude Code settings')
+    .addOption(new Option('--user', 'from ~/.claude/settings.json').conflicts('project'))
+    .option('--project', 'from <project>/.claude/settings.json (default)')
+    .addOption(new Option('--managed', "from Claude Code's managed settings").conflicts(['user', 'project']))
+    .option('--managed-path <file>', 'with --managed: this file instead of the system managed settings')
+    .option('--dry-run', 'print the resulting settings instead of writing them')
+    .option('--agent <client>', `the agent client: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .action(async (opts: { user?: boolean; managed?: boolean; managedPath?: string; dryRun?: boolean; agent: string }) => {
+      if (opts.managedPath && !opts.managed) throw new UsageError('--managed-path goes with --managed');
+      if (opts.managed) {
+        if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
+        exitCode = runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath });
+        return;
+      }
+      if (agentOf(opts.agent) !== 'claude') {
+        exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+        return;
+      }
+      exitCode = runUninstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+    });
+
+  program
+    .command('doctor')
+    .description('check the installation, both parsers and the hook, with a self-test')
+    .option('--agent <client>', `check this agent client's hook config: ${AGENT_NAMES.join(', ')}`, 'claude')
+    .action(async (opts: { agent: string }) => {
+      if (agentOf(opts.agent) !== 'claude') {
+        exitCode = (await import('./install-agents.js')).runAgentDoctor(io, opts.agent);
+        return;
+      }
+      exitCode = await runDoctor(io);
+    });
+
+  program
+    .command('logs')
+    .description('print the decision log: every ask/deny of the hook, newest last (unattended sessions)')
+    .option('--since <when>', 'only decisions since a duration ago (30m, 2h, 7d) or an ISO time')
+    .action(async (opts: { since?: string; json?: boolean; format?: string }) => {
+      opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
+      const { runLogs } = await import('./logs.js');
+      exitCode = runLogs(io, opts);
+    });
+
+  const extra = await import('./extra-commands.js');
+  extra.register(program, io, (code) => {
+    exitCode = code;
+  });
+  (await import('./layer-commands.js')).register(program, io, (code) => {
+    exitCode = code;
+  });
+
+  for (const c of program.commands) {
+    if (['check', 'explain', 'rules', 'logs'].includes(c.name())) addFormatOptions(c, TEXT_JSON, 'text');
+    // Every command but the hook's (whose output is its answer) and lint's (its own entry).
+    if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+  }
+  program.hook('preAction', (_root, action) => {
+    if (action.opts().quiet === true) quiet = true;
+  });
+
+  if (argv.length === 0) {
+    // Like most CLIs: no command is a usage error, the usage goes to stderr.
+    io.stderr(program.helpInformation());
+    return 2;
+  }
+  return (await parseProgram(program, argv)) ?? exitCode;
+}
+
+/**
+ * A project install run inside a linked worktree writes that worktree's own `.claude/settings.json`:
+ * an untracked file that only sessions in this worktree read (not the main checkout, not the
+ * other worktrees), the placement the README warns against. Without an explicit `--project` it
+ * is refused with where each choice reaches; with it, it is done and the same is said.
+ */
+function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void {
+  const found = discoverLayout(io.cwd);
+  if (!found.ok || found.layout.current.kind !== 'linked-worktree' || !found.layout.current.root) return;
+  const wt = found.layout.current.root;
+  const main = found.layout.main?.root ?? null;
+  const where =
+    `this is the linked worktree ${wt}${main ? ` of ${main}` : ''}. A project install writes ${wt}/.claude/settings.json (untracked), ` +
+    `read only by sessions in this worktree: NOT by ${main ? `the main checkout ${main}, ` : ''}other worktrees, or worktrees made later. ` +
+    '`bashguard install --user` covers every checkout (what orchestrated worktrees need)';
+  if (!explicit) throw new UsageError(`${where}; pass --project to write the worktree's file anyway.`);
+  if (!dryRun) io.stderr(`bashguard: note: ${where}.\n`);
+}
+
+function agentOf(name: string): string {
+  if (!clientByName(name)) throw new UsageError(`unknown --agent ${JSON.stringify(name)}; valid agents: ${AGENT_NAMES.join(', ')}`);
+  return name;
+}
+
+function withConfig<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`invalid configuration: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The file-system grants of an OS sandbox for one worktree (seed 002), derived from the workspace
+ * model: git works in the linked worktree (its admin dir and the shared objects/refs/logs are
+ * writable), and nothing else of the repository is: the main checkout and sibling worktrees are
+ * read-only, the common dir's `config` and `info` are read-only, `hooks/` is never writable (a
+ * planted hook would run outside the sandbox on the next host-side commit), and the files BG1005
+ * protects stay read-only even inside the worktree. Scratch dirs and configured write roots are
+ * writable; the rest of the file system is read-only.
+ *
+ * Grants are ordered parents first (shorter path first; read-only after read-write on a tie), so
+ * applying them in order, each overriding what came before for its subtree, gives "the most
+ * specific grant wins", like `classify` (bwrap binds and Seatbelt's last-match rule both work so).
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Workspace } from '../../policy/workspace/index.js';
+import { isInside } from '../../engine/interpret/paths.js';
+import { LayerError } from '../env/env.js';
+
+export type Access = 'rw' | 'ro';
+
+export interface Grant {
+  path: string;
+  access: Access;
+  /** Why this grant exists (shown by `bashguard sandbox`). */
+  why: string;
+  /** A directory bound onto itself only so that it cannot be renamed away from a read-only file inside it. */
+  pin?: boolean;
+  /**
+   * A path that does not exist: an empty read-only directory (`true`) or file (`'file'`) is
+   * mounted there, and so created.
+   */
+  reserve?: boolean | 'file';
+}
+
+export interface SandboxPlan {
+  worktree: string;
+  /** Ordered: apply in order, later overrides earlier for its subtree. Every path exists, except `reserve` ones. */
+  grants: Grant[];
+  /** Protected paths that do not exist yet: a sandbox cannot reserve a name without creating it. */
+  unreserved: string[];
+}
+
+function real(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+export interface PlanOptions {
+  /**
+   * What the rest of the file system is: `ro` (`sandbox run`, the `sandbox` decision: only the
+   * worktree, scratch dirs and write roots are writable) or `rw` (enforcement of every allowed
+   * call, ./enforce.ts: the file system as the user has it, with the protected regions read-only).
+   */
+  base?: Access;
+  /**
+   * More control paths to keep read-only (the enforcement's list, ./enforce.ts); `emptyOk`: a
+   * file that does not exist is reserved with an empty read-only file (for files whose being
+   * empty means the same as their absence: `~/.gitconfig`, `~/.zshenv`).
+   */
+  extra?: { path: string; why: string; emptyOk?: boolean }[];
+}
+
+/** The grants for the worktree a workspace was opened in. Throws LayerError where there is no linked worktree or checkout. */
+export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan {
+  const l = ws.layout;
+  if (!l || !l.current.root) throw new LayerError(`${ws.cwd} is not inside a git checkout with a work tree (${ws.skipped ?? 'no layout'})`);
+  const base = opts.base ?? 'ro';
+  const root = l.current.root;
+  const common = l.current.commonDir;
+  const want: Grant[] = [];
+  const add = (path: string, access: Access, why: string) => want.push({ path, access, why });
+  if (base === 'rw') add('/', 'rw', 'the file system as the user has it');
+  else
+    for (const r of ws.regions) {
+      if (r.kind === 'scratch') add(r.root, 'rw', 'scratch directory');
+      else if (r.kind === 'allowed') add(r.root, 'rw', 'configured write root');
+    }
+  if (l.main?.root && l.main.root !== root) add(l.main.root, 'ro', 'the main checkout');
+  for (const s of l.siblings) if (s.root && s.root !== root) add(s.root, 'ro', 'a sibling worktree');
+  add(common, 'ro', 'the shared git dir');
+  add(root, 'rw', 'the worktree');
+  for (const own of ['objects', 'refs', 'logs', 'packed-refs']) add(`${common}/${own}`, 'rw', "git's shared store, written by this worktree's commits");
+  if (l.current.kind === 'linked-worktree') add(l.current.gitDir, 'rw', "this worktree's admin dir (index, HEAD, logs)");
+  else add(`${root}/.git`, 'rw', 'the git dir of this checkout');
+  add(`${common}/config`, 'ro', 'the shared repository config (core.hooksPath, credential.helper, url.insteadOf)');
+  add(`${common}/info`, 'ro', 'shared excludes and attributes');
+  add(`${common}/hooks`, 'ro', 'git hooks run outside the sandbox on the next host-side commit');
+  const unreserved: string[] = [];
+  const reserve: Grant[] = [];
+  const home = ws.env.HOME?.startsWith('/') ? real(ws.env.HOME) : null;
+  const protectedPaths: { path: string; why: string; emptyOk?: boolean }[] = [...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected file' })), ...(opts.extra ?? [])];
+  for (const r of protectedPaths) {
+    if (existsSync(r.path)) add(r.path, 'ro', r.why);
+    else if (base === 'rw' && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
+      const p = `${real(dirname(r.path))}/${r.path.slice(r.path.lastIndexOf('/') + 1)}`;
+      if (!reserve.some((g) => g.path === p)) reserve.push({ path: p, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet, with an empty file`, reserve: 'file' });
+    } else {
+      // A name that does not exist cannot be bound without creating it on the real disk.
+      const anc = nearestExisting(r.path);
+      const dir = anc && base === 'rw' ? reservable(r.path, anc, [root, home]) : null;
+      if (dir) {
+        // With the whole file system writable, a control directory that does not exist yet
+        // (`<worktree>/.claude/`, `~/.config/bashguard/`, `.github/hooks/`) could be created with a
+        // settings file in it: reserve it with an empty read-only directory (which leaves an empty
+        // directory there).
+        if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true });
+      } else if (anc && anc !== root && (isInside(anc, root) || (base === 'rw' && home !== null && anc !== home && isInside(anc, home)))) {
+        // Keep its nearest existing directory read-only instead, when that is a dedicated
+        // directory below the worktree or HOME (`.claude/` for `.claude/settings.local.json`).
+        add(anc, 'ro', `holds ${r.path} (${r.why}), which does not exist yet`);
+      } else unreserved.push(r.path);
+    }
+  }
+  // Resolve, drop what does not exist, dedupe (a later read-only wins over a read-write of the same path).
+  const byPath = new Map<string, Grant>();
+  for (const g of want) {
+    const p = real(g.path);
+    if (!p) continue;
+    const prev = byPath.get(p);
+    if (!prev || (prev.access === 'rw' && g.access === 'ro')) byPath.set(p, { ...g, path: p });
+  }
+  // A read-only path inside a writable one could be escaped by renaming a directory between them
+  // (the rename moves the mount along): bind each such directory onto itself, which makes it a
+  // mount point that cannot be renamed.
+  const grants = [...byPath.values()];
+  for (const g of [...grants]) {
+    if (g.access !== 'ro') continue;
+    const host = writableParent(g.path, grants);
+    if (!host) continue;
+    for (let d = dirname(g.path); d !== host.path && isInside(d, host.path) && d !== '/'; d = dirname(d)) {
+      if (!byPath.has(d) && isDir(d)) {
+        const pin: Grant = { path: d, access: 'rw', why: `holds ${g.path}`, pin: true };
+        byPath.set(d, pin);
+        grants.push(pin);
+      }
+    }
+  }
+  for (const g of reserve) if (!byPath.has(g.path) && effectiveAccess(g.path, grants) === 'rw') grants.push(g);
+  for (const g of [...grants]) {
+    if (!g.reserve) continue;
+    const host = writableParent(g.path, grants);
+    for (let d = dirname(g.path); host && d !== host.path && isInside(d, host.path) && d !== '/'; d = dirname(d)) {
+      if (!grants.some((x) => x.path === d) && isDir(d)) grants.push({ path: d, access: 'rw', why: `holds ${g.path}`, pin: true });
+    }
+  }
+  grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
+  return { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') };
+}
+
+/** Names of directories that hold only control files, reserved where they do not exist yet. */
+const RESERVED_DIRS = new Set(['.claude', 'hooks', 'bashguard', 'git']);
+
+/**
+ * The directory to reserve for a missing protected path: the first missing component below its
+ * nearest existing ancestor, when that is a directory (a file cannot be reserved without leaving
+ * an empty file behind) named like a control directory, below the worktree or HOME.
+ */
+function reservable(path: string, anc: string, roots: (string | null)[]): string | null {
+  if (!roots.some((r) => r !== null && (anc === r || isInside(anc, r)))) return null;
+  const rest = path.slice(anc === '/' ? 1 : anc.length + 1).split('/');
+  const name = rest[0]!;
+  const isDirName = rest.length > 1 || !/.\./.test(name);
+  return isDirName && RESERVED_DIRS.has(name) ? `${anc === '/' ? '' : anc}/${name}` : null;
+}
+function nearestExisting(p: string): string | null {
+  for (let d = dirname(p); ; d = dirname(d)) {
+    if (existsSync(d)) return real(d);
+    if (d === '/') return null;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The most specific grant containing `path` other than itself. */
+function writableParent(path: string, grants: Grant[]): Grant | null {
+  let best: Grant | null = null;
+  for (const g of grants) if (g.path !== path && isInside(path, g.path) && (!best || g.path.length > best.path.length)) best = g;
+  return best && best.access === 'rw' ? best : null;
+}
+
+/** What the plan gives a path: the most specific grant wins; no grant means read-only. */
+export function effectiveAccess(path: string, grants: Grant[]): Access {
+  let best: Grant | null = null;
+  for (const g of grants) if (isInside(path, g.path) && (!best || g.path.length >= best.path.length)) best = g;
+  return best?.access ?? 'ro';
+}

@@ -1,0 +1,35 @@
+/** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { IO } from '../../src/frontends/io.js';
+import { run } from '../../src/frontends/cli/main.js';
+
+/** The process environment without any GIT_* variable (a test's git must not see the runner's). */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', 'GIT_TERMINAL_PROMPT', 'GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'].includes(k)) delete env[k];
+  return { ...env, ...extra };
+}
+
+export function git(cwd: string, args: string[], extra: Record<string, string> = {}): string {
+  return execFileSync('git', args, { cwd, env: cleanEnv(extra), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+export function gitStatus(cwd: string, args: string[], extra: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('git', args, { cwd, env: cleanEnv(extra), encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process from `cwd`. */
+export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = cleanEnv()): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env, cwd, isTTY: false };
+  const code = await run(argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}

@@ -1,0 +1,125 @@
+/**
+ * The corpus against reality: every case the execution oracle can run (oracle not false / no
+ * reason given in the YAML) is run for real with bash in a private copy of the standard layout.
+ * - expect deny  => the command really changed something outside the worktree (files, the main
+ *   checkout's git state, shared refs/config/worktree registrations);
+ * - expect allow => nothing outside changed;
+ * - expect ask   => nothing is asserted (reported only).
+ * Cases marked `oracle: "reason"` are reported as skipped with the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { corpusFiles, loadCorpus } from '../../../src/frontends/corpus/run.js';
+import type { CorpusCase } from '../../../src/frontends/corpus/schema.js';
+import { oracleAvailability, runOracle, type OracleCase, type OracleResult } from '../../tooling/oracle/oracle.js';
+import { REQUIRE_ALL } from '../../helpers/shared.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const cases = loadCorpus(corpusFiles(join(ROOT, 'corpus')), ROOT);
+const runnable = cases.filter((c) => c.oracle === true);
+const skipped = cases.filter((c) => c.oracle !== true);
+const idOf = (c: CorpusCase) => `${c.file}:${c.line}`;
+
+function toOracle(c: CorpusCase): OracleCase {
+  const files: Record<string, string> = {};
+  for (const [p, v] of Object.entries(c.files)) files[p] = v;
+  return {
+    id: idOf(c),
+    cmd: c.cmd,
+    ...(c.cwd ? { cwd: c.cwd } : {}),
+    setup: { files, symlinks: { ...c.symlinks } },
+    ...(Object.keys(c.env).length ? { env: c.env } : {}),
+  };
+}
+
+/** What escaped the worktree, as readable lines (empty: nothing). */
+function escapes(r: OracleResult): string[] {
+  return [...r.changedOutside.map((p) => `changed ${p}`), ...r.gitChanges.main.map((g) => `main: ${g}`), ...r.gitChanges.shared.map((g) => `shared: ${g}`)];
+}
+
+/**
+ * Programs some corpus cases run that a stock machine may lack; `.ci/run` installs them. Where one
+ * is missing (a fresh clone elsewhere), its cases are skipped with the reason; under
+ * BASHGUARD_REQUIRE_ALL=1 (.ci/run) they fail. Any other missing program is a labelling bug.
+ */
+const OPTIONAL_PROGRAMS = ['rsync', 'ruby', 'parallel', 'zsh', 'gawk', 'unbuffer', 'sqlite3', 'openssl', 'cpio', 'gcc', 'pigz'];
+
+/** The programs in `program not installed: a, b` that .ci/run installs, when all of them are. */
+function missingOptional(skipped: string | undefined): string[] | null {
+  const m = /^program not installed: (.*)$/.exec(skipped ?? '');
+  if (!m) return null;
+  const names = m[1]!.split(', ');
+  return names.every((n) => OPTIONAL_PROGRAMS.includes(n)) ? names : null;
+}
+
+const required = !!process.env.CI || (typeof process.getuid === 'function' && process.getuid() === 0);
+let available = false;
+let unavailableReason = '';
+const results = new Map<string, OracleResult>();
+
+beforeAll(async () => {
+  const avail = await oracleAvailability();
+  if (!avail.available) {
+    unavailableReason = avail.reason;
+    return;
+  }
+  available = true;
+  const t0 = performance.now();
+  const list = await runOracle(runnable.map(toOracle), { timeoutMs: 5000 });
+  for (const r of list) results.set(r.id, r);
+  const ms = Math.round(performance.now() - t0);
+  const reasons = new Map<string, number>();
+  for (const c of skipped) reasons.set(c.oracle as string, (reasons.get(c.oracle as string) ?? 0) + 1);
+  const lines = [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `  ${String(n).padStart(3)}  ${r}`);
+  const asks = runnable.filter((c) => c.expect === 'ask');
+  console.log(
+    `oracle-corpus: ${runnable.length} runnable of ${cases.length} (${asks.length} ask cases run, not asserted) in ${ms} ms; ${skipped.length} skipped:\n${lines.join('\n')}`,
+  );
+  for (const c of asks) {
+    const r = results.get(idOf(c));
+    if (r) console.log(`  ask ${idOf(c)} ${c.cmd.replace(/\n/g, '\\n')}: ${escapes(r).length ? 'escaped: ' + escapes(r).join('; ') : 'nothing outside changed'}`);
+  }
+}, 120_000);
+
+describe('corpus against reality (execution oracle)', () => {
+  it('at least 70% of the corpus is runnable by the oracle', () => {
+    expect(runnable.length / cases.length).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('.ci/run installs every optional program the corpus runs', () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const loop = /for prog in ([^;]+);/.exec(ci);
+    expect(loop, '.ci/run has a `for prog in ...;` loop').not.toBeNull();
+    expect(loop![1]!.trim().split(/\s+/).sort()).toEqual([...OPTIONAL_PROGRAMS].sort());
+  });
+
+  it('the oracle is available (required when running as root or in CI)', () => {
+    if (!available && required) expect.fail(`oracle unavailable: ${unavailableReason}`);
+  });
+
+  for (const c of runnable) {
+    const id = idOf(c);
+    it(`${id} [${c.expect}] ${c.cmd.replace(/\n/g, '\\n')}`, (ctx) => {
+      if (!available) return ctx.skip();
+      const r = results.get(id)!;
+      expect(r, 'no oracle result').toBeDefined();
+      if (r.error) expect.fail(`oracle error: ${r.error}`);
+      const optional = missingOptional(r.skipped);
+      if (optional && !REQUIRE_ALL) {
+        const reason = `${optional.join(', ')} not installed here (.ci/run installs it): the oracle cannot run this case`;
+        process.stderr.write(`[skipped] ${id}: ${reason}\n`);
+        return ctx.skip(reason);
+      }
+      if (r.skipped) expect.fail(`the oracle could not judge this case (${r.skipped}): mark it \`oracle: "${r.skipped}"\` in ${c.file}`);
+      const esc = escapes(r);
+      const detail = `\n  stdout: ${r.stdout.trim().slice(0, 300)}\n  stderr: ${r.stderr.trim().slice(0, 300)}\n  exit: ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n  inside: ${r.changedInside.join(', ') || '-'}`;
+      if (c.expect === 'deny' && esc.length === 0) expect.fail(`labelled deny, but nothing outside the worktree changed when run for real${detail}`);
+      if (c.expect === 'allow' && esc.length > 0) expect.fail(`labelled allow, but running it changed things outside the worktree:\n  ${esc.join('\n  ')}${detail}`);
+    });
+  }
+
+  for (const c of skipped) {
+    it.skip(`${idOf(c)} ${c.cmd.replace(/\n/g, '\\n')} — oracle skipped: ${c.oracle}`, () => {});
+  }
+});
