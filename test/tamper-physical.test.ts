@@ -172,10 +172,10 @@ describe('hard links to protected files, written through', () => {
     rmSync(join(L.worktree, 'plain'));
   });
 
-  it('a hard link made and written in one command is not allowed (its source is not known to the policy); reading through it is', () => {
+  it('a hard link made and written in one command is denied (the link is a write to its source); reading through it is allowed', () => {
     const r = bash(`ln ${join(home, '.claude', 'settings.json')} ${scratch}/same && echo '{}' > ${scratch}/same`);
-    expect(r.decision).toBe('ask');
-    expect(r.reason).toMatch(/made a link to a file not known here/);
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/hard link to .*settings\.json/);
     writeFileSync(join(L.worktree, 'notes'), 'x');
     expect(bash('ln notes notes2 && cat notes2').decision).toBe('allow');
     rmSync(join(L.worktree, 'notes'));

@@ -239,7 +239,8 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
  * (dotglob) reaches the existing control files it can name.
  */
 function controlBelow(e: WriteEffect, dir: string, glob: string | null, regions: Region[], add: Add): void {
-  const tree = e.tree === true || e.op === 'extract';
+  // Names known (WriteEffect.treeWrite.names: a listed archive, a patch's headers) are judged by placesTree.
+  const tree = (e.tree === true || e.op === 'extract') && e.treeWrite?.names === undefined;
   // A glob in the last component that may name an existing control file: one starting with `.`,
   // or any under dotglob.
   const dotGlob = glob !== null && !glob.includes('/') && (e.dotglob === true || glob.startsWith('.'));
@@ -441,10 +442,13 @@ function controlTail(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs: 
   const tail = e.path!.slice(e.path!.lastIndexOf('/', Math.min(...[holeAt, globAt].filter((i) => i >= 0))) + 1);
   let hits = inner;
   let confidence = e.confidence;
-  if (holeAt < 0 && !tail.includes('/')) {
-    const re = globRegExp(tail);
+  if (holeAt < 0) {
+    // A glob names existing entries: only a protected entry its first component can match counts
+    // (`.claude/*.md/x` cannot reach `.claude/settings.json`).
+    const re = globRegExp(tail.split('/')[0]!);
     hits = inner.filter((r) => re.test(r.root.slice(dir.length + 1).split('/')[0]!) && (fs.exists?.(r.root) ?? true));
-  } else confidence = weakest(confidence, holeAt >= 0 ? 'possible' : 'likely');
+    if (tail.includes('/')) confidence = weakest(confidence, 'likely');
+  } else confidence = weakest(confidence, 'possible');
   if (hits.length === 0) return false;
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const names = hits.slice(0, 3).map((r) => r.root).join(', ') + (hits.length > 3 ? ', ...' : '');

@@ -263,7 +263,8 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
   }
   program.hook('preAction', (_root, action) => {
-    if (action.opts().quiet === true) quiet = true;
+    // lint's own --quiet keeps its errors (lint-command.ts); everywhere else it silences the output.
+    if (action.name() !== 'lint' && action.opts().quiet === true) quiet = true;
   });
 
   if (argv.length === 0) {

@@ -216,6 +216,11 @@ export interface WrapOptions {
   shell: string;
   /** A fresh random token naming the cwd file (tests pass a fixed one). */
   token?: string;
+  /**
+   * Reserved control paths that did not exist (bwrap creates their mount points on the host):
+   * removed after the call while still empty, so the reservation leaves nothing behind.
+   */
+  reserved?: { path: string; dir: boolean }[];
 }
 
 /**
@@ -242,6 +247,11 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
     `if [ -s "$__bg_f.e" ] && [ ! -L "$__bg_f.e" ]; then command cat -- "$__bg_f.e" >&2; fi`,
     // (in the background: the call need not wait for rm; the names are the call's own)
     '{ command rm -f -- "$__bg_f" "$__bg_f.e" </dev/null >/dev/null 2>&1 & }',
+    ...(opts.reserved ?? []).map((r) =>
+      r.dir
+        ? `command rmdir -- ${shellQuote(r.path)} 2>/dev/null`
+        : `if [ -f ${shellQuote(r.path)} ] && [ ! -L ${shellQuote(r.path)} ] && [ ! -s ${shellQuote(r.path)} ]; then command rm -f -- ${shellQuote(r.path)}; fi`,
+    ),
     'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
     '__bg_r() { return "$1"; }',
     '__bg_r "$__bg_s"',
@@ -272,7 +282,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // The cwd file's name: from the client's id of the call when given (one file per call, and the
     // same answer for the same event), else random.
     const token = callId === undefined ? undefined : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
-    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, ...(token ? { token } : {}) }), plan };
+    const reserved = plan.grants.filter((g) => g.reserve).map((g) => ({ path: g.path, dir: g.reserve !== 'file' }));
+    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, reserved, ...(token ? { token } : {}) }), plan };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }

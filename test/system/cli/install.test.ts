@@ -499,7 +499,11 @@ describe('issue #12: every session covered', () => {
     expect(d.stdout).toMatch(/^ok\s+managed settings\s+\S*managed-settings\.json: installed/m);
     expect(d.stdout).toMatch(/^ok\s+hook effective\s+yes/m);
     expect((await cli(['uninstall', '--managed', '--managed-path', plain])).code).toBe(0);
-    expect(ours(read(plain))).toHaveLength(0);
+    // install created that file and it holds nothing else: uninstall leaves no trace of it.
+    expect(existsSync(plain)).toBe(false);
+    expect((await cli(['uninstall', '--managed', '--managed-path', managed])).code).toBe(0);
+    expect(ours(read(managed))).toHaveLength(0);
+    expect(read(managed).model).toBe('opus');
   });
 
   it('doctor prints the config notices of a worktree .bashguard.json that tries to loosen', async () => {
