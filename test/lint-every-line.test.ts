@@ -221,6 +221,26 @@ describe("ShellCheck's habits", () => {
     expect((await lint(['--source-path', join(CHECKOUT, 'sp/lib'), q])).findings.some((f) => f.message.includes('/etc/sp'))).toBe(true);
   });
 
+  it('the trusted config declares source paths and variables for a whole tree (sourcePath, vars)', async () => {
+    mkdirSync(join(CHECKOUT, 'cfg/lib'), { recursive: true });
+    script('put() { touch /etc/cfg; }\n', 'cfg/lib/common.sh');
+    const p = script('#!/bin/bash\n. "$LIBDIR/common.sh"\nput\ntouch "$OUT/x"\n', 'cfg/a.sh');
+    const before = (await lint([p])).findings;
+    expect(before.some((f) => f.message.includes('/etc/cfg'))).toBe(false);
+    expect(before.some((f) => f.message.includes('/opt/cfg/x'))).toBe(false);
+    writeFileSync(join(CHECKOUT, '.bashguard.json'), JSON.stringify({ sourcePath: ['cfg/lib'], vars: { OUT: '/opt/cfg' } }));
+    try {
+      const after = (await lint([p])).findings;
+      expect(after.some((f) => f.message.includes('/etc/cfg'))).toBe(true);
+      expect(after.find((f) => f.rule === 'BG1001' && f.message.includes('/opt/cfg/x'))).toBeDefined();
+      writeFileSync(join(CHECKOUT, '.bashguard.json'), JSON.stringify({ vars: { 'not a name': 'x' } }));
+      // A bad declaration is a configuration error: the file is not read, and the run says so.
+      expect((await lint([p])).code).toBe(2);
+    } finally {
+      rmSync(join(CHECKOUT, '.bashguard.json'));
+    }
+  });
+
   it('`# bashguard var NAME=value` and --var give a variable its value', async () => {
     const p = script('#!/bin/bash\n# bashguard var PREFIX=/usr/local\ntouch "$PREFIX/bin/tool"\n');
     expect((await lint([p])).findings.find((f) => f.rule === 'BG1001')?.message).toContain('/usr/local/bin/tool');

@@ -38,6 +38,10 @@ export interface Config {
   enforce: EnforceMode;
   /** Lint: glob patterns of files to skip. */
   ignore: string[];
+  /** Lint: directories where `source`d files are looked up (absolute; ShellCheck's source-path). */
+  sourcePath: string[];
+  /** Lint: values of variables the scripts read from their environment (`# bashguard var` for a whole tree). */
+  vars: Record<string, string>;
   /** Paths protected even inside the worktree or a write root (absolute). */
   protect: string[];
   /** Lint: settings for the scripts matching globs (in order; later ones win). */
@@ -70,6 +74,8 @@ export interface ConfigLayer {
   enforceInPlainCheckout?: boolean;
   enforce?: EnforceMode;
   ignore?: string[];
+  sourcePath?: string[];
+  vars?: Record<string, string>;
   protect?: string[];
   overrides?: ConfigOverride[];
 }
@@ -82,6 +88,8 @@ export const DEFAULT_CONFIG: Config = {
   enforceInPlainCheckout: false,
   enforce: 'auto',
   ignore: [],
+  sourcePath: [],
+  vars: {},
   protect: [],
   overrides: [],
   source: null,
@@ -90,7 +98,7 @@ export const DEFAULT_CONFIG: Config = {
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'protect', 'overrides']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
 export type EnforceMode = 'auto' | 'bwrap' | 'client' | 'off';
 export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'client', 'off'];
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
@@ -197,6 +205,19 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
     layer.ignore = obj.ignore as string[];
   }
+  if (obj.sourcePath !== undefined) {
+    if (!Array.isArray(obj.sourcePath) || obj.sourcePath.some((r) => typeof r !== 'string' || r === '')) throw new ConfigError(`${file}: sourcePath: must be an array of directory paths`);
+    layer.sourcePath = (obj.sourcePath as string[]).map((d) => expandConfigPath(d, baseDir, home, file, 'sourcePath'));
+  }
+  if (obj.vars !== undefined) {
+    const v = obj.vars;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(`${file}: vars: must be an object of NAME: "value"`);
+    for (const [k, val] of Object.entries(v)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ConfigError(`${file}: vars: ${JSON.stringify(k)} is not a shell variable name`);
+      if (typeof val !== 'string') throw new ConfigError(`${file}: vars.${k}: must be a string`);
+    }
+    layer.vars = v as Record<string, string>;
+  }
   if (obj.overrides !== undefined) layer.overrides = parseOverrides(obj.overrides, file, baseDir, home);
   return layer;
 }
@@ -211,6 +232,8 @@ export function applyLayer(base: Config, layer: ConfigLayer): Config {
     enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
     enforce: layer.enforce ?? base.enforce,
     ignore: [...base.ignore, ...(layer.ignore ?? [])],
+    sourcePath: [...base.sourcePath, ...(layer.sourcePath ?? [])],
+    vars: { ...base.vars, ...layer.vars },
     protect: [...base.protect, ...(layer.protect ?? [])],
     overrides: [...base.overrides, ...(layer.overrides ?? [])],
     source: layer.file,

@@ -374,11 +374,11 @@ export class Linter {
       return f ? [f] : [];
     }
     // `cd "$(dirname "$0")"` and `$BASH_SOURCE`: the script's own path, as when run by path.
-    const env: Record<string, string | undefined> = { ...this.opts.vars, ...Object.fromEntries(hints.vars.map((v) => [v.name, v.value])), ...(scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {}) };
+    const env: Record<string, string | undefined> = { ...scope.config.vars, ...this.opts.vars, ...Object.fromEntries(hints.vars.map((v) => [v.name, v.value])), ...(scriptPath ? { '0': scriptPath, BASH_SOURCE: scriptPath } : {}) };
     // Source hints: paths relative to the script's directory (`SCRIPTDIR` is that directory).
     const scriptDir = scriptPath ? dirname(scriptPath) : this.displayCwd;
     const fromScript = (p: string) => resolve(scriptDir, p.replace(/^SCRIPTDIR(?=\/|$)/, scriptDir));
-    const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? [])] };
+    const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? []), ...scope.config.sourcePath] };
     if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];

@@ -172,6 +172,9 @@ export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Co
   const out: Config = { ...base, rules: { ...base.rules }, decisions: { ...base.decisions }, sources: [...base.sources, layer.file] };
   if (layer.writeRoots?.length) refuse(`writeRoots (${layer.writeRoots.join(', ')})`);
   if (layer.ignore?.length) refuse('ignore');
+  // Lint's declarations decide where paths resolve: only trusted files may make them.
+  if (layer.sourcePath?.length) refuse('sourcePath');
+  if (layer.vars && Object.keys(layer.vars).length) refuse('vars');
   if (layer.overrides?.length) refuse('overrides');
   if (layer.enforceInPlainCheckout === false && base.enforceInPlainCheckout) refuse('enforceInPlainCheckout: false');
   else if (layer.enforceInPlainCheckout) out.enforceInPlainCheckout = true;
