@@ -704,7 +704,7 @@ function execFormProblems(command: string, args: unknown[], onFailure: unknown, 
 
 /** Which OS mechanism enforces the allowed Bash calls of a session here (src/layers/sandbox/enforce.ts); FAIL when none does. */
 function enforcementCheck(io: IO, ws: ReturnType<typeof openWorkspace>): Check {
-  const layers = [...claudeSettingsLayers(io, io.cwd).filter((l) => l.scope === 'user' || l.scope === 'managed').map((l) => l.file), MANAGED_SETTINGS];
+  const layers = [...claudeSettingsLayers(io, io.cwd).filter((l) => l.scope === 'user' || l.scope === 'managed').map((l) => l.file), managedSettingsFile(io.env)];
   const settings = [...new Set(layers)].filter((f) => existsSync(f)).map((file) => {
     try {
       return { file, settings: readSettings(file) as unknown };
@@ -717,8 +717,6 @@ function enforcementCheck(io: IO, ws: ReturnType<typeof openWorkspace>): Check {
 }
 
 /** Claude Code's managed settings file on Linux (macOS: /Library/Application Support/ClaudeCode/). */
-const MANAGED_SETTINGS = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
-
 export async function runDoctor(io: IO): Promise<number> {
   const checks: Check[] = [];
   const major = Number(process.versions.node.split('.')[0]);
