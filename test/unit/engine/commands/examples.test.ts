@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knownCommands, lookupCommand } from '../src/engine/commands/table.js';
-import { getParser, runScenario } from './helpers/scenario.js';
+import { knownCommands, lookupCommand } from '../../../../src/engine/commands/table.js';
+import { getParser, runScenario } from '../../../helpers/scenario.js';
 
 const parser = await getParser();
 
@@ -17,7 +17,7 @@ const withExamples = knownCommands()
 
 describe('command knowledge depends on an interface, not the interpreter', () => {
   it('no file of src/engine/commands imports src/engine/interpret/interpreter.ts (handlers see CommandContext)', () => {
-    const dir = join(import.meta.dirname, '..', 'src', 'engine', 'commands');
+    const dir = join(import.meta.dirname, '..', '..', '..', '..', 'src', 'engine', 'commands');
     const importers = readdirSync(dir).filter((f) => f.endsWith('.ts') && /from '\.\.\/interpret\/interpreter\.js'/.test(readFileSync(join(dir, f), 'utf8')));
     expect(importers).toEqual([]);
   });

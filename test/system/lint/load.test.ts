@@ -9,8 +9,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, REQUIRE_ALL, cannotRun } from './helpers/shared.js';
-import { layoutBase } from './helpers/git-layout.js';
+import { REPO_ROOT, REQUIRE_ALL, cannotRun } from '../../helpers/shared.js';
+import { layoutBase } from '../../helpers/git-layout.js';
 
 const CLI = join(REPO_ROOT, 'bin/bashguard.js');
 const built = existsSync(join(REPO_ROOT, 'dist/bashguard.js'));

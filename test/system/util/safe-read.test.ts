@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularFileOrThrow } from '../src/util/safe-read.js';
-import { appendDecision } from '../src/layers/log/decisions.js';
-import { layoutBase } from './helpers/git-layout.js';
+import { readRegularFile, readRegularFileOrThrow } from '../../../src/util/safe-read.js';
+import { appendDecision } from '../../../src/layers/log/decisions.js';
+import { layoutBase } from '../../helpers/git-layout.js';
 
 const dir = mkdtempSync(join(layoutBase(), 'bg-safe-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

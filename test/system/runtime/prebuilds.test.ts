@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './helpers/shared.js';
+import { REPO_ROOT } from '../../helpers/shared.js';
 
 const TUPLE = `${process.platform}-${process.arch}`;
 const PREBUILT_DIR = join(REPO_ROOT, 'prebuilds', TUPLE);

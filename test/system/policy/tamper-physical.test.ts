@@ -13,11 +13,11 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
-import { REPO_ROOT } from './helpers/shared.js';
-import { openWorkspace } from '../src/policy/workspace/index.js';
-import { evaluate } from '../src/policy/policy.js';
-import { toolWriteEffect } from '../src/policy/workspace/workspace.js';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { REPO_ROOT } from '../../helpers/shared.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { evaluate } from '../../../src/policy/policy.js';
+import { toolWriteEffect } from '../../../src/policy/workspace/workspace.js';
 
 const SUPERVISOR = join(REPO_ROOT, 'bin', 'bashguard-hook');
 const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');

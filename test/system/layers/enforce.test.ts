@@ -12,19 +12,19 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
-import { openWorkspace } from '../../src/policy/workspace/index.js';
-import { effectiveAccess } from '../../src/layers/sandbox/index.js';
-import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../src/layers/sandbox/enforce.js';
-import { cleanEnv, git } from '../helpers/layers.js';
-import { runHook } from '../../src/frontends/hook/hook.js';
-import { CLIENTS } from '../../src/frontends/hook/clients/index.js';
-import { getParser } from '../../src/engine/parse/index.js';
-import { parseConfig, parseConfigLayer, ConfigError, DEFAULT_CONFIG } from '../../src/policy/config.js';
-import { tighten } from '../../src/policy/workspace/index.js';
-import { clientSandboxSettings } from '../../src/layers/sandbox/enforce.js';
-import type { IO } from '../../src/frontends/io.js';
-import { run as runCli } from '../../src/frontends/cli/main.js';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
+import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { cleanEnv, git } from '../../helpers/layers.js';
+import { runHook } from '../../../src/frontends/hook/hook.js';
+import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
+import { getParser } from '../../../src/engine/parse/index.js';
+import { parseConfig, parseConfigLayer, ConfigError, DEFAULT_CONFIG } from '../../../src/policy/config.js';
+import { tighten } from '../../../src/policy/workspace/index.js';
+import { clientSandboxSettings } from '../../../src/layers/sandbox/enforce.js';
+import type { IO } from '../../../src/frontends/io.js';
+import { run as runCli } from '../../../src/frontends/cli/main.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {

@@ -9,9 +9,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../src/frontends/cli/main.js';
-import type { IO } from '../src/frontends/io.js';
-import { layoutBase } from './helpers/git-layout.js';
+import { run } from '../../../src/frontends/cli/main.js';
+import type { IO } from '../../../src/frontends/io.js';
+import { layoutBase } from '../../helpers/git-layout.js';
 
 const CHECKOUT = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-every-line-')));
 execFileSync('git', ['init', '-q', CHECKOUT]);

@@ -6,8 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SET_OPTIONS, SHELL_VARIABLES, SHOPT_OPTIONS, SPECIAL_PARAMETERS, type ShellStateEntry } from '../src/engine/interpret/shell-options.js';
-import { getParser, runScenario } from './helpers/scenario.js';
+import { SET_OPTIONS, SHELL_VARIABLES, SHOPT_OPTIONS, SPECIAL_PARAMETERS, type ShellStateEntry } from '../../../src/engine/interpret/shell-options.js';
+import { getParser, runScenario } from '../../helpers/scenario.js';
 
 const parser = await getParser();
 

@@ -7,11 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../src/frontends/cli/main.js';
-import type { IO } from '../src/frontends/io.js';
-import { bwrapAvailable } from '../src/layers/sandbox/index.js';
-import { makeGitLayout, type GitLayout } from './helpers/git-layout.js';
-import { cannotRun } from './helpers/shared.js';
+import { run } from '../../../src/frontends/cli/main.js';
+import type { IO } from '../../../src/frontends/io.js';
+import { bwrapAvailable } from '../../../src/layers/sandbox/index.js';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { cannotRun } from '../../helpers/shared.js';
 
 let layout: GitLayout;
 let home: string;
