@@ -7,9 +7,10 @@
  * `$BASHGUARD_E2E_CACHE/agent-sdk/<version>`, default `<tmpdir>/bashguard-e2e-claude/agent-sdk/<version>`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promoteStaging } from './staged-install.js';
 
 export const AGENT_SDK = '@anthropic-ai/claude-agent-sdk';
 /** The SDK version the callback is checked against (the one its types were written from). */
@@ -43,14 +44,7 @@ export function ensureAgentSdk(version = AGENT_SDK_VERSION): { prefix: string } 
       const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-2).join(' | ');
       return { error: `npm install ${AGENT_SDK}@${version} failed (${why}${tail ? `: ${tail}` : ''})` };
     }
-    if (!typesIn(prefix)) {
-      rmSync(prefix, { recursive: true, force: true });
-      try {
-        renameSync(staging, prefix);
-      } catch {
-        // another process finished the same install first
-      }
-    }
+    promoteStaging(staging, prefix, typesIn);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -79,9 +79,10 @@
  *   "Shell cwd was reset to <cwd>" (the command itself did run).
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promoteStaging } from '../../helpers/staged-install.js';
 
 /** The Claude Code version this harness is tested with. Bump deliberately. */
 export const CLAUDE_CODE_VERSION = '2.1.330';
@@ -185,14 +186,7 @@ export async function ensureClaude(version = CLAUDE_CODE_VERSION, timeoutMs = 24
       throw new Error(`installed ${PKG}@${version} but found no working binary under ${staging}:\n${output}`);
     }
     // Another process may have finished the same install meanwhile: keep a working one.
-    if (!resolveClaudeBinary(prefix, version)) {
-      rmSync(prefix, { recursive: true, force: true });
-      try {
-        renameSync(staging, prefix);
-      } catch {
-        // Lost a race to another installer; checked below.
-      }
-    }
+    promoteStaging(staging, prefix, (dir) => resolveClaudeBinary(dir, version) !== undefined);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
