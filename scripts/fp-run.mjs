@@ -62,8 +62,10 @@ const cwd = join(main, '.builders/b1');
 
 const parser = await api.getParser();
 const env = { HOME: home, TMPDIR: '/tmp', USER: 'dev', PATH: process.env.PATH };
-// The engine's front door: a Workspace (older builds: checkCommand).
-const workspace = api.openWorkspace ? api.openWorkspace(cwd, { env }) : null;
+// The hook's own decision through the library's guard (in process), which answers as the hook
+// does before the OS enforcement wraps an allowed call (older builds: a Workspace, checkCommand).
+const guard = api.createGuard ? api.createGuard({ worktree: cwd, env, isolation: 'none' }) : null;
+const workspace = !guard && api.openWorkspace ? api.openWorkspace(cwd, { env }) : null;
 const rows = [];
 const listed = [];
 for (const [name, load] of corpora) {
@@ -74,19 +76,27 @@ for (const [name, load] of corpora) {
     let decision;
     let first = '';
     try {
-      const r = workspace ? workspace.check(parser, cmd) : api.checkCommand(parser, cmd, cwd, { env });
-      decision = r.verdict.decision;
-      const f = r.verdict.findings.find((x) => x.decision === decision);
-      if (f) first = `${f.rule} ${f.confidence}: ${f.message}`;
+      if (guard) {
+        const r = await guard.checkBash(cmd);
+        decision = r.decision;
+        const f = r.findings[0];
+        if (f) first = `${f.rule} ${f.confidence}: ${f.message}`;
+      } else {
+        const r = workspace ? workspace.check(parser, cmd) : api.checkCommand(parser, cmd, cwd, { env });
+        decision = r.verdict.decision;
+        const f = r.verdict.findings.find((x) => x.decision === decision);
+        if (f) first = `${f.rule} ${f.confidence}: ${f.message}`;
+      }
     } catch (err) {
       decision = 'ask';
       first = `error: ${err.message}`;
     }
-    n[decision]++;
+    n[decision] = (n[decision] ?? 0) + 1;
     if (lists.includes(decision)) listed.push(`${name}\t${decision}\t${cmd.replace(/\n/g, '\\n').slice(0, 200)}\n\t\t${first.replaceAll(base, '<base>').slice(0, 240)}`);
   }
   rows.push([name, cmds.length, n]);
 }
+guard?.close?.();
 rmSync(base, { recursive: true, force: true });
 
 const pct = (a, b) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(2)}%`);

@@ -60,7 +60,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   if (call.kind === 'bash') {
     const parser = await ctx.getParser();
     mark('parser');
-    const a = bashAnswer(ws.check(parser, call.command, { cwd: call.runIn ?? cwd, commandTraces: false }).verdict, ws.root!);
+    const a = await judgeBash(ws, parser, call.command, call.runIn ?? cwd, ctx.env);
     mark('analysis');
     if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
     if (a?.decision === 'deny') return a;
@@ -145,6 +145,35 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     findings: [],
     enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: 'bwrap' },
   };
+}
+
+/**
+ * The answer for a Bash command run from `cwd` (the hook, and the library's guard alike): the
+ * analysis' verdict, and for a command tree-sitter could not read, what the shell that runs it
+ * reads (./shell-syntax.ts): nothing runs where bash rejects its first line (allow: it fails with a
+ * syntax error); where bash rejects a later line, only the complete commands before it run, and
+ * they are what is judged. null: allow.
+ */
+export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env): Promise<HookAnswer | null> {
+  const verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict;
+  const a = bashAnswer(verdict, ws.root!);
+  if (!a || !verdict.findings.some(unreadable)) return a;
+  const [{ shellSyntax }, { clientShell }] = await Promise.all([import('./shell-syntax.js'), import('../layers/sandbox/enforce.js')]);
+  const shell = clientShell(env);
+  const syntax = shellSyntax(shell, command);
+  if (syntax.kind !== 'rejects') return a;
+  if (syntax.line === 1) return null;
+  const ran = command.split('\n').slice(0, syntax.line - 1).join('\n');
+  if (shellSyntax(shell, ran).kind !== 'accepts') return a;
+  const before = ws.check(parser, ran, { cwd, commandTraces: false }).verdict;
+  if (before.findings.some(unreadable)) return a;
+  const b = bashAnswer(before, ws.root!);
+  return b && { ...b, reason: `${b.reason}\n(bash rejects line ${syntax.line} of this command, so only the lines before it run; they are what was judged.)` };
+}
+
+/** tree-sitter could not read the command itself (not code nested in it: that runs when the command does). */
+function unreadable(f: Finding): boolean {
+  return f.rule === 'BG0001' && f.via.length === 0 && f.origin === undefined;
 }
 
 /** The answer for a Bash verdict: null when allowed, else the findings and the agent's reason. */

@@ -6,7 +6,7 @@
  */
 import { getParser, type BashParser } from '../../engine/parse/index.js';
 import { openWorkspace, type Workspace } from '../../policy/workspace/index.js';
-import { bashAnswer } from '../decide.js';
+import { judgeBash } from '../decide.js';
 import type { FromChild, ToChild } from './protocol.js';
 
 let ws: Workspace | null = null;
@@ -31,11 +31,9 @@ process.on('message', (m: ToChild) => {
     return;
   }
   const t0 = performance.now();
-  try {
-    const { verdict } = ws!.check(parser!, m.command, { cwd: m.cwd, commandTraces: false });
-    send({ type: 'result', id: m.id, answer: bashAnswer(verdict, ws!.root!), ms: performance.now() - t0 });
-  } catch (err) {
-    send({ type: 'error', id: m.id, message: (err as Error).message.split('\n')[0]! });
-  }
+  judgeBash(ws!, parser!, m.command, m.cwd, ws!.env).then(
+    (answer) => send({ type: 'result', id: m.id, answer, ms: performance.now() - t0 }),
+    (err: Error) => send({ type: 'error', id: m.id, message: err.message.split('\n')[0]! }),
+  );
 });
 process.on('disconnect', () => process.exit(0));

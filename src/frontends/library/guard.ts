@@ -22,7 +22,7 @@ import type { Finding } from '../../policy/policy.js';
 import type { Confidence } from '../../engine/effects/confidence.js';
 import type { Severity } from '../../policy/rules/catalog.js';
 import { displayPath } from '../../engine/interpret/paths.js';
-import { bashAnswer, unfinishedAnswer, writeAnswer } from '../decide.js';
+import { judgeBash, unfinishedAnswer, writeAnswer } from '../decide.js';
 import { PATH_FIELD, parseClaudeShaped } from '../claude-shaped.js';
 import type { HookAnswer, ToolCall } from '../tool-call.js';
 import { packagePath } from '../../util/package-root.js';
@@ -220,7 +220,7 @@ class InProcess implements Runner {
   ) {}
   async check(command: string, cwd: string): Promise<HookAnswer | null> {
     const parser = await (this.parser ??= getParser(this.backend));
-    return bashAnswer(this.ws.check(parser, command, { cwd, commandTraces: false }).verdict, this.ws.root!);
+    return judgeBash(this.ws, parser, command, cwd, this.ws.env);
   }
   close(): void {}
 }

@@ -1,0 +1,83 @@
+/**
+ * Commands tree-sitter cannot read (BG0001), judged as the shell that runs them reads them
+ * (src/frontends/shell-syntax.ts, decide.ts judgeBash): bash stops at the first syntax error, so
+ * a command whose first line it rejects runs nothing, and one it rejects further down runs only the
+ * complete commands before that line. Each case is also run by bash itself, to show the claim.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuard, type Guard } from '../../../src/api.js';
+import { shellSyntax } from '../../../src/frontends/shell-syntax.js';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+
+const BASH = ['/bin/bash', '/usr/bin/bash'].find((b) => existsSync(b));
+const d = BASH ? describe : describe.skip;
+if (!BASH) console.warn('shell-syntax tests skipped: no bash in /bin or /usr/bin');
+
+let layout: GitLayout;
+let guard: Guard;
+beforeAll(() => {
+  if (!BASH) return;
+  layout = makeGitLayout('bashguard-syntax-');
+  const home = join(layout.root, 'home');
+  mkdirSync(home);
+  guard = createGuard({ worktree: layout.worktree, env: { HOME: home, SHELL: BASH }, isolation: 'none' });
+});
+afterAll(() => {
+  guard?.close();
+  layout?.cleanup();
+});
+
+/** Runs `command` as Claude Code does (`eval` in bash from the worktree); the main checkout's entries after. */
+function runs(command: string): string[] {
+  spawnSync(BASH!, ['-c', `eval "$1"`, 'bash', command], { cwd: layout.worktree, stdio: 'ignore' });
+  return readdirSync(layout.main).sort();
+}
+
+d('a command bash rejects', () => {
+  it('runs nothing when bash rejects its first line: allowed, though it names the main checkout', async () => {
+    for (const cmd of ['touch ../../escaped <p>', 'touch ../../escaped; echo $(( <p>']) {
+      expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 1 });
+      expect((await guard.checkBash(cmd)).decision).toBe('allow');
+      expect(runs(cmd)).not.toContain('escaped');
+    }
+  });
+
+  it('runs the lines before the one bash rejects: they are judged (denied here), and they do run', async () => {
+    const cmd = 'touch ../../escaped\necho <p>';
+    expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 2 });
+    const r = await guard.checkBash(cmd);
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/bash rejects line 2/);
+    expect(runs(cmd)).toContain('escaped');
+  });
+
+  it('the benign twin: lines before the rejected one that stay in the worktree are allowed', async () => {
+    expect((await guard.checkBash('touch inside\necho <p>')).decision).toBe('allow');
+  });
+
+  it("keeps the analysis' answer where the rejected line is inside a construct that began earlier (nothing complete before it)", async () => {
+    const cmd = 'if true; then\n  touch ../../escaped <p>\nfi';
+    expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 2 });
+    expect(shellSyntax(BASH!, 'if true; then').kind).toBe('rejects');
+    expect((await guard.checkBash(cmd)).decision).not.toBe('allow');
+    expect((await guard.checkBash('if true; then\n  touch inside <p>\nfi')).decision).toBe('ask');
+  });
+
+  it('keeps asking where bash accepts what tree-sitter could not read, or where only one grammar (extglob) rejects it', async () => {
+    // A markdown fence: bash reads it as command substitutions, so it may run.
+    const fence = '```bash\ntouch ../../escaped\n```';
+    expect(shellSyntax(BASH!, fence).kind).not.toBe('rejects');
+    expect((await guard.checkBash(fence)).decision).not.toBe('allow');
+    expect(shellSyntax(BASH!, 'echo a')).toEqual({ kind: 'accepts' });
+    // Valid only with extglob (which a user's start-up files may set): it may run.
+    expect(shellSyntax(BASH!, 'touch ../../!(x)')).toEqual({ kind: 'unknown' });
+  });
+
+  it('asks no shell but bash, and nothing for a command too long for one argument', () => {
+    expect(shellSyntax('/bin/zsh', '<p>')).toEqual({ kind: 'unknown' });
+    expect(shellSyntax(BASH!, `echo ${'x'.repeat(200_000)} <p>`)).toEqual({ kind: 'unknown' });
+  });
+});
