@@ -140,6 +140,15 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   if (e.hardLinkSource !== undefined) {
     const { hardLinkSource: src, ...dest } = e;
     writeFinding(dest, ctx, regions, fs, add, hardLinks);
+    // The link writes nothing by itself: it matters where a later write through it would land
+    // where the worktree must never write (a protected region). A source elsewhere outside the
+    // worktree is reached only by a write through the link, which is judged where it happens
+    // (below in this command; sharedInode in a later one).
+    const known = !src.includes(HOLE);
+    if (known && !protects(classify(resolvePhysical(src, fs), regions))) {
+      if (hardLinks && e.path !== null && !e.path.includes(HOLE)) hardLinks.set(resolvePhysical(e.path, fs), src);
+      return;
+    }
     writeFinding({ ...dest, op: 'write', path: src, subtree: false, command: `${e.command} (hard link to ${displayPath(src)})`, linkTarget: undefined, treeWrite: undefined }, ctx, regions, fs, add);
     if (hardLinks && !src.includes(HOLE) && e.path !== null && !e.path.includes(HOLE)) hardLinks.set(resolvePhysical(e.path, fs), src);
     return;
@@ -196,6 +205,10 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
         else if (hardLinks?.has(physical) && IN_PLACE.has(e.op) && hardLinks.get(physical) === null) {
           const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
           add('BG1005', weakest(e.confidence, 'possible'), `\`${e.command}\`${via} writes ${physical}, which this command made a link to a file not known here (a hard link writes its source: it may be a protected file)`, physical, e, e.evidence);
+        } else if (hardLinks?.has(physical) && IN_PLACE.has(e.op)) {
+          // Through a link this command made to a known source: a write to the source.
+          const src = hardLinks.get(physical)!;
+          writeFinding({ ...e, path: src, subtree: false, command: `${e.command} (through a hard link to ${displayPath(src)})`, hardLinkSource: undefined, linkTarget: undefined, treeWrite: undefined }, ctx, regions, fs, add);
         } else sharedInode(e, ctx, regions, physical, add);
       }
       return;
