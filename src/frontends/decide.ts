@@ -150,9 +150,12 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
 /**
  * The answer for a Bash command run from `cwd` (the hook, and the library's guard alike): the
  * analysis' verdict, and for a command tree-sitter could not read, what the shell that runs it
- * reads (./shell-syntax.ts): nothing runs where bash rejects its first line (allow: it fails with a
- * syntax error); where bash rejects a later line, only the complete commands before it run, and
- * they are what is judged. null: allow.
+ * reads (./shell-syntax.ts). bash stops at the first syntax error; the complete commands before
+ * the command it was reading run, nothing after. Those are the lines of the longest prefix bash
+ * accepts whole, ending before the rejected line (an error at the end of the text, an unclosed
+ * `do`/`fi`/quote, names the line after the last): where there is none, nothing runs (allow: it
+ * fails with a syntax error); else that prefix is what is judged. Where bash cannot tell, or too
+ * many prefixes would have to be tried, the BG0001 answer stays. null: allow.
  */
 export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env): Promise<HookAnswer | null> {
   const verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict;
@@ -162,14 +165,23 @@ export async function judgeBash(ws: Workspace, parser: BashParser, command: stri
   const shell = clientShell(env);
   const syntax = shellSyntax(shell, command);
   if (syntax.kind !== 'rejects') return a;
-  if (syntax.line === 1) return null;
-  const ran = command.split('\n').slice(0, syntax.line - 1).join('\n');
-  if (shellSyntax(shell, ran).kind !== 'accepts') return a;
-  const before = ws.check(parser, ran, { cwd, commandTraces: false }).verdict;
-  if (before.findings.some(unreadable)) return a;
-  const b = bashAnswer(before, ws.root!);
-  return b && { ...b, reason: `${b.reason}\n(bash rejects line ${syntax.line} of this command, so only the lines before it run; they are what was judged.)` };
+  const lines = command.split('\n');
+  const last = Math.min(syntax.line, lines.length) - 1;
+  for (let k = last; k >= 1 && k > last - MAX_PREFIXES; k--) {
+    const ran = lines.slice(0, k).join('\n');
+    const s = shellSyntax(shell, ran);
+    if (s.kind === 'unknown') return a;
+    if (s.kind === 'rejects') continue;
+    const before = ws.check(parser, ran, { cwd, commandTraces: false }).verdict;
+    if (before.findings.some(unreadable)) return a;
+    const b = bashAnswer(before, ws.root!);
+    return b && { ...b, reason: `${b.reason}\n(bash rejects line ${syntax.line} of this command, so only its first ${k} line(s) run; they are what was judged.)` };
+  }
+  return last < MAX_PREFIXES ? null : a;
 }
+
+/** How many prefixes of a command bash rejects are tried (two `bash -n` each). */
+const MAX_PREFIXES = 8;
 
 /** tree-sitter could not read the command itself (not code nested in it: that runs when the command does). */
 function unreadable(f: Finding): boolean {

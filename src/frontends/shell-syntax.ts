@@ -42,7 +42,9 @@ function rejectedLine(shell: string, command: string, extglob: boolean): number 
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   if (r.error || r.signal || r.status === null) return null;
-  if (r.status === 0) return 0;
+  // A here-document cut off by the end of the text is a warning (status 0), but its body lies in
+  // what was cut: not a text bash reads whole.
+  if (r.status === 0) return /here-document at line/.test(r.stderr ?? '') ? null : 0;
   let first: number | null = null;
   for (const m of (r.stderr ?? '').matchAll(/: -c: line (\d+): /g)) {
     const n = Number(m[1]);

@@ -38,10 +38,10 @@ function runs(command: string): string[] {
 
 d('a command bash rejects', () => {
   it('runs nothing when bash rejects its first line: allowed, though it names the main checkout', async () => {
-    for (const cmd of ['touch ../../escaped <p>', 'touch ../../escaped; echo $(( <p>']) {
+    for (const cmd of ['touch ../../first <p>', 'touch ../../first; echo $(( <p>']) {
       expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 1 });
       expect((await guard.checkBash(cmd)).decision).toBe('allow');
-      expect(runs(cmd)).not.toContain('escaped');
+      expect(runs(cmd)).not.toContain('first');
     }
   });
 
@@ -54,16 +54,32 @@ d('a command bash rejects', () => {
     expect(runs(cmd)).toContain('escaped');
   });
 
+  it('runs nothing where the error is an unclosed construct on the only line (bash reports the line after it)', async () => {
+    const cmd = 'for f in x; do touch ../../in-for done';
+    expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 2 });
+    expect((await guard.checkBash(cmd)).decision).toBe('allow');
+    expect(runs(cmd)).not.toContain('in-for');
+  });
+
+  it('judges the complete commands before an unclosed construct, and a here-document they hold whole', async () => {
+    const cmd = 'touch ../../before-for\nfor f in x; do echo done';
+    expect((await guard.checkBash(cmd)).decision).toBe('deny');
+    expect(runs(cmd)).toContain('before-for');
+    const heredoc = 'cat > ../../heredoc <<EOF\nhi\nEOF\necho <p>';
+    expect((await guard.checkBash(heredoc)).decision).toBe('deny');
+    expect(runs(heredoc)).toContain('heredoc');
+  });
+
   it('the benign twin: lines before the rejected one that stay in the worktree are allowed', async () => {
     expect((await guard.checkBash('touch inside\necho <p>')).decision).toBe('allow');
   });
 
-  it("keeps the analysis' answer where the rejected line is inside a construct that began earlier (nothing complete before it)", async () => {
-    const cmd = 'if true; then\n  touch ../../escaped <p>\nfi';
+  it('runs nothing where the rejected line is inside a construct that began on the first line', async () => {
+    const cmd = 'if true; then\n  touch ../../in-if <p>\nfi';
     expect(shellSyntax(BASH!, cmd)).toEqual({ kind: 'rejects', line: 2 });
     expect(shellSyntax(BASH!, 'if true; then').kind).toBe('rejects');
-    expect((await guard.checkBash(cmd)).decision).not.toBe('allow');
-    expect((await guard.checkBash('if true; then\n  touch inside <p>\nfi')).decision).toBe('ask');
+    expect((await guard.checkBash(cmd)).decision).toBe('allow');
+    expect(runs(cmd)).not.toContain('in-if');
   });
 
   it('keeps asking where bash accepts what tree-sitter could not read, or where only one grammar (extglob) rejects it', async () => {
