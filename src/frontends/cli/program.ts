@@ -14,6 +14,7 @@ import { ConfigError } from '../../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
 import { runDemo } from './demo.js';
+import { judgeBash } from '../decide.js';
 import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
 import { effectsToJson } from './json.js';
 import { addFormatOptions, chosenFormat } from './format-option.js';
@@ -103,15 +104,27 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
       const source = await readSource(io, command, opts.file);
       const parser = await getParser(parserChoice(opts.parser));
       const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
+      // What the hook answers where that is not the analysis' verdict: a command bash rejects
+      // (decide.ts judgeBash) runs nothing, or only the lines before the rejected one.
+      let decision = verdict.decision;
+      let note: string | null = null;
+      if (!scope.skipped && verdict.findings.some((f) => f.rule === 'BG0001')) {
+        const answer = await judgeBash(scope, parser, source, cwd, io.env);
+        if ((answer?.decision ?? 'allow') !== decision) {
+          decision = answer?.decision ?? 'allow';
+          note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command before any command in it is complete, so none of it runs';
+        }
+      }
       if (opts.json) {
-        io.stdout(JSON.stringify({ decision: verdict.decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend }, null, 2) + '\n');
+        io.stdout(JSON.stringify({ decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend, ...(note ? { analysis: verdict.decision, note } : {}) }, null, 2) + '\n');
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
         io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
+        if (note) io.stdout(`the hook answers ${decision.toUpperCase()}: ${note}\n`);
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
-      exitCode = verdict.decision === 'allow' ? 0 : 1;
+      exitCode = decision === 'allow' ? 0 : 1;
     });
 
   program
