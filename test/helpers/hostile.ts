@@ -8,9 +8,11 @@
  * - `blocked`: never allow (ask or deny), under either config;
  * - `deny`: deny under either config;
  * - `readable`: bashguard can read it and anything but a crash or overrun is fine (allow is
- *   expected when it only writes inside the worktree).
+ *   expected when it only writes inside the worktree);
+ * - `not-run`: tree-sitter cannot read it and bash rejects it before any command in it is
+ *   complete, so none of it runs: allow under either config (src/frontends/decide.ts judgeBash).
  */
-export type Expect = 'unanalyzable' | 'blocked' | 'deny' | 'readable';
+export type Expect = 'unanalyzable' | 'blocked' | 'deny' | 'readable' | 'not-run';
 
 export interface HostileLayout {
   main: string;
@@ -99,11 +101,13 @@ export const HOSTILE: HostileCase[] = [
   { name: 'CRLF after a backslash (bash: no line continuation)', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `echo ok \\\r\ncp src/app.sh ${l.main}/README.md` },
   { name: 'CRLF benign', heavy: false, expect: 'readable', boundMs: 5_000, command: () => 'ls\r\necho hi > out.txt\r\n' },
   // ---- unterminated constructs
-  { name: 'unterminated double quote', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: (l) => `echo "hi > ${l.main}/README.md` },
-  { name: 'unterminated single quote', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: () => "echo 'hi" },
-  { name: 'unterminated $(', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `echo $(cat > ${l.main}/README.md` },
-  { name: 'unterminated $(, benign', heavy: false, expect: 'unanalyzable', boundMs: 5_000, command: () => 'echo $(ls' },
+  { name: 'unterminated double quote', heavy: false, expect: 'not-run', boundMs: 5_000, command: (l) => `echo "hi > ${l.main}/README.md` },
+  { name: 'unterminated single quote', heavy: false, expect: 'not-run', boundMs: 5_000, command: () => "echo 'hi" },
+  { name: 'unterminated $(', heavy: false, expect: 'not-run', boundMs: 5_000, command: (l) => `echo $(cat > ${l.main}/README.md` },
+  { name: 'unterminated $(, benign', heavy: false, expect: 'not-run', boundMs: 5_000, command: () => 'echo $(ls' },
   { name: 'unterminated heredoc that bash still runs', heavy: false, expect: 'blocked', boundMs: 5_000, command: (l) => `cat <<EOF > ${l.main}/README.md\nhello` },
+  // Complete commands before the unterminated one run: judged.
+  { name: 'write before an unterminated quote', heavy: false, expect: 'deny', boundMs: 5_000, command: (l) => `cp src/app.sh ${l.main}/README.md\necho "hi` },
   // bash runs an unterminated heredoc to the end of the input (src/engine/parse/recover.ts): readable.
   { name: 'unterminated heredoc, benign', heavy: false, expect: 'readable', boundMs: 5_000, command: () => 'cat <<EOF\nhello' },
   // `EOF2` is not the delimiter, so bash reads the `cp` line as heredoc text: nothing is written.

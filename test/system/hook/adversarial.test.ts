@@ -1,7 +1,7 @@
 /**
  * Hostile inputs through the hook path (decideHook on a real git layout): each gets a decision
  * within a generous bound and is NEVER allowed when bashguard could not read it (unanalyzable
- * means ask, or deny with `"unanalyzable": "deny"`). Heavy cases run in a child process each
+ * means ask, or deny with `"unanalyzable": "deny"`), unless bash rejects it before any of it runs. Heavy cases run in a child process each
  * (`node --expose-gc` on a bundle of test/helpers/hook-child.ts) so their peak RSS is measured
  * on its own and asserted against a bound (a bound, not a performance target).
  */
@@ -64,6 +64,10 @@ function checkOutcome(expectKind: Expect, def: string, deny: string, what: strin
       break;
     case 'readable':
       expect(['allow', 'ask', 'deny']).toContain(def);
+      break;
+    case 'not-run':
+      expect(def, `${what}: default config`).toBe('allow');
+      expect(deny, `${what}: unanalyzable=deny`).toBe('allow');
       break;
   }
 }
