@@ -182,7 +182,7 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
     case 'for-each-repo': {
       // git-for-each-repo(1): `git -C <repo> <arguments>` for every repository the --config key lists.
       const inner = forEachRepoCommand(args);
-      return inner ? gitAccess(inner.sub, inner.args) : 'unknown';
+      return inner === 'none' ? 'read' : inner ? gitAccess(inner.sub, inner.args) : 'unknown';
     }
     case 'subtree': {
       // git-subtree(1): add, merge and pull commit to the current branch; split -b/--rejoin and push write refs.
@@ -281,7 +281,7 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
 }
 
 /** `git for-each-repo --config=KEY [--keep-going] [--] ARGS`: the git command it runs, or null. */
-function forEachRepoCommand(args: Field[]): { sub: string; args: Field[] } | null {
+function forEachRepoCommand(args: Field[]): { sub: string; args: Field[] } | 'none' | null {
   let i = 0;
   for (; i < args.length; i++) {
     const v = args[i]!.value;
@@ -293,7 +293,9 @@ function forEachRepoCommand(args: Field[]): { sub: string; args: Field[] } | nul
     else if (!v.startsWith('-')) break;
   }
   const first = args[i];
-  if (!first || first.value.startsWith('-') || first.value.includes(HOLE)) return null;
+  // No command: `git` alone in each repository prints its usage.
+  if (!first) return 'none';
+  if (first.value.startsWith('-') || first.value.includes(HOLE)) return null;
   return { sub: first.value, args: args.slice(i + 1) };
 }
 
@@ -469,7 +471,7 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
     // The repositories come from a config key's values: which checkouts they are is not known here.
     candidates = [null];
     const inner = forEachRepoCommand(t.args);
-    evidence.push({ range: inv.range, note: inner ? `runs \`git ${[inner.sub, ...inner.args.map((a) => a.value)].join(' ')}\` in every repository a config key lists` : 'runs a git command line not followed here in every repository a config key lists' });
+    evidence.push({ range: inv.range, note: inner && inner !== 'none' ? `runs \`git ${[inner.sub, ...inner.args.map((a) => a.value)].join(' ')}\` in every repository a config key lists` : 'runs a git command line not followed here in every repository a config key lists' });
   }
   if (t.sub === 'init' && access !== 'read') {
     // The repository git init (re)initializes is its directory operand, else the cwd.
