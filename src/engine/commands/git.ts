@@ -602,6 +602,12 @@ function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: C
     case 'difftool':
       for (const c of valueOf(['--extcmd', '-x'])) runGitCode(inv, interp, t, c, 'git difftool --extcmd');
       return;
+    case 'remote-ext': {
+      // git-remote-ext(1): `git remote-ext <remote> <command>` runs the command (words with % escapes, read here as shell).
+      const cmd = operands(a)[1];
+      if (cmd) runGitCode(inv, interp, t, { ...cmd, value: cmd.value.replace(/^ext::/, '').replace(/%[sS]/g, 'git-upload-pack').replace(/%(.)/g, '$1') }, 'git remote-ext');
+      return;
+    }
     case 'grep':
       for (const c of valueOf(['--open-files-in-pager', '-O'])) runGitCode(inv, interp, t, c, 'git grep -O');
       return;
@@ -703,6 +709,13 @@ function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void
     }
     case 'bundle': {
       if (ops[0]?.value === 'create' && ops[1]) w('write', ops[1], 'git bundle create');
+      return;
+    }
+    case 'credential-store': {
+      // git-credential-store(1): `store` and `erase` rewrite the --file (default ~/.git-credentials).
+      const file = optionValue('--file');
+      const action = operandsSkipping(t.args, ['--file'])[0]?.value;
+      if (file && (action === 'store' || action === 'erase')) w('write', file, `git credential-store ${action}`);
       return;
     }
     case 'diff':
