@@ -124,13 +124,15 @@ function resolve(name: string, inv: Invocation, interp: CommandContext, dirValue
       if (e.key === 'include.path' || (e.key.startsWith('includeif.') && e.key.endsWith('.path'))) {
         // Every include is followed, whatever its condition: reading more than git does only adds.
         if (depth >= MAX_INCLUDE_DEPTH) throw new Unknown(`includes in ${file} nest too deep`);
+        if ((e.value.startsWith('~') && !e.value.startsWith('~/')) || e.value.startsWith('%(')) throw new Unknown(`${file} includes ${e.value}, a path form not followed here`);
         const target = e.value.startsWith('~/') ? (home === null ? null : joinPath(home, e.value.slice(2))) : joinPath(dirnameOf(file), e.value);
         if (target === null) throw new Unknown(`${file} includes ${e.value}, and HOME is not known`);
         load(normalizeLogical(target), depth + 1);
       }
     }
   };
-  if (env('GIT_CONFIG_NOSYSTEM') === null) for (const f of systemConfigs(pathDirs, known, host.realpath)) load(f, 0);
+  const noSystem = env('GIT_CONFIG_NOSYSTEM');
+  if (noSystem === null || !isTrue(noSystem)) for (const f of systemConfigs(pathDirs, known, host.realpath)) load(f, 0);
   const xdg = env('XDG_CONFIG_HOME') ?? (home === null ? null : joinPath(home, '.config'));
   if (home === null || xdg === null) throw new Unknown('HOME is not known');
   load(joinPath(xdg, 'git/config'), 0);

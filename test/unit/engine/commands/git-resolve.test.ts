@@ -128,6 +128,16 @@ describe('git X: aliases', () => {
     expect(lastGit(run('git x', base({ '/etc/gitconfig': '[alias]\n\tx = tag v6\n' }))).access).toBe('refs');
   });
 
+  it('GIT_CONFIG_NOSYSTEM skips the system config only when true', () => {
+    const h = base({ '/etc/gitconfig': '[alias]\n\tx = tag v6\n' });
+    expect(lastGit(run('git x', h, { env: { ...ENV, GIT_CONFIG_NOSYSTEM: '1' } })).access).toBe('read');
+    expect(lastGit(run('git x', h, { env: { ...ENV, GIT_CONFIG_NOSYSTEM: '0' } })).access).toBe('refs');
+  });
+
+  it('an include in a path form not followed stays unknown', () => {
+    expect(lastGit(run('git x', base({ '/home/u/.gitconfig': '[include]\n\tpath = ~other/aliases\n' }))).access).toBe('unknown');
+  });
+
   it('the last value wins, the command line last of all', () => {
     const h = base({ '/home/u/.gitconfig': '[alias]\n\tx = tag v1\n', [`${REPO}/.git/config`]: '[alias]\n\tx = log\n' });
     expect(lastGit(run('git x', h)).access).toBe('read');
