@@ -23,7 +23,7 @@
  */
 import { HOLE } from '../effects/types.js';
 import type { CommandContext, Invocation } from './context.js';
-import { dirnameOf, isInside, joinPath, normalizeLogical } from '../interpret/paths.js';
+import { dirnameOf, joinPath, normalizeLogical } from '../interpret/paths.js';
 import type { CwdValue } from '../interpret/state.js';
 
 export type GitResolution =
@@ -367,9 +367,4 @@ export function splitCommandLine(s: string): string[] | null {
   if (quote !== null) return null;
   if (inWord) out.push(cur);
   return out;
-}
-
-/** Whether `p` lies in `dirs` (for messages and tests). */
-export function insideAny(p: string, dirs: string[]): boolean {
-  return dirs.some((d) => isInside(p, d));
 }
