@@ -5,7 +5,8 @@
  * commands layer imports no interpreter class (the dependency runs one way: interpret -> commands).
  */
 import type { Confidence } from '../effects/confidence.js';
-import type { Evidence, GitEffect, WriteOp } from '../effects/types.js';
+import type { Effect, Evidence, GitEffect, WriteOp } from '../effects/types.js';
+import type { FileKind } from '../interpret/conditions.js';
 import type { Field } from '../interpret/expand.js';
 import type { CwdValue, State } from '../interpret/state.js';
 import type { Range, Script } from '../syntax/ir.js';
@@ -47,9 +48,13 @@ export interface CommandContext {
   /** The analysis' own context: nested parses, the host's files, the checkout root of a directory. */
   readonly ctx: {
     parse(source: string): Script | { error: string; limit?: boolean };
-    host?: { readFile?(path: string): string | null; realpath?(path: string): string | null };
+    host?: { readFile?(path: string): string | null; realpath?(path: string): string | null; stat?(path: string): FileKind | null };
     gitToplevel?(dir: string): string | null;
   };
+  /** The effects recorded so far. */
+  readonly effects: readonly Effect[];
+  /** Whether an effect recorded so far may have created, changed or removed `path` (or a program bashguard does not know ran). */
+  touched(path: string): boolean;
   /** Files the script itself wrote, with their text when known (absolute, normalized). */
   readonly writtenFiles: ReadonlyMap<string, { text: string; known: boolean }>;
   /** A write of `field` (resolved against the cwd candidates): one effect per candidate. */

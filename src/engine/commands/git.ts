@@ -12,6 +12,10 @@ import type { CwdValue } from '../interpret/state.js';
 import { envOf } from './env.js';
 import { unlisted } from './unknown.js';
 import { patchTargets, patchText } from './patch-files.js';
+import { resolveGitCommand, splitCommandLine } from './git-resolve.js';
+
+/** How many aliases in a row are followed (git itself stops at the first one it meets twice). */
+const MAX_ALIAS_DEPTH = 16;
 
 /** Subcommands that only read. */
 const READ = new Set([
@@ -25,7 +29,16 @@ const READ = new Set([
   'diagnose', 'archive', 'format-patch', 'bundle', 'shell', 'stripspace', 'mailinfo', 'mailsplit', 'patch-id',
   'unpack-file', 'check-mailmap', 'show-index', 'replay', 'fast-export', 'mktree', 'mktag', 'merge-tree',
   'unpack-objects', 'index-pack', 'pack-objects', 'verify-pack', 'fmt-merge-msg', 'show-index', 'get-tar-commit-id',
+  // Serve or send what the repository holds, print, or talk to a user's credential store.
+  'pack-redundant', 'upload-pack', 'upload-archive', 'upload-archive--writer', 'http-push', 'imap-send', 'credential-cache',
+  'credential-cache--daemon', 'credential-store', 'last-modified',
+  // Helpers and shell libraries git ships in its exec path.
+  'sh-setup', 'sh-i18n', 'sh-i18n--envsubst', 'sh-prompt', 'web--browse', 'mergetool--lib', 'difftool--helper', 'env--helper',
+  'fsmonitor--daemon',
 ]);
+
+/** Other names git accepts for a command (git.c's command list): classified as the command. */
+const SYNONYMS: Record<string, string> = { 'init-db': 'init', stage: 'add', 'fsck-objects': 'fsck', pickaxe: 'blame' };
 
 /**
  * Subcommands that write state every checkout shares, with what they write (git-gc(1),
@@ -46,6 +59,27 @@ const SHARED: Record<string, string> = {
   'filter-branch': 'refs',
   'filter-repo': 'refs',
   'fast-import': 'refs',
+  // A push received, served or relayed into the repository (git-receive-pack(1), git-http-backend(1), git-daemon(1)).
+  'receive-pack': 'refs pushed into the repository',
+  'http-backend': 'refs pushed through it',
+  daemon: 'refs pushed through it (daemon.receivepack or --enable=receive-pack)',
+  // Fetches: objects and refs (git-http-fetch(1) -w writes a ref; remote helpers fetch into the object store).
+  'http-fetch': 'objects and refs',
+  'remote-http': 'objects and refs',
+  'remote-https': 'objects and refs',
+  'remote-ftp': 'objects and refs',
+  'remote-ftps': 'objects and refs',
+  'remote-fd': 'objects and refs',
+  'remote-ext': 'objects and refs',
+  backfill: 'packs',
+  // Importers and bridges to other version control systems: branches and remote refs (git-cvsimport(1), git-archimport(1), git-svn(1), git-p4(1)).
+  cvsimport: 'branches',
+  cvsserver: 'refs committed through it',
+  archimport: 'branches',
+  svn: 'refs under refs/remotes and branches',
+  p4: 'refs under refs/remotes/p4 and branches',
+  subtree: 'branches',
+  refs: 'refs (migrated to another backend)',
 };
 
 /** Subcommands that mutate the working tree, index or HEAD of the checkout they act on. */
@@ -53,6 +87,11 @@ const CHECKOUT = new Set([
   'add', 'rm', 'mv', 'commit', 'reset', 'checkout', 'switch', 'restore', 'merge', 'rebase', 'cherry-pick', 'revert',
   'pull', 'am', 'apply', 'clean', 'stash', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect',
   'submodule', 'mergetool', 'merge-file', 'commit-tree', 'write-tree', 'merge-index', 'merge-one-file', 'gui',
+  // Merge strategies (git-merge(1), MERGE STRATEGIES) run by merge: the index and the files.
+  'merge-ours', 'merge-recursive', 'merge-recursive-ours', 'merge-recursive-theirs', 'merge-subtree', 'merge-octopus', 'merge-resolve',
+  // Commits patches (git-quiltimport(1)); writes a CVS working copy, the cwd without -w (git-cvsexportcommit(1)).
+  'quiltimport', 'cvsexportcommit',
+  'checkout--worker', 'submodule--helper', 'bisect--helper', 'add--interactive', 'rebase--interactive',
 ]);
 
 /** `--option=VALUE` options whose value is handled above, or is not a path (formats, dates, names, modes). */
@@ -73,7 +112,12 @@ interface Target {
   workTree: Field | null;
   sub: string | null;
   args: Field[];
+  /** A global option that may change how git finds the command (--exec-path, --git-dir, --bare ...). */
+  lookupOptions: boolean;
 }
+
+/** Global options that do not change which command git runs for a name (git(1), OPTIONS). */
+const LOOKUP_NEUTRAL = new Set(['-C', '-c', '--config-env', '-p', '--paginate', '-P', '--no-pager', '--no-replace-objects', '--no-lazy-fetch', '--no-optional-locks', '--no-advice', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--namespace', '--attr-source']);
 
 function parseGlobal(inv: Invocation, interp: CommandContext): Target {
   let dir: CwdValue = inv.st.cwd;
@@ -88,11 +132,13 @@ function parseGlobal(inv: Invocation, interp: CommandContext): Target {
     if (k && v) config.push({ key: k.value, value: { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false } });
   }
   let i = 0;
+  let lookupOptions = false;
   for (; i < args.length; i++) {
     const a = args[i]!.value;
     if (!a.startsWith('-')) break;
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(0, eq) : a;
+    if (!LOOKUP_NEUTRAL.has(name)) lookupOptions = true;
     let value: Field | null = null;
     if (eq >= 0 && a.startsWith('--')) value = { ...args[i]!, value: a.slice(eq + 1) };
     else if (GLOBAL_WITH_VALUE.has(name) && name !== '--exec-path') value = args[++i] ?? null;
@@ -110,7 +156,7 @@ function parseGlobal(inv: Invocation, interp: CommandContext): Target {
     else if (name === '--work-tree' && value) workTree = value;
   }
   const sub = args[i]?.value ?? null;
-  return { dir, config, gitDir, workTree, sub, args: args.slice(i + 1) };
+  return { dir, config, gitDir, workTree, sub, args: args.slice(i + 1), lookupOptions };
 }
 
 function varField(inv: Invocation, name: string): Field | null {
@@ -130,8 +176,38 @@ function operands(args: Field[]): Field[] {
 /** Classifies a subcommand and its arguments. */
 export function gitAccess(sub: string | null, args: Field[]): GitAccess {
   if (sub === null) return 'read';
+  if (SYNONYMS[sub] !== undefined) return gitAccess(SYNONYMS[sub], args);
   const ops = operands(args);
   switch (sub) {
+    case 'for-each-repo': {
+      // git-for-each-repo(1): `git -C <repo> <arguments>` for every repository the --config key lists.
+      const inner = forEachRepoCommand(args);
+      return inner === 'none' ? 'read' : inner ? gitAccess(inner.sub, inner.args) : 'unknown';
+    }
+    case 'subtree': {
+      // git-subtree(1): add, merge and pull commit to the current branch; split -b/--rejoin and push write refs.
+      const s = ops[0]?.value;
+      if (s === 'add' || s === 'merge' || s === 'pull') return 'checkout';
+      if (s === 'split') return has(args, '-b', '--branch') ? 'refs' : has(args, '--rejoin') ? 'checkout' : 'read';
+      return 'refs';
+    }
+    case 'svn': {
+      // git-svn(1): the commands that only read the repository and the svn metadata.
+      const s = ops[0]?.value;
+      if (s !== undefined && ['log', 'blame', 'info', 'show-ignore', 'show-externals', 'find-rev', 'propget', 'proplist', 'help'].includes(s)) return 'read';
+      if (s === 'create-ignore' || s === 'mkdirs') return 'checkout';
+      if (s === 'clone') return 'read';
+      return 'refs';
+    }
+    case 'p4': {
+      // git-p4(1): clone makes a new repository; branches lists; the rest writes p4 refs and branches.
+      const s = ops[0]?.value;
+      return s === 'clone' || s === 'branches' ? 'read' : 'refs';
+    }
+    case 'refs': {
+      const s = ops[0]?.value;
+      return s === 'verify' || s === 'list' || s === 'exists' ? 'read' : 'refs';
+    }
     case 'branch': {
       if (has(args, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-f', '--force', '-u', '--set-upstream-to', '--unset-upstream', '--edit-description')) return 'refs';
       if (has(args, '--list', '-l', '-a', '--all', '-r', '--remotes', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '-v', '-vv', '--verbose', '--format', '--sort')) return 'read';
@@ -202,6 +278,31 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
   if (CHECKOUT.has(sub)) return 'checkout';
   if (REFS.has(sub) || SHARED[sub] !== undefined) return 'refs';
   return 'unknown';
+}
+
+/** `git for-each-repo --config=KEY [--keep-going] [--] ARGS`: the git command it runs, or null. */
+function forEachRepoCommand(args: Field[]): { sub: string; args: Field[] } | 'none' | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (v === '--config') i++;
+    else if (!v.startsWith('-')) break;
+  }
+  const first = args[i];
+  // No command: `git` alone in each repository prints its usage.
+  if (!first) return 'none';
+  if (first.value.startsWith('-') || first.value.includes(HOLE)) return null;
+  return { sub: first.value, args: args.slice(i + 1) };
+}
+
+/** The top-level directory of the checkout `dir` is in, as far as the analysis knows. */
+function topOf(dir: CwdValue, interp: CommandContext): string | null {
+  const d = dir.paths?.length === 1 ? dir.paths[0]! : null;
+  return d === null || d.includes(HOLE) ? null : interp.ctx.gitToplevel?.(d) ?? d;
 }
 
 /** A ref name as git writes it: the branch name for `refs/heads/X`, else null. */
@@ -304,21 +405,50 @@ export function refMoves(sub: string | null, args: Field[] | string[]): { branch
 
 export function runGit(inv: Invocation, interp: CommandContext): void {
   const t = parseGlobal(inv, interp);
-  // `git -c alias.x=...  x`: an alias of this run replaces the subcommand.
-  const alias = t.sub ? [...t.config].reverse().find((c) => c.key.toLowerCase() === `alias.${t.sub!.toLowerCase()}`) : undefined;
-  if (alias) {
-    if (alias.value.value.startsWith('!')) {
-      const code = [alias.value.value.slice(1), ...t.args.map((a) => shellQuote(a.value))].join(' ');
-      runGitCode(inv, interp, t, { ...alias.value, value: code }, `git -c alias.${t.sub}`);
-      return;
+  const resolved: string[] = [];
+  const seen = new Set<string>();
+  let access = gitAccess(t.sub, t.args);
+  // A name git.ts does not classify: what git would run for it (git-resolve.ts), aliases followed
+  // as git follows them; git stops at the first alias it meets again ("alias loop detected").
+  for (let depth = 0; access === 'unknown' && t.sub !== null && SYNONYMS[t.sub] === undefined && t.sub !== 'for-each-repo'; depth++) {
+    const name = t.sub;
+    if (depth >= MAX_ALIAS_DEPTH || seen.has(name.toLowerCase())) {
+      resolved.push(depth >= MAX_ALIAS_DEPTH ? `aliases nest deeper than ${MAX_ALIAS_DEPTH} at ${name}` : `the aliases loop back to ${name}`);
+      break;
     }
-    const words = alias.value.value.split(/\s+/).filter(Boolean).map((w) => ({ ...alias.value, value: w }));
-    if (words.length > 0) {
-      t.sub = words[0]!.value;
-      t.args = [...words.slice(1), ...t.args];
+    seen.add(name.toLowerCase());
+    const cmdline = t.config.map((c) => ({ key: c.key, value: c.value.value }));
+    let r = resolveGitCommand(name, inv, interp, t.dir, cmdline, t.lookupOptions || t.gitDir !== null || t.workTree !== null);
+    // Without the machine's facts, an alias this very command line defines is taken as what runs.
+    const own = [...t.config].reverse().find((c) => c.key.toLowerCase() === `alias.${name.toLowerCase()}`);
+    if (r.kind === 'unknown' && own) r = { kind: 'alias', value: own.value.value, from: 'the command line', toplevel: '' };
+    if (r.kind === 'alias') {
+      const from = r.from === 'the command line' ? `git -c alias.${name}` : `alias.${name} (${displayPath(r.from)})`;
+      if (r.value.startsWith('!')) {
+        // git-config(1), alias.*: run by the shell from the top-level directory, with the arguments appended.
+        const code = [r.value.slice(1), ...t.args.map((a) => shellQuote(a.value))].join(' ');
+        const top = r.toplevel !== '' ? r.toplevel : topOf(t.dir, interp);
+        const cwd: CwdValue = top ? { paths: [top], confidence: t.dir.confidence, evidence: t.dir.evidence, changed: true } : t.dir;
+        runGitCode(inv, interp, { ...t, dir: cwd }, { value: code, confidence: own?.value.confidence ?? 'certain', evidence: own?.value.evidence ?? [], glob: false }, from);
+        return;
+      }
+      const words = splitCommandLine(r.value);
+      if (words === null || words.length === 0 || words[0]!.startsWith('-')) {
+        resolved.push(`${from} is \`${r.value}\`, a command line not followed here`);
+        break;
+      }
+      resolved.push(`${from} runs \`git ${r.value}\``);
+      const base = own?.value ?? { value: '', confidence: 'certain' as const, evidence: [], glob: false };
+      t.sub = words[0]!;
+      t.args = [...words.slice(1).map((w) => ({ ...base, value: w })), ...t.args];
+      access = gitAccess(t.sub, t.args);
+      continue;
     }
+    if (r.kind === 'none') access = 'read';
+    resolved.push(r.kind === 'external' ? `git runs ${displayPath(r.path)}, an external git command` : r.why);
+    break;
   }
-  const access = gitAccess(t.sub, t.args);
+  if (t.sub !== null && SYNONYMS[t.sub] !== undefined) t.sub = SYNONYMS[t.sub]!;
   const dirPath = t.dir.paths?.length === 1 ? t.dir.paths[0]! : t.dir.paths === null ? null : t.dir.paths[0]!;
   const fieldConf = (f: Field | null): Confidence => (f ? weakest(f.confidence, f.value.includes(HOLE) ? 'possible' : 'certain') : 'certain');
   let confidence = weakest(t.dir.confidence, weakest(fieldConf(t.gitDir), fieldConf(t.workTree)));
@@ -333,9 +463,16 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
   if (t.gitDir) evidence.push({ range: inv.range, note: `git dir is ${displayPath(absolute(t.gitDir))}${inv.env.has('GIT_DIR') ? ' (GIT_DIR)' : ''}` });
   if (t.workTree) evidence.push({ range: inv.range, note: `work tree is ${displayPath(absolute(t.workTree))}` });
   evidence.push({ range: inv.range, note: `\`${shown.length > 80 ? shown.slice(0, 77) + '...' : shown}\` runs in ${displayPath(dirPath)}` });
+  for (const note of resolved) evidence.push({ range: inv.range, note });
   const moves = refMoves(t.sub, t.args);
   const shared = access === 'refs' ? SHARED[t.sub ?? ''] ?? moves?.shared ?? SHARED_NAMES[t.sub ?? ''] : undefined;
   let candidates = t.dir.paths ?? [null];
+  if (t.sub === 'for-each-repo') {
+    // The repositories come from a config key's values: which checkouts they are is not known here.
+    candidates = [null];
+    const inner = forEachRepoCommand(t.args);
+    evidence.push({ range: inv.range, note: inner && inner !== 'none' ? `runs \`git ${[inner.sub, ...inner.args.map((a) => a.value)].join(' ')}\` in every repository a config key lists` : 'runs a git command line not followed here in every repository a config key lists' });
+  }
   if (t.sub === 'init' && access !== 'read') {
     // The repository git init (re)initializes is its directory operand, else the cwd.
     const dir = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--ref-format'])[0];
@@ -465,6 +602,12 @@ function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, interp: C
     case 'difftool':
       for (const c of valueOf(['--extcmd', '-x'])) runGitCode(inv, interp, t, c, 'git difftool --extcmd');
       return;
+    case 'remote-ext': {
+      // git-remote-ext(1): `git remote-ext <remote> <command>` runs the command (words with % escapes, read here as shell).
+      const cmd = operands(a)[1];
+      if (cmd) runGitCode(inv, interp, t, { ...cmd, value: cmd.value.replace(/^ext::/, '').replace(/%[sS]/g, 'git-upload-pack').replace(/%(.)/g, '$1') }, 'git remote-ext');
+      return;
+    }
     case 'grep':
       for (const c of valueOf(['--open-files-in-pager', '-O'])) runGitCode(inv, interp, t, c, 'git grep -O');
       return;
@@ -566,6 +709,13 @@ function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void
     }
     case 'bundle': {
       if (ops[0]?.value === 'create' && ops[1]) w('write', ops[1], 'git bundle create');
+      return;
+    }
+    case 'credential-store': {
+      // git-credential-store(1): `store` and `erase` rewrite the --file (default ~/.git-credentials).
+      const file = optionValue('--file');
+      const action = operandsSkipping(t.args, ['--file'])[0]?.value;
+      if (file && (action === 'store' || action === 'erase')) w('write', file, `git credential-store ${action}`);
       return;
     }
     case 'diff':

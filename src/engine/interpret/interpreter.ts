@@ -380,7 +380,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   /** Whether an effect recorded so far may have created, changed or removed `path`. */
-  private touched(path: string): boolean {
+  touched(path: string): boolean {
     const related = (p: string | null) => {
       if (p === null) return true;
       const h = p.indexOf(HOLE);

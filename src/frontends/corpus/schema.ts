@@ -194,7 +194,8 @@ export function parseCorpus(text: string, file: string): CorpusCase[] {
       confidence: confidence as ConfidenceLevel | null,
       cwd: cwdRaw === null ? null : casePath(cwdRaw),
       symlinks: relMap(strMap('symlinks')),
-      files: relMap(strMap('files')),
+      // (a key ending in `/` declares a complete directory: src/policy/scenario/standard.ts)
+      files: Object.fromEntries(Object.entries(strMap('files')).map(([k, v]) => [casePath(k) + (k.endsWith('/') && casePath(k) !== '/' ? '/' : ''), v])),
       env,
       config,
       rawConfig,

@@ -36,6 +36,21 @@ const HEADS: Record<string, string> = {
   ...Object.fromEntries(['b1', 'b2', 'w3'].map((n) => [`${COMMON}/worktrees/${n}/HEAD`, `ref: refs/heads/${n}\n`])),
 };
 
+/**
+ * The git files the oracle's layout has (its template runs `git init` and `git worktree add`),
+ * for what reads them: which command `git X` runs (src/engine/commands/git-resolve.ts).
+ */
+const GIT_FILES: Record<string, string> = {
+  [`${HOME}/.gitconfig`]: '[user]\n\tname = t\n\temail = t@t\n[init]\n\tdefaultBranch = main\n',
+  [`${COMMON}/config`]: '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n',
+  ...Object.fromEntries(
+    ([['b1', WORKTREE], ['b2', SIBLING], ['w3', CLAUDE_WT]] as const).flatMap(([n, root]) => [
+      [`${root}/.git`, `gitdir: ${COMMON}/worktrees/${n}\n`],
+      [`${COMMON}/worktrees/${n}/commondir`, '../..\n'],
+    ]),
+  ),
+};
+
 /** Directories every scenario has (the oracle creates them too). */
 const LAYOUT_DIRS = [MAIN, WORKTREE, SIBLING, CLAUDE_WT, OUTSIDE, COMMON, `${MAIN}/src`, `${MAIN}/docs`, '/tmp'];
 
@@ -44,22 +59,28 @@ export interface ScenarioFs extends PhysicalFs, Host {
   files: Map<string, string>;
 }
 
-/** An in-memory file system holding only the symlinks and files a case declares. */
+/**
+ * An in-memory file system holding only the symlinks and files a case declares. A key ending in
+ * `/` declares a directory holding nothing but what the case declares below it: other names there
+ * are missing (elsewhere, what the case does not declare is unknown).
+ */
 export function memoryFs(symlinks: Record<string, string> = {}, files: Record<string, string> = {}): ScenarioFs {
   const links = new Map(Object.entries(symlinks));
-  const fileMap = new Map(Object.entries(files));
+  const fileMap = new Map(Object.entries(files).filter(([k]) => !k.endsWith('/')));
+  const complete = Object.keys(files).filter((k) => k.endsWith('/') && k !== '/').map((k) => k.slice(0, -1));
   const fs: ScenarioFs = {
     symlinks: links,
     files: fileMap,
     readlink: (p) => links.get(p) ?? null,
-    exists: (p) => links.has(p) || fileMap.has(p) || [...fileMap.keys(), ...links.keys()].some((k) => k.startsWith(p + '/')),
+    exists: (p) => links.has(p) || fileMap.has(p) || [...fileMap.keys(), ...links.keys(), ...complete].some((k) => k === p || k.startsWith(p + '/')),
     realpath: (p) => resolveMem(p, links),
-    readFile: (p) => fileMap.get(resolveMem(p, links)) ?? HEADS[resolveMem(p, links)] ?? null,
+    readFile: (p) => fileMap.get(resolveMem(p, links)) ?? HEADS[resolveMem(p, links)] ?? GIT_FILES[resolveMem(p, links)] ?? null,
     stat: (p) => {
-      // Only what the scenario declares is known: the layout's directories and the case's files.
+      // Only what the scenario declares is known: the layout's directories and git files, the case's files and complete directories.
       const r = resolveMem(p, links);
-      if (fileMap.has(r)) return 'file';
-      if (LAYOUT_DIRS.some((d) => isInside(d, r)) || [...fileMap.keys()].some((f) => isInside(f, r) && f !== r)) return 'directory';
+      if (fileMap.has(r) || HEADS[r] !== undefined || GIT_FILES[r] !== undefined) return 'file';
+      if (LAYOUT_DIRS.some((d) => isInside(d, r)) || [...fileMap.keys(), ...complete, ...links.keys()].some((f) => isInside(f, r) && f !== r) || complete.includes(r)) return 'directory';
+      if (complete.some((d) => isInside(r, d))) return 'missing';
       return null;
     },
   };

@@ -334,7 +334,9 @@ export class Workspace {
  * where `~` and `cd` go, scratch dirs, and the repository git acts on (an orchestrator that gives
  * its builder `GIT_DIR`/`GIT_WORK_TREE`, see `bashguard env`, gives them to the hook too).
  */
-const ANALYSIS_ENV = ['HOME', 'TMPDIR', 'USER', 'OLDPWD', 'CDPATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME'];
+const ANALYSIS_ENV = ['HOME', 'TMPDIR', 'USER', 'OLDPWD', 'CDPATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CEILING_DIRECTORIES', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME',
+  // What `git X` runs for a name git.ts does not classify (src/engine/commands/git-resolve.ts).
+  'PATH', 'GIT_EXEC_PATH', 'GIT_COMMON_DIR', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
 
 function analysisEnv(env: Env): Env {
   const out: Env = {};

@@ -577,6 +577,11 @@ function setupScript(setup, cwd) {
   for (const d of setup.dirs ?? []) lines.push(`mkdir -p -- ${shellQuote(abs(d))}`);
   for (const [p, content] of Object.entries(setup.files ?? {})) {
     const a = abs(p);
+    // A key ending in `/`: a directory (the corpus' complete directory).
+    if (p.endsWith('/')) {
+      lines.push(`mkdir -p -- ${shellQuote(a)}`);
+      continue;
+    }
     lines.push(`mkdir -p -- ${shellQuote(dirname(a))}`, `printf '%s' ${shellQuote(content)} > ${shellQuote(a)}`);
   }
   for (const [p, to] of Object.entries(setup.symlinks ?? {})) {
