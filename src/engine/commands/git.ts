@@ -251,7 +251,11 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
     case 'clone':
       return 'read';
     case 'reflog':
-      return ops.length === 0 || ['show', 'list', 'exists'].includes(ops[0]!.value) ? 'read' : 'refs';
+      // git-reflog(1): `show` is the default, and any other first word is its ref (`git reflog main`).
+      return ops[0] && ['expire', 'delete'].includes(ops[0].value) ? 'refs' : 'read';
+    case 'prune':
+    case 'prune-packed':
+      return has(args, '-n', '--dry-run') ? 'read' : 'refs';
     case 'replace':
       return ops.length === 0 || has(args, '-l', '--list') ? 'read' : 'refs';
     case 'rerere':
@@ -405,6 +409,9 @@ export function refMoves(sub: string | null, args: Field[] | string[]): { branch
 
 export function runGit(inv: Invocation, interp: CommandContext): void {
   const t = parseGlobal(inv, interp);
+  // `git X --help` runs `git help X` (git.c handle_builtin: a first argument `--help`), and a
+  // command git ships given `-h` alone prints its usage (parse-options): nothing is written.
+  if (t.sub !== null && (t.args[0]?.value === '--help' || (t.args.length === 1 && t.args[0]!.value === '-h' && gitAccess(t.sub, []) !== 'unknown'))) return;
   const resolved: string[] = [];
   const seen = new Set<string>();
   let access = gitAccess(t.sub, t.args);
