@@ -241,6 +241,7 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
       expect(readFileSync(join(held.wt, 'notes.txt'), 'utf8')).toBe('ok\n');
       expect(existsSync(join(held.layout.main, 'ESC1'))).toBe(false);
       // (the hook did answer with the enforced command: its check, then the wrapper as the other branch)
+      expect(execLines(held).length, digest(held)).toBeGreaterThan(0);
       for (const l of execLines(held)) expect(l, digest(held)).toMatch(/^\/bin\/bash -lc 'if ! \{ \[ -w .*--unshare-user/);
     });
 
