@@ -21,7 +21,8 @@
  * updatedInput without permissionDecision:allow" and "hook returned updatedInput without string
  * field `command`"; observed with the real binary: `exec_command {cmd, workdir: "sub"}` answered
  * with another command ran that one as `/bin/bash -lc '<it>' in <cwd>/sub`, and the hook's event
- * `cwd` is that workdir; test/system/e2e/codex-enforce.e2e.test.ts). Every call is a fresh
+ * `cwd` is that workdir; test/system/e2e/codex-enforce.e2e.test.ts; offline only `exec_command` was
+ * offered: `shell` and `shell_command` came back "unsupported call"). Every call is a fresh
  * `bash -lc`, so no cwd carries over to the next call: the wrapper's cwd file is written and
  * dropped with the shell, harmless.
  *
