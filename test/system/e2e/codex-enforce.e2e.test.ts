@@ -210,7 +210,7 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
     });
   });
 
-  describe("workspace-write (Codex's own bubblewrap; a second one cannot start in it)", () => {
+  describe("workspace-write and read-only (Codex's own bubblewrap; a second one cannot start in it)", () => {
     const steps = (main: string, wt: string): Step[] => [
       { kind: 'legit', label: 'a write in the worktree', cmd: 'echo ok > notes.txt && cat notes.txt', expect: /^ok$/m },
       { kind: 'legit', label: 'an exit status', cmd: 'echo before; exit 3', expect: /^before$/m, exit: 3 },
@@ -219,7 +219,17 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
     ];
     let held: Session;
     let open: Session;
+    let readOnly: Session;
     beforeAll(async () => {
+      readOnly = await session({
+        enforce: null,
+        sandbox: 'read-only',
+        steps: (main, wt) => [
+          { kind: 'legit', label: 'a read', cmd: 'cat README.md && pwd', expect: new RegExp(`^${wt}$`, 'm') },
+          { kind: 'escape', label: 'sh s1.sh', cmd: 'sh s1.sh', target: join(main, 'ESC1') },
+        ],
+      });
+      sessions.push(readOnly);
       // /tmp and TMPDIR out of Codex's writable roots (the scratch layout lives under the temp dir):
       // everything but the worktree is read-only in Codex's sandbox.
       held = await session({ enforce: null, sandbox: 'workspace-write', config: () => ['sandbox_workspace_write.exclude_slash_tmp=true', 'sandbox_workspace_write.exclude_tmpdir_env_var=true'], steps });
@@ -243,6 +253,18 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
       // (the hook did answer with the enforced command: its check, then the wrapper as the other branch)
       expect(execLines(held).length, digest(held)).toBeGreaterThan(0);
       for (const l of execLines(held)) expect(l, digest(held)).toMatch(/^\/bin\/bash -lc 'if ! \{ \[ -w .*--unshare-user/);
+    });
+
+    it('read-only: reads run as Codex runs them; writes fail on its read-only mounts', () => {
+      expect(readOnly.code, digest(readOnly)).toBe(0);
+      expect(readOnly.outputs.length, digest(readOnly)).toBe(2);
+      expect(exitOf(readOnly.outputs[0]), digest(readOnly)).toBe(0);
+      expect(readOnly.outputs[0], digest(readOnly)).toMatch(readOnly.steps[0]!.expect!);
+      expect(readOnly.outputs[1], digest(readOnly)).toMatch(/Read-only file system/);
+      for (const o of readOnly.outputs) expect(o, digest(readOnly)).not.toMatch(/bwrap:/);
+      expect(existsSync(join(readOnly.layout.main, 'ESC1'))).toBe(false);
+      expect(execLines(readOnly).length, digest(readOnly)).toBeGreaterThan(0);
+      for (const l of execLines(readOnly)) expect(l, digest(readOnly)).toMatch(/^\/bin\/bash -lc 'if ! \{ \[ -w .*--unshare-user/);
     });
 
     it("where Codex's sandbox does not keep the line, the wrapper runs, fails with bwrap's message, and nothing runs unconfined", () => {
