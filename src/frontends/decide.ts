@@ -10,6 +10,7 @@ import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../engine/interpret/paths.js';
 import type { HeldCheck, HookAnswer, ToolCall } from './tool-call.js';
+import type { Grant } from '../layers/sandbox/grants.js';
 
 export interface DecideContext {
   /** Where notices (untrusted config that tried to loosen things) go, one line each. */
@@ -148,7 +149,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
 }
 
 /** What tells, where the command runs, that something else already keeps the line (HeldCheck). */
-function heldCheck(ws: Workspace, grants: { path: string; access: string; reserve?: unknown; pin?: boolean }[], bwrap: string, shell: string): HeldCheck {
+function heldCheck(ws: Workspace, grants: readonly Grant[], bwrap: string, shell: string): HeldCheck {
   const root = ws.root!;
   const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
   return { readOnly, probe: [bwrap, '--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', shell, '-c', ':'] };

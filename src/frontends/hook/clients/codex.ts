@@ -42,6 +42,7 @@
 import { absCwd, askAsDeny, field, sandboxAsAsk, type HookAnswer, type HookClient, type ParsedEvent } from '../types.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude.js';
 import { shellJoin, shellQuote } from '../../../util/quote.js';
+import type { HeldCheck } from '../../tool-call.js';
 
 const PATCH_TOOLS = ['apply_patch'];
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.*)$/;
@@ -76,7 +77,7 @@ function parse(event: Record<string, unknown>): ParsedEvent {
  * The command Codex runs for an enforced allow: the original (as Codex would run it) where its
  * own sandbox already holds the line, else the bubblewrap wrapper (see the file comment).
  */
-export function codexEnforcedCommand(original: string, wrapped: string, held: NonNullable<NonNullable<HookAnswer['enforced']>['held']>): string {
+export function codexEnforcedCommand(original: string, wrapped: string, held: HeldCheck): string {
   if (held.readOnly.length === 0) return wrapped;
   const writable = held.readOnly.map((p) => `[ -w ${shellQuote(p)} ]`).join(' || ');
   return `if ! { ${writable}; } && ! ${shellJoin(held.probe)} </dev/null >/dev/null 2>&1; then eval ${shellQuote(original)}; else ${wrapped}; fi`;
