@@ -32,7 +32,9 @@
  * second bubblewrap cannot start ("bwrap: setting up uid map: Operation not permitted", observed).
  * The hook cannot tell the mode: it runs outside that sandbox, its environment carries no sign of
  * it, and `permission_mode` follows the approval policy ("bypassPermissions" under
- * `approval_policy = "never"` in all three modes, observed). So the wrapped command decides where
+ * `approval_policy = "never"` in all three modes, observed). Inside, the command's environment
+ * has `CODEX_SANDBOX_NETWORK_DISABLED=1` only while the network is off, and any variable can be set
+ * by whatever runs before: no sign of the sandbox either. So the wrapped command decides where
  * it runs: where every path outside the worktree that the wrapper keeps read-only is read-only
  * already (Codex's sandbox binds everything but its writable roots read-only) AND bubblewrap
  * cannot start, the command runs as Codex runs it, held by Codex's sandbox; anywhere else (an
