@@ -9,7 +9,8 @@ import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../engine/interpret/paths.js';
-import type { HookAnswer, ToolCall } from './tool-call.js';
+import type { HeldCheck, HookAnswer, ToolCall } from './tool-call.js';
+import type { Grant } from '../layers/sandbox/grants.js';
 
 export interface DecideContext {
   /** Where notices (untrusted config that tried to loosen things) go, one line each. */
@@ -129,7 +130,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall } = await import('../layers/sandbox/enforce.js');
+  const { enforceCall, findBwrap, clientShell } = await import('../layers/sandbox/enforce.js');
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`);
   mark('enforce');
   if (e.kind === 'client') return null;
@@ -143,8 +144,15 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     decision: 'allow',
     reason: `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
-    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: 'bwrap' },
+    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: 'bwrap', held: heldCheck(ws, e.plan.grants, findBwrap(ctx.env) ?? 'bwrap', clientShell(ctx.env)) },
   };
+}
+
+/** What tells, where the command runs, that something else already keeps the line (HeldCheck). */
+function heldCheck(ws: Workspace, grants: readonly Grant[], bwrap: string, shell: string): HeldCheck {
+  const root = ws.root!;
+  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
+  return { readOnly, probe: [bwrap, '--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', shell, '-c', ':'] };
 }
 
 /**

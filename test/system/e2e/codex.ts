@@ -112,11 +112,26 @@ export function codexConfig(url: string): string {
   return ['model = "gpt-5"', 'model_provider = "fake"', '[model_providers.fake]', 'name = "fake"', `base_url = "${url}"`, 'wire_api = "responses"', ''].join('\n');
 }
 
+/**
+ * Codex's sandbox mode for a run: `bypass` is `--dangerously-bypass-approvals-and-sandbox`; the
+ * others are `--sandbox MODE` with `approval_policy = "never"`. In `workspace-write` and
+ * `read-only` Codex 0.169.0 runs each command under its own bubblewrap through a helper it links
+ * under CODEX_HOME at start; it refuses to make that link under the temp dir ("Refusing to create
+ * helper binaries under temporary dir"), and then every sandboxed command fails ("bwrap: execvp
+ * codex-linux-sandbox: No such file or directory"): give such runs a TMPDIR (`tmp`) that does not
+ * hold CODEX_HOME.
+ */
+export type CodexSandbox = 'bypass' | 'danger-full-access' | 'workspace-write' | 'read-only';
+
 /** `codex exec` in `cwd` with a scratch HOME/CODEX_HOME; the environment is built from scratch. */
-export function runCodex(bin: string, opts: { cwd: string; home: string; hooks: boolean; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
-  const args = ['exec', ...(opts.hooks ? ['--enable', 'hooks', '--dangerously-bypass-hook-trust'] : []), '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'do the task'];
+export function runCodex(bin: string, opts: { cwd: string; home: string; hooks: boolean; timeoutMs?: number; sandbox?: CodexSandbox; config?: string[]; tmp?: string }): Promise<{ code: number | null; output: string }> {
+  const sandbox = opts.sandbox ?? 'bypass';
+  const mode = sandbox === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', sandbox, '-c', 'approval_policy="never"'];
+  const config = (opts.config ?? []).flatMap((c) => ['-c', c]);
+  const args = ['exec', ...(opts.hooks ? ['--enable', 'hooks', '--dangerously-bypass-hook-trust'] : []), '--skip-git-repo-check', ...mode, ...config, 'do the task'];
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd: opts.cwd, env: { PATH: process.env.PATH, HOME: opts.home, CODEX_HOME: join(opts.home, '.codex'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { PATH: process.env.PATH, HOME: opts.home, CODEX_HOME: join(opts.home, '.codex'), NO_COLOR: '1', ...(opts.tmp ? { TMPDIR: opts.tmp } : {}) };
+    const child = spawn(bin, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

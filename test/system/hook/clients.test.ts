@@ -4,13 +4,14 @@
  * client file's header), answered in that client's format, in a real git layout.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/frontends/cli/main.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { patchPaths } from '../../../src/frontends/hook/clients/codex.js';
+import { codexEnforcedCommand, patchPaths } from '../../../src/frontends/hook/clients/codex.js';
+import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 
 let layout: GitLayout;
@@ -37,6 +38,8 @@ async function hook(agent: string, payload: unknown, exitCode = false) {
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
+const bwrapBin = process.platform === 'linux' ? findBwrap(process.env) : null;
+const canBwrap = bwrapBin !== null && spawnSync(bwrapBin, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true']).status === 0;
 const json = (s: string) => JSON.parse(s) as Record<string, unknown>;
 const escape = () => `echo x > ${layout.main}/README.md`;
 const ASK = 'echo x > "$FOO/f"'; // an unknown directory: BG4001, ask by default
@@ -62,8 +65,37 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
     expect(o.permissionDecisionReason).toMatch(/would ask a person here; Codex does not support "ask"/);
   });
 
-  it('allow: nothing on stdout, exit 0', async () => {
-    expect(await hook('codex', ev('Bash', INSIDE))).toEqual({ code: 0, stdout: '', stderr: '' });
+  it('allow: with enforcement off, nothing on stdout; with bubblewrap, allow with the command replaced (updatedInput.command)', async () => {
+    const cfg = join(home, '.config', 'bashguard');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'config.json'), '{"enforce": "off"}\n');
+    try {
+      expect(await hook('codex', ev('Bash', INSIDE))).toEqual({ code: 0, stdout: '', stderr: '' });
+    } finally {
+      rmSync(cfg, { recursive: true, force: true });
+    }
+    const r = await hook('codex', ev('Bash', INSIDE));
+    expect(r.code).toBe(0);
+    if (!canBwrap) return void expect(r.stdout).toBe('');
+    const o = json(r.stdout).hookSpecificOutput as { permissionDecision: string; updatedInput: { command: string } };
+    expect(o.permissionDecision).toBe('allow');
+    expect(Object.keys(o.updatedInput)).toEqual(['command']);
+    expect(o.updatedInput.command).toMatch(/^if ! \{ \[ -w .*; then eval 'echo x > notes\.txt'; else .*--unshare-user/);
+    // (its check names the main checkout, which the wrapper keeps read-only)
+    expect(o.updatedInput.command).toContain(`[ -w ${layout.main} ]`);
+  });
+
+  it('a sandbox decision stays a deny for Codex (bubblewrap cannot start inside its sandbox)', async () => {
+    const cfg = join(home, '.config', 'bashguard');
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'config.json'), '{"unanalyzable": "sandbox"}\n');
+    try {
+      const o = json((await hook('codex', ev('Bash', ASK))).stdout).hookSpecificOutput as Record<string, unknown>;
+      expect(o.permissionDecision).toBe('deny');
+      expect(o.updatedInput).toBeUndefined();
+    } finally {
+      rmSync(cfg, { recursive: true, force: true });
+    }
   });
 
   it('--exit-code: exit 2 with the reason on stderr', async () => {
@@ -92,6 +124,35 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
     const o = json((await hook('codex', ev('apply_patch', 'garbage'))).stdout).hookSpecificOutput as Record<string, string>;
     expect(o.permissionDecision).toBe('deny');
     expect(o.permissionDecisionReason).toMatch(/names no file/);
+  });
+
+  // The command Codex runs for an enforced allow, run by bash for real: the original where every
+  // path is read-only already and bubblewrap cannot start, the wrapper anywhere else.
+  describe('codexEnforcedCommand', () => {
+    const WRAPPED = 'echo WRAPPED';
+    const original = `printf '%s|' "it's" 'a b' "$((1+2))"; echo`;
+    const sh = (cmd: string, roDir?: string) => {
+      const argv = roDir ? [findBwrap(process.env)!, '--unshare-user', '--dev-bind', '/', '/', '--ro-bind', roDir, roDir, '--', 'bash', '-c', cmd] : ['bash', '-c', cmd];
+      const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
+      return r.stdout + r.stderr;
+    };
+    it('no read-only path to check: always the wrapper', () => {
+      expect(codexEnforcedCommand(original, WRAPPED, { readOnly: [], probe: ['false'] })).toBe(WRAPPED);
+    });
+    it('a path that is writable here: the wrapper, whether bubblewrap starts or not', () => {
+      const d = join(layout.root, 'rw-check');
+      mkdirSync(d, { recursive: true });
+      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['false'] }))).toBe('WRAPPED\n');
+      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['true'] }))).toBe('WRAPPED\n');
+    });
+    it.skipIf(!canBwrap)('every path read-only here: the original byte for byte where bubblewrap cannot start, the wrapper where it can', () => {
+      const d = join(layout.root, 'ro-check');
+      mkdirSync(d, { recursive: true });
+      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['false'] }), d)).toBe("it's|a b|3|\n");
+      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['true'] }), d)).toBe('WRAPPED\n');
+      // one writable path among read-only ones is enough for the wrapper
+      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d, layout.root], probe: ['false'] }), d)).toBe('WRAPPED\n');
+    });
   });
 
   it('patchPaths reads each header kind', () => {

@@ -277,7 +277,7 @@ describe('the enforce setting and the hook', () => {
     expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"bwrap"}', 'w.json', '/'), []).enforce).toBe('bwrap');
   });
 
-  it('an allowed call keeps the rest of its tool input; a denied one is not wrapped; another client never gets a wrapped command', async () => {
+  it('an allowed call keeps the rest of its tool input; a denied one is not wrapped; with --exit-code nothing is wrapped; Codex gets the wrapper behind its sandbox check', async () => {
     rmSync(join(home, '.config'), { recursive: true, force: true });
     const r = await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false });
     if (canRun) {
@@ -290,7 +290,11 @@ describe('the enforce setting and the hook', () => {
     expect((await hook({ command: `echo x > ${L.main}/README.md` })).out?.permissionDecision).toBe('deny');
     expect((await hook({ command: 'echo ok > notes.txt' }, { exitCode: true })).out).toBeNull();
     const codex = await hook({ command: 'echo ok > notes.txt' }, { agent: 'codex' });
-    expect(codex.out).toBeNull();
+    if (canRun) {
+      // Codex runs `updatedInput.command` too: the wrapper, behind the check for Codex's own sandbox.
+      expect(codex.out?.permissionDecision).toBe('allow');
+      expect(String(codex.out?.updatedInput?.command)).toMatch(/^if ! \{ \[ -w .*; then eval 'echo ok > notes.txt'; else .*--unshare-user/);
+    }
   });
 
   it('dangerouslyDisableSandbox is denied unless enforcement is off', async () => {

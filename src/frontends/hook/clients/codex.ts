@@ -14,9 +14,37 @@
  * 0.169.0 binary (its messages "PreToolUse hook returned unsupported permissionDecision:ask",
  * "... permissionDecision:deny without a non-empty permissionDecisionReason") and in
  * test/system/e2e/codex-hook.e2e.test.ts (exec_command arrives as Bash; a deny blocks it on disk).
+ *
+ * Replacing the command (the OS enforcement of every allowed call, issue #38): Codex runs the
+ * command of `{"permissionDecision": "allow", "updatedInput": {"command": ...}}` instead of the
+ * model's `cmd`, in the same `workdir` (0.169.0: the binary's messages "PreToolUse hook returned
+ * updatedInput without permissionDecision:allow" and "hook returned updatedInput without string
+ * field `command`"; observed with the real binary: `exec_command {cmd, workdir: "sub"}` answered
+ * with another command ran that one as `/bin/bash -lc '<it>' in <cwd>/sub`, and the hook's event
+ * `cwd` is that workdir; test/system/e2e/codex-enforce.e2e.test.ts; offline only `exec_command` was
+ * offered: `shell` and `shell_command` came back "unsupported call"). Every call is a fresh
+ * `bash -lc`, so no cwd carries over to the next call: the wrapper's cwd file is written and
+ * dropped with the shell, harmless.
+ *
+ * Codex's own sandbox: in `workspace-write` and `read-only` mode Codex 0.169.0 runs each command
+ * under its own bubblewrap (its message "Codex's Linux sandbox uses bubblewrap ..."; the shipped
+ * `codex-resources/bwrap`), with no_new_privs, a seccomp filter and no capabilities, and there a
+ * second bubblewrap cannot start ("bwrap: setting up uid map: Operation not permitted", observed).
+ * The hook cannot tell the mode: it runs outside that sandbox, its environment carries no sign of
+ * it, and `permission_mode` follows the approval policy ("bypassPermissions" under
+ * `approval_policy = "never"` in all three modes, observed). Inside, the command's environment
+ * has `CODEX_SANDBOX_NETWORK_DISABLED=1` only while the network is off, and any variable can be set
+ * by whatever runs before: no sign of the sandbox either. So the wrapped command decides where
+ * it runs: where every path outside the worktree that the wrapper keeps read-only is read-only
+ * already (Codex's sandbox binds everything but its writable roots read-only) AND bubblewrap
+ * cannot start, the command runs as Codex runs it, held by Codex's sandbox; anywhere else (an
+ * unsandboxed run: `danger-full-access`, an approved escalation) the wrapper runs, and where
+ * bubblewrap fails there the command fails with bwrap's message, never unconfined.
  */
-import { absCwd, askAsDeny, field, type HookClient, type ParsedEvent } from '../types.js';
+import { absCwd, askAsDeny, field, sandboxAsAsk, type HookAnswer, type HookClient, type ParsedEvent } from '../types.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude.js';
+import { shellJoin, shellQuote } from '../../../util/quote.js';
+import type { HeldCheck } from '../../tool-call.js';
 
 const PATCH_TOOLS = ['apply_patch'];
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.*)$/;
@@ -47,8 +75,29 @@ function parse(event: Record<string, unknown>): ParsedEvent {
   return parseClaudeShaped(event, {}, ['Bash']);
 }
 
+/**
+ * The command Codex runs for an enforced allow: the original (as Codex would run it) where its
+ * own sandbox already holds the line, else the bubblewrap wrapper (see the file comment).
+ */
+export function codexEnforcedCommand(original: string, wrapped: string, held: HeldCheck): string {
+  if (held.readOnly.length === 0) return wrapped;
+  const writable = held.readOnly.map((p) => `[ -w ${shellQuote(p)} ]`).join(' || ');
+  return `if ! { ${writable}; } && ! ${shellJoin(held.probe)} </dev/null >/dev/null 2>&1; then eval ${shellQuote(original)}; else ${wrapped}; fi`;
+}
+
+function render(answer: HookAnswer | null, opts: { exitCode: boolean }) {
+  // `sandbox` (a command run in `bashguard sandbox run`) stays an ask for Codex: bubblewrap cannot
+  // start inside Codex's own sandbox, and there is no fallback for it here.
+  let a = answer && askAsDeny(sandboxAsAsk(answer), 'Codex', 'does not support "ask" in hooks (it would run the call)');
+  if (a?.decision === 'allow' && a.enforced?.held && typeof a.enforced.input?.command === 'string') {
+    a = { ...a, enforced: { ...a.enforced, command: codexEnforcedCommand(a.enforced.input.command, a.enforced.command, a.enforced.held) } };
+  }
+  return renderClaudeShaped(a, opts);
+}
+
 export const codex: HookClient = {
   name: 'codex',
   parse,
-  render: (answer, opts) => renderClaudeShaped(answer && askAsDeny(answer, 'Codex', 'does not support "ask" in hooks (it would run the call)'), opts),
+  render,
+  canReplaceCommand: true,
 };
