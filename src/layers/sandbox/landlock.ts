@@ -30,7 +30,7 @@
  * which the kernel runs outside any sandbox) and /dev only its harmless nodes (bubblewrap's
  * minimal /dev); the helper drops every capability as well.
  */
-import { lstatSync, readdirSync, renameSync, statSync, writeFileSync, mkdirSync, accessSync, constants, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, mkdirSync, accessSync, constants, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -191,9 +191,13 @@ export interface Probe {
   why: string;
 }
 
+/** This boot's id ('' where there is none: then nothing is cached). procfs reports size 0, so not through readRegularFile. */
 function bootId(): string {
-  const r = readRegularFile('/proc/sys/kernel/random/boot_id', { maxBytes: 100 });
-  return r.ok ? r.text.trim() : '';
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 /** A file's identity for the cache key: a replaced binary is probed again. */
@@ -206,6 +210,14 @@ function identity(p: string): string {
   }
 }
 
+/** Where the probes are cached, with the key of bubblewrap's (tests plant answers there). */
+export function probeCacheFile(env: Env): string | null {
+  const dir = cacheLocation(env);
+  return dir ? `${dir}/enforce-probes.json` : null;
+}
+export const bwrapProbeKey = (bwrap: string): string => `bwrap ${bwrap} ${identity(bwrap)}`;
+export const currentBootId = bootId;
+
 /**
  * A probe that spawns, cached per machine boot in bashguard's cache dir (which the enforcement
  * keeps read-only: the agent cannot plant an answer) keyed by the binary's identity.
@@ -213,7 +225,7 @@ function identity(p: string): string {
 function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
   const dir = cacheLocation(env);
   const boot = bootId();
-  const file = dir ? `${dir}/enforce-probes.json` : null;
+  const file = probeCacheFile(env);
   let cache: { boot: string; probes: Record<string, Probe> } = { boot, probes: {} };
   if (file && boot) {
     const r = readRegularFile(file, { maxBytes: 64 * 1024, noFollow: true });
@@ -244,7 +256,7 @@ function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
 
 /** Whether bubblewrap can create the enforcement's sandbox here (user namespaces, a new /proc). */
 export function bwrapStarts(bwrap: string, env: Env): Probe {
-  return cachedProbe(env, `bwrap ${bwrap} ${identity(bwrap)}`, () => {
+  return cachedProbe(env, bwrapProbeKey(bwrap), () => {
     const r = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
     return r.status === 0 ? { ok: true, why: 'bubblewrap starts' } : { ok: false, why: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
   });

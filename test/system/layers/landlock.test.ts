@@ -16,7 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { clientShell, enforceCall, enforcementPlan, enforcementStatus } from '../../../src/layers/sandbox/enforce.js';
-import { landlockAvailable, landlockHelper, landlockRules } from '../../../src/layers/sandbox/landlock.js';
+import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, landlockRules, probeCacheFile } from '../../../src/layers/sandbox/landlock.js';
+import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { runHook } from '../../../src/frontends/hook/hook.js';
+import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
+import { getParser } from '../../../src/engine/parse/index.js';
+import type { IO } from '../../../src/frontends/io.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
 import { parseConfigLayer, DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { tighten } from '../../../src/policy/workspace/index.js';
@@ -229,6 +234,53 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     const nonRoot = landlockRules(plan, { root: false });
     if ('error' in nonRoot) throw new Error(nonRoot.error);
     expect(nonRoot.rules.map((x) => x.path)).toContain('/proc');
+  });
+
+  it('a background process outlives the call, which returns at once', () => {
+    const marker = join(L.worktree, 'sub', 'bg-done');
+    const t0 = Date.now();
+    const r = run(`(sleep 1; echo done > ${marker}) >/dev/null 2>&1 & echo started`);
+    expect(r).toMatchObject({ code: 0, stdout: 'started\n' });
+    expect(Date.now() - t0).toBeLessThan(900);
+    const until = Date.now() + 10_000;
+    while (!existsSync(marker) && Date.now() < until) spawnSync('sleep', ['0.1']);
+    expect(readFileSync(marker, 'utf8')).toBe('done\n');
+  });
+
+  it('auto: Landlock where the (cached) probe says bubblewrap cannot start, bubblewrap where it can', () => {
+    const bwrap = findBwrap(env);
+    if (!bwrap) return; // without bwrap, auto is Landlock: the first case below is the general one
+    const file = probeCacheFile(env)!;
+    mkdirSync(join(file, '..'), { recursive: true });
+    const plant = (ok: boolean) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { [bwrapProbeKey(realpathSync(bwrap))]: { ok, why: ok ? 'bubblewrap starts' : 'planted: no user namespaces' }, [bwrapProbeKey(bwrap)]: { ok, why: 'planted' } } }));
+    try {
+      plant(false);
+      expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('landlock');
+      plant(true);
+      expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('bwrap');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
+  it('through the hook with "enforce": "landlock" in the user config: allowed with the Landlock wrapper, which runs', async () => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}');
+    try {
+      const out: string[] = [];
+      const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo hooked > sub/hooked.txt', description: 'd' }, cwd: L.worktree, tool_use_id: 'toolu_ll' };
+      const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+      await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+      const o = (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput: { command: string; description: string } } }).hookSpecificOutput;
+      expect(o.permissionDecision).toBe('allow');
+      expect(o.permissionDecisionReason).toMatch(/Landlock/);
+      expect(o.updatedInput.description).toBe('d');
+      expect(o.updatedInput.command).toContain('bashguard-landlock');
+      expect(runAsClient(o.updatedInput.command, L.worktree, env).code).toBe(0);
+      expect(readFileSync(join(L.worktree, 'sub', 'hooked.txt'), 'utf8')).toBe('hooked\n');
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+    }
   });
 
   it('doctor names Landlock; auto picks bubblewrap where it starts; a worktree file cannot ask for Landlock', () => {
