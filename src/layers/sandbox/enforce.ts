@@ -331,7 +331,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     if (b?.ok) return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
     if (ll?.ok) return { ok: true, mechanism: 'landlock', detail: `Landlock (${ll.why}, ${ll.helper})${b ? ` where ${b.why}` : ''} for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
     if (!bwrap && mode !== 'landlock') return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}${ll ? `; Landlock: ${ll.why}` : ''}` };
-    return { ok: false, mechanism: 'none', detail: `no mechanism: ${b ? b.why : 'Landlock'}${ll ? `; Landlock: ${ll.why}` : ''}` };
+    return { ok: false, mechanism: 'none', detail: `no mechanism: ${[b?.why, ll ? `Landlock cannot be used: ${ll.why}` : null].filter((x) => x).join('; ')}` };
   }
   const e = enforceCall(ws, 'true', mode, env);
   if (e.kind === 'landlock') {
