@@ -30,7 +30,8 @@
  * which the kernel runs outside any sandbox) and /dev only its harmless nodes (bubblewrap's
  * minimal /dev); the helper drops every capability as well.
  */
-import { lstatSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, mkdirSync, accessSync, constants, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, type Dirent, renameSync, statSync, writeFileSync, mkdirSync, accessSync, constants, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -84,30 +85,43 @@ export function landlockRules(plan: SandboxPlan, opts: { root: boolean; adminDir
   const rules: LandlockRule[] = [];
   const widened: { path: string; why: string }[] = [];
   const coarse: { path: string; entries: number }[] = [];
-  const holdsRo = (p: string) => ro.some((r) => r !== p && isInside(r, p));
-  const isRo = (p: string) => ro.includes(p);
+  // Every directory above a read-only path, and the read-only paths, as sets (looked up per entry).
+  const above = new Set<string>();
+  for (const r of ro) for (let d = dirname(r); !above.has(d); d = dirname(d)) {
+    above.add(d);
+    if (d === '/') break;
+  }
+  const roSet = new Set(ro);
+  const holdsRo = (p: string) => above.has(p);
+  const isRo = (p: string) => roSet.has(p);
+  const seen = new Set<string>();
   const add = (p: string, file: boolean) => {
-    if (!rules.some((r) => r.path === p)) rules.push({ path: p, file });
+    if (seen.has(p)) return;
+    seen.add(p);
+    rules.push({ path: p, file });
   };
   const cover = (dir: string): void => {
     if (!holdsRo(dir)) {
       add(dir, false);
       return;
     }
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return; // unreadable: nothing granted beneath
     }
-    const limited = names.length > perDirLimit;
-    if (limited) coarse.push({ path: dir, entries: names.length });
-    for (const name of names) {
+    const limited = entries.length > perDirLimit;
+    if (limited) coarse.push({ path: dir, entries: entries.length });
+    for (const ent of entries) {
+      const name = ent.name;
       const p = join(dir, name);
       if (isRo(p)) continue;
       if (opts.root && (p === '/proc' || p === '/sys' || (dir === '/dev' && !ROOT_DEV.has(name)))) continue;
       if (!opts.root && p === '/sys') continue;
-      const st = lstatQuiet(p);
+      // The entry's type from readdir (d_type); lstat where the file system does not give it.
+      const known = ent.isDirectory() || ent.isFile() || ent.isSymbolicLink() || ent.isFIFO() || ent.isSocket() || ent.isCharacterDevice() || ent.isBlockDevice();
+      const st = known ? ent : lstatQuiet(p);
       if (!st || st.isSymbolicLink()) continue;
       if (st.isDirectory() && holdsRo(p)) cover(p);
       else if (!limited) add(p, !st.isDirectory());
