@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
-import { clientShell, enforceCall, enforcementPlan, enforcementStatus } from '../../../src/layers/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
 import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, landlockRules, probeCacheFile } from '../../../src/layers/sandbox/landlock.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
@@ -234,6 +234,14 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     const nonRoot = landlockRules(plan, { root: false });
     if ('error' in nonRoot) throw new Error(nonRoot.error);
     expect(nonRoot.rules.map((x) => x.path)).toContain('/proc');
+  });
+
+  it('where the helper cannot set Landlock up, the command does not run and its one-line message reaches stderr', () => {
+    const w = enforcementWrapper(`touch ${join(L.worktree, 'sub', 'never')}`, { bwrap: landlockHelper()!, args: ['--rw', 'relative/path'], shell: '/bin/bash', token: 'llfail' });
+    const r = runAsClient(w, L.worktree, env);
+    expect(r.code).toBe(125);
+    expect(r.stderr).toBe('bashguard-landlock: not an absolute path: relative/path\n');
+    expect(existsSync(join(L.worktree, 'sub', 'never'))).toBe(false);
   });
 
   it('a background process outlives the call, which returns at once', () => {
