@@ -11,6 +11,8 @@
  * path is granted whole; one that does is not granted itself, and each of its entries is, except
  * the read-only ones and those that hold one, which are descended into the same way. Consequences
  * (docs/limits.md):
+ * - a protected path that does not exist cannot be created (bubblewrap cannot reserve a file's
+ *   name: the plan's `unreserved`), since its directory gets no rule;
  * - a new entry directly in a directory that holds a protected path is refused: `touch ~/newfile`,
  *   `mkdir ~/.newtool`, a new entry beside the main checkout, a new top-level entry of the
  *   worktree (its `.git` file and `.claude/` are protected), and a file replaced by rename there
@@ -81,7 +83,9 @@ export function landlockRules(plan: SandboxPlan, opts: { root: boolean; adminDir
   const ruleLimit = opts.ruleLimit ?? RULE_LIMIT;
   const perDirLimit = opts.perDirLimit ?? PER_DIR_LIMIT;
   const grants = plan.grants.filter((g) => !g.pin);
-  const ro = grants.filter((g) => g.access === 'ro').map((g) => g.path);
+  // The protected paths that do not exist and that bubblewrap cannot reserve (`unreserved`) count as
+  // read-only too: no rule reaches them, so they cannot be created.
+  const ro = [...grants.filter((g) => g.access === 'ro').map((g) => g.path), ...plan.unreserved.map(physical)];
   const rules: LandlockRule[] = [];
   const widened: { path: string; why: string }[] = [];
   const coarse: { path: string; entries: number }[] = [];
@@ -149,6 +153,15 @@ export function landlockRules(plan: SandboxPlan, opts: { root: boolean; adminDir
     if (by) return { error: `a Landlock rule for ${by.path} would make ${r} writable` };
   }
   return { rules, widened, coarse };
+}
+
+/** A path that does not exist, through the real path of its nearest existing ancestor (the rules are physical). */
+function physical(p: string): string {
+  for (let d = dirname(p), rest = p.slice(d === '/' ? 1 : d.length + 1); ; rest = `${d.slice(d.lastIndexOf('/') + 1)}/${rest}`, d = dirname(d)) {
+    const r = realOrNull(d);
+    if (r) return r === '/' ? `/${rest}` : `${r}/${rest}`;
+    if (d === '/') return p;
+  }
 }
 
 /** As root, a rule for all of /dev (granted where /dev holds nothing protected) becomes one per harmless node. */

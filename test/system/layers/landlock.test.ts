@@ -129,6 +129,9 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
       // and each rule is writable in the plan itself
       expect(effectiveAccess(r.path, e.plan.grants), r.path).toBe('rw');
     }
+    // Protected paths that do not exist (bubblewrap cannot reserve them) cannot be created either.
+    expect(e.plan.unreserved.length).toBeGreaterThan(0);
+    for (const u of e.plan.unreserved) for (const r of e.rules.rules) expect(u === r.path || u.startsWith(r.path === '/' ? '/' : r.path + '/'), `${r.path} reaches ${u}`).toBe(false);
     const paths = e.rules.rules.map((r) => r.path);
     expect(paths).toContain(realpathSync('/tmp'));
     expect(paths).toContain(join(L.worktree, 'sub'));
