@@ -296,7 +296,10 @@ export function landlockAvailable(env: Env): Probe & { helper: string | null } {
   if (!helper) return { ok: false, why: 'the Landlock helper (build/Release/bashguard-landlock) is not installed (reinstall bashguard where a C compiler is present)', helper: null };
   const p = cachedProbe(env, `landlock ${helper} ${identity(helper)}`, () => {
     const r = spawnSync(helper, ['--probe'], { encoding: 'utf8', timeout: 10_000 });
-    return r.status === 0 ? { ok: true, why: `Landlock ABI ${r.stdout.trim()}` } : { ok: false, why: (r.stderr || r.error?.message || `exit ${r.status}`).trim().replace(/^bashguard-landlock: /, '').split('\n')[0]! };
+    const abi = Number(r.stdout.trim());
+    // ABI 3 (Linux 6.2) brought TRUNCATE: before it, truncate(2) of a protected file is not confined.
+    if (r.status === 0 && abi < 3) return { ok: false, why: `this kernel's Landlock (ABI ${abi}) cannot confine truncate(2) (needs ABI 3, Linux 6.2)` };
+    return r.status === 0 ? { ok: true, why: `Landlock ABI ${abi}` } : { ok: false, why: (r.stderr || r.error?.message || `exit ${r.status}`).trim().replace(/^bashguard-landlock: /, '').split('\n')[0]! };
   });
   return { ...p, helper };
 }
