@@ -24,9 +24,12 @@
  *   `cd`s there before returning the command's status. (A file, not a pipe: a background
  *   subshell keeps the descriptor open, and reading a pipe to its end would wait for it.)
  *
- * Where bwrap is missing the hook does not wrap (and says so); `doctor` fails. Where bwrap is
- * installed but cannot create a sandbox (user namespaces off), the wrapped command fails with
- * bwrap's message rather than running unconfined; `doctor` fails and says why.
+ * Under `auto`, where bwrap is missing or cannot start (a probe cached per boot), the same wrapper
+ * runs the command under Landlock instead when the kernel has it (./landlock.ts).
+ * Where bwrap is missing and Landlock cannot be used, the hook does not wrap (and says so);
+ * `doctor` fails. Where bwrap is installed but cannot create a sandbox (user namespaces off) and
+ * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
+ * running unconfined; `doctor` fails and says why.
  */
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
