@@ -245,6 +245,12 @@ export function probeCacheFile(env: Env): string | null {
 export const bwrapProbeKey = (bwrap: string): string => `bwrap ${bwrap} ${identity(bwrap)}`;
 export const currentBootId = bootId;
 
+/** A real directory (not a link) owned by this user, mode 0700 or tighter. */
+function privateDir(dir: string): boolean {
+  const st = lstatQuiet(dir);
+  return st !== null && st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+}
+
 /**
  * A probe that spawns, cached per machine boot in bashguard's cache dir (which the enforcement
  * keeps read-only: the agent cannot plant an answer) keyed by the binary's identity.
@@ -254,7 +260,9 @@ function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
   const boot = bootId();
   const file = probeCacheFile(env);
   let cache: { boot: string; probes: Record<string, Probe> } = { boot, probes: {} };
-  if (file && boot) {
+  // Only in a directory that is ours alone, as the code cache's (src/runtime/startup/cache-dir.ts):
+  // a symlinked or foreign one is neither read nor written.
+  if (file && boot && privateDir(dir!)) {
     const r = readRegularFile(file, { maxBytes: 64 * 1024, noFollow: true });
     if (r.ok) {
       try {
@@ -270,7 +278,8 @@ function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
   const result = run();
   if (file && boot) {
     try {
-      mkdirSync(dir!, { recursive: true });
+      mkdirSync(dir!, { recursive: true, mode: 0o700 });
+      if (!privateDir(dir!)) return result;
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify({ boot, probes: { ...cache.probes, [key]: result } }), { flag: 'wx', mode: 0o600 });
       renameSync(tmp, file);
