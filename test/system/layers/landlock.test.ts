@@ -262,7 +262,7 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     const bwrap = findBwrap(env);
     if (!bwrap) return; // without bwrap, auto is Landlock: the first case below is the general one
     const file = probeCacheFile(env)!;
-    mkdirSync(join(file, '..'), { recursive: true });
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const plant = (ok: boolean) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { [bwrapProbeKey(realpathSync(bwrap))]: { ok, why: ok ? 'bubblewrap starts' : 'planted: no user namespaces' }, [bwrapProbeKey(bwrap)]: { ok, why: 'planted' } } }));
     try {
       plant(false);
