@@ -15,7 +15,10 @@
  * - `client bwrap`: the same with the wrapped command the hook answered (bubblewrap started by the
  *   client's shell, no node);
  * - `client sandbox run`: the same through `bashguard sandbox run` (a second node start: what the
- *   `sandbox` decision does), for comparison.
+ *   `sandbox` decision does), for comparison;
+ * - `hook landlock` and `client landlock`: the hook with `"enforce": "landlock"` and the client's
+ *   shell running the Landlock wrapper it answered (src/layers/sandbox/landlock.ts), where Landlock
+ *   can be used here (else left out, and said why).
  * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
  * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
@@ -56,6 +59,11 @@ export function enforceBench(rounds = ROUNDS) {
     }
     mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
     writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
+    const homeLl = join(root, 'home-landlock');
+    mkdirSync(join(homeLl, '.claude'), { recursive: true });
+    writeFileSync(join(homeLl, '.claude', 'settings.json'), '{}\n');
+    mkdirSync(join(homeLl, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(homeLl, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}\n');
     const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: '/tmp', USER: process.env.USER ?? 'bench' });
     const command = 'true';
     const event = JSON.stringify({ session_id: 'bench', cwd: wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
@@ -80,6 +88,16 @@ export function enforceBench(rounds = ROUNDS) {
       bwrap: () => client(wrapped),
       sandboxRun: () => client(sandboxRun),
     };
+    // Landlock, where it can be used here: the hook's answer under `"enforce": "landlock"`.
+    hook(homeLl);
+    const ll = hook(homeLl);
+    const llWrapped = ll.stdout.trim() ? JSON.parse(ll.stdout).hookSpecificOutput.updatedInput?.command : null;
+    const llProbe = llWrapped ? client(llWrapped) : null;
+    const landlockSkipped = !llWrapped ? ll.stderr.trim() || (ll.stdout.trim() ? JSON.parse(ll.stdout).hookSpecificOutput.permissionDecisionReason : 'the hook did not wrap the command') : llProbe.status !== 0 ? `the Landlock wrapper fails here (exit ${llProbe.status}): ${llProbe.stderr.trim().split('\n')[0]}` : null;
+    if (!landlockSkipped) {
+      subjects.hookLandlock = () => hook(homeLl);
+      subjects.landlock = () => client(llWrapped);
+    }
     const keys = Object.keys(subjects);
     const t = Object.fromEntries(keys.map((k) => [k, []]));
     for (let r = 0; r < rounds; r++) {
@@ -93,11 +111,17 @@ export function enforceBench(rounds = ROUNDS) {
     const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
     const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), sandboxRun: paired('sandboxRun', 'plain') };
     deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
+    if (!landlockSkipped) {
+      deltas.landlockHook = paired('hookLandlock', 'hookOff');
+      deltas.landlockWrapper = paired('landlock', 'plain');
+      deltas.landlockTotal = deltas.landlockHook.map((x, i) => x + deltas.landlockWrapper[i]);
+    }
     const stat = (a) => ({ p50: pct(a, 50), p99: pct(a, 99) });
     const hookAlone = pct(t.hookOff, 50);
     return {
       rounds,
       argc: wrapped.length,
+      ...(landlockSkipped ? { landlockSkipped } : { landlockArgc: llWrapped.length }),
       times: Object.fromEntries(keys.map((k) => [k, stat(t[k])])),
       added: Object.fromEntries(Object.entries(deltas).map(([k, a]) => [k, { ...stat(a), ratioToHook: pct(a, 50) / hookAlone }])),
       target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
@@ -130,6 +154,23 @@ export function enforceReport(r) {
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,
   ];
+  if (r.landlockSkipped) L.push('', `Landlock: skipped (${r.landlockSkipped}).`);
+  else
+    L.push(
+      '',
+      `Landlock (\`"enforce": "landlock"\`; the wrapper is ${r.landlockArgc} characters):`,
+      '',
+      '| subject | p50 | p99 |',
+      '|---|---|---|',
+      `| hook computing the Landlock wrapper | ${f(r.times.hookLandlock.p50)} | ${f(r.times.hookLandlock.p99)} |`,
+      `| client shell, landlock wrapper | ${f(r.times.landlock.p50)} | ${f(r.times.landlock.p99)} |`,
+      '',
+      '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
+      '|---|---|---|---|',
+      `| in the hook (landlock - off) | ${f(r.added.landlockHook.p50)} | ${f(r.added.landlockHook.p99)} | ${r.added.landlockHook.ratioToHook.toFixed(2)} |`,
+      `| landlock wrapper (wrapped - unwrapped) | ${f(r.added.landlockWrapper.p50)} | ${f(r.added.landlockWrapper.p99)} | ${r.added.landlockWrapper.ratioToHook.toFixed(2)} |`,
+      `| **Landlock enforcement total** | **${f(r.added.landlockTotal.p50)}** | ${f(r.added.landlockTotal.p99)} | ${r.added.landlockTotal.ratioToHook.toFixed(2)} |`,
+    );
   return L;
 }
 

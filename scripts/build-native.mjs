@@ -14,6 +14,12 @@
 // prebuilt binary. Every line it prints goes to stderr (`$(npm pack --silent ...)` reads stdout).
 //
 // `--sources` prints what SOURCES would say for this checkout.
+//
+// Then, on Linux, the Landlock helper (native/landlock-exec.c, src/layers/sandbox/landlock.ts) at
+// build/Release/bashguard-landlock, by the same rule: the shipped static binary
+// prebuilds/<platform>-<arch>/bashguard-landlock when SOURCES.landlock records this checkout's
+// source and it runs here; else compiled with $CC or cc (statically where the libc allows).
+// Without it the enforcement uses bubblewrap alone (`bashguard doctor` says so).
 // `node scripts/build-native.mjs --prebuild` (in a checkout) builds from source and writes the
 // result and its SOURCES into prebuilds/ for this platform (test/prebuilds.test.ts checks that
 // the shipped ones match the sources).
@@ -123,8 +129,9 @@ function fallback() {
   return 'the parser will use WASM (grammars/tree-sitter-bash.wasm: same results, slower); `bashguard doctor` says so';
 }
 
-function main() {
+function treeExport() {
   const mode = process.env.BASHGUARD_NATIVE_BUILD;
+  if (process.argv.includes('--prebuild-landlock') || process.argv.includes('--landlock-sources')) return;
   if (process.argv.includes('--sources')) {
     process.stdout.write(sourcesManifest());
     return;
@@ -168,4 +175,70 @@ function main() {
   for (const l of rest) say(l);
 }
 
-main();
+const LANDLOCK_SOURCE = 'native/landlock-exec.c';
+/** The compiler flags, recorded in SOURCES.landlock with the source's hash (a static, stripped binary). */
+const LANDLOCK_FLAGS = ['-std=c11', '-Os', '-s', '-Wall', '-Wextra'];
+const landlockTarget = join(root, 'build', 'Release', 'bashguard-landlock');
+const landlockPrebuilt = (dir = root) => ({ file: join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'bashguard-landlock'), sources: join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'SOURCES.landlock') });
+const landlockManifest = () => `${createHash('sha256').update(readFileSync(join(root, LANDLOCK_SOURCE))).digest('hex')}  ${LANDLOCK_SOURCE}\ncc -static ${LANDLOCK_FLAGS.join(' ')}\n`;
+
+/** Compiles the helper to `out`; null when it worked, else why not. */
+function buildLandlock(out, staticOnly = false) {
+  const cc = process.env.CC || 'cc';
+  mkdirSync(dirname(out), { recursive: true });
+  let r = null;
+  // Static first (one binary for any libc, no loader at start); where the libc has no static
+  // archive, dynamic.
+  for (const extra of staticOnly ? [['-static']] : [['-static'], []]) {
+    r = spawnSync(cc, [...extra, ...LANDLOCK_FLAGS, '-o', out, join(root, LANDLOCK_SOURCE)], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    if (r.status === 0 && existsSync(out)) return null;
+  }
+  rmSync(out, { force: true });
+  return r.error ? `${cc}: ${r.error.code === 'ENOENT' ? 'no C compiler' : r.error.message}` : `${cc} exited with ${r.status}: ${(r.stderr ?? '').trim().split('\n')[0]}`;
+}
+
+/** Whether the helper runs here: `--probe` exits 0 (Landlock on) or 121 (off), nothing else. */
+function landlockRuns(file) {
+  const r = spawnSync(file, ['--probe'], { encoding: 'utf8', timeout: 10_000 });
+  return r.status === 0 || r.status === 121 ? null : `it does not run here (${r.error?.message ?? `exit ${r.status}`})`;
+}
+
+function landlockHelper() {
+  if (process.platform !== 'linux') return;
+  const mode = process.env.BASHGUARD_NATIVE_BUILD;
+  if (process.argv.includes('--landlock-sources')) {
+    process.stdout.write(landlockManifest());
+    return;
+  }
+  if (process.argv.includes('--prebuild') || process.argv.includes('--prebuild-landlock')) {
+    const p = landlockPrebuilt();
+    const problem = buildLandlock(p.file, true);
+    if (problem) {
+      say(`could not build the Landlock helper: ${problem}`);
+      process.exit(1);
+    }
+    writeFileSync(p.sources, landlockManifest());
+    say(`wrote ${relative(root, p.file)} and ${relative(root, p.sources)}`);
+    return;
+  }
+  if (process.argv.includes('--sources')) return;
+  if (mode === '0') return;
+  const p = landlockPrebuilt();
+  const fromSource = mode === 'source' || process.env.npm_config_build_from_source === 'true';
+  let why = fromSource ? 'building from source' : !existsSync(p.file) ? `no prebuilt helper for ${process.platform}-${process.arch}` : !existsSync(p.sources) || readFileSync(p.sources, 'utf8') !== landlockManifest() ? `the prebuilt helper was built from other sources (${relative(root, p.sources)})` : landlockRuns(p.file);
+  if (!why) {
+    mkdirSync(dirname(landlockTarget), { recursive: true });
+    copyFileSync(p.file, landlockTarget);
+    say(`installed the prebuilt Landlock helper (${relative(root, p.file)})`);
+    return;
+  }
+  const problem = buildLandlock(landlockTarget) ?? landlockRuns(landlockTarget);
+  if (!problem) say(`built the Landlock helper (build/Release/bashguard-landlock${fromSource ? '' : `: ${why}`})`);
+  else {
+    rmSync(landlockTarget, { force: true });
+    say(`no Landlock helper (${why}; could not build it: ${problem}); the enforcement will use bubblewrap alone`);
+  }
+}
+
+treeExport();
+landlockHelper();

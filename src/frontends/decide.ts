@@ -126,8 +126,8 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
 /**
  * An allowed Bash call under the OS enforcement: allow with the wrapped command; null (a plain
  * allow) where the client's own sandbox enforces, or where nothing can (said on stderr, and by
- * `doctor`); ask where the trusted config requires bubblewrap (`"enforce": "bwrap"`) and it is
- * missing.
+ * `doctor`); ask where the trusted config requires bubblewrap or Landlock (`"enforce": "bwrap"`,
+ * `"landlock"`) and it is missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
   const { enforceCall, findBwrap, clientShell } = await import('../layers/sandbox/enforce.js');
@@ -136,15 +136,19 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
   if (e.kind === 'client') return null;
   if (e.kind === 'none') {
     if (ws.config.enforce === 'off') return null;
-    if (ws.config.enforce === 'bwrap') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires bubblewrap ("enforce": "bwrap"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
+    if (ws.config.enforce === 'bwrap' || ws.config.enforce === 'landlock') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires ${ws.config.enforce === 'bwrap' ? 'bubblewrap' : 'Landlock'} ("enforce": "${ws.config.enforce}"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
     ctx.stderr(`bashguard: not enforced by the OS: ${e.reason} (bashguard doctor)\n`);
     return null;
   }
   return {
     decision: 'allow',
-    reason: `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+    reason:
+      e.kind === 'landlock'
+        ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
+        : `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
-    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: 'bwrap', held: heldCheck(ws, e.plan.grants, findBwrap(ctx.env) ?? 'bwrap', clientShell(ctx.env)) },
+    // Codex's own sandbox stops a nested bubblewrap (HeldCheck); Landlock nests (rulesets stack).
+    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: e.kind, ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, findBwrap(ctx.env) ?? 'bwrap', clientShell(ctx.env)) } : {}) },
   };
 }
 

@@ -31,8 +31,9 @@ export interface Config {
   enforceInPlainCheckout: boolean;
   /**
    * How allowed Bash calls are enforced by the OS (src/layers/sandbox/enforce.ts): `auto` (default)
-   * wraps them in bubblewrap where it is installed, `bwrap` requires it (ask where it is
-   * missing), `client` relies on the client's own sandbox (Claude Code's `sandbox` settings),
+   * wraps them in bubblewrap where it can start, else in Landlock where the kernel has it, `bwrap`
+   * requires bubblewrap (ask where it is missing), `landlock` uses Landlock only
+   * (src/layers/sandbox/landlock.ts; a worktree's file cannot ask for it), `client` relies on the client's own sandbox (Claude Code's `sandbox` settings),
    * `off` leaves the analyzer alone.
    */
   enforce: EnforceMode;
@@ -99,8 +100,8 @@ export const DEFAULT_CONFIG: Config = {
 export class ConfigError extends Error {}
 
 const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
-export type EnforceMode = 'auto' | 'bwrap' | 'client' | 'off';
-export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'client', 'off'];
+export type EnforceMode = 'auto' | 'bwrap' | 'landlock' | 'client' | 'off';
+export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'landlock', 'client', 'off'];
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 

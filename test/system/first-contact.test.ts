@@ -190,7 +190,7 @@ describe('the packed tarball', () => {
   it('ships LICENSE (MIT), the bin, the bundles and the grammar, and no grammar build header', () => {
     expect(files.has('LICENSE')).toBe(true);
     expect(readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the bashguard authors\n/);
-    for (const f of ['bin/bashguard.js', 'bin/bashguard-hook', 'dist/bashguard.js', 'dist/api.js', 'dist/hook.cjs', 'grammars/tree-sitter-bash.wasm']) expect(files.has(f), f).toBe(true);
+    for (const f of ['bin/bashguard.js', 'bin/bashguard-hook', 'dist/bashguard.js', 'dist/api.js', 'dist/hook.cjs', 'grammars/tree-sitter-bash.wasm', 'native/landlock-exec.c', 'prebuilds/linux-x64/bashguard-landlock', 'prebuilds/linux-x64/SOURCES.landlock']) expect(files.has(f), f).toBe(true);
     expect([...files].filter((f) => f.endsWith('.h') || f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
   });
 

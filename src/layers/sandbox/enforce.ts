@@ -24,9 +24,12 @@
  *   `cd`s there before returning the command's status. (A file, not a pipe: a background
  *   subshell keeps the descriptor open, and reading a pipe to its end would wait for it.)
  *
- * Where bwrap is missing the hook does not wrap (and says so); `doctor` fails. Where bwrap is
- * installed but cannot create a sandbox (user namespaces off), the wrapped command fails with
- * bwrap's message rather than running unconfined; `doctor` fails and says why.
+ * Under `auto`, where bwrap is missing or cannot start (a probe cached per boot), the same wrapper
+ * runs the command under Landlock instead when the kernel has it (./landlock.ts).
+ * Where bwrap is missing and Landlock cannot be used, the hook does not wrap (and says so);
+ * `doctor` fails. Where bwrap is installed but cannot create a sandbox (user namespaces off) and
+ * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
+ * running unconfined; `doctor` fails and says why.
  */
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -37,6 +40,7 @@ import { packageRoot } from '../../util/package-root.js';
 import { sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
+import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
 
 export type { EnforceMode };
 
@@ -260,6 +264,7 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
 
 export type Enforcement =
   | { kind: 'bwrap'; command: string; plan: SandboxPlan }
+  | { kind: 'landlock'; command: string; plan: SandboxPlan; rules: LandlockRules }
   | { kind: 'client' }
   | { kind: 'none'; reason: string };
 
@@ -271,9 +276,19 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
-  const bwrap = findBwrap(env);
-  if (!bwrap) return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
   if (command.includes('\0')) return { kind: 'none', reason: 'the command contains a NUL byte' };
+  const bwrap = mode === 'landlock' ? null : findBwrap(env);
+  // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
+  const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
+  if (mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok) && landlockAvailable(env).ok)) {
+    const shell = clientShell(env);
+    const token = callId === undefined ? undefined : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
+    return landlockCall(ws, command, env, {
+      plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell),
+      wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, ...(token ? { token } : {}) }),
+    });
+  }
+  if (!bwrap) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
   const bw = real(bwrap) ?? bwrap;
   const shell = clientShell(env);
   try {
@@ -291,8 +306,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
 
 export interface EnforcementStatus {
   ok: boolean;
-  /** The mechanism in effect: bwrap, client, off, none. */
-  mechanism: 'bwrap' | 'client' | 'off' | 'none';
+  /** The mechanism in effect: bwrap, landlock, client, off, none. */
+  mechanism: 'bwrap' | 'landlock' | 'client' | 'off' | 'none';
   detail: string;
 }
 
@@ -313,14 +328,25 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
       : { ok: false, mechanism: 'none', detail: `"enforce": "client"${from}, but ${s.detail}` };
   }
   if (!ws.root || ws.skipped) {
-    const bwrap = process.platform === 'linux' ? findBwrap(env) : null;
-    if (!bwrap) return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}` };
-    const r = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
-    return r.status === 0
-      ? { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` }
-      : { ok: false, mechanism: 'none', detail: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
+    const bwrap = process.platform === 'linux' && mode !== 'landlock' ? findBwrap(env) : null;
+    const ll = mode === 'bwrap' ? null : landlockAvailable(env);
+    const b = bwrap ? bwrapStarts(bwrap, env) : null;
+    if (b?.ok) return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
+    if (ll?.ok) return { ok: true, mechanism: 'landlock', detail: `Landlock (${ll.why}, ${ll.helper})${b ? ` where ${b.why}` : ''} for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
+    if (!bwrap && mode !== 'landlock') return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}${ll ? `; Landlock: ${ll.why}` : ''}` };
+    return { ok: false, mechanism: 'none', detail: `no mechanism: ${[b?.why, ll ? `Landlock cannot be used: ${ll.why}` : null].filter((x) => x).join('; ')}` };
   }
   const e = enforceCall(ws, 'true', mode, env);
+  if (e.kind === 'landlock') {
+    const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
+    if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `Landlock cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+    const { widened, coarse } = e.rules;
+    return {
+      ok: true,
+      mechanism: 'landlock',
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the complement of the main checkout, siblings, shared git state and control files; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+    };
+  }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
   const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
   if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `bubblewrap cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };

@@ -1,0 +1,311 @@
+/**
+ * The Landlock enforcement (src/layers/sandbox/landlock.ts, native/landlock-exec.c), executed for
+ * real under `"enforce": "landlock"` in a throw-away main checkout, linked worktree, sibling and
+ * HOME: the worktree's legitimate work runs (writes, /tmp, a commit on its branch, a `cd` the next
+ * call sees, the exit status), and writes, creations, removals, renames, truncations, a hard link
+ * and a symlink swap aimed at the main checkout, the sibling and the user settings fail and leave
+ * them byte-identical. Skips, saying why, where Landlock cannot be used (BASHGUARD_REQUIRE_ALL=1
+ * makes that a failure).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
+import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, landlockRules, probeCacheFile } from '../../../src/layers/sandbox/landlock.js';
+import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { runHook } from '../../../src/frontends/hook/hook.js';
+import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
+import { getParser } from '../../../src/engine/parse/index.js';
+import type { IO } from '../../../src/frontends/io.js';
+import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
+import { parseConfigLayer, DEFAULT_CONFIG } from '../../../src/policy/config.js';
+import { tighten } from '../../../src/policy/workspace/index.js';
+import { cleanEnv, git } from '../../helpers/layers.js';
+
+/** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P`. */
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const out = join(mkdtempSync(join(tmpdir(), 'bashguard-cwdout-')), 'cwd');
+  const script = 'eval "$BG_W"; __s=$?; pwd -P >| "$BG_OUT"; exit $__s';
+  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  const dir = existsSync(out) ? readFileSync(out, 'utf8').replace(/\n$/, '') : '';
+  rmSync(join(out, '..'), { recursive: true, force: true });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
+}
+
+/** Every file under `dir` (not following symlinks, `.git` left out) with its bytes' hash; symlinks by target. */
+function snapshot(dir: string, skip = new Set(['.git', '.builders'])): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      if (skip.has(name)) continue;
+      const p = join(d, name);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out[p] = `link:${readFileSync(p, 'utf8')}`;
+      else if (st.isDirectory()) {
+        out[p] = 'dir';
+        walk(p);
+      } else out[p] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const probeEnv = cleanEnv({ HOME: mkdtempSync(join(tmpdir(), 'bashguard-llprobe-')) });
+const avail = landlockAvailable(probeEnv);
+rmSync(probeEnv.HOME!, { recursive: true, force: true });
+if (!avail.ok) {
+  if (process.env.BASHGUARD_REQUIRE_ALL === '1' && process.platform === 'linux') throw new Error(`BASHGUARD_REQUIRE_ALL=1: Landlock cannot be used here: ${avail.why}`);
+  console.log(`skipping the runs under Landlock: ${avail.why}`);
+}
+
+describe('the helper binary', () => {
+  it.runIf(process.platform === 'linux')('is installed or shipped, and answers --probe with an ABI version or exit 121 and one line', () => {
+    const helper = landlockHelper();
+    expect(helper).not.toBeNull();
+    const r = spawnSync(helper!, ['--probe'], { encoding: 'utf8' });
+    if (r.status === 0) expect(r.stdout).toMatch(/^[1-9]\d*\n$/);
+    else {
+      expect(r.status).toBe(121);
+      expect(r.stderr).toMatch(/^bashguard-landlock: Landlock is not available[^\n]*\n$/);
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('refuses bad arguments with exit 125 and a one-line message, and a missing program with 127', () => {
+    const helper = landlockHelper()!;
+    for (const args of [['--rw'], ['--rw', 'relative', '--', 'true'], ['--bogus', '--', 'true'], ['--rw', '/tmp']]) {
+      const r = spawnSync(helper, args, { encoding: 'utf8' });
+      expect(r.status, args.join(' ')).toBe(125);
+      expect(r.stderr).toMatch(/^bashguard-landlock: [^\n]*\n$/);
+    }
+    if (avail.ok) {
+      const r = spawnSync(helper, ['--', '/nonexistent/bashguard-prog'], { encoding: 'utf8' });
+      expect(r.status).toBe(127);
+      expect(r.stderr).toMatch(/^bashguard-landlock: cannot run \/nonexistent\/bashguard-prog: /);
+    }
+  });
+});
+
+describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const wrap = (command: string, cwd = L.worktree) => {
+    const e = enforceCall(openWorkspace(cwd, { env }), command, 'landlock', env);
+    if (e.kind !== 'landlock') throw new Error(`not enforced by Landlock: ${JSON.stringify(e).slice(0, 300)}`);
+    return e;
+  };
+  const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd).command, cwd, env);
+  const protectedState = () => ({ main: snapshot(L.main), sibling: snapshot(L.sibling), claude: snapshot(join(home, '.claude')), status: git(L.main, ['status', '--porcelain']) });
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-landlock-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude', 'hooks'), { recursive: true });
+    mkdirSync(join(home, '.npm'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
+    writeFileSync(join(home, '.claude', 'hooks', 'launcher.cjs'), '// launcher\n');
+    mkdirSync(join(L.worktree, 'sub'), { recursive: true });
+    writeFileSync(join(L.sibling, 'notes.txt'), 'sibling\n');
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    delete env.XDG_CONFIG_HOME;
+    delete env.XDG_CACHE_HOME;
+    delete env.XDG_STATE_HOME;
+    delete env.CLAUDE_CONFIG_DIR;
+  });
+  afterAll(() => L?.cleanup());
+
+  it('the rules are the complement of the read-only set: no rule reaches a protected path', () => {
+    const e = wrap('true');
+    const ro = e.plan.grants.filter((g) => g.access === 'ro').map((g) => g.path);
+    const widened = new Set(e.rules.widened.map((w) => w.path));
+    for (const r of e.rules.rules) {
+      for (const p of ro) if (!widened.has(p)) expect(p === r.path || p.startsWith(r.path === '/' ? '/' : r.path + '/'), `${r.path} reaches ${p}`).toBe(false);
+      // and each rule is writable in the plan itself
+      expect(effectiveAccess(r.path, e.plan.grants), r.path).toBe('rw');
+    }
+    // Protected paths that do not exist (bubblewrap cannot reserve them) cannot be created either.
+    expect(e.plan.unreserved.length).toBeGreaterThan(0);
+    for (const u of e.plan.unreserved) for (const r of e.rules.rules) expect(u === r.path || u.startsWith(r.path === '/' ? '/' : r.path + '/'), `${r.path} reaches ${u}`).toBe(false);
+    const paths = e.rules.rules.map((r) => r.path);
+    expect(paths).toContain(realpathSync('/tmp'));
+    expect(paths).toContain(join(L.worktree, 'sub'));
+    expect(paths).toContain(join(home, '.npm'));
+    expect(paths).not.toContain(L.worktree);
+    expect(paths).not.toContain(home);
+    // Only the worktree's registration files are granted although protected, and said so.
+    expect([...widened].sort()).toEqual([join(L.main, '.git', 'worktrees', 'b1', 'commondir'), join(L.main, '.git', 'worktrees', 'b1', 'gitdir')]);
+  });
+
+  it('the worktree, /tmp, HOME caches, a commit on the branch and a cd for the next call work; the exit status is the command\'s', () => {
+    expect(run(`python3 -c "open('sub/made.txt','w').write('ok')"`).code).toBe(0);
+    expect(readFileSync(join(L.worktree, 'sub', 'made.txt'), 'utf8')).toBe('ok');
+    expect(run('echo more >> README.md && mkdir -p sub/a/b && echo deep > sub/a/b/c').code).toBe(0);
+    expect(readFileSync(join(L.worktree, 'README.md'), 'utf8')).toBe('# scratch\nmore\n');
+    const tmp = join('/tmp', `bashguard-landlock-${process.pid}`);
+    expect(run(`node -e "require('fs').writeFileSync('${tmp}', 'ok')" && mv ${tmp} ${tmp}.2`).code).toBe(0);
+    expect(readFileSync(`${tmp}.2`, 'utf8')).toBe('ok');
+    rmSync(`${tmp}.2`);
+    expect(run('echo ok > "$HOME/.npm/x"').code).toBe(0);
+    const before = git(L.worktree, ['rev-parse', 'b1']);
+    const c = run('git add -A && git commit -qm landlocked && git log -1 --format=%s');
+    expect(c, c.stderr).toMatchObject({ code: 0, stdout: 'landlocked\n' });
+    expect(git(L.main, ['rev-parse', 'b1'])).not.toBe(before);
+    expect(git(L.main, ['log', '-1', '--format=%s', 'b1'])).toBe('landlocked');
+    const cd = run('cd sub');
+    expect(cd).toMatchObject({ code: 0, cwd: join(L.worktree, 'sub') });
+    expect(run('echo rel > rel.txt', cd.cwd).code).toBe(0);
+    expect(readFileSync(join(L.worktree, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
+    expect(run('echo out; echo err >&2; exit 7')).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' });
+    expect(run('false').code).toBe(1);
+    expect(run('kill -9 $$').code).toBe(137);
+  });
+
+  it('writes, creations, removals, renames, truncations, a hard link and a symlink swap fail and leave the protected files byte-identical', () => {
+    const before = protectedState();
+    const settings = join(home, '.claude', 'settings.json');
+    const link = join('/tmp', `bashguard-ll-link-${process.pid}`);
+    const escapes = [
+      `echo x >> ${L.main}/README.md`,
+      `python3 -c "open('${L.main}/README.md','w').write('x')"`,
+      `touch ${L.main}/NEW`,
+      `mkdir ${L.main}/newdir`,
+      `rm ${L.main}/docs/guide.md`,
+      `rmdir ${L.main}/docs`,
+      `mv ${L.main}/docs ${L.main}/docs2`,
+      `mv ${L.main}/README.md ${L.worktree}/stolen.md`,
+      `truncate -s 0 ${L.main}/src/app.sh`,
+      `: > ${L.main}/src/app.sh`,
+      `echo x > ${L.sibling}/notes.txt`,
+      `touch ${L.sibling}/NEW`,
+      `rm ${L.sibling}/notes.txt`,
+      `echo '{"disableAllHooks":true}' > ${settings}`,
+      `rm ${settings}`,
+      `mv ${home}/.claude ${home}/.claude-moved`,
+      `echo x > ${home}/.claude/hooks/launcher.cjs`,
+      `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`,
+      `python3 -c "open('${L.main}/.git/config','a').write('[core]\\n\\thooksPath=/tmp\\n')"`,
+      `echo x > ${L.main}/.git/hooks/post-commit`,
+      // A hard link of a protected file into /tmp (Landlock's REFER: EXDEV), then written through.
+      `ln ${settings} ${link}.hard && echo x >> ${link}.hard`,
+      // A symlink to a benign file swapped for one to a protected file, then written through.
+      `echo ok > ${link}.benign && ln -sfn ${link}.benign ${link} && ln -sfn ${settings} ${link} && echo x >> ${link}`,
+      `echo x > /proc/self/root${L.main}/README.md`,
+    ];
+    for (const c of escapes) {
+      const r = run(c);
+      expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
+    }
+    expect(protectedState()).toEqual(before);
+    expect(readFileSync(join(L.main, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+    expect(existsSync(join(L.main, '.git', 'hooks', 'post-commit'))).toBe(false);
+    expect(existsSync(`${link}.hard`)).toBe(false);
+    expect(existsSync(join(L.worktree, '.claude'))).toBe(false);
+    for (const f of [link, `${link}.benign`]) rmSync(f, { force: true });
+  });
+
+  it('a new entry beside a protected path is refused (the documented cost): at the top of the worktree, in HOME', () => {
+    expect(run('touch top-level-new').code).not.toBe(0);
+    expect(existsSync(join(L.worktree, 'top-level-new'))).toBe(false);
+    expect(run('mkdir "$HOME/.newtool"').code).not.toBe(0);
+    expect(existsSync(join(home, '.newtool'))).toBe(false);
+  });
+
+  it('a directory with too many entries is not descended into, and too many rules in all is no Landlock, said why', () => {
+    const plan = enforcementPlan(openWorkspace(L.worktree, { env }), landlockHelper()!, clientShell(env));
+    const coarse = landlockRules(plan, { root: false, perDirLimit: 1 });
+    if ('error' in coarse) throw new Error(coarse.error);
+    expect(coarse.coarse.map((c) => c.path)).toContain(home);
+    expect(coarse.rules.some((r) => r.path.startsWith(home + '/'))).toBe(false);
+    const over = landlockRules(plan, { root: false, ruleLimit: 3 });
+    expect(over).toMatchObject({ error: expect.stringMatching(/more than 3 Landlock rules/) });
+  });
+
+  it('as root, /proc and /sys get no rule and /dev only its harmless nodes', () => {
+    const plan = enforcementPlan(openWorkspace(L.worktree, { env }), landlockHelper()!, clientShell(env));
+    const r = landlockRules(plan, { root: true });
+    if ('error' in r) throw new Error(r.error);
+    const paths = r.rules.map((x) => x.path);
+    expect(paths.filter((p) => p === '/proc' || p.startsWith('/proc/') || p === '/sys' || p.startsWith('/sys/'))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('/dev/') && !p.startsWith('/dev/shm')).every((p) => /^\/dev\/(null|zero|full|random|urandom|tty|ptmx|pts)$/.test(p))).toBe(true);
+    expect(paths).toContain('/dev/null');
+    const nonRoot = landlockRules(plan, { root: false });
+    if ('error' in nonRoot) throw new Error(nonRoot.error);
+    expect(nonRoot.rules.map((x) => x.path)).toContain('/proc');
+  });
+
+  it('where the helper cannot set Landlock up, the command does not run and its one-line message reaches stderr', () => {
+    const w = enforcementWrapper(`touch ${join(L.worktree, 'sub', 'never')}`, { bwrap: landlockHelper()!, args: ['--rw', 'relative/path'], shell: '/bin/bash', token: 'llfail' });
+    const r = runAsClient(w, L.worktree, env);
+    expect(r.code).toBe(125);
+    expect(r.stderr).toBe('bashguard-landlock: not an absolute path: relative/path\n');
+    expect(existsSync(join(L.worktree, 'sub', 'never'))).toBe(false);
+  });
+
+  it('a background process outlives the call, which returns at once', () => {
+    const marker = join(L.worktree, 'sub', 'bg-done');
+    const t0 = Date.now();
+    const r = run(`(sleep 1; echo done > ${marker}) >/dev/null 2>&1 & echo started`);
+    expect(r).toMatchObject({ code: 0, stdout: 'started\n' });
+    expect(Date.now() - t0).toBeLessThan(900);
+    const until = Date.now() + 10_000;
+    while (!existsSync(marker) && Date.now() < until) spawnSync('sleep', ['0.1']);
+    expect(readFileSync(marker, 'utf8')).toBe('done\n');
+  });
+
+  it('auto: Landlock where the (cached) probe says bubblewrap cannot start, bubblewrap where it can', () => {
+    const bwrap = findBwrap(env);
+    if (!bwrap) return; // without bwrap, auto is Landlock: the first case below is the general one
+    const file = probeCacheFile(env)!;
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const plant = (ok: boolean) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { [bwrapProbeKey(realpathSync(bwrap))]: { ok, why: ok ? 'bubblewrap starts' : 'planted: no user namespaces' }, [bwrapProbeKey(bwrap)]: { ok, why: 'planted' } } }));
+    try {
+      plant(false);
+      expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('landlock');
+      plant(true);
+      expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('bwrap');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
+  it('through the hook with "enforce": "landlock" in the user config: allowed with the Landlock wrapper, which runs', async () => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}');
+    try {
+      const out: string[] = [];
+      const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo hooked > sub/hooked.txt', description: 'd' }, cwd: L.worktree, tool_use_id: 'toolu_ll' };
+      const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+      await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+      const o = (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput: { command: string; description: string } } }).hookSpecificOutput;
+      expect(o.permissionDecision).toBe('allow');
+      expect(o.permissionDecisionReason).toMatch(/Landlock/);
+      expect(o.updatedInput.description).toBe('d');
+      expect(o.updatedInput.command).toContain('bashguard-landlock');
+      expect(runAsClient(o.updatedInput.command, L.worktree, env).code).toBe(0);
+      expect(readFileSync(join(L.worktree, 'sub', 'hooked.txt'), 'utf8')).toBe('hooked\n');
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+    }
+  });
+
+  it('doctor names Landlock; auto picks bubblewrap where it starts; a worktree file cannot ask for Landlock', () => {
+    const layer = (text: string) => parseConfigLayer(text, join(L.root, 'u.json'), L.root);
+    const ws = openWorkspace(L.worktree, { env });
+    const forced = Object.assign(Object.create(Object.getPrototypeOf(ws)), ws, { config: { ...ws.config, enforce: 'landlock' } });
+    const s = enforcementStatus(forced, env, []);
+    expect(s, s.detail).toMatchObject({ ok: true, mechanism: 'landlock' });
+    expect(s.detail).toMatch(/^Landlock \(Landlock ABI \d+\): every allowed Bash call may write beneath \d+ paths only/);
+    const notices: string[] = [];
+    expect(tighten(DEFAULT_CONFIG, layer('{"enforce":"landlock"}'), notices).enforce).toBe('auto');
+    expect(notices.join('\n')).toMatch(/enforce: landlock/);
+    const auto = enforceCall(ws, 'true', 'auto', env);
+    const bw = spawnSync('bwrap', ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true']);
+    expect(auto.kind).toBe(bw.status === 0 ? 'bwrap' : 'landlock');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The Landlock helper (native/landlock-exec.c) as scripts/build-native.mjs installs it: the shipped
+ * linux-x64 binary records the source it was built from (SOURCES.landlock), is static (no dynamic
+ * loader: it runs on glibc and musl alike), and is installed without a toolchain; changed sources
+ * are compiled where a compiler is present, and without one the install still succeeds and says
+ * that the enforcement will use bubblewrap alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../helpers/shared.js';
+
+const TUPLE = `${process.platform}-${process.arch}`;
+const DIR = join(REPO_ROOT, 'prebuilds', TUPLE);
+const scratch: string[] = [];
+afterAll(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+function packageCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bashguard-prebuilt-ll-'));
+  scratch.push(dir);
+  for (const f of ['package.json', 'binding.gyp', 'native', 'scripts', 'prebuilds']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
+  return dir;
+}
+
+/** The install script in `dir`, with PATH an empty directory unless `env` gives one (no compiler, make or python). */
+function installScript(dir: string, env: Record<string, string> = {}) {
+  const bin = mkdtempSync(join(tmpdir(), 'bashguard-nopath-'));
+  scratch.push(bin);
+  return spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], { cwd: dir, encoding: 'utf8', env: { PATH: bin, HOME: dir, npm_config_nodedir: join(dir, 'none'), ...env }, timeout: 120_000 });
+}
+
+/** Whether an ELF file asks for a dynamic loader (a PT_INTERP program header). */
+function hasInterpreter(file: string): boolean {
+  const b = readFileSync(file);
+  expect(b.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+  expect(b[4]).toBe(2); // 64-bit
+  const phoff = Number(b.readBigUInt64LE(0x20));
+  const phentsize = b.readUInt16LE(0x36);
+  const phnum = b.readUInt16LE(0x38);
+  for (let i = 0; i < phnum; i++) if (b.readUInt32LE(phoff + i * phentsize) === 3) return true;
+  return false;
+}
+
+const cc = spawnSync('cc', ['--version'], { encoding: 'utf8' }).status === 0;
+
+describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', () => {
+  it('records the source it was built from, which is this checkout\'s; static; runs', () => {
+    const now = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-native.mjs'), '--landlock-sources'], { encoding: 'utf8' });
+    expect(now.status).toBe(0);
+    expect(now.stdout).toMatch(/^[0-9a-f]{64} {2}native\/landlock-exec\.c\ncc -static /);
+    // A mismatch means native/landlock-exec.c changed without `node scripts/build-native.mjs --prebuild-landlock`.
+    expect(readFileSync(join(DIR, 'SOURCES.landlock'), 'utf8')).toBe(now.stdout);
+    expect(hasInterpreter(join(DIR, 'bashguard-landlock'))).toBe(false);
+    const r = spawnSync(join(DIR, 'bashguard-landlock'), ['--probe'], { encoding: 'utf8' });
+    expect([0, 121]).toContain(r.status);
+  });
+
+  it('the install script installs it with no toolchain', () => {
+    const dir = packageCopy();
+    const r = installScript(dir, { BASHGUARD_NATIVE_BUILD: '0' });
+    expect(r.status).toBe(0);
+    // (BASHGUARD_NATIVE_BUILD=0 skips both)
+    expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(false);
+    const ok = installScript(dir);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe('');
+    expect(ok.stderr).toContain(`installed the prebuilt Landlock helper (prebuilds/${TUPLE}/bashguard-landlock)`);
+    const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+    expect(sha(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(sha(join(DIR, 'bashguard-landlock')));
+  });
+
+  it('changed sources: compiled where a compiler is present; without one, no helper, said, and the install succeeds', () => {
+    const dir = packageCopy();
+    writeFileSync(join(dir, 'native', 'landlock-exec.c'), readFileSync(join(dir, 'native', 'landlock-exec.c'), 'utf8') + '\n/* changed */\n');
+    const none = installScript(dir);
+    expect(none.status).toBe(0);
+    expect(none.stderr).toMatch(/no Landlock helper \(the prebuilt helper was built from other sources .*; could not build it: cc: no C compiler\); the enforcement will use bubblewrap alone/);
+    expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(false);
+    if (!cc) return;
+    const built = installScript(dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+    expect(built.status).toBe(0);
+    expect(built.stderr).toContain('built the Landlock helper (build/Release/bashguard-landlock: the prebuilt helper was built from other sources');
+    const r = spawnSync(join(dir, 'build', 'Release', 'bashguard-landlock'), ['--probe'], { encoding: 'utf8' });
+    expect([0, 121]).toContain(r.status);
+  });
+});
