@@ -265,15 +265,23 @@ class Discovery {
     }
     const target = resolveFrom(d, line.slice('gitdir: '.length));
     if (!this.isGitDirectory(target)) throw new Unreadable(`${dotGit} points at ${target}, which is not a git directory`);
-    return this.fromGitDir(d, target);
+    return this.fromGitDir(d, target, true);
   }
 
   /** `d` holds `.git` (a dir, or a file pointing at `gitDirPath`). */
-  private fromGitDir(d: string, gitDirPath: string): DiscoveryResult {
+  private fromGitDir(d: string, gitDirPath: string, viaGitFile = false): DiscoveryResult {
     const gitDir = this.realpathOrThrow(gitDirPath, 'git dir');
     const commonRaw = this.readOptional(under(gitDir, 'commondir'));
     const commonDir =
       commonRaw === null ? gitDir : this.realpathOrThrow(resolveFrom(gitDir, stripNewlines(commonRaw)), 'common dir');
+    // A gitfile leading to `<repo>/worktrees/<name>` is a linked worktree of <repo> (git worktree
+    // add writes `../..` there): a `commondir` that is missing or leads elsewhere was changed after
+    // the fact, and would make this worktree look like a checkout of its own, where nothing is
+    // enforced. Broken: a person repairs it (git worktree repair).
+    const holder = parentOf(parentOf(gitDir));
+    if (viaGitFile && baseOf(parentOf(gitDir)) === 'worktrees' && commonDir !== holder && this.isGitDirectory(holder)) {
+      throw new Unreadable(`${under(gitDir, 'commondir')} ${commonRaw === null ? 'is missing' : `leads to ${commonDir}`}, not to ${holder}, the repository whose worktrees/ holds this worktree's git dir`);
+    }
 
     if (commonRaw !== null && parentOf(gitDir) === under(commonDir, 'worktrees')) {
       const current: Checkout = { kind: 'linked-worktree', root: d, gitDir, commonDir, name: baseOf(gitDir) };

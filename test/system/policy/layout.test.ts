@@ -562,6 +562,26 @@ describe('(7) removed worktrees', () => {
   });
 });
 
+describe('a linked worktree whose commondir was changed', () => {
+  it('is broken (unreadable), not a checkout of its own: a missing commondir, or one leading to another repository', () => {
+    const repo = initRepo(join(T, 'cd', 'repo'));
+    const other = initRepo(join(T, 'cd', 'other'));
+    const wt = join(repo, '.builders', 'x');
+    git(repo, 'worktree', 'add', '-q', '-b', 'x', wt);
+    const file = join(repo, '.git', 'worktrees', 'x', 'commondir');
+    expect(ok(wt).current.kind).toBe('linked-worktree');
+    writeFileSync(file, `${join(other, '.git')}\n`);
+    const moved = discoverLayout(wt);
+    expect(moved).toMatchObject({ ok: false, reason: 'unreadable' });
+    if (!moved.ok) expect(moved.message).toContain('commondir');
+    rmSync(file);
+    expect(discoverLayout(join(wt, 'src'))).toMatchObject({ ok: false, reason: 'unreadable' });
+    // The benign twin: what git worktree add writes.
+    writeFileSync(file, '../..\n');
+    expect(ok(wt).current.kind).toBe('linked-worktree');
+  });
+});
+
 describe('failures', () => {
   it('not-a-checkout outside any repository (agreeing with git)', () => {
     const plain = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-norepo-')));
