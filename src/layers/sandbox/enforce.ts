@@ -249,7 +249,8 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
   const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
   return [
-    `__bg_f=${shellQuote(opts.cwdFile)}`,
+    // (`.$$`, the client shell's pid: the same wrapper run twice gets two files)
+    `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
     `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
     '__bg_s=$?',
     '__bg_d=',

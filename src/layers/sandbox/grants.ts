@@ -11,7 +11,7 @@
  * applying them in order, each overriding what came before for its subtree, gives "the most
  * specific grant wins", like `classify` (bwrap binds and Seatbelt's last-match rule both work so).
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/interpret/paths.js';
@@ -41,11 +41,75 @@ export interface SandboxPlan {
   unreserved: string[];
 }
 
-function real(p: string): string | null {
+function realNative(p: string): string | null {
   try {
     return realpathSync.native(p);
   } catch {
     return null;
+  }
+}
+
+/** A path that is absolute and has no `.`, `..`, empty component or trailing slash. */
+const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
+
+/**
+ * Physical paths for one plan, one lstat per distinct component, remembered: a plan resolves
+ * ~60 paths that share most of their ancestors, and realpath(3) costs an lstat or readlink per
+ * component on every call (and an exception per missing path in Node). A component that is a
+ * symlink (or a path that is not normal) goes to realpath(3).
+ */
+class Resolver {
+  private readonly memo = new Map<string, string | null>();
+  private readonly stats = new Map<string, ReturnType<typeof lstatSync> | null>();
+
+  private lstat(p: string) {
+    let st = this.stats.get(p);
+    if (st === undefined) {
+      try {
+        st = lstatSync(p, { throwIfNoEntry: false }) ?? null;
+      } catch {
+        st = null; // ENOTDIR, EACCES: not a path the plan can bind
+      }
+      this.stats.set(p, st);
+    }
+    return st;
+  }
+
+  /** The physical path, or null where nothing is there (a dangling symlink included). */
+  real(p: string): string | null {
+    if (p === '/') return '/';
+    let r = this.memo.get(p);
+    if (r !== undefined) return r;
+    if (!NORMAL.test(p)) r = realNative(p);
+    else {
+      const st = this.lstat(p);
+      if (!st) r = null;
+      else if (st.isSymbolicLink()) r = realNative(p);
+      else {
+        const i = p.lastIndexOf('/');
+        const parent = i === 0 ? '/' : this.real(p.slice(0, i));
+        r = parent === null ? null : `${parent === '/' ? '' : parent}${p.slice(i)}`;
+      }
+    }
+    this.memo.set(p, r);
+    return r;
+  }
+
+  exists(p: string): boolean {
+    return this.real(p) !== null;
+  }
+
+  isDir(p: string): boolean {
+    const r = this.real(p);
+    return r !== null && this.lstat(r)?.isDirectory() === true;
+  }
+
+  nearestExisting(p: string): string | null {
+    for (let d = dirname(p); ; d = dirname(d)) {
+      const r = this.real(d);
+      if (r !== null) return r;
+      if (d === '/') return null;
+    }
   }
 }
 
@@ -69,6 +133,11 @@ export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan 
   const l = ws.layout;
   if (!l || !l.current.root) throw new LayerError(`${ws.cwd} is not inside a git checkout with a work tree (${ws.skipped ?? 'no layout'})`);
   const base = opts.base ?? 'ro';
+  const R = new Resolver();
+  const real = (p: string) => R.real(p);
+  const existsSync = (p: string) => R.exists(p);
+  const isDir = (p: string) => R.isDir(p);
+  const nearestExisting = (p: string) => R.nearestExisting(p);
   const root = l.current.root;
   const common = l.current.commonDir;
   const want: Grant[] = [];
@@ -165,20 +234,6 @@ function reservable(path: string, anc: string, roots: (string | null)[]): string
   const name = rest[0]!;
   const isDirName = rest.length > 1 || !/.\./.test(name);
   return isDirName && RESERVED_DIRS.has(name) ? `${anc === '/' ? '' : anc}/${name}` : null;
-}
-function nearestExisting(p: string): string | null {
-  for (let d = dirname(p); ; d = dirname(d)) {
-    if (existsSync(d)) return real(d);
-    if (d === '/') return null;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The most specific grant containing `path` other than itself. */

@@ -88,10 +88,11 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
   it('refuses a cwd file planted under its name instead of following it', () => {
     const planted = join(dir, 'planted');
     writeFileSync(join(dir, 'victim'), 'keep\n');
-    spawnSync('ln', ['-s', join(dir, 'victim'), planted]);
-    const r = runAsClient(plain('echo ran', planted), dir);
+    // (the name ends in the client shell's pid: the client plants it just before the wrapper runs)
+    const script = 'ln -s "$BG_VICTIM" "$BG_PLANT.$$"; eval "$BG_W"';
+    const r = spawnSync('/bin/bash', ['-c', script], { cwd: dir, env: { ...process.env, BG_W: plain('echo ran', planted), BG_PLANT: planted, BG_VICTIM: join(dir, 'victim') }, encoding: 'utf8' });
     expect(r.stdout).toBe('');
-    expect(r.code).not.toBe(0);
+    expect(r.status).not.toBe(0);
     expect(readFileSync(join(dir, 'victim'), 'utf8')).toBe('keep\n');
   });
 
