@@ -19,6 +19,8 @@
  * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
  * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
+ * `--against=DIR`: another checkout of bashguard (built) measured in the same rounds (its hook on
+ * and off, its wrapper), for a before/after comparison on a noisy machine.
  * Needs bubblewrap that can start here; says why and exits 0 otherwise.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -36,49 +38,66 @@ function gitIn(cwd, argv) {
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...argv], { cwd, stdio: 'ignore' });
 }
 
-export function enforceBench(rounds = ROUNDS) {
+export function enforceBench(rounds = ROUNDS, against = args.against) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-bench-enforce-')));
   try {
-    const main = join(root, 'main');
-    mkdirSync(main);
-    gitIn(main, ['init', '-q']);
-    writeFileSync(join(main, 'README.md'), 'x\n');
-    gitIn(main, ['add', '.']);
-    gitIn(main, ['commit', '-qm', 'i']);
-    const wt = join(main, '.builders', 'b1');
-    gitIn(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
-    gitIn(main, ['worktree', 'add', '-q', '-b', 'b2', join(main, '.builders', 'b2')]);
-    const homeOn = join(root, 'home-on');
-    const homeOff = join(root, 'home-off');
-    for (const h of [homeOn, homeOff]) {
-      mkdirSync(join(h, '.claude'), { recursive: true });
-      writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
-    }
-    mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
+    // One layout per checkout measured: the hook makes reservations (empty control files) that
+    // stay, which would change what the other checkout's hook computes.
+    const layout = (name) => {
+      const main = join(root, name, 'main');
+      mkdirSync(main, { recursive: true });
+      gitIn(main, ['init', '-q']);
+      writeFileSync(join(main, 'README.md'), 'x\n');
+      gitIn(main, ['add', '.']);
+      gitIn(main, ['commit', '-qm', 'i']);
+      const wt = join(main, '.builders', 'b1');
+      gitIn(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
+      gitIn(main, ['worktree', 'add', '-q', '-b', 'b2', join(main, '.builders', 'b2')]);
+      const homeOn = join(root, name, 'home-on');
+      const homeOff = join(root, name, 'home-off');
+      for (const h of [homeOn, homeOff]) {
+        mkdirSync(join(h, '.claude'), { recursive: true });
+        writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
+      }
+      mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
+      writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
+      return { wt, homeOn, homeOff };
+    };
     const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: '/tmp', USER: process.env.USER ?? 'bench' });
     const command = 'true';
-    const event = JSON.stringify({ session_id: 'bench', cwd: wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
-    const hook = (home) => timeRun([NODE, BIN, 'hook'], { input: event, env: env(home), cwd: wt });
-    // The wrapped command, once (the hook's answer is the same text every round for this event).
-    for (let i = 0; i < 2; i++) hook(homeOn), hook(homeOff); // warm the code caches
-    const on = hook(homeOn);
-    if (!on.stdout.trim()) {
-      const why = on.stderr.trim() || 'the hook did not wrap the command';
-      return { skipped: why };
-    }
-    const wrapped = JSON.parse(on.stdout).hookSpecificOutput.updatedInput.command;
+    const hookOf = (bin, lay) => {
+      const event = JSON.stringify({ session_id: 'bench', cwd: lay.wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
+      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on ? lay.homeOn : lay.homeOff), cwd: lay.wt });
+    };
+    const A = layout('a');
+    const B = against ? layout('b') : null;
+    const hook = hookOf(BIN, A);
+    const hookB = B ? hookOf(join(against, 'bin', 'bashguard.js'), B) : null;
+    // The wrapped command, once (the same text runs every round: each run gets its own cwd file).
+    for (let i = 0; i < 2; i++) hook(true), hook(false), hookB?.(true), hookB?.(false); // warm the code caches
+    const wrappedBy = (h) => {
+      const on = h(true);
+      if (!on.stdout.trim()) return { skipped: on.stderr.trim() || 'the hook did not wrap the command' };
+      return { wrapped: JSON.parse(on.stdout).hookSpecificOutput.updatedInput.command };
+    };
+    const w = wrappedBy(hook);
+    if (w.skipped) return { skipped: w.skipped };
+    const wrapped = w.wrapped;
+    const wB = hookB ? wrappedBy(hookB) : null;
+    if (wB?.skipped) return { skipped: `${against}: ${wB.skipped}` };
     const cwdFile = join(root, 'cwd');
-    const client = (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: wt });
+    const clientIn = (lay) => (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(lay.homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: lay.wt });
+    const client = clientIn(A);
     const probe = client(wrapped);
     if (probe.status !== 0) return { skipped: `the wrapped command fails here (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0]}` };
-    const sandboxRun = `${NODE} ${BIN} sandbox run -C ${wt} -- bash -c ${command}`;
+    const sandboxRun = `${NODE} ${BIN} sandbox run -C ${A.wt} -- bash -c ${command}`;
     const subjects = {
-      hookOff: () => hook(homeOff),
-      hookOn: () => hook(homeOn),
+      hookOff: () => hook(false),
+      hookOn: () => hook(true),
       plain: () => client(command),
       bwrap: () => client(wrapped),
       sandboxRun: () => client(sandboxRun),
+      ...(hookB ? { hookOffB: () => hookB(false), hookOnB: () => hookB(true), plainB: () => clientIn(B)(command), bwrapB: () => clientIn(B)(wB.wrapped) } : {}),
     };
     const keys = Object.keys(subjects);
     const t = Object.fromEntries(keys.map((k) => [k, []]));
@@ -93,11 +112,17 @@ export function enforceBench(rounds = ROUNDS) {
     const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
     const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), sandboxRun: paired('sandboxRun', 'plain') };
     deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
+    if (hookB) {
+      deltas.hookB = paired('hookOnB', 'hookOffB');
+      deltas.wrapperB = paired('bwrapB', 'plainB');
+      deltas.totalB = deltas.hookB.map((x, i) => x + deltas.wrapperB[i]);
+    }
     const stat = (a) => ({ p50: pct(a, 50), p99: pct(a, 99) });
     const hookAlone = pct(t.hookOff, 50);
     return {
       rounds,
       argc: wrapped.length,
+      ...(hookB ? { against, argcB: wB.wrapped.length } : {}),
       times: Object.fromEntries(keys.map((k) => [k, stat(t[k])])),
       added: Object.fromEntries(Object.entries(deltas).map(([k, a]) => [k, { ...stat(a), ratioToHook: pct(a, 50) / hookAlone }])),
       target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
@@ -130,6 +155,21 @@ export function enforceReport(r) {
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,
   ];
+  if (r.against) {
+    L.push(
+      '',
+      `The same rounds, \`${r.against}\` (its wrapper is ${r.argcB} characters):`,
+      '',
+      '| subject | p50 | p99 |',
+      '|---|---|---|',
+      `| hook alone | ${f(r.times.hookOffB.p50)} | ${f(r.times.hookOffB.p99)} |`,
+      `| hook computing the wrapper | ${f(r.times.hookOnB.p50)} | ${f(r.times.hookOnB.p99)} |`,
+      `| client shell, bwrap wrapper | ${f(r.times.bwrapB.p50)} | ${f(r.times.bwrapB.p99)} |`,
+      `| added in the hook | ${f(r.added.hookB.p50)} | ${f(r.added.hookB.p99)} |`,
+      `| added by the wrapper | ${f(r.added.wrapperB.p50)} | ${f(r.added.wrapperB.p99)} |`,
+      `| **enforcement total** | **${f(r.added.totalB.p50)}** | ${f(r.added.totalB.p99)} |`,
+    );
+  }
   return L;
 }
 
