@@ -249,3 +249,31 @@ export function effectiveAccess(path: string, grants: Grant[]): Access {
   for (const g of grants) if (isInside(path, g.path) && (!best || g.path.length >= best.path.length)) best = g;
   return best?.access ?? 'ro';
 }
+
+/**
+ * Whether a command run under `plan` cannot write `path`, creating it included (true), as the
+ * enforcement binds it: `path` is resolved physically first (symlinks in its existing part, the
+ * final component included, since a write follows them), then the most specific grant decides.
+ * A grant's mount also blocks hard links out of it (link(2) across mounts fails with EXDEV); a
+ * hard link that existed before the call is another name for the file, and this answers for the
+ * name asked about only.
+ */
+export function planCovers(plan: SandboxPlan, path: string): boolean {
+  if (!path.startsWith('/')) return false;
+  const R = new Resolver();
+  let rest = '';
+  let p = path.replace(/\/+$/, '') || '/';
+  if (p !== '/' && !NORMAL.test(p)) {
+    // (`.`, `..` or `//` in it: resolved by the kernel when it exists; else not answered)
+    const r = realNative(p);
+    return r !== null && effectiveAccess(r, plan.grants) === 'ro';
+  }
+  for (;;) {
+    const r = R.real(p);
+    if (r !== null) return effectiveAccess(r === '/' ? `/${rest.slice(1)}` : `${r}${rest}`, plan.grants) === 'ro';
+    if (p === '/') return false;
+    const i = p.lastIndexOf('/');
+    rest = `${p.slice(i)}${rest}`;
+    p = i === 0 ? '/' : p.slice(0, i);
+  }
+}
