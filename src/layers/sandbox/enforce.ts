@@ -35,7 +35,7 @@ import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import type { EnforceMode } from '../../policy/config.js';
 import { packageRoot } from '../../util/package-root.js';
-import { sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
+import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
 
@@ -136,8 +136,54 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
 }
 
 /** The enforcement plan for a workspace: the file system as it is, the protected regions read-only. */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string): SandboxPlan {
-  return sandboxPlan(ws, { base: 'rw', extra: enforcementControlPaths(ws.env, bwrap, shell) });
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore): SandboxPlan {
+  const opts = { base: 'rw' as const, extra: enforcementControlPaths(ws.env, bwrap, shell) };
+  if (!store) return sandboxPlan(ws, opts);
+  // Kept per worktree with every input the plan is computed from (the key, compared whole) and
+  // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
+  // work); any difference computes it again.
+  const l = ws.layout;
+  const key = JSON.stringify([
+    PLAN_FORMAT,
+    l ? [l.current.root, l.current.commonDir, l.current.kind, l.current.gitDir, l.main?.root ?? null, l.siblings.map((x) => x.root)] : null,
+    ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
+    ws.env.HOME ?? null,
+    opts.extra,
+  ]);
+  // (named by the worktree: hashing the whole key would cost more than it saves)
+  const name = `enforce-plan-${hash64(`${l?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`;
+  const text = store.read(name);
+  if (text !== null) {
+    try {
+      const kept = JSON.parse(text) as { key?: unknown; probes?: unknown; plan?: unknown };
+      if (kept.key === key && Array.isArray(kept.probes) && isPlan(kept.plan) && probesHold(kept.probes as [string, string][])) return kept.plan;
+    } catch {
+      // computed again below
+    }
+  }
+  const { plan, probes } = probedPlan(ws, opts);
+  store.write(name, JSON.stringify({ key, probes, plan }));
+  return plan;
+}
+
+/** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
+const PLAN_FORMAT = 'enforce-plan-1';
+
+function isPlan(x: unknown): x is SandboxPlan {
+  const p = x as SandboxPlan;
+  return (
+    typeof p === 'object' && p !== null && typeof p.worktree === 'string' && Array.isArray(p.unreserved) && p.unreserved.every((u) => typeof u === 'string') &&
+    Array.isArray(p.grants) && p.grants.every((g) => typeof g === 'object' && g !== null && typeof g.path === 'string' && g.path.startsWith('/') && (g.access === 'ro' || g.access === 'rw') && typeof g.why === 'string')
+  );
+}
+
+/**
+ * Where the hook may keep facts between calls (the front end passes src/runtime/startup/small-cache.ts:
+ * a private directory the agent cannot write). Never throws.
+ */
+export interface FactStore {
+  read(name: string): string | null;
+  write(name: string, text: string): void;
 }
 
 /**
@@ -213,6 +259,21 @@ function fnv64(s: string): string {
   let h = 0xcbf29ce484222325n;
   for (let i = 0; i < s.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(s.charCodeAt(i))) * 0x100000001b3n);
   return h.toString(16).padStart(16, '0');
+}
+
+/**
+ * A 64-bit hash from two 32-bit FNV-1a-style passes on plain numbers (fnv64's BigInt arithmetic
+ * allocates per character). Names a file only; what the file holds is compared whole.
+ */
+function hash64(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 function randomToken(): string {
@@ -355,9 +416,10 @@ export type Enforcement =
  * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
  * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. (`_callId`,
  * the client's id of the call, is not used: each wrapper gets a fresh cwd file, since the file
- * stays after the call and `set -C` would refuse a second run under the same name.)
+ * stays after the call and `set -C` would refuse a second run under the same name.) `store`: where
+ * the plan may be kept between calls (see `enforcementPlan`).
  */
-export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, _callId?: string): Enforcement {
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, _callId?: string, store?: FactStore): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
@@ -367,10 +429,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const bw = real(bwrap) ?? bwrap;
   const shell = clientShell(env);
   try {
-    const plan = materializeReservations(enforcementPlan(ws, bw, real(shell) ?? shell));
+    const plan = materializeReservations(enforcementPlan(ws, bw, real(shell) ?? shell, store));
     const args = enforcementArgs(plan, process.getuid?.() === 0);
     const dir = cwdDir(env);
-    if (dir) sweepCwdFiles(dir);
+    // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
+    if (dir && Math.random() < 1 / 16) sweepCwdFiles(dir);
     // The cwd file's name: its creation time (for the sweep), then a random token (not guessable
     // before the call, so nothing can be planted under it).
     const token = randomToken();

@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/interpret/paths.js';
 import { LayerError } from '../env/env.js';
+import { nativeIO, STAT } from '../../util/native-io.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -49,6 +50,33 @@ function realNative(p: string): string | null {
   }
 }
 
+/**
+ * What lstat(2) says of `p`: `-` nothing there (or not reachable: ENOTDIR, EACCES), `l` a
+ * symlink, `d` a directory, `f` anything else. Through bashguard's addon when this process has
+ * loaded it (the hook has: one call, no Stats object), else Node's lstat.
+ */
+function kindOf(p: string): string {
+  const io = nativeIO(false);
+  if (io) {
+    const k = io.statKind(p, false);
+    return k >= 0 ? 'f' : k === STAT.SYMLINK ? 'l' : k === STAT.DIRECTORY ? 'd' : k === STAT.OTHER ? 'f' : '-';
+  }
+  try {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    return !st ? '-' : st.isSymbolicLink() ? 'l' : st.isDirectory() ? 'd' : 'f';
+  } catch {
+    return '-';
+  }
+}
+
+/** Whether the file system still shows every fact of `probes` (see `Resolver.probes`). */
+export function probesHold(probes: readonly (readonly [string, string])[]): boolean {
+  for (const [p, want] of probes) {
+    if (p.startsWith('\0') ? (realNative(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
+  }
+  return true;
+}
+
 /** A path that is absolute and has no `.`, `..`, empty component or trailing slash. */
 const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
 
@@ -60,19 +88,28 @@ const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
  */
 class Resolver {
   private readonly memo = new Map<string, string | null>();
-  private readonly stats = new Map<string, ReturnType<typeof lstatSync> | null>();
+  private readonly kinds = new Map<string, string>();
+  /**
+   * Every file-system fact the plan was computed from, in order: `[path, kind]` for an lstat
+   * (`kindOf`), `[NUL + path, real path or '']` for a realpath(3). The same facts give the same
+   * plan (`probesHold`).
+   */
+  readonly probes: [string, string][] = [];
 
-  private lstat(p: string) {
-    let st = this.stats.get(p);
-    if (st === undefined) {
-      try {
-        st = lstatSync(p, { throwIfNoEntry: false }) ?? null;
-      } catch {
-        st = null; // ENOTDIR, EACCES: not a path the plan can bind
-      }
-      this.stats.set(p, st);
+  private kind(p: string): string {
+    let k = this.kinds.get(p);
+    if (k === undefined) {
+      k = kindOf(p);
+      this.kinds.set(p, k);
+      this.probes.push([p, k]);
     }
-    return st;
+    return k;
+  }
+
+  private native(p: string): string | null {
+    const r = realNative(p);
+    this.probes.push([`\0${p}`, r ?? '']);
+    return r;
   }
 
   /** The physical path, or null where nothing is there (a dangling symlink included). */
@@ -80,11 +117,11 @@ class Resolver {
     if (p === '/') return '/';
     let r = this.memo.get(p);
     if (r !== undefined) return r;
-    if (!NORMAL.test(p)) r = realNative(p);
+    if (!NORMAL.test(p)) r = this.native(p);
     else {
-      const st = this.lstat(p);
-      if (!st) r = null;
-      else if (st.isSymbolicLink()) r = realNative(p);
+      const k = this.kind(p);
+      if (k === '-') r = null;
+      else if (k === 'l') r = this.native(p);
       else {
         const i = p.lastIndexOf('/');
         const parent = i === 0 ? '/' : this.real(p.slice(0, i));
@@ -101,7 +138,7 @@ class Resolver {
 
   isDir(p: string): boolean {
     const r = this.real(p);
-    return r !== null && this.lstat(r)?.isDirectory() === true;
+    return r !== null && this.kind(r) === 'd';
   }
 
   nearestExisting(p: string): string | null {
@@ -130,6 +167,11 @@ export interface PlanOptions {
 
 /** The grants for the worktree a workspace was opened in. Throws LayerError where there is no linked worktree or checkout. */
 export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan {
+  return probedPlan(ws, opts).plan;
+}
+
+/** sandboxPlan, with the file-system facts it was computed from (for a cache: see `probesHold`). */
+export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: SandboxPlan; probes: [string, string][] } {
   const l = ws.layout;
   if (!l || !l.current.root) throw new LayerError(`${ws.cwd} is not inside a git checkout with a work tree (${ws.skipped ?? 'no layout'})`);
   const base = opts.base ?? 'ro';
@@ -217,7 +259,7 @@ export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan 
     }
   }
   grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
-  return { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') };
+  return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
 }
 
 /** Names of directories that hold only control files, reserved where they do not exist yet. */

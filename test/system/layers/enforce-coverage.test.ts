@@ -16,7 +16,7 @@ import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { cleanEnv } from '../../helpers/layers.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { planCovers } from '../../../src/layers/sandbox/index.js';
-import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan, findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 
 const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
@@ -123,5 +123,63 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       if (b instanceof Buffer) expect(readFileSync(p.path).equals(b), p.path).toBe(true);
     }
     expect(wrapped).toContain('--ro-bind');
+  });
+});
+
+describe('the kept plan (enforcementPlan with a store)', () => {
+  let L: GitLayout;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-kept-plan-');
+    const home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'CLAUDE_CONFIG_DIR', 'ZDOTDIR']) delete env[k];
+  });
+  afterAll(() => L?.cleanup());
+
+  const memory = () => {
+    const files = new Map<string, string>();
+    let writes = 0;
+    return { files, writes: () => writes, read: (n: string) => files.get(n) ?? null, write: (n: string, t: string) => void (writes++, files.set(n, t)) };
+  };
+  const plan = (store?: ReturnType<typeof memory>) => enforcementPlan(openWorkspace(L.worktree, { env }), '/usr/bin/bwrap', '/bin/bash', store);
+
+  it('is used while every fact it was computed from holds, and computed again when one changes', () => {
+    const store = memory();
+    const first = plan(store);
+    expect(store.writes()).toBe(1);
+    expect(plan(store)).toEqual(first);
+    expect(store.writes()).toBe(1);
+    expect(plan(store)).toEqual(plan());
+    // A control file appears: the kept plan no longer holds, and the new one covers it.
+    const settings = join(L.main, '.claude', 'settings.json');
+    expect(planCovers(first, settings)).toBe(true); // (its nearest existing directory was kept read-only)
+    mkdirSync(join(L.main, '.claude'), { recursive: true });
+    writeFileSync(settings, '{}\n');
+    const second = plan(store);
+    expect(store.writes()).toBe(2);
+    expect(second).toEqual(plan());
+    expect(planCovers(second, settings)).toBe(true);
+    // A sibling worktree removed and a directory of that name made: computed again.
+    spawnSync('git', ['worktree', 'remove', '--force', L.sibling], { cwd: L.main, env });
+    mkdirSync(L.sibling, { recursive: true });
+    const third = plan(store);
+    expect(store.writes()).toBe(3);
+    expect(third).toEqual(plan());
+  });
+
+  it('a kept plan for other inputs, or damaged, is not used', () => {
+    const store = memory();
+    plan(store);
+    const [name, text] = [...store.files.entries()][0]!;
+    const kept = JSON.parse(text) as { key: string; probes: unknown; plan: SandboxPlan };
+    // The same facts under another key (another HOME, another layout): not used.
+    store.files.set(name, JSON.stringify({ ...kept, key: kept.key.replace('/home', '/elsewhere'), plan: { ...kept.plan, grants: [{ path: '/', access: 'rw', why: 'x' }] } }));
+    expect(plan(store)).toEqual(plan());
+    store.files.set(name, '{"key":');
+    expect(plan(store)).toEqual(plan());
+    store.files.set(name, JSON.stringify({ ...kept, plan: { ...kept.plan, grants: [{ path: 'relative', access: 'rw', why: 'x' }] } }));
+    expect(plan(store)).toEqual(plan());
   });
 });
