@@ -15,7 +15,10 @@
  * - `client bwrap`: the same with the wrapped command the hook answered (bubblewrap started by the
  *   client's shell, no node);
  * - `client sandbox run`: the same through `bashguard sandbox run` (a second node start: what the
- *   `sandbox` decision does), for comparison.
+ *   `sandbox` decision does), for comparison;
+ * - `floor`: bwrap with the wrapper's namespaces, /dev and /proc but no grant, starting the same
+ *   inner shell: what any per-call bubblewrap costs here (the wrapper's share above it is its
+ *   mounts and its shell work).
  * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
  * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
@@ -91,7 +94,13 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     const probe = client(wrapped);
     if (probe.status !== 0) return { skipped: `the wrapped command fails here (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0]}` };
     const sandboxRun = `${NODE} ${BIN} sandbox run -C ${A.wt} -- bash -c ${command}`;
+    // The floor: bwrap with the wrapper's namespaces, /dev and /proc and no grant, starting the
+    // same inner shell (what any per-call bubblewrap costs before the first grant is bound).
+    const bwrapBin = wrapped.match(/exec (\/\S*bwrap) /)?.[1] ?? 'bwrap';
+    const asRoot = process.getuid?.() === 0;
+    const floor = [bwrapBin, '--new-session', '--unshare-user', '--unshare-pid', ...(asRoot ? ['--cap-drop', 'ALL', '--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc', '--', '/bin/bash', '-c', 'true'].join(' ');
     const subjects = {
+      floor: () => client(floor),
       hookOff: () => hook(false),
       hookOn: () => hook(true),
       plain: () => client(command),
@@ -110,7 +119,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       }
     }
     const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
-    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), sandboxRun: paired('sandboxRun', 'plain') };
+    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), floor: paired('floor', 'plain'), grants: paired('bwrap', 'floor'), sandboxRun: paired('sandboxRun', 'plain') };
     deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
     if (hookB) {
       deltas.hookB = paired('hookOnB', 'hookOffB');
@@ -144,6 +153,7 @@ export function enforceReport(r) {
     `| hook computing the wrapper | ${f(r.times.hookOn.p50)} | ${f(r.times.hookOn.p99)} |`,
     `| client shell, command unwrapped | ${f(r.times.plain.p50)} | ${f(r.times.plain.p99)} |`,
     `| client shell, bwrap wrapper | ${f(r.times.bwrap.p50)} | ${f(r.times.bwrap.p99)} |`,
+    `| client shell, bwrap floor (namespaces, /dev, /proc, no grant) | ${f(r.times.floor.p50)} | ${f(r.times.floor.p99)} |`,
     `| client shell, \`bashguard sandbox run\` | ${f(r.times.sandboxRun.p50)} | ${f(r.times.sandboxRun.p99)} |`,
     '',
     '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
@@ -151,6 +161,8 @@ export function enforceReport(r) {
     `| in the hook (on - off) | ${f(r.added.hook.p50)} | ${f(r.added.hook.p99)} | ${r.added.hook.ratioToHook.toFixed(2)} |`,
     `| bwrap wrapper (wrapped - unwrapped) | ${f(r.added.wrapper.p50)} | ${f(r.added.wrapper.p99)} | ${r.added.wrapper.ratioToHook.toFixed(2)} |`,
     `| **enforcement total** | **${f(r.added.total.p50)}** | ${f(r.added.total.p99)} | ${r.added.total.ratioToHook.toFixed(2)} |`,
+    `| of the wrapper: the bwrap floor (floor - unwrapped) | ${f(r.added.floor.p50)} | ${f(r.added.floor.p99)} | ${r.added.floor.ratioToHook.toFixed(2)} |`,
+    `| of the wrapper: grants and shell work (wrapped - floor) | ${f(r.added.grants.p50)} | ${f(r.added.grants.p99)} | ${r.added.grants.ratioToHook.toFixed(2)} |`,
     `| \`sandbox run\` instead of the wrapper | ${f(r.added.sandboxRun.p50)} | ${f(r.added.sandboxRun.p99)} | ${r.added.sandboxRun.ratioToHook.toFixed(2)} |`,
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,
