@@ -23,7 +23,8 @@
  *   next call starts in that directory. The command runs in a child process here, so the inner
  *   shell writes its final `pwd -P` to fd 3, a file the outer shell opened, and the outer shell
  *   `cd`s there before returning the command's status. (A file, not a pipe: a background
- *   subshell keeps the descriptor open, and reading a pipe to its end would wait for it.)
+ *   process keeps the descriptor open, even with `3>&-` on the `eval`, through the copy bash
+ *   saves to restore it, and reading a pipe to its end would wait for that process.)
  *
  * Where bwrap is missing the hook does not wrap (and says so); `doctor` fails. Where bwrap is
  * installed but cannot create a sandbox (user namespaces off), the wrapped command fails with
