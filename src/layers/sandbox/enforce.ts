@@ -253,8 +253,8 @@ function writable(p: string): boolean {
 }
 
 /**
- * 64-bit FNV-1a of a string, as 16 hex digits: the cwd file's random name (node:crypto is not
- * loaded for it: its first load costs the hook's process several ms).
+ * 64-bit FNV-1a of a string, as 16 hex digits: the cwd file's name from the call's id (node:crypto
+ * is not loaded for it: its first load costs the hook's process several ms).
  */
 function fnv64(s: string): string {
   let h = 0xcbf29ce484222325n;
@@ -311,7 +311,8 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
   const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
   return [
-    // (`.$$`, the client shell's pid: the same wrapper run twice gets two files)
+    // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
+    // stays and `set -C` refuses an existing one)
     `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
     `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
     '__bg_s=$?',
@@ -347,10 +348,7 @@ export function cwdDir(env: Env): string | null {
   return dir;
 }
 
-/**
- * Removes the cwd files of calls that ended long ago (each name starts with its creation time in
- * hex, so no file is stat'ed). A file still in use when removed costs only that call's `cd`.
- */
+/** Removes the cwd files of calls that ended long ago (by their time of last change). */
 export function sweepCwdFiles(dir: string, now = Date.now()): void {
   let names: string[];
   try {
@@ -359,13 +357,11 @@ export function sweepCwdFiles(dir: string, now = Date.now()): void {
     return;
   }
   for (const n of names) {
-    const t = Number.parseInt(n.slice(0, n.indexOf('-')), 16);
-    if (Number.isFinite(t) && now - t > CWD_FILE_TTL_MS) {
-      try {
-        unlinkSync(`${dir}/${n}`);
-      } catch {
-        // gone already, or not ours to remove
-      }
+    try {
+      const st = lstatSync(`${dir}/${n}`);
+      if (now - st.mtimeMs > CWD_FILE_TTL_MS) unlinkSync(`${dir}/${n}`);
+    } catch {
+      // gone already, or not ours to remove
     }
   }
 }
@@ -415,12 +411,11 @@ export type Enforcement =
 
 /**
  * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
- * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. (`_callId`,
- * the client's id of the call, is not used: each wrapper gets a fresh cwd file, since the file
- * stays after the call and `set -C` would refuse a second run under the same name.) `store`: where
- * the plan may be kept between calls (see `enforcementPlan`).
+ * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. `callId`:
+ * the client's id of the call, which names the cwd file. `store`: where the plan may be kept
+ * between calls (see `enforcementPlan`).
  */
-export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, _callId?: string, store?: FactStore): Enforcement {
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
@@ -435,10 +430,10 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const dir = cwdDir(env);
     // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
     if (dir && Math.random() < 1 / 16) sweepCwdFiles(dir);
-    // The cwd file's name: its creation time (for the sweep), then a random token (not guessable
-    // before the call, so nothing can be planted under it).
-    const token = randomToken();
-    const cwdFile = dir ? `${dir}/${Date.now().toString(16)}-${token}` : `${env.TMPDIR?.startsWith('/') ? env.TMPDIR : '/tmp'}/.bashguard-cwd-${token}`;
+    // The cwd file's name: from the client's id of the call when given (the same answer for the
+    // same event; not guessable before the call, so nothing can be planted under it), else random.
+    const token = callId === undefined ? randomToken() : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
+    const cwdFile = dir ? `${dir}/${token}` : `${env.TMPDIR?.startsWith('/') ? env.TMPDIR : '/tmp'}/.bashguard-cwd-${token}`;
     return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, cwdFile }), plan };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };

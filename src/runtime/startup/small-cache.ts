@@ -38,10 +38,12 @@ function prune(dir: string, keep: string): void {
 /** Largest fact read back (a plan is a few KB). */
 const MAX_BYTES = 1 << 20;
 
-/** The cache in `env`'s cache directory, or null where there is none (BASHGUARD_CODE_CACHE=0, no HOME). */
+/** The cache in `env`'s cache directory, made if missing; null where there is none (BASHGUARD_CODE_CACHE=0, no HOME, not private). */
 export function smallCache(env: Env): SmallCache | null {
   const dir = cacheDir(env);
-  if (!dir) return null;
+  // (made now, before the caller computes anything from the file system: the directory is a
+  // control path, and a plan made before it existed would differ from every later one)
+  if (!dir || !prepareDir(dir)) return null;
   const file = (name: string) => `${dir}/fact-${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
   return {
     read(name) {
@@ -58,7 +60,6 @@ export function smallCache(env: Env): SmallCache | null {
       });
     },
     write(name, text) {
-      if (!prepareDir(dir)) return;
       const tmp = `${dir}/.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {
         writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
