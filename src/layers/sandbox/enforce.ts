@@ -413,9 +413,9 @@ export type Enforcement =
  * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
  * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. `callId`:
  * the client's id of the call, which names the cwd file. `store`: where the plan may be kept
- * between calls (see `enforcementPlan`).
+ * between calls (see `enforcementPlan`). `reserve: false`: make no reservation (doctor).
  */
-export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore): Enforcement {
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore, opts: { reserve?: boolean } = {}): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
@@ -425,7 +425,9 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const bw = real(bwrap) ?? bwrap;
   const shell = clientShell(env);
   try {
-    const plan = materializeReservations(enforcementPlan(ws, bw, real(shell) ?? shell, store));
+    const planned = enforcementPlan(ws, bw, real(shell) ?? shell, store);
+    // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
+    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const args = enforcementArgs(plan, process.getuid?.() === 0);
     const dir = cwdDir(env);
     // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
@@ -471,7 +473,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
       ? { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` }
       : { ok: false, mechanism: 'none', detail: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
   }
-  const e = enforceCall(ws, 'true', mode, env);
+  const e = enforceCall(ws, 'true', mode, env, undefined, undefined, { reserve: false });
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
   const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
   if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `bubblewrap cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
