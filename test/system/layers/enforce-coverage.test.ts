@@ -53,7 +53,8 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     mkdirSync(join(L.main, '.claude'), { recursive: true });
     writeFileSync(join(L.main, '.claude', 'settings.json'), '{}\n');
     writeFileSync(join(L.main, '.bashguard.json'), '{}\n');
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
     for (const k of ['XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'CLAUDE_CONFIG_DIR', 'ZDOTDIR']) delete env[k];
     const ws = openWorkspace(L.worktree, { env });
     const e = enforceCall(ws, 'true', 'auto', env);
@@ -133,7 +134,8 @@ describe('the kept plan (enforcementPlan with a store)', () => {
     L = makeGitLayout('bashguard-kept-plan-');
     const home = join(L.root, 'home');
     mkdirSync(join(home, '.claude'), { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
     for (const k of ['XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'CLAUDE_CONFIG_DIR', 'ZDOTDIR']) delete env[k];
   });
   afterAll(() => L?.cleanup());

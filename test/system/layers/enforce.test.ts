@@ -157,7 +157,9 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     writeFileSync(join(home, '.claude', 'hooks', 'launcher.cjs'), '// launcher\n');
     writeFileSync(join(home, '.claude.json'), '{}\n');
     mkdirSync(join(L.worktree, 'sub'), { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    // (TMPDIR in the layout: the wrappers' cwd files go with it)
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
     delete env.XDG_CONFIG_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
@@ -287,7 +289,7 @@ describe('the enforce setting and the hook', () => {
     const out: string[] = [];
     const err: string[] = [];
     const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: input, cwd: L.worktree, tool_use_id: 'toolu_1' };
-    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home }), cwd: L.worktree, isTTY: false };
+    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') }), cwd: L.worktree, isTTY: false };
     const client = CLIENTS[opts.agent ?? 'claude'];
     const code = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), ...(client ? { client } : {}) });
     const text = out.join('');
@@ -300,6 +302,7 @@ describe('the enforce setting and the hook', () => {
   beforeAll(() => {
     L = makeGitLayout('bashguard-enforce-hook-');
     home = join(L.root, 'home');
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
     mkdirSync(join(home, '.claude'), { recursive: true });
   });
   afterAll(() => L?.cleanup());
