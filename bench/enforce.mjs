@@ -19,9 +19,14 @@
  * - `hook landlock` and `client landlock`: the hook with `"enforce": "landlock"` and the client's
  *   shell running the Landlock wrapper it answered (src/layers/sandbox/landlock.ts), where Landlock
  *   can be used here (else left out, and said why).
+ * - `floor`: bwrap with the wrapper's namespaces, /dev and /proc but no grant, starting the same
+ *   inner shell: what any per-call bubblewrap costs here (the wrapper's share above it is its
+ *   mounts and its shell work).
  * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
  * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
+ * `--against=DIR`: another checkout of bashguard (built) measured in the same rounds (its hook on
+ * and off, its wrapper), for a before/after comparison on a noisy machine.
  * Needs bubblewrap that can start here; says why and exits 0 otherwise.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -39,63 +44,87 @@ function gitIn(cwd, argv) {
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...argv], { cwd, stdio: 'ignore' });
 }
 
-export function enforceBench(rounds = ROUNDS) {
+export function enforceBench(rounds = ROUNDS, against = args.against) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-bench-enforce-')));
   try {
-    const main = join(root, 'main');
-    mkdirSync(main);
-    gitIn(main, ['init', '-q']);
-    writeFileSync(join(main, 'README.md'), 'x\n');
-    gitIn(main, ['add', '.']);
-    gitIn(main, ['commit', '-qm', 'i']);
-    const wt = join(main, '.builders', 'b1');
-    gitIn(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
-    gitIn(main, ['worktree', 'add', '-q', '-b', 'b2', join(main, '.builders', 'b2')]);
-    const homeOn = join(root, 'home-on');
-    const homeOff = join(root, 'home-off');
-    for (const h of [homeOn, homeOff]) {
-      mkdirSync(join(h, '.claude'), { recursive: true });
-      writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
-    }
-    mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
-    const homeLl = join(root, 'home-landlock');
-    mkdirSync(join(homeLl, '.claude'), { recursive: true });
-    writeFileSync(join(homeLl, '.claude', 'settings.json'), '{}\n');
-    mkdirSync(join(homeLl, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(homeLl, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}\n');
+    // One layout per checkout measured: the hook makes reservations (empty control files) that
+    // stay, which would change what the other checkout's hook computes.
+    const layout = (name) => {
+      const main = join(root, name, 'main');
+      mkdirSync(main, { recursive: true });
+      gitIn(main, ['init', '-q']);
+      writeFileSync(join(main, 'README.md'), 'x\n');
+      gitIn(main, ['add', '.']);
+      gitIn(main, ['commit', '-qm', 'i']);
+      const wt = join(main, '.builders', 'b1');
+      gitIn(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
+      gitIn(main, ['worktree', 'add', '-q', '-b', 'b2', join(main, '.builders', 'b2')]);
+      const homeOn = join(root, name, 'home-on');
+      const homeOff = join(root, name, 'home-off');
+      for (const h of [homeOn, homeOff]) {
+        mkdirSync(join(h, '.claude'), { recursive: true });
+        writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
+      }
+      mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
+      writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
+      const homeLl = join(root, name, 'home-landlock');
+      mkdirSync(join(homeLl, '.claude'), { recursive: true });
+      writeFileSync(join(homeLl, '.claude', 'settings.json'), '{}\n');
+      mkdirSync(join(homeLl, '.config', 'bashguard'), { recursive: true });
+      writeFileSync(join(homeLl, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}\n');
+      return { wt, homeOn, homeOff, homeLl };
+    };
     const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: '/tmp', USER: process.env.USER ?? 'bench' });
     const command = 'true';
-    const event = JSON.stringify({ session_id: 'bench', cwd: wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
-    const hook = (home) => timeRun([NODE, BIN, 'hook'], { input: event, env: env(home), cwd: wt });
-    // The wrapped command, once (the hook's answer is the same text every round for this event).
-    for (let i = 0; i < 2; i++) hook(homeOn), hook(homeOff); // warm the code caches
-    const on = hook(homeOn);
-    if (!on.stdout.trim()) {
-      const why = on.stderr.trim() || 'the hook did not wrap the command';
-      return { skipped: why };
-    }
-    const wrapped = JSON.parse(on.stdout).hookSpecificOutput.updatedInput.command;
+    const hookOf = (bin, lay) => {
+      const event = JSON.stringify({ session_id: 'bench', cwd: lay.wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
+      // on: true (default config), false ("enforce": "off"), 'landlock' ("enforce": "landlock").
+      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on === 'landlock' ? lay.homeLl : on ? lay.homeOn : lay.homeOff), cwd: lay.wt });
+    };
+    const A = layout('a');
+    const B = against ? layout('b') : null;
+    const hook = hookOf(BIN, A);
+    const hookB = B ? hookOf(join(against, 'bin', 'bashguard.js'), B) : null;
+    // The wrapped command, once (the same text runs every round: each run gets its own cwd file).
+    for (let i = 0; i < 2; i++) hook(true), hook(false), hookB?.(true), hookB?.(false); // warm the code caches
+    const wrappedBy = (h) => {
+      const on = h(true);
+      if (!on.stdout.trim()) return { skipped: on.stderr.trim() || 'the hook did not wrap the command' };
+      return { wrapped: JSON.parse(on.stdout).hookSpecificOutput.updatedInput.command };
+    };
+    const w = wrappedBy(hook);
+    if (w.skipped) return { skipped: w.skipped };
+    const wrapped = w.wrapped;
+    const wB = hookB ? wrappedBy(hookB) : null;
+    if (wB?.skipped) return { skipped: `${against}: ${wB.skipped}` };
     const cwdFile = join(root, 'cwd');
-    const client = (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: wt });
+    const clientIn = (lay) => (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(lay.homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: lay.wt });
+    const client = clientIn(A);
     const probe = client(wrapped);
     if (probe.status !== 0) return { skipped: `the wrapped command fails here (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0]}` };
-    const sandboxRun = `${NODE} ${BIN} sandbox run -C ${wt} -- bash -c ${command}`;
+    const sandboxRun = `${NODE} ${BIN} sandbox run -C ${A.wt} -- bash -c ${command}`;
+    // The floor: bwrap with the wrapper's namespaces, /dev and /proc and no grant, starting the
+    // same inner shell (what any per-call bubblewrap costs before the first grant is bound).
+    const bwrapBin = wrapped.match(/exec (\/\S*bwrap) /)?.[1] ?? 'bwrap';
+    const asRoot = process.getuid?.() === 0;
+    const floor = [bwrapBin, '--new-session', '--unshare-user', '--unshare-pid', ...(asRoot ? ['--cap-drop', 'ALL', '--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc', '--', '/bin/bash', '-c', 'true'].join(' ');
     const subjects = {
-      hookOff: () => hook(homeOff),
-      hookOn: () => hook(homeOn),
+      floor: () => client(floor),
+      hookOff: () => hook(false),
+      hookOn: () => hook(true),
       plain: () => client(command),
       bwrap: () => client(wrapped),
       sandboxRun: () => client(sandboxRun),
+      ...(hookB ? { hookOffB: () => hookB(false), hookOnB: () => hookB(true), plainB: () => clientIn(B)(command), bwrapB: () => clientIn(B)(wB.wrapped) } : {}),
     };
     // Landlock, where it can be used here: the hook's answer under `"enforce": "landlock"`.
-    hook(homeLl);
-    const ll = hook(homeLl);
+    hook('landlock');
+    const ll = hook('landlock');
     const llWrapped = ll.stdout.trim() ? JSON.parse(ll.stdout).hookSpecificOutput.updatedInput?.command : null;
     const llProbe = llWrapped ? client(llWrapped) : null;
     const landlockSkipped = !llWrapped ? ll.stderr.trim() || (ll.stdout.trim() ? JSON.parse(ll.stdout).hookSpecificOutput.permissionDecisionReason : 'the hook did not wrap the command') : llProbe.status !== 0 ? `the Landlock wrapper fails here (exit ${llProbe.status}): ${llProbe.stderr.trim().split('\n')[0]}` : null;
     if (!landlockSkipped) {
-      subjects.hookLandlock = () => hook(homeLl);
+      subjects.hookLandlock = () => hook('landlock');
       subjects.landlock = () => client(llWrapped);
     }
     const keys = Object.keys(subjects);
@@ -109,12 +138,17 @@ export function enforceBench(rounds = ROUNDS) {
       }
     }
     const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
-    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), sandboxRun: paired('sandboxRun', 'plain') };
+    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), floor: paired('floor', 'plain'), grants: paired('bwrap', 'floor'), sandboxRun: paired('sandboxRun', 'plain') };
     deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
     if (!landlockSkipped) {
       deltas.landlockHook = paired('hookLandlock', 'hookOff');
       deltas.landlockWrapper = paired('landlock', 'plain');
       deltas.landlockTotal = deltas.landlockHook.map((x, i) => x + deltas.landlockWrapper[i]);
+    }
+    if (hookB) {
+      deltas.hookB = paired('hookOnB', 'hookOffB');
+      deltas.wrapperB = paired('bwrapB', 'plainB');
+      deltas.totalB = deltas.hookB.map((x, i) => x + deltas.wrapperB[i]);
     }
     const stat = (a) => ({ p50: pct(a, 50), p99: pct(a, 99) });
     const hookAlone = pct(t.hookOff, 50);
@@ -122,6 +156,7 @@ export function enforceBench(rounds = ROUNDS) {
       rounds,
       argc: wrapped.length,
       ...(landlockSkipped ? { landlockSkipped } : { landlockArgc: llWrapped.length }),
+      ...(hookB ? { against, argcB: wB.wrapped.length } : {}),
       times: Object.fromEntries(keys.map((k) => [k, stat(t[k])])),
       added: Object.fromEntries(Object.entries(deltas).map(([k, a]) => [k, { ...stat(a), ratioToHook: pct(a, 50) / hookAlone }])),
       target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
@@ -143,6 +178,7 @@ export function enforceReport(r) {
     `| hook computing the wrapper | ${f(r.times.hookOn.p50)} | ${f(r.times.hookOn.p99)} |`,
     `| client shell, command unwrapped | ${f(r.times.plain.p50)} | ${f(r.times.plain.p99)} |`,
     `| client shell, bwrap wrapper | ${f(r.times.bwrap.p50)} | ${f(r.times.bwrap.p99)} |`,
+    `| client shell, bwrap floor (namespaces, /dev, /proc, no grant) | ${f(r.times.floor.p50)} | ${f(r.times.floor.p99)} |`,
     `| client shell, \`bashguard sandbox run\` | ${f(r.times.sandboxRun.p50)} | ${f(r.times.sandboxRun.p99)} |`,
     '',
     '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
@@ -150,6 +186,8 @@ export function enforceReport(r) {
     `| in the hook (on - off) | ${f(r.added.hook.p50)} | ${f(r.added.hook.p99)} | ${r.added.hook.ratioToHook.toFixed(2)} |`,
     `| bwrap wrapper (wrapped - unwrapped) | ${f(r.added.wrapper.p50)} | ${f(r.added.wrapper.p99)} | ${r.added.wrapper.ratioToHook.toFixed(2)} |`,
     `| **enforcement total** | **${f(r.added.total.p50)}** | ${f(r.added.total.p99)} | ${r.added.total.ratioToHook.toFixed(2)} |`,
+    `| of the wrapper: the bwrap floor (floor - unwrapped) | ${f(r.added.floor.p50)} | ${f(r.added.floor.p99)} | ${r.added.floor.ratioToHook.toFixed(2)} |`,
+    `| of the wrapper: grants and shell work (wrapped - floor) | ${f(r.added.grants.p50)} | ${f(r.added.grants.p99)} | ${r.added.grants.ratioToHook.toFixed(2)} |`,
     `| \`sandbox run\` instead of the wrapper | ${f(r.added.sandboxRun.p50)} | ${f(r.added.sandboxRun.p99)} | ${r.added.sandboxRun.ratioToHook.toFixed(2)} |`,
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,

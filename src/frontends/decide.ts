@@ -4,6 +4,7 @@
  */
 import type { BashParser } from '../engine/parse/index.js';
 import { mark } from '../runtime/startup/marks.js';
+import { smallCache } from '../runtime/startup/small-cache.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
 import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
@@ -131,7 +132,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
   const { enforceCall, findBwrap, clientShell } = await import('../layers/sandbox/enforce.js');
-  const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`);
+  const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined);
   mark('enforce');
   if (e.kind === 'client') return null;
   if (e.kind === 'none') {

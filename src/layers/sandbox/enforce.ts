@@ -14,15 +14,17 @@
  *   (checked with bubblewrap 0.8: `bwrap --unshare-pid ... bash -c 'sleep 3 &'` returns at once
  *   and the sleep lives on);
  * - output: the command's stdout and stderr reach it on fds 7 and 8, and bwrap itself gets
- *   /dev/null and a file: the sandbox's init (pid 1, which lives as long as a background process
- *   does) closes every descriptor above 2, so it does not hold the client's pipes open;
+ *   /dev/null and the cwd file: the sandbox's init (pid 1, which lives as long as a background
+ *   process does) keeps its descriptors 0-2 and closes the rest, so it does not hold the client's
+ *   pipes open;
  * - the working directory: Claude Code runs a Bash call as `<setup> && eval '<command>' && pwd -P
  *   >| <cwd file>` in its shell (2.1.330's shipped cli, the function that builds `commandString`
  *   and `cwdFilePath`; `eval ${quoted}` then `pwd -P >| ${cwdFile}` joined by ` && `), and the
  *   next call starts in that directory. The command runs in a child process here, so the inner
  *   shell writes its final `pwd -P` to fd 3, a file the outer shell opened, and the outer shell
  *   `cd`s there before returning the command's status. (A file, not a pipe: a background
- *   subshell keeps the descriptor open, and reading a pipe to its end would wait for it.)
+ *   process keeps the descriptor open, even with `3>&-` on the `eval`, through the copy bash
+ *   saves to restore it, and reading a pipe to its end would wait for that process.)
  *
  * Under `auto`, where bwrap is missing or cannot start (a probe cached per boot), the same wrapper
  * runs the command under Landlock instead when the kernel has it (./landlock.ts).
@@ -31,13 +33,13 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, unlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import type { EnforceMode } from '../../policy/config.js';
 import { packageRoot } from '../../util/package-root.js';
-import { sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
+import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
 import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
@@ -139,30 +141,84 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
 }
 
 /** The enforcement plan for a workspace: the file system as it is, the protected regions read-only. */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string): SandboxPlan {
-  return sandboxPlan(ws, { base: 'rw', extra: enforcementControlPaths(ws.env, bwrap, shell) });
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore): SandboxPlan {
+  const opts = { base: 'rw' as const, extra: enforcementControlPaths(ws.env, bwrap, shell) };
+  if (!store) return sandboxPlan(ws, opts);
+  // Kept per worktree with every input the plan is computed from (the key, compared whole) and
+  // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
+  // work); any difference computes it again.
+  const l = ws.layout;
+  const key = JSON.stringify([
+    PLAN_FORMAT,
+    l ? [l.current.root, l.current.commonDir, l.current.kind, l.current.gitDir, l.main?.root ?? null, l.siblings.map((x) => x.root)] : null,
+    ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
+    ws.env.HOME ?? null,
+    opts.extra,
+  ]);
+  // (named by the worktree: hashing the whole key would cost more than it saves)
+  const name = `enforce-plan-${hash64(`${l?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`;
+  const text = store.read(name);
+  if (text !== null) {
+    try {
+      const kept = JSON.parse(text) as { key?: unknown; probes?: unknown; plan?: unknown };
+      if (kept.key === key && Array.isArray(kept.probes) && isPlan(kept.plan) && probesHold(kept.probes as [string, string][])) return kept.plan;
+    } catch {
+      // computed again below
+    }
+  }
+  const { plan, probes } = probedPlan(ws, opts);
+  store.write(name, JSON.stringify({ key, probes, plan }));
+  return plan;
+}
+
+/** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
+const PLAN_FORMAT = 'enforce-plan-1';
+
+function isPlan(x: unknown): x is SandboxPlan {
+  const p = x as SandboxPlan;
+  return (
+    typeof p === 'object' && p !== null && typeof p.worktree === 'string' && Array.isArray(p.unreserved) && p.unreserved.every((u) => typeof u === 'string') &&
+    Array.isArray(p.grants) && p.grants.every((g) => typeof g === 'object' && g !== null && typeof g.path === 'string' && g.path.startsWith('/') && (g.access === 'ro' || g.access === 'rw') && typeof g.why === 'string')
+  );
 }
 
 /**
- * bwrap's options for the enforcement: a user namespace (the mounts cannot be undone: as root,
- * capabilities are dropped too), a pid namespace with its own /proc (a host process's
- * /proc/<pid>/root would reach the host's mounts), a new session (no TIOCSTI into a terminal), a
- * minimal /dev (raw disks stay out of reach of a root agent); no network, IPC or UTS namespace, so
- * servers and the rest work as outside. The whole tree is bound as it is, then each grant in
- * order, parents first.
+ * Where the hook may keep facts between calls (the front end passes src/runtime/startup/small-cache.ts:
+ * a private directory the agent cannot write). Never throws.
+ */
+export interface FactStore {
+  read(name: string): string | null;
+  write(name: string, text: string): void;
+}
+
+/**
+ * bwrap's options for the enforcement. Each option is there for a reason, and each mount costs
+ * the call ~0.2 ms (bwrap re-reads /proc/self/mountinfo for every one), so there are as few as
+ * the plan allows:
+ * - `--new-session`: the command cannot push keystrokes into the client's terminal (TIOCSTI);
+ * - `--unshare-user`: unprivileged bwrap needs it to create the other namespaces, and the mounts
+ *   it makes are then locked (a command cannot unmount its way out); as root,
+ *   `--cap-drop ALL` as well (root keeps every capability in its namespace otherwise, and could
+ *   simply remount a read-only bind read-write);
+ * - `--unshare-pid` and a new `--proc`: a host process's /proc/<pid>/root (the client's own,
+ *   run by the same user) would reach the host's mounts, where nothing is read-only;
+ * - no network, IPC or UTS namespace: servers, shared memory and the rest work as outside.
+ * The whole tree is bound as it is, then each grant in order, parents first. For a user other
+ * than root with `--dev-bind / /`: devices as the user has them (bwrap's `--bind` marks every
+ * mount nodev, which would need /dev bound again); as root, a minimal `--dev` (a raw disk would
+ * be writable), with /dev/shm bound as it is (shared memory, and checkouts that live there).
  */
 export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
-  // As root, a minimal /dev (a raw disk would be writable); otherwise /dev as the user has it (one
-  // bind instead of bwrap's ~10 mounts for a minimal one: it only offers what the user can open).
-  args.push('--bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
-  // /dev/shm as the user has it (shared memory, and checkouts that live there).
+  args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
   const shm = root && existsSync('/dev/shm');
   if (shm) args.push('--bind', '/dev/shm', '/dev/shm');
   for (const g of needed(plan.grants, root)) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
+    // (a plan whose reservations were not made real by `materializeReservations`: bwrap creates
+    // the mount point on the host)
     if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
     else if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
@@ -210,6 +266,21 @@ function fnv64(s: string): string {
   return h.toString(16).padStart(16, '0');
 }
 
+/**
+ * A 64-bit hash from two 32-bit FNV-1a-style passes on plain numbers (fnv64's BigInt arithmetic
+ * allocates per character). Names a file only; what the file holds is compared whole.
+ */
+function hash64(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
 function randomToken(): string {
   return fnv64(`${process.pid}\0${process.hrtime.bigint()}\0${Math.random()}\0${Math.random()}`);
 }
@@ -218,48 +289,123 @@ export interface WrapOptions {
   bwrap: string;
   args: readonly string[];
   shell: string;
-  /** A fresh random token naming the cwd file (tests pass a fixed one). */
-  token?: string;
   /**
-   * Reserved control paths that did not exist (bwrap creates their mount points on the host):
-   * removed after the call while still empty, so the reservation leaves nothing behind.
+   * The file the call's final directory (and bwrap's own message, when it cannot set the sandbox
+   * up) is written to: a fresh name in a directory of the user's (./enforce.ts `cwdDir`). Created
+   * by the outer shell under `set -C`, so a file or symlink planted under that name is refused.
    */
-  reserved?: { path: string; dir: boolean }[];
+  cwdFile: string;
 }
 
 /**
  * The wrapper the client runs instead of `command` (see the file comment). The command reaches
  * the inner shell's `eval` byte for byte (single-quoted twice: into the inner script, and the
- * inner script into the outer line). In the outer shell:
- * - the cwd file is created under `set -C` in a subshell that then becomes bwrap, so an existing
- *   file or symlink of that name is refused, not followed;
- * - it is read only when it is a regular file, then removed;
+ * inner script into the outer line). Every step but bwrap itself is a shell builtin (the call
+ * pays one fork and exec beyond the inner shell):
+ * - the outer shell creates the cwd file under `set -C` in the subshell that becomes bwrap;
+ * - bwrap's stderr goes to the same file (bwrap writes there only when it cannot start the
+ *   command); the inner shell appends `:` and `pwd -P` as the last line;
+ * - the outer shell reads the file with `read` when it is a regular file: the `:/...` line is the
+ *   directory to `cd` to, any other line is bwrap's message and goes to stderr;
+ * - the file stays (removing it would cost an `rm` process per call): the hook removes the cwd
+ *   files of earlier calls (`sweepCwdFiles`);
  * - the status is returned through a function, without a subshell.
  */
 export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
-  const token = opts.token ?? randomToken();
-  const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin pwd -P >&3; exit $__bg_s`;
-  const f = `\${TMPDIR:-/tmp}/.bashguard-cwd-${token}`;
+  const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
   return [
-    `__bg_f="${f}"`,
-    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>"$__bg_f.e")`,
+    // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
+    // stays and `set -C` refuses an existing one)
+    `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
+    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
     '__bg_s=$?',
     '__bg_d=',
-    `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then IFS= read -r __bg_d <"$__bg_f"; fi`,
-    // bwrap's own message, when it could not set the sandbox up.
-    `if [ -s "$__bg_f.e" ] && [ ! -L "$__bg_f.e" ]; then command cat -- "$__bg_f.e" >&2; fi`,
-    // (in the background: the call need not wait for rm; the names are the call's own)
-    '{ command rm -f -- "$__bg_f" "$__bg_f.e" </dev/null >/dev/null 2>&1 & }',
-    ...(opts.reserved ?? []).map((r) =>
-      r.dir
-        ? `command rmdir -- ${shellQuote(r.path)} 2>/dev/null`
-        : `if [ -f ${shellQuote(r.path)} ] && [ ! -L ${shellQuote(r.path)} ] && [ ! -s ${shellQuote(r.path)} ]; then command rm -f -- ${shellQuote(r.path)}; fi`,
-    ),
+    `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
     'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
     '__bg_r() { return "$1"; }',
     '__bg_r "$__bg_s"',
   ].join('; ');
+}
+
+/** How long a cwd file is kept: longer than any foreground call (Claude Code's Bash timeout is at most 10 min). */
+const CWD_FILE_TTL_MS = 30 * 60_000;
+
+/**
+ * The directory of the wrapper's cwd files: `<tmp>/bashguard-cwd-<uid>`, created 0700 and used
+ * only when it is a directory of this user's that nobody else can write (else null: the files go
+ * to `<tmp>` itself and are not swept).
+ */
+export function cwdDir(env: Env): string | null {
+  const tmp = env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/tmp' : '/tmp';
+  const dir = `${tmp}/bashguard-cwd-${process.getuid?.() ?? 'u'}`;
+  let st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st) {
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch {
+      return null;
+    }
+    st = lstatSync(dir, { throwIfNoEntry: false });
+  }
+  if (!st || !st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) return null;
+  return dir;
+}
+
+/** Removes the cwd files of calls that ended long ago (by their time of last change). */
+export function sweepCwdFiles(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    try {
+      const st = lstatSync(`${dir}/${n}`);
+      if (now - st.mtimeMs > CWD_FILE_TTL_MS) unlinkSync(`${dir}/${n}`);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+
+/**
+ * Makes the plan's reservations real: each control path that does not exist yet and is reserved
+ * (an empty file where empty means absent, an empty control directory) is created now, by the
+ * hook, and from then on bound read-only like any other control path. A reservation is never
+ * removed: a sandbox that outlives its call (a background process) would lose the read-only
+ * mount on the name the moment the host removed it (the kernel detaches a mount whose mount
+ * point is unlinked in another namespace), and could then create the file. A path that cannot be
+ * created is left out, and listed in `unreserved`.
+ */
+export function materializeReservations(plan: SandboxPlan): SandboxPlan {
+  if (!plan.grants.some((g) => g.reserve)) return plan;
+  const grants: Grant[] = [];
+  const unreserved = [...plan.unreserved];
+  for (const g of plan.grants) {
+    if (!g.reserve) {
+      grants.push(g);
+      continue;
+    }
+    try {
+      if (g.reserve === 'file') closeSync(openSync(g.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644));
+      else mkdirSync(g.path, { mode: 0o755 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        unreserved.push(g.path);
+        continue;
+      }
+    }
+    const st = lstatSync(g.path, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink() || (g.reserve === 'file' ? !st.isFile() : !st.isDirectory())) {
+      unreserved.push(g.path);
+      continue;
+    }
+    const { reserve: _r, ...rest } = g;
+    grants.push({ ...rest, access: 'ro', why: g.why.replace(/^reserves /, 'reserved: ') });
+  }
+  return { ...plan, grants, unreserved };
 }
 
 export type Enforcement =
@@ -270,9 +416,11 @@ export type Enforcement =
 
 /**
  * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
- * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws.
+ * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. `callId`:
+ * the client's id of the call, which names the cwd file. `store`: where the plan may be kept
+ * between calls (see `enforcementPlan`). `reserve: false`: make no reservation (doctor).
  */
-export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string): Enforcement {
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore, opts: { reserve?: boolean } = {}): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
@@ -280,25 +428,30 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const bwrap = mode === 'landlock' ? null : findBwrap(env);
   // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
   const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
-  if (mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok) && landlockAvailable(env).ok)) {
-    const shell = clientShell(env);
-    const token = callId === undefined ? undefined : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
-    return landlockCall(ws, command, env, {
-      plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell),
-      wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, ...(token ? { token } : {}) }),
-    });
-  }
-  if (!bwrap) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
-  const bw = real(bwrap) ?? bwrap;
+  const useLandlock = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok) && landlockAvailable(env).ok);
+  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
   const shell = clientShell(env);
   try {
-    const plan = enforcementPlan(ws, bw, real(shell) ?? shell);
+    const dir = cwdDir(env);
+    // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
+    if (dir && Math.random() < 1 / 16) sweepCwdFiles(dir);
+    // The cwd file's name: from the client's id of the call when given (the same answer for the
+    // same event; not guessable before the call, so nothing can be planted under it), else random.
+    const token = callId === undefined ? randomToken() : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
+    const cwdFile = dir ? `${dir}/${token}` : `${env.TMPDIR?.startsWith('/') ? env.TMPDIR : '/tmp'}/.bashguard-cwd-${token}`;
+    if (useLandlock) {
+      // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
+      return landlockCall(ws, command, env, {
+        plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell, store),
+        wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
+      });
+    }
+    const bw = real(bwrap!) ?? bwrap!;
+    const planned = enforcementPlan(ws, bw, real(shell) ?? shell, store);
+    // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
+    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const args = enforcementArgs(plan, process.getuid?.() === 0);
-    // The cwd file's name: from the client's id of the call when given (one file per call, and the
-    // same answer for the same event), else random.
-    const token = callId === undefined ? undefined : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
-    const reserved = plan.grants.filter((g) => g.reserve).map((g) => ({ path: g.path, dir: g.reserve !== 'file' }));
-    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, reserved, ...(token ? { token } : {}) }), plan };
+    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, cwdFile }), plan };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -336,7 +489,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     if (!bwrap && mode !== 'landlock') return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}${ll ? `; Landlock: ${ll.why}` : ''}` };
     return { ok: false, mechanism: 'none', detail: `no mechanism: ${[b?.why, ll ? `Landlock cannot be used: ${ll.why}` : null].filter((x) => x).join('; ')}` };
   }
-  const e = enforceCall(ws, 'true', mode, env);
+  const e = enforceCall(ws, 'true', mode, env, undefined, undefined, { reserve: false });
   if (e.kind === 'landlock') {
     const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
     if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `Landlock cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };

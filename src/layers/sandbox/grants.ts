@@ -11,11 +11,12 @@
  * applying them in order, each overriding what came before for its subtree, gives "the most
  * specific grant wins", like `classify` (bwrap binds and Seatbelt's last-match rule both work so).
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/interpret/paths.js';
 import { LayerError } from '../env/env.js';
+import { nativeIO, STAT } from '../../util/native-io.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -41,11 +42,111 @@ export interface SandboxPlan {
   unreserved: string[];
 }
 
-function real(p: string): string | null {
+function realNative(p: string): string | null {
   try {
     return realpathSync.native(p);
   } catch {
     return null;
+  }
+}
+
+/**
+ * What lstat(2) says of `p`: `-` nothing there (or not reachable: ENOTDIR, EACCES), `l` a
+ * symlink, `d` a directory, `f` anything else. Through bashguard's addon when this process has
+ * loaded it (the hook has: one call, no Stats object), else Node's lstat.
+ */
+function kindOf(p: string): string {
+  const io = nativeIO(false);
+  if (io) {
+    const k = io.statKind(p, false);
+    return k >= 0 ? 'f' : k === STAT.SYMLINK ? 'l' : k === STAT.DIRECTORY ? 'd' : k === STAT.OTHER ? 'f' : '-';
+  }
+  try {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    return !st ? '-' : st.isSymbolicLink() ? 'l' : st.isDirectory() ? 'd' : 'f';
+  } catch {
+    return '-';
+  }
+}
+
+/** Whether the file system still shows every fact of `probes` (see `Resolver.probes`). */
+export function probesHold(probes: readonly (readonly [string, string])[]): boolean {
+  for (const [p, want] of probes) {
+    if (p.startsWith('\0') ? (realNative(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
+  }
+  return true;
+}
+
+/** A path that is absolute and has no `.`, `..`, empty component or trailing slash. */
+const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
+
+/**
+ * Physical paths for one plan, one lstat per distinct component, remembered: a plan resolves
+ * ~60 paths that share most of their ancestors, and realpath(3) costs an lstat or readlink per
+ * component on every call (and an exception per missing path in Node). A component that is a
+ * symlink (or a path that is not normal) goes to realpath(3).
+ */
+class Resolver {
+  private readonly memo = new Map<string, string | null>();
+  private readonly kinds = new Map<string, string>();
+  /**
+   * Every file-system fact the plan was computed from, in order: `[path, kind]` for an lstat
+   * (`kindOf`), `[NUL + path, real path or '']` for a realpath(3). The same facts give the same
+   * plan (`probesHold`).
+   */
+  readonly probes: [string, string][] = [];
+
+  private kind(p: string): string {
+    let k = this.kinds.get(p);
+    if (k === undefined) {
+      k = kindOf(p);
+      this.kinds.set(p, k);
+      this.probes.push([p, k]);
+    }
+    return k;
+  }
+
+  private native(p: string): string | null {
+    const r = realNative(p);
+    this.probes.push([`\0${p}`, r ?? '']);
+    return r;
+  }
+
+  /** The physical path, or null where nothing is there (a dangling symlink included). */
+  real(p: string): string | null {
+    if (p === '/') return '/';
+    let r = this.memo.get(p);
+    if (r !== undefined) return r;
+    if (!NORMAL.test(p)) r = this.native(p);
+    else {
+      const k = this.kind(p);
+      if (k === '-') r = null;
+      else if (k === 'l') r = this.native(p);
+      else {
+        const i = p.lastIndexOf('/');
+        const parent = i === 0 ? '/' : this.real(p.slice(0, i));
+        r = parent === null ? null : `${parent === '/' ? '' : parent}${p.slice(i)}`;
+      }
+    }
+    this.memo.set(p, r);
+    return r;
+  }
+
+  exists(p: string): boolean {
+    return this.real(p) !== null;
+  }
+
+  isDir(p: string): boolean {
+    const r = this.real(p);
+    return r !== null && this.kind(r) === 'd';
+  }
+
+  nearestExisting(p: string): string | null {
+    for (let d = dirname(p); ; d = dirname(d)) {
+      const r = this.real(d);
+      if (r !== null) return r;
+      if (d === '/') return null;
+    }
   }
 }
 
@@ -66,9 +167,19 @@ export interface PlanOptions {
 
 /** The grants for the worktree a workspace was opened in. Throws LayerError where there is no linked worktree or checkout. */
 export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan {
+  return probedPlan(ws, opts).plan;
+}
+
+/** sandboxPlan, with the file-system facts it was computed from (for a cache: see `probesHold`). */
+export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: SandboxPlan; probes: [string, string][] } {
   const l = ws.layout;
   if (!l || !l.current.root) throw new LayerError(`${ws.cwd} is not inside a git checkout with a work tree (${ws.skipped ?? 'no layout'})`);
   const base = opts.base ?? 'ro';
+  const R = new Resolver();
+  const real = (p: string) => R.real(p);
+  const existsSync = (p: string) => R.exists(p);
+  const isDir = (p: string) => R.isDir(p);
+  const nearestExisting = (p: string) => R.nearestExisting(p);
   const root = l.current.root;
   const common = l.current.commonDir;
   const want: Grant[] = [];
@@ -148,7 +259,7 @@ export function sandboxPlan(ws: Workspace, opts: PlanOptions = {}): SandboxPlan 
     }
   }
   grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
-  return { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') };
+  return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
 }
 
 /** Names of directories that hold only control files, reserved where they do not exist yet. */
@@ -166,20 +277,6 @@ function reservable(path: string, anc: string, roots: (string | null)[]): string
   const isDirName = rest.length > 1 || !/.\./.test(name);
   return isDirName && RESERVED_DIRS.has(name) ? `${anc === '/' ? '' : anc}/${name}` : null;
 }
-function nearestExisting(p: string): string | null {
-  for (let d = dirname(p); ; d = dirname(d)) {
-    if (existsSync(d)) return real(d);
-    if (d === '/') return null;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** The most specific grant containing `path` other than itself. */
 function writableParent(path: string, grants: Grant[]): Grant | null {
@@ -193,4 +290,32 @@ export function effectiveAccess(path: string, grants: Grant[]): Access {
   let best: Grant | null = null;
   for (const g of grants) if (isInside(path, g.path) && (!best || g.path.length >= best.path.length)) best = g;
   return best?.access ?? 'ro';
+}
+
+/**
+ * Whether a command run under `plan` cannot write `path`, creating it included (true), as the
+ * enforcement binds it: `path` is resolved physically first (symlinks in its existing part, the
+ * final component included, since a write follows them), then the most specific grant decides.
+ * A grant's mount also blocks hard links out of it (link(2) across mounts fails with EXDEV); a
+ * hard link that existed before the call is another name for the file, and this answers for the
+ * name asked about only.
+ */
+export function planCovers(plan: SandboxPlan, path: string): boolean {
+  if (!path.startsWith('/')) return false;
+  const R = new Resolver();
+  let rest = '';
+  let p = path.replace(/\/+$/, '') || '/';
+  if (p !== '/' && !NORMAL.test(p)) {
+    // (`.`, `..` or `//` in it: resolved by the kernel when it exists; else not answered)
+    const r = realNative(p);
+    return r !== null && effectiveAccess(r, plan.grants) === 'ro';
+  }
+  for (;;) {
+    const r = R.real(p);
+    if (r !== null) return effectiveAccess(r === '/' ? `/${rest.slice(1)}` : `${r}${rest}`, plan.grants) === 'ro';
+    if (p === '/') return false;
+    const i = p.lastIndexOf('/');
+    rest = `${p.slice(i)}${rest}`;
+    p = i === 0 ? '/' : p.slice(0, i);
+  }
 }

@@ -7,7 +7,7 @@
  * bubblewrap skip, saying why, where it cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
-import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap, sweepCwdFiles } from '../../../src/layers/sandbox/enforce.js';
 import { cleanEnv, git } from '../../helpers/layers.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
@@ -27,10 +27,10 @@ import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
-function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
   const out = join(mkdtempSync(join(tmpdir(), 'bashguard-cwdout-')), 'cwd');
-  const script = 'eval "$BG_W"; __s=$?; pwd -P >| "$BG_OUT"; exit $__s';
-  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  const script = 'eval "$BG_W"; __s=$?; builtin pwd -P >| "$BG_OUT"; exit $__s';
+  const r = spawnSync(shell, ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
   const dir = existsSync(out) ? readFileSync(out, 'utf8').replace(/\n$/, '') : '';
   rmSync(join(out, '..'), { recursive: true, force: true });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
@@ -38,7 +38,9 @@ function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = proc
 
 /** The wrapper with `env` standing in for bwrap: the text and its shell semantics, without a sandbox. */
 let calls = 0;
-const plain = (command: string, token = `test${++calls}`) => enforcementWrapper(command, { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', token });
+const cwdFiles = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-cwdfiles-')));
+afterAll(() => rmSync(cwdFiles, { recursive: true, force: true }));
+const plain = (command: string, cwdFile = join(cwdFiles, `test${++calls}`)) => enforcementWrapper(command, { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', cwdFile });
 
 describe('the enforcement wrapper (its shell semantics, without a sandbox)', () => {
   let dir: string;
@@ -83,20 +85,42 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
     expect(runAsClient(plain(`cd "a b'c"`), dir).cwd).toBe(join(dir, "a b'c"));
   });
 
-  it('leaves no cwd file behind, and refuses one planted under its name instead of following it', () => {
-    const env = { ...process.env, TMPDIR: dir };
-    runAsClient(plain('cd sub', 'planted'), dir, env);
-    // (removed in the background: wait for it)
-    const until = Date.now() + 5_000;
-    while (existsSync(join(dir, '.bashguard-cwd-planted')) && Date.now() < until) spawnSync('sleep', ['0.05']);
-    expect(existsSync(join(dir, '.bashguard-cwd-planted'))).toBe(false);
-    expect(existsSync(join(dir, '.bashguard-cwd-planted.e'))).toBe(false);
+  it('refuses a cwd file planted under its name instead of following it', () => {
+    const planted = join(dir, 'planted');
     writeFileSync(join(dir, 'victim'), 'keep\n');
-    spawnSync('ln', ['-s', join(dir, 'victim'), join(dir, '.bashguard-cwd-planted')]);
-    const r = runAsClient(plain('echo ran', 'planted'), dir, env);
+    // (the name ends in the client shell's pid: the client plants it just before the wrapper runs)
+    const script = 'ln -s "$BG_VICTIM" "$BG_PLANT.$$"; eval "$BG_W"';
+    const r = spawnSync('/bin/bash', ['-c', script], { cwd: dir, env: { ...process.env, BG_W: plain('echo ran', planted), BG_PLANT: planted, BG_VICTIM: join(dir, 'victim') }, encoding: 'utf8' });
     expect(r.stdout).toBe('');
-    expect(r.code).not.toBe(0);
+    expect(r.status).not.toBe(0);
     expect(readFileSync(join(dir, 'victim'), 'utf8')).toBe('keep\n');
+  });
+
+  it('runs no process but bwrap (and the inner shell): no rm, cat or rmdir, in the foreground or the background', () => {
+    // Every external command the outer shell runs goes through PATH lookup: PATH holds only
+    // stand-ins that log their name, and bwrap (here env) is named absolutely.
+    const bin = mkdtempSync(join(tmpdir(), 'bashguard-nopath-'));
+    const log = join(bin, 'log');
+    for (const n of ['rm', 'rmdir', 'cat', 'find', 'mkdir', 'mv', 'sleep', 'true', 'test', '[']) writeFileSync(join(bin, n), `#!/bin/sh\necho ${n} >> ${log}\n`, { mode: 0o755 });
+    const w = enforcementWrapper('cd sub; echo out; echo err >&2', { bwrap: '/usr/bin/env', args: [], shell: '/bin/bash', cwdFile: join(cwdFiles, 'nopath') });
+    for (const shell of ['/bin/bash', ...(existsSync('/bin/zsh') ? ['/bin/zsh'] : [])]) {
+      const r = runAsClient(w.replace(join(cwdFiles, 'nopath'), join(cwdFiles, `nopath-${shell.slice(5)}`)), dir, { ...process.env, PATH: bin }, shell);
+      expect(r, shell).toMatchObject({ code: 0, stdout: 'out\n', stderr: 'err\n', cwd: join(dir, 'sub') });
+    }
+    spawnSync('/bin/sleep', ['0.2']);
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('');
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('the hook sweeps the cwd files of calls that ended long ago', () => {
+    const d = mkdtempSync(join(tmpdir(), 'bashguard-sweep-'));
+    const now = Date.now();
+    for (const n of ['old', 'recent']) writeFileSync(join(d, n), '');
+    utimesSync(join(d, 'old'), new Date(now - 3_600_000), new Date(now - 3_600_000));
+    sweepCwdFiles(d, now);
+    expect(existsSync(join(d, 'old'))).toBe(false);
+    expect(existsSync(join(d, 'recent'))).toBe(true);
+    rmSync(d, { recursive: true, force: true });
   });
 
   it('refuses a NUL byte', () => {
@@ -133,7 +157,9 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     writeFileSync(join(home, '.claude', 'hooks', 'launcher.cjs'), '// launcher\n');
     writeFileSync(join(home, '.claude.json'), '{}\n');
     mkdirSync(join(L.worktree, 'sub'), { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    // (TMPDIR in the layout: the wrappers' cwd files go with it)
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
     delete env.XDG_CONFIG_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
@@ -218,7 +244,7 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
   });
 
   it('where bwrap cannot set the sandbox up, the command does not run and bwrap\'s message reaches stderr', () => {
-    const w = enforcementWrapper(`touch ${join(L.worktree, 'never')}`, { bwrap: bwrap!, args: ['--bind', '/nonexistent-bashguard', '/x'], shell: '/bin/bash', token: 'fail' });
+    const w = enforcementWrapper(`touch ${join(L.worktree, 'never')}`, { bwrap: bwrap!, args: ['--bind', '/nonexistent-bashguard', '/x'], shell: '/bin/bash', cwdFile: join(cwdFiles, 'fail') });
     const r = runAsClient(w, L.worktree, env);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/bwrap: /);
@@ -239,6 +265,21 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(run('exit 5').code).toBe(5);
   });
 
+  it('a reserved control file stays read-only to a background process that outlives its call', () => {
+    // (reserved files are made by the hook and stay: a name the host removed while a sandbox
+    // still lives would lose its read-only mount in that sandbox)
+    const rc = join(home, '.zshrc');
+    rmSync(rc, { force: true });
+    const marker = join(L.worktree, 'bg-tried');
+    const r = run(`(sleep 1; echo 'touch ${L.main}/ESC-BG' >> "$HOME/.zshrc"; echo $? > ${marker}) >/dev/null 2>&1 & echo started`);
+    expect(r).toMatchObject({ code: 0, stdout: 'started\n' });
+    const until = Date.now() + 10_000;
+    while (!existsSync(marker) && Date.now() < until) spawnSync('sleep', ['0.1']);
+    expect(readFileSync(marker, 'utf8').trim()).not.toBe('0');
+    expect(readFileSync(rc, 'utf8')).toBe('');
+    expect(existsSync(join(L.main, 'ESC-BG'))).toBe(false);
+  });
+
 });
 
 describe('the enforce setting and the hook', () => {
@@ -248,7 +289,7 @@ describe('the enforce setting and the hook', () => {
     const out: string[] = [];
     const err: string[] = [];
     const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: input, cwd: L.worktree, tool_use_id: 'toolu_1' };
-    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home }), cwd: L.worktree, isTTY: false };
+    const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') }), cwd: L.worktree, isTTY: false };
     const client = CLIENTS[opts.agent ?? 'claude'];
     const code = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), ...(client ? { client } : {}) });
     const text = out.join('');
@@ -261,6 +302,7 @@ describe('the enforce setting and the hook', () => {
   beforeAll(() => {
     L = makeGitLayout('bashguard-enforce-hook-');
     home = join(L.root, 'home');
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
     mkdirSync(join(home, '.claude'), { recursive: true });
   });
   afterAll(() => L?.cleanup());
@@ -284,7 +326,8 @@ describe('the enforce setting and the hook', () => {
       expect(r.out?.permissionDecision).toBe('allow');
       expect(r.out?.updatedInput).toMatchObject({ description: 'd', timeout: 5000, run_in_background: false });
       expect(String(r.out?.updatedInput?.command)).toContain('bwrap');
-      // The same event, the same answer (the cwd file's name comes from the call's id).
+      // The same event, the same answer (the cwd file's name comes from the call's id), whether
+      // or not an earlier call made the reservations already.
       expect((await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false })).out).toEqual(r.out);
     }
     expect((await hook({ command: `echo x > ${L.main}/README.md` })).out?.permissionDecision).toBe('deny');

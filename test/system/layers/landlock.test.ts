@@ -240,7 +240,7 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
   });
 
   it('where the helper cannot set Landlock up, the command does not run and its one-line message reaches stderr', () => {
-    const w = enforcementWrapper(`touch ${join(L.worktree, 'sub', 'never')}`, { bwrap: landlockHelper()!, args: ['--rw', 'relative/path'], shell: '/bin/bash', token: 'llfail' });
+    const w = enforcementWrapper(`touch ${join(L.worktree, 'sub', 'never')}`, { bwrap: landlockHelper()!, args: ['--rw', 'relative/path'], shell: '/bin/bash', cwdFile: join(L.root, 'llfail-cwd') });
     const r = runAsClient(w, L.worktree, env);
     expect(r.code).toBe(125);
     expect(r.stderr).toBe('bashguard-landlock: not an absolute path: relative/path\n');

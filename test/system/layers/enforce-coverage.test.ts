@@ -1,0 +1,187 @@
+/**
+ * What the enforcement keeps read-only (src/layers/sandbox/enforce.ts, grants.ts): the protected set
+ * computed independently of the plan (the main checkout, the sibling worktrees, the shared git dir
+ * but this worktree's own git state, every control file of the workspace model, the enforcement's
+ * own control paths: ~/.claude, ~/.claude.json, the managed settings, the bashguard package,
+ * git's user config, the shell start-up files), each path checked with `planCovers` against the
+ * plan the hook uses, and then for real: one wrapped command tries to write every one of them
+ * (append nothing to a file, create a probe in a directory, create a missing name) and reports
+ * what it could write. Fewer mounts must never mean less coverage.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { cleanEnv } from '../../helpers/layers.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { planCovers } from '../../../src/layers/sandbox/index.js';
+import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan, findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
+
+const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
+const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
+const canRun = probe !== null && probe.status === 0;
+const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
+if (!canRun) {
+  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
+  console.log(`skipping the enforcement coverage checks: ${why}`);
+}
+
+describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-only', () => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let plan: SandboxPlan;
+  let wrapped: string;
+  /** Paths the command must not write, with why. */
+  let protectedSet: { path: string; why: string }[];
+  /** Paths the command must be able to write. */
+  let writable: string[];
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-coverage-');
+    home = join(L.root, 'home');
+    // ~/.claude is a symlink to a directory elsewhere: the real one is what must be covered.
+    const claudeReal = join(L.root, 'claude-real');
+    mkdirSync(join(claudeReal, 'hooks'), { recursive: true });
+    writeFileSync(join(claudeReal, 'settings.json'), '{}\n');
+    mkdirSync(home, { recursive: true });
+    symlinkSync(claudeReal, join(home, '.claude'));
+    writeFileSync(join(home, '.claude.json'), '{}\n');
+    writeFileSync(join(home, '.profile'), '# profile\n');
+    mkdirSync(join(L.main, '.claude'), { recursive: true });
+    writeFileSync(join(L.main, '.claude', 'settings.json'), '{}\n');
+    writeFileSync(join(L.main, '.bashguard.json'), '{}\n');
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'CLAUDE_CONFIG_DIR', 'ZDOTDIR']) delete env[k];
+    const ws = openWorkspace(L.worktree, { env });
+    const e = enforceCall(ws, 'true', 'auto', env);
+    if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    plan = e.plan;
+    const git = join(L.main, '.git');
+    const shell = clientShell(env);
+    protectedSet = [
+      { path: join(L.main, 'README.md'), why: 'a file of the main checkout' },
+      { path: join(L.main, 'new-file'), why: 'a new file in the main checkout' },
+      { path: join(L.sibling, 'README.md'), why: 'a sibling worktree' },
+      { path: join(L.sibling, 'new-dir', 'x'), why: 'a new path in a sibling' },
+      ...['config', 'HEAD', 'index', 'description', 'info/exclude', 'hooks/pre-commit', 'worktrees/b2/HEAD', 'worktrees/b1/gitdir', 'worktrees/b1/commondir', 'modules/x'].map((p) => ({ path: join(git, p), why: `the shared git dir: ${p}` })),
+      { path: join(L.worktree, '.git'), why: "the worktree's .git file" },
+      ...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected region' })),
+      ...enforcementControlPaths(env, bwrap!, shell).map((c) => ({ path: c.path, why: c.why })),
+      { path: join(home, '.claude', 'settings.json'), why: 'the user settings, through the symlinked ~/.claude' },
+      { path: join(claudeReal, 'hooks', 'launcher'), why: "a new hook file in ~/.claude's real directory" },
+    ];
+    writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'HEAD'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x'), join(L.outside, 'x')];
+    wrapped = e.command;
+  });
+  afterAll(() => L?.cleanup());
+
+  it('planCovers: every protected path is read-only under the plan, but the few that cannot be reserved (listed, and watched by the analyzer)', () => {
+    const uncovered = protectedSet.filter((p) => !planCovers(plan, p.path) && !plan.unreserved.includes(p.path));
+    expect(uncovered).toEqual([]);
+    // What is not reserved does not exist (a name that exists is always bound).
+    for (const u of plan.unreserved) expect(existsSync(u), u).toBe(false);
+    for (const w of writable) expect(planCovers(plan, w), w).toBe(false);
+  });
+
+  it('bwrap gets fewer mounts than grants: nested read-only grants are not bound again', () => {
+    const args = enforcementArgs(plan, process.getuid?.() === 0);
+    const binds = args.filter((a) => a === '--bind' || a === '--ro-bind' || a === '--dev-bind' || a === '--tmpfs').length;
+    expect(binds).toBeLessThan(plan.grants.length);
+    // ~/.claude's real directory is bound once: the settings file inside it is not bound again.
+    const claudeReal = join(L.root, 'claude-real');
+    expect(args.filter((a) => a === claudeReal).length).toBe(2);
+    expect(args).not.toContain(join(claudeReal, 'settings.json'));
+  });
+
+  it('for real: the wrapped command can write none of the protected paths, and the writable ones', () => {
+    // One script: for each path, try to write it without changing it (append nothing to a file,
+    // create and remove a probe in a directory, create and remove a missing name); print the
+    // paths that could be written.
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const tryWrite = (p: string) =>
+      `if [ -d ${q(p)} ]; then if : 2>/dev/null > ${q(`${p}/.bg-probe`)}; then rm -f ${q(`${p}/.bg-probe`)}; echo W ${q(p)}; fi; ` +
+      `elif [ -e ${q(p)} ]; then if : 2>/dev/null >> ${q(p)}; then echo W ${q(p)}; fi; ` +
+      `elif mkdir -p "$(dirname ${q(p)})" 2>/dev/null && : 2>/dev/null > ${q(p)}; then rm -f ${q(p)}; echo W ${q(p)}; fi`;
+    const all = [...protectedSet.map((p) => p.path), ...writable];
+    const before = new Map(all.map((p) => [p, existsSync(p) && statSync(p).isFile() ? readFileSync(p) : null]));
+    const script = all.map(tryWrite).join('\n');
+    const ws = openWorkspace(L.worktree, { env });
+    const e = enforceCall(ws, script, 'auto', env);
+    if (e.kind !== 'bwrap') throw new Error('not enforced');
+    const r = spawnSync('/bin/bash', ['-c', 'eval "$BG_W"'], { cwd: L.worktree, env: { ...env, BG_W: e.command }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const wrote = new Set(r.stdout.split('\n').filter((l) => l.startsWith('W ')).map((l) => l.slice(2)));
+    const escaped = protectedSet.filter((p) => wrote.has(p.path) && !plan.unreserved.includes(p.path));
+    expect(escaped).toEqual([]);
+    for (const w of writable) expect(wrote.has(w), w).toBe(true);
+    // Nothing protected changed (the probes append nothing).
+    for (const p of protectedSet) {
+      const b = before.get(p.path);
+      if (b instanceof Buffer) expect(readFileSync(p.path).equals(b), p.path).toBe(true);
+    }
+    expect(wrapped).toContain('--ro-bind');
+  });
+});
+
+describe('the kept plan (enforcementPlan with a store)', () => {
+  let L: GitLayout;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-kept-plan-');
+    const home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'CLAUDE_CONFIG_DIR', 'ZDOTDIR']) delete env[k];
+  });
+  afterAll(() => L?.cleanup());
+
+  const memory = () => {
+    const files = new Map<string, string>();
+    let writes = 0;
+    return { files, writes: () => writes, read: (n: string) => files.get(n) ?? null, write: (n: string, t: string) => void (writes++, files.set(n, t)) };
+  };
+  const plan = (store?: ReturnType<typeof memory>) => enforcementPlan(openWorkspace(L.worktree, { env }), '/usr/bin/bwrap', '/bin/bash', store);
+
+  it('is used while every fact it was computed from holds, and computed again when one changes', () => {
+    const store = memory();
+    const first = plan(store);
+    expect(store.writes()).toBe(1);
+    expect(plan(store)).toEqual(first);
+    expect(store.writes()).toBe(1);
+    expect(plan(store)).toEqual(plan());
+    // A control file appears: the kept plan no longer holds, and the new one covers it.
+    const settings = join(L.main, '.claude', 'settings.json');
+    expect(planCovers(first, settings)).toBe(true); // (its nearest existing directory was kept read-only)
+    mkdirSync(join(L.main, '.claude'), { recursive: true });
+    writeFileSync(settings, '{}\n');
+    const second = plan(store);
+    expect(store.writes()).toBe(2);
+    expect(second).toEqual(plan());
+    expect(planCovers(second, settings)).toBe(true);
+    // A sibling worktree removed and a directory of that name made: computed again.
+    spawnSync('git', ['worktree', 'remove', '--force', L.sibling], { cwd: L.main, env });
+    mkdirSync(L.sibling, { recursive: true });
+    const third = plan(store);
+    expect(store.writes()).toBe(3);
+    expect(third).toEqual(plan());
+  });
+
+  it('a kept plan for other inputs, or damaged, is not used', () => {
+    const store = memory();
+    plan(store);
+    const [name, text] = [...store.files.entries()][0]!;
+    const kept = JSON.parse(text) as { key: string; probes: unknown; plan: SandboxPlan };
+    // The same facts under another key (another HOME, another layout): not used.
+    store.files.set(name, JSON.stringify({ ...kept, key: kept.key.replace('/home', '/elsewhere'), plan: { ...kept.plan, grants: [{ path: '/', access: 'rw', why: 'x' }] } }));
+    expect(plan(store)).toEqual(plan());
+    store.files.set(name, '{"key":');
+    expect(plan(store)).toEqual(plan());
+    store.files.set(name, JSON.stringify({ ...kept, plan: { ...kept.plan, grants: [{ path: 'relative', access: 'rw', why: 'x' }] } }));
+    expect(plan(store)).toEqual(plan());
+  });
+});
