@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Progress goes to stderr: `$(npm pack --silent git+URL)` captures stdout, which must be the tarball's name alone.
 execFileSync(process.execPath, [join(root, 'scripts/gen-rules.mjs')], { stdio: ['ignore', 2, 2] });
+execFileSync(process.execPath, [join(root, 'scripts/gen-commands.mjs')], { stdio: ['ignore', 2, 2] });
 
 const common = {
   bundle: true,

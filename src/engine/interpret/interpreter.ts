@@ -13,8 +13,8 @@ import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey,
 import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from './paths.js';
 import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
-import { lookupCommand } from '../commands/table.js';
-import { outputOf, pathListPrefix } from '../commands/output.js';
+import { lookupCommand } from '../commands/registry.js';
+import { pathListPrefix } from '../commands/output.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
 import { extglobField, globsMatchHidden, unknownVariable } from './shell-options.js';
 
@@ -1060,7 +1060,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const spec = lookupCommand(name);
     // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
     if (this.capture !== null) {
-      const out = outputOf(inv, this);
+      const out = spec?.output ? spec.output(inv, this) : null;
       if (out !== null) this.emitOutput(out);
       else if (!spec?.silent) this.emitOutput(HOLE);
     }

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { knownCommands, lookupCommand } from '../../../../src/engine/commands/table.js';
+import { knownCommands, lookupCommand } from '../../../../src/engine/commands/registry.js';
 import { getParser, runScenario } from '../../../helpers/scenario.js';
 
 const parser = await getParser();
