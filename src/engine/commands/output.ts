@@ -6,24 +6,6 @@
 import type { CommandContext, Invocation } from './context.js';
 import { joinPath, normalizeLogical } from '../interpret/paths.js';
 
-/**
- * Commands that print a list of paths under a directory we know (`find DIR ...`, `ls`,
- * `git ls-files`): the directory prefix a pipeline hands on (`... | xargs rm`), or null.
- * Works on the words as written, before expansion.
- */
-export function pathListPrefix(words: string[], cwd: string): string | null {
-  const [name, first] = words;
-  if (name === 'find') {
-    if (!first || first.startsWith('-') || /[$`*?]/.test(first)) return null;
-    const base = first.startsWith('/') ? first : joinPath(cwd, first);
-    return base.replace(/\/$/, '') + '/';
-  }
-  if (name === 'ls' || (name === 'git' && (first === 'ls-files' || first === 'diff' || first === 'grep'))) {
-    return cwd.replace(/\/$/, '') + '/';
-  }
-  return null;
-}
-
 /** What `realpath` and `readlink` print. */
 export function realpathOutput(inv: Invocation, interp: CommandContext): string | null {
   const vals = inv.args.map((a) => a.value);

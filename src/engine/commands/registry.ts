@@ -34,7 +34,7 @@ export function lookupCommand(name: string): CommandSpec | undefined {
   if (s === undefined) return undefined;
   if (built.has(s)) return built.get(s);
   let spec = s.build();
-  if (spec && s.output) spec = { ...spec, output: s.output };
+  if (spec && (s.output || s.pathList)) spec = { ...spec, ...(s.output ? { output: s.output } : {}), ...(s.pathList ? { pathList: s.pathList } : {}) };
   built.set(s, spec);
   return spec;
 }

@@ -17,6 +17,8 @@ export interface CommandSpec {
   run(inv: Invocation, interp: CommandContext): void;
   /** What the command prints where its output is captured (`$(...)`), or null: not known. */
   output?(inv: Invocation, interp: CommandContext): string | null;
+  /** See SpecModule.pathList. */
+  pathList?(args: string[], cwd: string): string | null;
 }
 
 /** A command and the hook's decision for it in the standard layout (cwd: the worktree b1 of /home/dev/repo). */
@@ -29,6 +31,13 @@ export interface SpecModule {
   build(): CommandSpec | undefined;
   /** What the command prints for `$(...)`, where that is known (`pwd`, `dirname`, `mktemp` ...). */
   output?(inv: Invocation, interp: CommandContext): string | null;
+  /**
+   * A command that prints a list of paths under a directory known from its words (`find DIR ...`,
+   * `ls`, `git ls-files`): that directory with a trailing `/`, what a pipeline hands on
+   * (`... | xargs rm`); null otherwise. `args` are the words after the name as written, before
+   * expansion; `cwd` is the one cwd the command runs in.
+   */
+  pathList?(args: string[], cwd: string): string | null;
 }
 
 /** A spec module's one export (the identity: it gives the object its type). */

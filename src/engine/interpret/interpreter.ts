@@ -14,7 +14,6 @@ import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath,
 import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
 import { lookupCommand } from '../commands/registry.js';
-import { pathListPrefix } from '../commands/output.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
 import { extglobField, globsMatchHidden, unknownVariable } from './shell-options.js';
 
@@ -1666,7 +1665,8 @@ function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
     return { kind: 'text', text: out.join(''), known: true };
   }
   if (cmd.kind === 'simple' && cmd.words.length > 0 && st.cwd.paths?.length === 1) {
-    const prefix = pathListPrefix(cmd.words.map((w) => w.text), st.cwd.paths[0]!);
+    const [name, ...args] = cmd.words.map((w) => w.text);
+    const prefix = lookupCommand(name!)?.pathList?.(args, st.cwd.paths[0]!) ?? null;
     if (prefix !== null) return { kind: 'paths', prefix };
   }
   return { kind: 'unknown' };

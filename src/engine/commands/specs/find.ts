@@ -1,5 +1,6 @@
 import { HOLE } from '../../effects/types.js';
 import type { Field } from '../../interpret/expand.js';
+import { joinPath } from '../../interpret/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const FIND_VALUE_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-type', '-xtype', '-size', '-user', '-group', '-perm', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-links', '-inum', '-samefile', '-wholename', '-iwholename', '-lname', '-ilname', '-uid', '-gid', '-printf', '-fstype', '-used', '-context', '-regextype', '-newerXY', '-D', '-O']);
@@ -57,9 +58,17 @@ const find: CommandSpec = {
 export default command({
   names: ['find'],
   build: () => find,
+  pathList([first], cwd) {
+    if (!first || first.startsWith('-') || /[$`*?]/.test(first)) return null;
+    const base = first.startsWith('/') ? first : joinPath(cwd, first);
+    return base.replace(/\/$/, '') + '/';
+  },
 });
 
 export const examples: readonly Example[] = [
+  // What find prints is a list of paths below its start: `xargs` hands them on.
+  ['find ../b2 -name x | xargs rm', 'deny'],
+  ['find /tmp -name x | xargs rm', 'allow'],
   ['find ../.. -name x -delete', 'deny'],
   ['find . -name "*.o" -delete', 'allow'],
   ['find ../.. -name x', 'allow'],

@@ -4,6 +4,7 @@ import { type Example, command } from '../spec.js';
 export default command({
   names: ['git'],
   build: () => ({ category: 'git', run: runGit }),
+  pathList: ([sub], cwd) => (sub === 'ls-files' || sub === 'diff' || sub === 'grep' ? cwd.replace(/\/$/, '') + '/' : null),
   output(inv, interp) {
     const vals = inv.args.map((a) => a.value);
     if (vals.includes('rev-parse') && vals.includes('--show-toplevel') && !vals.includes('-C')) {
@@ -16,6 +17,8 @@ export default command({
 });
 
 export const examples: readonly Example[] = [
+  ['cd /tmp && git ls-files | xargs rm', 'allow'],
+  ['cd /tmp && git log | xargs rm', 'ask'],
   ['git commit -qm x', 'allow'],
   ['git -C ../.. commit -qm x', 'deny'],
   ['git update-ref refs/heads/b2 HEAD~1', 'deny'],
