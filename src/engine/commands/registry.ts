@@ -16,6 +16,8 @@ export type { CommandSpec } from './spec.js';
 
 let index: Map<string, SpecModule> | null = null;
 const built = new Map<SpecModule, CommandSpec | undefined>();
+/** Known names already looked up: one Map read per command on the interpreter's path. */
+const byName = new Map<string, CommandSpec>();
 
 function specIndex(): Map<string, SpecModule> {
   if (index === null) {
@@ -25,17 +27,25 @@ function specIndex(): Map<string, SpecModule> {
   return index;
 }
 
+function build(s: SpecModule): CommandSpec | undefined {
+  if (built.has(s)) return built.get(s);
+  let spec = s.build();
+  if (spec && (s.output || s.pathList)) spec = { ...spec, ...(s.output ? { output: s.output } : {}), ...(s.pathList ? { pathList: s.pathList } : {}) };
+  built.set(s, spec);
+  return spec;
+}
+
 /**
  * Command knowledge for a basename, or undefined: the interpreter then applies the closed-world
  * default (src/engine/commands/unknown.ts), never "no effect".
  */
 export function lookupCommand(name: string): CommandSpec | undefined {
+  const hit = byName.get(name);
+  if (hit !== undefined) return hit;
   const s = specIndex().get(name);
   if (s === undefined) return undefined;
-  if (built.has(s)) return built.get(s);
-  let spec = s.build();
-  if (spec && (s.output || s.pathList)) spec = { ...spec, ...(s.output ? { output: s.output } : {}), ...(s.pathList ? { pathList: s.pathList } : {}) };
-  built.set(s, spec);
+  const spec = build(s);
+  if (spec !== undefined) byName.set(name, spec);
   return spec;
 }
 registerLookup(lookupCommand);
