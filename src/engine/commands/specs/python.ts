@@ -116,4 +116,7 @@ export const examples: readonly Example[] = [
   ['python3 -c \'import requests; requests.get("http://localhost:5000/status")\'', 'allow'],
   ['python3 -m venv ../../venv', 'deny'],
   ['python3 -m venv .venv', 'allow'],
+  // `-m MODULE` of a command with a spec runs that spec's knowledge (lookupSpec).
+  ['python3 -m pip install --target ../../lib requests', 'deny'],
+  ['python3 -m pip install -r requirements.txt', 'allow'],
 ];
