@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JS module without types
-import { INDEX, renderIndex, specFiles } from '../../../../scripts/gen-commands.mjs';
+import { INDEX, renderIndex, specFiles, specsInOneModule } from '../../../../scripts/gen-commands.mjs';
+import ts from 'typescript';
 import { knownCommands, lookupCommand, specModules } from '../../../../src/engine/commands/registry.js';
 import type { SpecModule } from '../../../../src/engine/commands/spec.js';
 
@@ -47,5 +48,21 @@ describe('lazy specs', () => {
   it("a spec's output knowledge comes with its lookup", () => {
     expect(typeof lookupCommand('pwd')?.output).toBe('function');
     expect(lookupCommand('touch')?.output).toBeUndefined();
+  });
+});
+
+describe('the bundles get the specs as one module (scripts/gen-commands.mjs, specsInOneModule)', () => {
+  it('every spec file, each in a block of its own, without its examples, parses as TypeScript', async () => {
+    let onLoad: (() => Promise<{ contents: string; loader: string }>) | null = null;
+    specsInOneModule().setup({ onLoad: (_opts: unknown, cb: typeof onLoad) => (onLoad = cb) });
+    const { contents, loader } = await onLoad!();
+    expect(loader).toBe('ts');
+    const files = specFiles() as string[];
+    for (const f of files) expect(contents).toContain(`// ${f}.ts\n`);
+    expect(contents).toContain(`export const SPECS: readonly SpecModule[] = [${files.map((_, i) => `spec${i}!`).join(', ')}];`);
+    expect(contents).not.toMatch(/\bexport const examples\b/);
+    expect(contents).not.toContain("['pigz -c ../../x', 'allow']");
+    const out = ts.transpileModule(contents, { reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    expect(out.diagnostics ?? []).toEqual([]);
   });
 });
