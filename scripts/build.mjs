@@ -6,10 +6,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specsInOneModule } from './gen-commands.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Progress goes to stderr: `$(npm pack --silent git+URL)` captures stdout, which must be the tarball's name alone.
 execFileSync(process.execPath, [join(root, 'scripts/gen-rules.mjs')], { stdio: ['ignore', 2, 2] });
+execFileSync(process.execPath, [join(root, 'scripts/gen-commands.mjs')], { stdio: ['ignore', 2, 2] });
 
 const common = {
   bundle: true,
@@ -27,7 +29,7 @@ const common = {
 // Chunk names carry a content hash: the last build's are removed first, or an old chunk no entry
 // imports any more would stay in dist/ and go into the package.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({ ...common, entryPoints: { bashguard: 'src/frontends/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/frontends/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true });
+await build({ ...common, entryPoints: { bashguard: 'src/frontends/cli/main.ts', api: 'src/api.ts', 'guard-child': 'src/frontends/library/child.ts' }, outdir: 'dist', splitting: true, chunkNames: 'chunks/[name]-[hash]', minifySyntax: true, plugins: [specsInOneModule()] });
 
 // The hook runs as a fresh process on every tool call, so it gets its own single-file CommonJS
 // bundle (bin/bashguard.js routes `bashguard hook` to it). CommonJS because Node 20's ESM loader
@@ -88,7 +90,7 @@ const PERFORMANCE = 'const performance = { now() { const t = process.hrtime(); r
  * `startEntry`, which gets the bundle's sha256 (shortened) as the constant `keyName`.
  */
 async function cachedBundle({ name, entry, startName, startEntry, keyName, banner, plugins, external = common.external, minify = false }) {
-  await build({ ...cjs, minify, entryPoints: { [name]: entry }, external, define: { 'import.meta.url': '__bgImportMetaUrl' }, banner: { js: banner }, plugins });
+  await build({ ...cjs, minify, entryPoints: { [name]: entry }, external, define: { 'import.meta.url': '__bgImportMetaUrl' }, banner: { js: banner }, plugins: [...(plugins ?? []), specsInOneModule()] });
   // ASCII only (esbuild escapes strings, not the comments it keeps): the loader can then decode it
   // as latin1 into a one-byte string, ~0.7 ms less per process than UTF-8 decoding.
   const file = join(root, 'dist', `${name}.cjs`);

@@ -12,7 +12,7 @@ import { optionChange, setShellOption, SET_LETTERS } from './shell-options.js';
  * Which bash names are not command-table entries: keywords (syntax: the parser and the IR
  * builder handle them) and builtins whose behaviour belongs to the interpreter because they
  * change how later commands are read or run (aliases, the command hash, traps, shell options).
- * Every other builtin has an entry in src/engine/commands/table.ts; test/system/engine/closed-world.test.ts checks
+ * Every other builtin has an entry in src/engine/commands/specs/; test/system/engine/closed-world.test.ts checks
  * the three sets cover `bash -c 'compgen -b -k'`.
  *
  * `BUILTINS` below holds the interpreter's handlers: the builtins it owns, plus refinements of

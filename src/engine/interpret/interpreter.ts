@@ -13,8 +13,7 @@ import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey,
 import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from './paths.js';
 import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
-import { lookupCommand } from '../commands/table.js';
-import { outputOf, pathListPrefix } from '../commands/output.js';
+import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
 import { extglobField, globsMatchHidden, unknownVariable } from './shell-options.js';
 
@@ -1060,7 +1059,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const spec = lookupCommand(name);
     // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
     if (this.capture !== null) {
-      const out = outputOf(inv, this);
+      const out = spec?.output ? spec.output(inv, this) : null;
       if (out !== null) this.emitOutput(out);
       else if (!spec?.silent) this.emitOutput(HOLE);
     }
@@ -1666,7 +1665,8 @@ function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
     return { kind: 'text', text: out.join(''), known: true };
   }
   if (cmd.kind === 'simple' && cmd.words.length > 0 && st.cwd.paths?.length === 1) {
-    const prefix = pathListPrefix(cmd.words.map((w) => w.text), st.cwd.paths[0]!);
+    const [name, ...args] = cmd.words.map((w) => w.text);
+    const prefix = lookupCommand(name!)?.pathList?.(args, st.cwd.paths[0]!) ?? null;
     if (prefix !== null) return { kind: 'paths', prefix };
   }
   return { kind: 'unknown' };

@@ -136,7 +136,7 @@ export const SHELL_VARIABLES: Record<string, ShellStateEntry> = {
   BASHOPTS: { kind: 'modelled', note: 'exported, a child bash starts with these `shopt` options', examples: [['BASHOPTS=dotglob bash -c "rm -rf *"', 'ask']] },
   POSIXLY_CORRECT: { kind: 'unknown', note: 'turns POSIX mode on', examples: [['POSIXLY_CORRECT=1; touch x', 'ask']] },
   BASH_COMPAT: { kind: 'unknown', note: 'a compatibility level, like the compat options', examples: [['BASH_COMPAT=3.1; touch x', 'ask']] },
-  TMPDIR: { kind: 'modelled', note: 'where mktemp writes (src/engine/commands/table.ts)', examples: [['TMPDIR=/home/dev/repo mktemp', 'deny']] },
+  TMPDIR: { kind: 'modelled', note: 'where mktemp writes (src/engine/commands/specs/mktemp.ts)', examples: [['TMPDIR=/home/dev/repo mktemp', 'deny']] },
   PATH: none('which program runs a name: scripts the command wrote are followed by path (write-then-run)'),
   FIGNORE: none('completion'),
   HISTFILE: none('a non-interactive shell writes no history'),

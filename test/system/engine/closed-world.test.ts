@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { knownCommands, lookupCommand, shadowedLazyCommands } from '../../../src/engine/commands/table.js';
+import { knownCommands, lookupCommand, duplicateNames } from '../../../src/engine/commands/registry.js';
 import { INTERPRETER_BUILTINS, SHELL_KEYWORDS } from '../../../src/engine/interpret/builtins.js';
 import { WRAPPER_ARGS } from '../../tooling/oracle/skip.js';
 import { getParser, runScenario } from '../../helpers/scenario.js';
@@ -24,8 +24,8 @@ function bashNames(): string[] | null {
 const decide = (cmd: string) => runScenario(parser, cmd).verdict;
 
 describe('the command table', () => {
-  it('has no lazily built entry that an eager one shadows (lookup order must not decide an entry)', () => {
-    expect(shadowedLazyCommands()).toEqual([]);
+  it('has no name that two specs claim (lookup order must not decide an entry)', () => {
+    expect(duplicateNames()).toEqual([]);
     expect(lookupCommand('tree')?.category).toBe('writes');
     expect(lookupCommand('cat')?.category).toBe('read');
   });

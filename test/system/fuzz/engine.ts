@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { BashParser } from '../../../src/engine/parse/index.js';
 import { runScenario } from '../../helpers/scenario.js';
 import { WRAPPERS } from '../../helpers/adversary.js';
-import { knownCommands } from '../../../src/engine/commands/table.js';
+import { knownCommands } from '../../../src/engine/commands/registry.js';
 
 export const BUDGET_MS = 2500;
 export const MAX_INPUT = 8192;

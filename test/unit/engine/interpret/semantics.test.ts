@@ -13,7 +13,7 @@ import { memoryFs, standardEnv, standardPolicy, WORKTREE, MAIN } from '../../../
 import type { Host } from '../../../../src/engine/interpret/interpreter.js';
 import type { PhysicalFs } from '../../../../src/policy/physical.js';
 import { BUILTINS, INTERPRETER_BUILTINS, INTERPRETER_REFINES, SHELL_KEYWORDS } from '../../../../src/engine/interpret/builtins.js';
-import { lookupCommand } from '../../../../src/engine/commands/table.js';
+import { lookupCommand } from '../../../../src/engine/commands/registry.js';
 import { formatPrintf } from '../../../../src/engine/interpret/printf.js';
 import { evaluateTest, type FileKind } from '../../../../src/engine/interpret/conditions.js';
 import { collapseHoleDots, descriptorOfPath } from '../../../../src/engine/interpret/paths.js';

@@ -1,0 +1,518 @@
+/**
+ * Kinds of command knowledge that several specs share: declarative writers (`writes`), wrappers
+ * that run another command (`wrapper`, `commandString`), interpreters of other languages
+ * (`code`), project tools (`project`, `installer`), formatters, and the writes an environment
+ * variable moves (`withEnvWrites`). A spec in specs/ picks one and gives it its data.
+ */
+import { HOLE, type WriteOp } from '../effects/types.js';
+import type { Field } from '../interpret/expand.js';
+import type { CommandContext, Invocation } from './context.js';
+import type { CwdValue } from '../interpret/state.js';
+import { basenameOf, displayPath } from '../interpret/paths.js';
+import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
+import { inlineCodeWrites, languageOf } from './inline-code.js';
+import { unknownCommand, unlisted } from './unknown.js';
+import { envOf } from './env.js';
+import type { CommandSpec } from './spec.js';
+
+export interface WritesSpec {
+  grammar: OptionGrammar;
+  /** What the operands are: each written; the last is the destination; all but the first. */
+  operands: 'each' | 'dest-last' | 'after-first' | 'none';
+  op: WriteOp;
+  /** For `dest-last`: what happens to the sources (mv deletes them). */
+  sources?: WriteOp;
+  /** Options whose value is a written path, and how. */
+  optionWrites?: Record<string, WriteOp>;
+  /** Options naming the destination directory (`cp -t DIR`). */
+  targetDir?: string[];
+  /** Flags that change the operation (`tee -a`, `install -d`). */
+  flagOps?: Record<string, WriteOp>;
+  /** Flags that make the effect reach a whole tree (`rm -r`, `cp -a`). */
+  subtreeFlags?: string[];
+  /** Flags that make the command write nothing (`gzip -c`, `unzip -l`). */
+  noWriteFlags?: string[];
+}
+
+export function writes(spec: WritesSpec): CommandSpec {
+  return {
+    category: 'writes',
+    silent: true,
+    run(inv, interp) {
+      applyWrites(spec, parseArgs(inv.args, spec.grammar), inv, interp);
+    },
+  };
+}
+
+export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: CommandContext, cwd?: CwdValue): void {
+  if (spec.noWriteFlags && hasOption(p, ...spec.noWriteFlags)) return;
+  let op = spec.op;
+  for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
+  const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
+  const w = (o: WriteOp, f: Field, sub = subtree, tree = false) => interp.write(o, f, inv.st, inv.range, inv.name, { subtree: sub, cwdOverride: cwd, tree });
+  const unknownValues: Field[] = [];
+  for (const o of p.options) {
+    const role = spec.optionWrites?.[o.name];
+    if (role && o.value) w(role, o.value, false);
+    // `--opt=VALUE` of an option the grammar does not list: what it does with VALUE is not known.
+    else if (!role && o.value && o.name.startsWith('--') && !spec.grammar.long?.includes(o.name.slice(2))) unknownValues.push(o.value);
+  }
+  if (unknownValues.length > 0) unlisted(inv, interp, unknownValues, 'the value of an option its entry does not describe');
+  const flagChanged = op !== spec.op;
+  const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
+  switch (operands) {
+    case 'each':
+      for (const f of p.operands) w(op, f);
+      return;
+    case 'after-first':
+      for (const f of p.operands.slice(1)) w(op, f);
+      return;
+    case 'none':
+      return;
+    case 'dest-last': {
+      const targets = spec.targetDir ? optionValues(p, ...spec.targetDir) : [];
+      let sources = p.operands;
+      // `ln -s TARGET LINK`: remember the target so later paths through LINK resolve (policy overlay).
+      const symbolic = inv.name === 'ln' && hasOption(p, '-s', '--symbolic');
+      const link = (f: Field, target: Field | undefined) =>
+        symbolic && target && !target.value.includes(HOLE)
+          ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, linkTarget: target.value })
+          : !symbolic && target && op === 'link'
+            ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, hardLinkSource: target.value })
+            : w(op, f);
+      if (targets.length > 0) {
+        for (const t of targets) {
+          if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
+          else {
+            w(op, t, true, (subtree || op === 'move') && p.operands.some((f) => f.value.includes(HOLE) || f.glob || /(?:^|\/)\.?\/?$/.test(f.value)));
+            for (const s of p.operands.slice(0, 16)) {
+              const name = basenameOf(s.value.replace(/\/+$/, ''));
+              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') w(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, subtree);
+            }
+          }
+        }
+      } else if (p.operands.length >= 2) {
+        sources = p.operands.slice(0, -1);
+        // DEST may be a directory: each source lands in it under its own name (`cp x .claude/`).
+        const dest = p.operands[p.operands.length - 1]!;
+        const isDir = dest.value.endsWith('/') || sources.length > 1 || /(?:^|\/)\.\.?$/.test(dest.value);
+        // A tree whose top-level name is known lands under that name when DEST is a directory;
+        // otherwise (an unknown name, `src/.`, `src/` for rsync, DEST that may not exist yet) it
+        // becomes DEST itself: names not known statically land anywhere below DEST.
+        let named = op !== 'link' && !dest.value.includes(HOLE);
+        if (named) {
+          for (const s of sources.slice(0, 16)) {
+            const name = basenameOf(s.value.replace(/\/+$/, ''));
+            if (s.value.includes(HOLE) || (s.glob && (name.includes(HOLE) || name === '')) || name === '' || name === '.' || name === '..' || (inv.name === 'rsync' && s.value.endsWith('/'))) {
+              named = false;
+              continue;
+            }
+            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
+          }
+        }
+        const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
+        if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
+        // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
+        // directory and every source's name is known, the per-source writes above are the writes.)
+        else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);
+      } else if (p.operands.length === 1 && inv.name === 'ln') {
+        // `ln -s TARGET`: the link is created in the cwd, named like the target.
+        const t = p.operands[0]!;
+        link({ ...t, value: basenameOf(t.value) }, t);
+        sources = [];
+      } else sources = [];
+      if (spec.sources) for (const s of sources) w(spec.sources, s);
+      return;
+    }
+  }
+}
+
+export interface WrapperSpec {
+  grammar: OptionGrammar;
+  /** Operands to skip before the wrapped command (`timeout DURATION cmd`). */
+  skip?: number;
+  /** Options whose value is the cwd of the wrapped command (`env -C`, `sudo -D`). */
+  chdir?: string[];
+  /** Leading `NAME=value` operands set the wrapped command's environment (`env`, `sudo`). */
+  assignments?: boolean;
+  /** Flags after which nothing runs (`command -v`). */
+  noRunFlags?: string[];
+  /** Options whose value is a command line split on whitespace (`env -S 'cmd args'`). */
+  splitString?: string[];
+}
+
+export function wrapper(spec: WrapperSpec): CommandSpec {
+  return {
+    category: 'wrapper',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, { ...spec.grammar, stopAtOperand: true });
+      if (spec.noRunFlags && hasOption(p, ...spec.noRunFlags)) return;
+      let rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [];
+      const split = spec.splitString ? optionValues(p, ...spec.splitString) : [];
+      if (split.length > 0) {
+        const words = split.flatMap((f) => f.value.split(/\s+/).filter(Boolean).map((w) => ({ ...f, value: w })));
+        rest = [...words, ...rest];
+      }
+      const env = new Map(inv.env);
+      if (spec.assignments) {
+        while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]!.value)) {
+          const a = rest[0]!;
+          const eq = a.value.indexOf('=');
+          env.set(a.value.slice(0, eq), { ...a, value: a.value.slice(eq + 1) });
+          rest = rest.slice(1);
+        }
+      }
+      rest = rest.slice(spec.skip ?? 0);
+      if (rest.length === 0) return;
+      let cwd: CwdValue | undefined;
+      const dirs = spec.chdir ? optionValues(p, ...spec.chdir) : [];
+      if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false);
+      interp.runWrapped(rest, env, inv.st, inv.range, inv.name, inv.stdin, cwd);
+    },
+  };
+}
+
+export interface CodeSpec {
+  grammar: OptionGrammar;
+  /** Options whose value is inline code (`-c`, `-e`). */
+  codeOptions: string[];
+  /** The first operand is the program when no code option is given (awk, sed). */
+  programOperand?: boolean;
+  /** In-place editing flag (`perl -i`, `ruby -i`): the file operands are modified. */
+  inPlace?: string;
+  /** Operands after inline code are its argv (python, node), not input files (perl -n, awk). */
+  argvOperands?: boolean;
+}
+
+export function code(spec: CodeSpec): CommandSpec {
+  return {
+    category: 'code',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, spec.grammar);
+      const snippets = optionValues(p, ...spec.codeOptions).map((f) => f.value);
+      let files = p.operands;
+      if (snippets.length === 0 && spec.programOperand && hasOption(p, '-f', '--file')) {
+        // `awk -f prog.awk FILES`: a program file we do not analyze (closed world).
+        unknownCommand(inv, interp, p.operands);
+        return;
+      }
+      if (snippets.length === 0 && spec.programOperand && p.operands[0]) {
+        snippets.push(p.operands[0].value);
+        files = p.operands.slice(1);
+      }
+      // `python3 - <<EOF` / `python3 <<EOF`: the program comes from stdin.
+      if (snippets.length === 0 && !spec.programOperand && (p.operands.length === 0 || p.operands[0]!.value === '-') && inv.stdin.kind === 'text' && inv.stdin.known) {
+        snippets.push(inv.stdin.text);
+      }
+      if (snippets.length === 0) {
+        // `node app.js ARGS`: a program we do not analyze (closed world): its arguments may be
+        // written; the script itself is only read.
+        unknownCommand(inv, interp, p.operands.slice(1));
+        return;
+      }
+      const lang = languageOf(inv.name);
+      let sink = false;
+      for (const s of snippets) if (inlineCodeWrites(s, lang, inv, interp, `inline ${inv.name} code`)) sink = true;
+      // `python3 -c CODE ARG...`: arguments handed to code that writes may be the paths it writes.
+      if (spec.argvOperands && sink) codeArguments(files, inv, interp);
+      const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
+      if (inPlace) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
+    },
+  };
+}
+
+/** `python3 -c CODE ARG...` where CODE writes: each argument (resolved against the cwd) may be what it writes. */
+export function codeArguments(args: Field[], inv: Invocation, interp: CommandContext): void {
+  for (const f of args) {
+    if (f.value.startsWith('-') || f.value === '' || f.value.startsWith(HOLE)) continue;
+    interp.write('maybe-write', { ...f, evidence: [...f.evidence, { range: inv.range, note: `an argument of inline ${inv.name} code that writes files` }] }, inv.st, inv.range, inv.name, { confidenceCap: 'possible' });
+  }
+}
+
+/**
+ * Build and package tools write somewhere below their project directory (the cwd, or a
+ * `-C`/`--prefix` option): harmless inside the worktree, an escape after `cd <main>`.
+ */
+export function project(dirOptions: string[], grammar: OptionGrammar, readOnly: string[] = [], described: string[] = []): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, grammar);
+      const sub = p.operands[0]?.value;
+      if (hasOption(p, '--version', '-v', '--help', '-h', '-V')) return;
+      const dirs = optionValues(p, ...dirOptions);
+      const dir = dirs[dirs.length - 1];
+      if (!(sub && readOnly.includes(sub))) {
+        if (dir) interp.write('maybe-write', dir, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+        else interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+      }
+      // Closed world: the entry says only where the project is and which options are read; any
+      // other operand or option value may be a path the subcommand writes.
+      projectUnlisted(inv, interp, p, [...dirOptions, ...described]);
+    },
+  };
+}
+
+/** A project tool's operands (after the subcommand) and the values of options its entry does not describe. */
+export function projectUnlisted(inv: Invocation, interp: CommandContext, p: ParsedArgs, described: string[]): void {
+  const rest: Field[] = [];
+  for (const o of p.options) if (o.value && !described.includes(o.name)) rest.push(o.value);
+  rest.push(...p.operands.slice(1));
+  unlisted(inv, interp, rest);
+}
+
+export const chmodLike = (modeOperand: boolean): CommandSpec => ({
+  category: 'writes',
+  silent: true,
+  run(inv, interp) {
+    // `chmod -x file`: a mode can look like an option; only known flags are options.
+    const flags = new Set(['-R', '-c', '-f', '-v', '-h', '-H', '-L', '-P', '--recursive', '--changes', '--silent', '--quiet', '--verbose', '--no-dereference', '--dereference', '--preserve-root', '--no-preserve-root']);
+    const ops: Field[] = [];
+    let reference = false;
+    let recursive = false;
+    for (const a of inv.args) {
+      if (flags.has(a.value) || /^-[RcfvhHLP]+$/.test(a.value)) {
+        if (a.value === '--recursive' || /^-[a-zA-Z]*R/.test(a.value)) recursive = true;
+        continue;
+      }
+      if (a.value.startsWith('--reference=') || a.value.startsWith('--from=')) {
+        if (a.value.startsWith('--reference=')) reference = true;
+        continue;
+      }
+      ops.push(a);
+    }
+    const targets = modeOperand && !reference ? ops.slice(1) : ops;
+    for (const t of targets) interp.write('chmod', t, inv.st, inv.range, inv.name, { subtree: recursive });
+  },
+});
+
+/** `watch 'cmd'`, `su -c 'cmd'`, `script -c 'cmd'`, `flock FILE -c 'cmd'`: a command string run by sh. */
+export function commandString(grammar: OptionGrammar, codeOption: string | null, joinOperands: boolean): CommandSpec {
+  return {
+    category: 'wrapper',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, { ...grammar, stopAtOperand: true });
+      let src: Field | undefined;
+      if (codeOption) src = optionValues(p, codeOption, ...(codeOption === '-c' ? ['--command'] : []))[0];
+      if (!src && joinOperands && p.operands.length > 0) {
+        const rest = inv.args.slice(p.operandIndex[0]);
+        if (rest.length > 1 && inv.name !== 'watch') {
+          interp.runWrapped(rest, inv.env, inv.st, inv.range, inv.name, inv.stdin);
+          return;
+        }
+        src = { ...rest[0]!, value: rest.map((f) => f.value).join(' ') };
+      }
+      if (!src) return;
+      if (src.value.includes(HOLE)) {
+        interp.dynamicProblem(`${inv.name} runs a command string that cannot be known statically`, displayPath(src.value), inv.range);
+        return;
+      }
+      interp.runNested(src.value, interp.child(inv.st), inv.range, `${inv.name} -c`);
+    },
+  };
+}
+
+/** `read X`, `mapfile X`, `printf -v X`: the variable's value becomes unknown. */
+export const readVar: CommandSpec = {
+  category: 'builtin',
+  silent: true,
+  run(inv, interp) {
+    const p = parseArgs(inv.args, { short: 'adinNptuCcOsv' });
+    const names = inv.name === 'printf' ? optionValues(p, '-v').map((f) => f.value) : p.operands.map((f) => f.value);
+    if (inv.name === 'printf') {
+      if (names.length === 0) return;
+      const rest = p.operands;
+      const value = rest[0]?.value === '%s' && rest[1] ? rest[1].value : HOLE;
+      for (const n of names) interp.setVar(inv.st, n, value, value.includes(HOLE) ? 'possible' : 'likely', [{ range: inv.range, note: `${n} set by printf -v` }]);
+      return;
+    }
+    const list = names.length > 0 ? names : [inv.name === 'read' ? 'REPLY' : 'MAPFILE'];
+    for (const n of list) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) interp.setVar(inv.st, n, HOLE, 'possible', [{ range: inv.range, note: `${n} is read from input` }]);
+  },
+};
+
+/** A command that only reads its arguments and prints: no writes, whatever paths it is given. */
+export const readOnly: CommandSpec = { category: 'read', run() {} };
+
+/** `-out FILE`, `-keyout FILE` (single-dash long options): openssl and friends. */
+export function singleDashOutputs(options: Record<string, WriteOp>): CommandSpec {
+  return {
+    category: 'writes',
+    run(inv, interp) {
+      const a = inv.args;
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!.value;
+        const eq = v.indexOf('=');
+        const name = eq > 0 ? v.slice(0, eq) : v;
+        const op = options[name];
+        if (!op) continue;
+        const f = eq > 0 ? { ...a[i]!, value: v.slice(eq + 1) } : a[++i];
+        if (f && f.value !== '-' && f.value !== '/dev/stdout') interp.write(op, f, inv.st, inv.range, `${inv.name} ${name}`);
+      }
+    },
+  };
+}
+
+/** Formatters that rewrite their operands unless asked to only check (`black`, `isort`, `ruff format`). */
+export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[]): CommandSpec {
+  return {
+    category: 'writes',
+    run(inv, interp) {
+      let args = inv.args;
+      if (sub) {
+        const s = args.findIndex((a) => !a.value.startsWith('-'));
+        if (s < 0 || !sub.includes(args[s]!.value)) return;
+        if (args[s]!.value === 'check' && fixFlags && !args.some((a) => fixFlags.includes(a.value))) return;
+        args = args.slice(s + 1);
+      } else if (fixFlags && !args.some((a) => fixFlags.includes(a.value))) return;
+      if (args.some((a) => checkFlags.includes(a.value))) return;
+      for (const a of args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, inv.name, { subtree: true });
+    },
+  };
+}
+
+export function dirnameOfArg(v: string): string {
+  const i = v.replace(/\/+$/, '').lastIndexOf('/');
+  return i < 0 ? '.' : i === 0 ? '' : v.slice(0, i);
+}
+
+/** PYTHONPYCACHEPREFIX moves every bytecode cache python writes (stdlib included) under that directory. */
+export function pythonEnvWrites(inv: Invocation, interp: CommandContext, options: Field[]): void {
+  const prefix = envOf(inv, 'PYTHONPYCACHEPREFIX');
+  if (!prefix || prefix.value === '' || options.some((o) => /^-[a-zA-Z]*B/.test(o.value)) || envOf(inv, 'PYTHONDONTWRITEBYTECODE')?.value) return;
+  interp.write('extract', { value: prefix.value, confidence: prefix.confidence, evidence: [...prefix.evidence, { range: inv.range, note: `PYTHONPYCACHEPREFIX=${displayPath(prefix.value)}: python writes its bytecode caches there` }], glob: false }, inv.st, inv.range, `${inv.name} (PYTHONPYCACHEPREFIX)`, { subtree: true });
+}
+
+/**
+ * Package managers whose explicit target directory receives the install (`pip install --target
+ * DIR`, `npm --prefix DIR install`): a real write there, not just "somewhere in the project".
+ */
+export function installer(base: CommandSpec, targets: string[], grammar: OptionGrammar, subs: string[]): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      const p = parseArgs(inv.args, grammar);
+      const sub = p.operands[0]?.value;
+      const dir = optionValues(p, ...targets).pop();
+      if (dir && sub && subs.includes(sub) && !hasOption(p, '--dry-run', '--help', '-h')) {
+        interp.write('extract', dir, inv.st, inv.range, `${inv.name} ${sub} ${p.options.find((o) => o.value === dir)?.name ?? ''}`.trim(), { subtree: true });
+        return;
+      }
+      base.run(inv, interp);
+    },
+  };
+}
+
+/**
+ * Tools that write dotfiles and caches under $HOME / $XDG_*: when the command itself moves that
+ * variable (`HOME=/elsewhere npm ...`), the writes move with it. The usual locations (the
+ * variable from the hook's environment) are not the worktree's concern.
+ */
+export const ENV_DOTFILES: Record<string, Array<[string, string]>> = {
+  npm: [['npm_config_cache', ''], ['HOME', '.npm']],
+  npx: [['npm_config_cache', ''], ['HOME', '.npm']],
+  yarn: [['XDG_CACHE_HOME', 'yarn'], ['HOME', '.cache/yarn']],
+  pnpm: [['XDG_CACHE_HOME', 'pnpm'], ['HOME', '.cache/pnpm']],
+  pip: [['PIP_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pip'], ['HOME', '.cache/pip']],
+  pip3: [['PIP_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pip'], ['HOME', '.cache/pip']],
+  go: [['GOCACHE', ''], ['XDG_CACHE_HOME', 'go-build'], ['HOME', '.cache/go-build']],
+  cargo: [['CARGO_HOME', ''], ['HOME', '.cargo']],
+  gpg: [['GNUPGHOME', ''], ['HOME', '.gnupg']],
+  uv: [['UV_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'uv'], ['HOME', '.cache/uv']],
+  poetry: [['POETRY_CACHE_DIR', ''], ['XDG_CACHE_HOME', 'pypoetry'], ['HOME', '.cache/pypoetry']],
+  'pre-commit': [['PRE_COMMIT_HOME', ''], ['XDG_CACHE_HOME', 'pre-commit'], ['HOME', '.cache/pre-commit']],
+};
+
+export function envDotfiles(inv: Invocation, interp: CommandContext): void {
+  const chain = ENV_DOTFILES[inv.name];
+  if (!chain) return;
+  if (inv.args.some((a) => a.value === '--version' || a.value === '--help' || a.value === '-h')) return;
+  for (const [name, sub] of chain) {
+    const v = envOf(inv, name);
+    if (!v || v.value === '') continue;
+    // The usual place, from the environment the agent started with: nothing moved.
+    if (v.fromEnvironment) return;
+    const value = sub ? `${v.value.replace(/\/+$/, '')}/${sub}` : v.value;
+    interp.write('maybe-write', { value, confidence: v.confidence, evidence: [...v.evidence, { range: inv.range, note: `${name}=${displayPath(v.value)} moves where \`${inv.name}\` writes ${sub || 'its files'}` }], glob: false }, inv.st, inv.range, `${inv.name} (${name})`, { subtree: true, confidenceCap: 'possible' });
+    return;
+  }
+}
+
+/** Makefile text from stdin (`make -f - <<EOF`): its recipes are shell code. */
+export function makeFromStdin(base: CommandSpec): CommandSpec {
+  return {
+    category: 'project',
+    run(inv, interp) {
+      base.run(inv, interp);
+      const p = parseArgs(inv.args, { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] });
+      const files = optionValues(p, '-f', '--file', '--makefile').map((f) => f.value);
+      if (!files.some((f) => f === '-' || f === '/dev/stdin')) return;
+      const s = inv.stdin;
+      if (s.kind !== 'text' || !s.known) {
+        interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
+        return;
+      }
+      const recipes = s.text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
+      const dirs = optionValues(p, '-C', '--directory');
+      const child = interp.child(inv.st);
+      if (dirs.length > 0) interp.setCwd(child, interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false), inv.range, 'make -C');
+      if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, 'make -f - (recipe)');
+    },
+  };
+}
+
+/** `OPTION CMD` that runs a shell command: tar --to-command, rsync -e, zip -TT, sort --compress-program ... */
+export function commandOptions(base: CommandSpec, options: string[]): CommandSpec {
+  return {
+    category: base.category,
+    ...(base.silent ? { silent: true } : {}),
+    run(inv, interp) {
+      base.run(inv, interp);
+      const a = inv.args;
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i]!.value;
+        if (v === '--') break;
+        let c: string | null = null;
+        let name = v;
+        if (options.includes(v)) c = a[++i]?.value ?? null;
+        else {
+          const eq = v.indexOf('=');
+          if (eq > 0 && v.startsWith('--') && options.includes(v.slice(0, eq))) {
+            name = v.slice(0, eq);
+            c = v.slice(eq + 1);
+          } else if (v.startsWith('--checkpoint-action=exec=')) {
+            name = '--checkpoint-action';
+            c = v.slice('--checkpoint-action=exec='.length);
+          }
+        }
+        if (c === null || c === '') continue;
+        if (c.includes(HOLE)) interp.dynamicProblem(`${inv.name} ${name} runs a command that cannot be known statically`, displayPath(c), inv.range);
+        else interp.runNested(c, interp.child(inv.st), inv.range, `${inv.name} ${name}`);
+      }
+    },
+  };
+}
+
+/**
+ * A bash builtin that is plain data here and prints nothing. Builtins with behaviour have their own
+ * specs (cd, read, eval, exec ...); trap, alias, hash and shopt belong to the interpreter
+ * (INTERPRETER_BUILTINS in src/engine/interpret/builtins.ts).
+ */
+export const silentBuiltin: CommandSpec = { category: 'builtin', silent: true, run() {} };
+
+/** A bash builtin that is plain data here and prints something not known statically. */
+export const printingBuiltin: CommandSpec = { category: 'builtin', run() {} };
+
+/** The environment-moved writes run before the command's own knowledge (or the closed-world default). */
+export function withEnvWrites(name: string, spec: CommandSpec | undefined): CommandSpec | undefined {
+  if (!ENV_DOTFILES[name]) return spec;
+  return {
+    category: spec?.category ?? 'project',
+    ...(spec?.silent ? { silent: true } : {}),
+    run(inv, interp) {
+      envDotfiles(inv, interp);
+      if (spec) spec.run(inv, interp);
+      else unknownCommand(inv, interp);
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { type Example, command } from '../spec.js';
+import { silentBuiltin } from '../kinds.js';
+
+export default command({
+  names: [':'],
+  build: () => silentBuiltin,
+  output(inv, interp) {
+    return '';
+  },
+});
+
+export const examples: readonly Example[] = [
+  [': ../../README.md', 'allow'],
+];

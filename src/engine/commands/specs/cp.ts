@@ -1,0 +1,15 @@
+import { type Example, command } from '../spec.js';
+import { writes } from '../kinds.js';
+
+export default command({
+  names: ['cp'],
+  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
+});
+
+export const examples: readonly Example[] = [
+  ['cp README.md ../../x', 'deny'],
+  ['cp ../../README.md x', 'allow'],
+  ['cp settings.local.json .claude/', 'deny'],
+  ['cp -r /tmp/tpl/. .', 'ask'],
+  ['cp -r /tmp/tpl/. build/', 'allow'],
+];

@@ -1,0 +1,12 @@
+import { type Example, command } from '../spec.js';
+import { formatter } from '../kinds.js';
+
+export default command({
+  names: ['gofmt'],
+  build: () => formatter([], ['-w']),
+});
+
+export const examples: readonly Example[] = [
+  ['gofmt -w ../../x.go', 'deny'],
+  ['gofmt ../../x.go', 'allow'],
+];

@@ -1,0 +1,12 @@
+import { type Example, command } from '../spec.js';
+import { wrapper } from '../kinds.js';
+
+export default command({
+  names: ['ltrace'],
+  build: () => wrapper({ grammar: { short: 'aeEnopsSuxX' } }),
+});
+
+export const examples: readonly Example[] = [
+  ['ltrace touch ../../x', 'deny'],
+  ['ltrace touch x', 'allow'],
+];

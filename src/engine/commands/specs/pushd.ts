@@ -1,0 +1,42 @@
+import { displayPath } from '../../interpret/paths.js';
+import { type Example, type CommandSpec, command } from '../spec.js';
+
+const pushd: CommandSpec = {
+  category: 'builtin',
+  run(inv, interp) {
+    const args = inv.args.filter((a) => a.value !== '-n');
+    const noChdir = args.length !== inv.args.length;
+    const t = args[0];
+    const label = `pushd ${args.map((a) => displayPath(a.value)).join(' ')}`.trim();
+    if (noChdir && t && !/^[+-]\d+$/.test(t.value)) {
+      // `pushd -n DIR`: DIR goes on the stack, the cwd stays.
+      inv.st.dirStack.push(interp.resolveCd(inv.st, t, inv.range, false));
+      return;
+    }
+    if (!t) {
+      const top = inv.st.dirStack.pop();
+      if (top) {
+        inv.st.dirStack.push(inv.st.cwd);
+        interp.setCwd(inv.st, top, inv.range, label);
+      }
+      return;
+    }
+    if (/^[+-]\d+$/.test(t.value)) {
+      interp.setCwd(inv.st, { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: `\`${label}\` rotates the directory stack` }], changed: true }, inv.range, label);
+      return;
+    }
+    const next = interp.resolveCd(inv.st, t, inv.range, false);
+    inv.st.dirStack.push(inv.st.cwd);
+    interp.setCwd(inv.st, next, inv.range, label);
+  },
+};
+
+export default command({
+  names: ['pushd'],
+  build: () => pushd,
+});
+
+export const examples: readonly Example[] = [
+  ['pushd ../.. && touch x', 'deny'],
+  ['pushd build && touch x', 'allow'],
+];

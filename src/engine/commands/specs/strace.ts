@@ -1,0 +1,12 @@
+import { type Example, command } from '../spec.js';
+import { wrapper } from '../kinds.js';
+
+export default command({
+  names: ['strace'],
+  build: () => wrapper({ grammar: { short: 'abeEIoOpPsSuU', long: [] } }),
+});
+
+export const examples: readonly Example[] = [
+  ['strace -f touch ../../x', 'deny'],
+  ['strace -f touch x', 'allow'],
+];

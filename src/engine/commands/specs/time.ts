@@ -1,0 +1,12 @@
+import { type Example, command } from '../spec.js';
+import { wrapper } from '../kinds.js';
+
+export default command({
+  names: ['time'],
+  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
+});
+
+export const examples: readonly Example[] = [
+  ['time touch ../../x', 'deny'],
+  ['time touch x', 'allow'],
+];
