@@ -55,10 +55,10 @@ const GROUPS = new Set(['engine', 'policy', 'frontends', 'layers', 'runtime']);
  * found, so the list only shrinks. Keys are `from-unit -> to-unit`.
  */
 const ALLOWED = {
-  // Command handlers take the interpreter's types (Interpreter, Invocation) and the interpreter
-  // looks commands up in their table: one engine stage in two folders. A command-context interface
-  // would break the cycle.
-  'commands -> interpret': 'command handlers use the interpreter (one stage in two folders)',
+  // Command specs use the interpreter's value types and path helpers (Field, State, paths.ts),
+  // never the interpreter itself (they see CommandContext), and the interpreter looks commands up
+  // in their registry: one engine stage in two folders.
+  'commands -> interpret': "command specs use the interpreter's value types and path helpers (one stage in two folders)",
   'interpret -> commands': 'the interpreter looks commands up (one stage in two folders)',
 };
 
