@@ -2,7 +2,7 @@
  * A small getopt driven by data: which short letters and long names take a value.
  * GNU tools permute options and operands; POSIX tools and wrappers stop at the first operand.
  */
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 
 export interface OptionGrammar {
   /** Short option letters that take a value (`-o FILE`, `-oFILE`). */

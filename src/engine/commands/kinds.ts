@@ -5,10 +5,10 @@
  * variable moves (`withEnvWrites`). A spec in specs/ picks one and gives it its data.
  */
 import { HOLE, type WriteOp } from '../effects/types.js';
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import type { CwdValue } from '../interpret/state.js';
-import { basenameOf, displayPath } from '../interpret/paths.js';
+import type { CwdValue } from '../shell/state.js';
+import { basenameOf, displayPath } from '../shell/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { unknownCommand, unlisted } from './unknown.js';
