@@ -57,6 +57,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
     // `--opt=VALUE` of an option the grammar does not list: what it does with VALUE is not known.
     else if (!role && o.value && o.name.startsWith('--') && !spec.grammar.long?.includes(o.name.slice(2))) unknownValues.push(o.value);
   }
+  unknownValues.push(...p.maybeValues);
   if (unknownValues.length > 0) unlisted(inv, interp, unknownValues, 'the value of an option its entry does not describe');
   const flagChanged = op !== spec.op;
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
