@@ -44,4 +44,4 @@ export type { Finding, Verdict } from './policy/policy.js';
 export { writeRootViolations, type WriteRootOptions } from './policy/write-roots.js';
 export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './engine/effects/types.js';
 export { RULES } from './policy/rules/catalog.js';
-export { displayPath } from './engine/interpret/paths.js';
+export { displayPath } from './engine/shell/paths.js';

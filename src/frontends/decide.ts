@@ -9,7 +9,7 @@ import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/w
 import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
-import { displayPath } from '../engine/interpret/paths.js';
+import { displayPath } from '../engine/shell/paths.js';
 import type { HeldCheck, HookAnswer, ToolCall } from './tool-call.js';
 import type { Grant } from '../layers/sandbox/grants.js';
 

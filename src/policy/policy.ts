@@ -8,7 +8,7 @@ import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence, typ
 import { weakest, type Confidence } from '../engine/effects/confidence.js';
 import type { Range } from '../engine/syntax/ir.js';
 import type { Layout } from './layout/types.js';
-import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../engine/interpret/paths.js';
+import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '../engine/shell/paths.js';
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from './rules/catalog.js';
 import type { Config, Decision } from './config.js';

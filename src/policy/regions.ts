@@ -6,7 +6,7 @@
  * wins over it and a main checkout under /tmp stays protected.
  */
 import type { Layout } from './layout/types.js';
-import { isInside, normalizeLogical } from '../engine/interpret/paths.js';
+import { isInside, normalizeLogical } from '../engine/shell/paths.js';
 
 export type RegionKind = 'worktree' | 'main' | 'sibling' | 'git-dir' | 'protected' | 'scratch' | 'allowed' | 'device' | 'outside';
 

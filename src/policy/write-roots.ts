@@ -4,7 +4,7 @@
  * resolved against `base`, roots match whole components only, and no roots means no grant.
  * Used by the hook's containment check and by the audit of a real diff.
  */
-import { isInside, joinPath, normalizeLogical } from '../engine/interpret/paths.js';
+import { isInside, joinPath, normalizeLogical } from '../engine/shell/paths.js';
 
 export interface WriteRootOptions {
   /** Directory that relative changed paths (and relative roots) are resolved against. */

@@ -2,7 +2,7 @@
  * A small getopt driven by data: which short letters and long names take a value.
  * GNU tools permute options and operands; POSIX tools and wrappers stop at the first operand.
  */
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 
 export interface OptionGrammar {
   /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
@@ -13,6 +13,13 @@ export interface OptionGrammar {
   stopAtOperand?: boolean;
   /** Long options may be written with one dash (`find`, `java`): not used by getopt tools. */
   singleDashLong?: boolean;
+  /**
+   * Every short option letter that takes no value. Where it is given, a letter in neither `short`
+   * nor `flags` is an option this entry does not describe: the rest of its cluster, or else the
+   * next word, may be its value (ParsedArgs.maybeValues). Where it is not, any other letter is
+   * taken as a flag.
+   */
+  flags?: string;
 }
 
 export interface ParsedOption {
@@ -27,6 +34,8 @@ export interface ParsedArgs {
   operands: Field[];
   /** Index in the original args of each operand (for wrappers that hand the rest on). */
   operandIndex: number[];
+  /** What may be the value of an option the grammar does not describe (`flags` declared): also kept where it was parsed. */
+  maybeValues: Field[];
 }
 
 const NO_LONG: ReadonlySet<string> = new Set();
@@ -44,6 +53,7 @@ export function parseArgs(args: Field[], g: OptionGrammar): ParsedArgs {
   const options: ParsedOption[] = [];
   const operands: Field[] = [];
   const operandIndex: number[] = [];
+  const maybeValues: Field[] = [];
   const short = g.short ?? '';
   const long = longNames(g.long);
   let onlyOperands = false;
@@ -81,9 +91,16 @@ export function parseArgs(args: Field[], g: OptionGrammar): ParsedArgs {
         break;
       }
       options.push({ name: '-' + letter, value: null, field: f });
+      if (g.flags !== undefined && !g.flags.includes(letter)) {
+        // Closed world: an option the entry does not describe may take a value.
+        const rest = a.slice(j + 1);
+        if (rest) maybeValues.push({ ...f, value: rest });
+        else if (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) maybeValues.push(args[i + 1]!);
+        break;
+      }
     }
   }
-  return { options, operands, operandIndex };
+  return { options, operands, operandIndex, maybeValues };
 }
 
 export function hasOption(p: ParsedArgs, ...names: string[]): boolean {

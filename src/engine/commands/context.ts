@@ -6,9 +6,9 @@
  */
 import type { Confidence } from '../effects/confidence.js';
 import type { Effect, Evidence, GitEffect, WriteOp } from '../effects/types.js';
-import type { FileKind } from '../interpret/conditions.js';
-import type { Field } from '../interpret/expand.js';
-import type { CwdValue, State } from '../interpret/state.js';
+import type { FileKind } from '../shell/conditions.js';
+import type { Field } from '../shell/field.js';
+import type { CwdValue, State } from '../shell/state.js';
 import type { Range, Script } from '../syntax/ir.js';
 
 /** Where a command's standard input comes from, when that matters (shells reading a script). */

@@ -23,8 +23,8 @@
  */
 import { HOLE } from '../effects/types.js';
 import type { CommandContext, Invocation } from './context.js';
-import { dirnameOf, joinPath, normalizeLogical } from '../interpret/paths.js';
-import type { CwdValue } from '../interpret/state.js';
+import { dirnameOf, joinPath, normalizeLogical } from '../shell/paths.js';
+import type { CwdValue } from '../shell/state.js';
 
 export type GitResolution =
   /** `alias.X`: its value (`!code` or a git command line) and the file that set it. */

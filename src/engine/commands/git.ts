@@ -4,11 +4,11 @@
  * worktrees), plus the paths it writes (`worktree add DIR`, `clone URL DIR`, `archive -o FILE`).
  */
 import { HOLE, type GitAccess } from '../effects/types.js';
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import { displayPath, joinPath, normalizeLogical } from '../interpret/paths.js';
+import { displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import type { CwdValue } from '../interpret/state.js';
+import type { CwdValue } from '../shell/state.js';
 import { envOf } from './env.js';
 import { unlisted } from './unknown.js';
 import { patchTargets, patchText } from './patch-files.js';

@@ -5,10 +5,10 @@
  * variable moves (`withEnvWrites`). A spec in specs/ picks one and gives it its data.
  */
 import { HOLE, type WriteOp } from '../effects/types.js';
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import type { CwdValue } from '../interpret/state.js';
-import { basenameOf, displayPath } from '../interpret/paths.js';
+import type { CwdValue } from '../shell/state.js';
+import { basenameOf, displayPath } from '../shell/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { unknownCommand, unlisted } from './unknown.js';
@@ -57,6 +57,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
     // `--opt=VALUE` of an option the grammar does not list: what it does with VALUE is not known.
     else if (!role && o.value && o.name.startsWith('--') && !spec.grammar.long?.includes(o.name.slice(2))) unknownValues.push(o.value);
   }
+  unknownValues.push(...p.maybeValues);
   if (unknownValues.length > 0) unlisted(inv, interp, unknownValues, 'the value of an option its entry does not describe');
   const flagChanged = op !== spec.op;
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;

@@ -4,7 +4,7 @@
  * file keeps what several share. null means "prints something we cannot know".
  */
 import type { CommandContext, Invocation } from './context.js';
-import { joinPath, normalizeLogical } from '../interpret/paths.js';
+import { joinPath, normalizeLogical } from '../shell/paths.js';
 
 /** What `realpath` and `readlink` print. */
 export function realpathOutput(inv: Invocation, interp: CommandContext): string | null {

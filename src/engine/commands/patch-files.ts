@@ -5,9 +5,9 @@
  * every directory (patch without -p uses the base name).
  */
 import { HOLE } from '../effects/types.js';
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import { joinPath, normalizeLogical } from '../interpret/paths.js';
+import { joinPath, normalizeLogical } from '../shell/paths.js';
 
 export function patchTargets(text: string, strip: number | null): string[] | null {
   const out = new Set<string>();

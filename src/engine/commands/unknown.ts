@@ -6,7 +6,7 @@
  * unknown tools working on the worktree or elsewhere stay silent.
  */
 import { HOLE } from '../effects/types.js';
-import type { Field } from '../interpret/expand.js';
+import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
 
 const MAX_ARGS = 64;

@@ -6,10 +6,10 @@
 import type { Assignment, Range } from '../syntax/ir.js';
 import type { Evidence } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
-import type { ArrayValue, CwdValue, State } from './state.js';
-import type { SourceLine } from './extras.js';
+import type { ArrayValue, CwdValue, State } from '../shell/state.js';
+import type { SourceLine } from '../shell/extras.js';
 import type { Field } from './expand.js';
-import type { TestContext, Truth } from './conditions.js';
+import type { TestContext, Truth } from '../shell/conditions.js';
 import type { Invocation } from '../commands/context.js';
 
 /** The options of `declare -Anx ...` / `local -n` / `export`. */

@@ -2,11 +2,11 @@ import { HOLE } from '../effects/types.js';
 import type { Field } from './expand.js';
 import type { BuiltinHost } from './builtin-host.js';
 import type { Invocation } from '../commands/context.js';
-import { evaluateTest } from './conditions.js';
-import { displayPath } from './paths.js';
+import { evaluateTest } from '../shell/conditions.js';
+import { displayPath } from '../shell/paths.js';
 import { formatPrintf } from './printf.js';
-import type { CwdValue } from './state.js';
-import { optionChange, setShellOption, SET_LETTERS } from './shell-options.js';
+import type { CwdValue } from '../shell/state.js';
+import { optionChange, setShellOption, SET_LETTERS } from '../shell/shell-options.js';
 
 /**
  * Which bash names are not command-table entries: keywords (syntax: the parser and the IR
@@ -309,7 +309,7 @@ function changeOption(inv: Invocation, interp: BuiltinHost, name: string, on: bo
   else setShellOption(inv.st, name, r.keep);
 }
 
-/** `set -- a b`: the positional parameters; `set -P`, `set -o physical` ...: options (src/engine/interpret/shell-options.ts). */
+/** `set -- a b`: the positional parameters; `set -P`, `set -o physical` ...: options (src/engine/shell/shell-options.ts). */
 const set: Builtin = (inv, interp) => {
   const args = inv.args;
   let i = 0;

@@ -5,20 +5,11 @@
  */
 import type { Command, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type Evidence } from '../effects/types.js';
+import type { Field } from '../shell/field.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { getVar, putVar, type State } from './state.js';
+import { getVar, putVar, type State } from '../shell/state.js';
 
-export interface Field {
-  /** The expanded text, HOLE where unknown. */
-  value: string;
-  /** Confidence of the known parts (holes are judged by position later, see holeConfidence). */
-  confidence: Confidence;
-  evidence: Evidence[];
-  /** Contains an unquoted glob character: the real argument(s) depend on the file system. */
-  glob: boolean;
-  /** The glob may match names starting with `.` (dotglob, GLOBIGNORE, an extglob pattern). */
-  dotglob?: boolean;
-}
+export type { Field } from '../shell/field.js';
 
 export interface ExpandHooks {
   /** Runs a command substitution in a subshell and returns its output (HOLE where unknown). */

@@ -6,16 +6,16 @@
 import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from './state.js';
-import { CowMap } from './cow-map.js';
-import { emptyExtras, type FdTarget, type SourceLine } from './extras.js';
+import { childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
+import { CowMap } from '../shell/cow-map.js';
+import { emptyExtras, type FdTarget, type SourceLine } from '../shell/extras.js';
 import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from './paths.js';
+import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from '../shell/paths.js';
 import { BUILTINS } from './builtins.js';
-import { evaluateTest, type FileKind, type TestContext, type Truth } from './conditions.js';
+import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { extglobField, globsMatchHidden, unknownVariable } from './shell-options.js';
+import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
 export interface Host {

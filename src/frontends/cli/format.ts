@@ -3,7 +3,7 @@ import type { AnalysisResult } from '../../engine/analyze.js';
 import type { Command, Redirect, Word, WordPart } from '../../engine/syntax/ir.js';
 import type { Verdict, Finding } from '../../policy/policy.js';
 import type { Effect } from '../../engine/effects/types.js';
-import { displayPath } from '../../engine/interpret/paths.js';
+import { displayPath } from '../../engine/shell/paths.js';
 
 export { style, type Style } from '../style.js';
 import type { Style } from '../style.js';

@@ -11,7 +11,7 @@ import { analyzeWith } from '../../engine/analyze.js';
 import { evaluate, type Finding, type Verdict } from '../../policy/policy.js';
 import { DEFAULT_CONFIG } from '../../policy/config.js';
 import { memoryFs, standardEnv, standardWorkspace, WORKTREE } from '../../policy/scenario/standard.js';
-import { normalizeLogical } from '../../engine/interpret/paths.js';
+import { normalizeLogical } from '../../engine/shell/paths.js';
 import type { WriteEffect } from '../../engine/effects/types.js';
 import type { Decision } from '../../policy/config.js';
 import { loadCorpusFile, type CorpusCase } from './schema.js';

@@ -27,7 +27,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { resolveRuleRef, type RuleId } from '../../policy/rules/catalog.js';
 import { parseConfig, type Config } from '../../policy/config.js';
-import { joinPath, normalizeLogical } from '../../engine/interpret/paths.js';
+import { joinPath, normalizeLogical } from '../../engine/shell/paths.js';
 
 export type Expect = 'allow' | 'ask' | 'deny';
 export type Tool = 'Bash' | 'Edit' | 'Write' | 'MultiEdit' | 'NotebookEdit';

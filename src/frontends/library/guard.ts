@@ -21,7 +21,7 @@ import { ConfigError, type Decision } from '../../policy/config.js';
 import type { Finding } from '../../policy/policy.js';
 import type { Confidence } from '../../engine/effects/confidence.js';
 import type { Severity } from '../../policy/rules/catalog.js';
-import { displayPath } from '../../engine/interpret/paths.js';
+import { displayPath } from '../../engine/shell/paths.js';
 import { judgeBash, unfinishedAnswer, writeAnswer } from '../decide.js';
 import { PATH_FIELD, parseClaudeShaped } from '../claude-shaped.js';
 import type { HookAnswer, ToolCall } from '../tool-call.js';

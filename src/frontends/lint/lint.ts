@@ -17,7 +17,7 @@ import type { BashParser, ParseLimits, ParseResult } from '../../engine/parse/in
 import type { Finding } from '../../policy/policy.js';
 import { ConfigError, DEFAULT_CONFIG, type Config, type ConfigOverride } from '../../policy/config.js';
 import { nodeFs, type PhysicalFs } from '../../policy/physical.js';
-import { displayPath, isInside } from '../../engine/interpret/paths.js';
+import { displayPath, isInside } from '../../engine/shell/paths.js';
 import { nodeHost } from '../../policy/workspace/host.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
 import { openWorkspace, type Workspace } from '../../policy/workspace/index.js';

@@ -12,7 +12,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import { readRegularFile } from '../../util/safe-read.js';
 import { join } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
-import { isInside } from '../../engine/interpret/paths.js';
+import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 
 export interface CheckoutState {

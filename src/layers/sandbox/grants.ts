@@ -14,7 +14,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
-import { isInside } from '../../engine/interpret/paths.js';
+import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../util/native-io.js';
 

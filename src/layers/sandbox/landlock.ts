@@ -37,7 +37,7 @@ import { lstatSync, readdirSync, readFileSync, type Dirent, renameSync, statSync
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
-import { isInside } from '../../engine/interpret/paths.js';
+import { isInside } from '../../engine/shell/paths.js';
 import { packageRoot } from '../../util/package-root.js';
 import { cacheLocation } from '../../util/cache-location.js';
 import { readRegularFile } from '../../util/safe-read.js';

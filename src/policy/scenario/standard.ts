@@ -8,7 +8,7 @@ import type { PhysicalFs } from '../physical.js';
 import { DEFAULT_CONFIG, type Config } from '../config.js';
 import type { PolicyContext } from '../policy.js';
 import { workspaceFromLayout, type Workspace } from '../workspace/workspace.js';
-import { isInside, normalizeLogical } from '../../engine/interpret/paths.js';
+import { isInside, normalizeLogical } from '../../engine/shell/paths.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
 
 export const HOME = '/home/dev';

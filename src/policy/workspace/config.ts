@@ -15,7 +15,7 @@ import { applyLayer, ConfigError, DEFAULT_CONFIG, parseConfigLayer, readConfigFi
 import { ruleById, type Severity } from '../rules/catalog.js';
 import type { Confidence } from '../../engine/effects/confidence.js';
 import { DECISION_RANK } from '../policy.js';
-import { normalizeLogical } from '../../engine/interpret/paths.js';
+import { normalizeLogical } from '../../engine/shell/paths.js';
 import { under } from '../../util/under.js';
 import { realpathSync } from 'node:fs';
 import { scratchRoots } from '../regions.js';

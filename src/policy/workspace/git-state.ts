@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { FileState } from '../git-control.js';
-import { isInside } from '../../engine/interpret/paths.js';
+import { isInside } from '../../engine/shell/paths.js';
 
 /** States of each path (a file, or a directory: the states of the files below it). */
 export function gitFileStates(root: string, paths: string[], env: Record<string, string | undefined>): Map<string, Set<FileState>> | null {

@@ -3,7 +3,7 @@
  * environment alone: the workspace protects the directory (BG1005) so the agent cannot erase what
  * it tried, without loading the log's code.
  */
-import { normalizeLogical } from '../../engine/interpret/paths.js';
+import { normalizeLogical } from '../../engine/shell/paths.js';
 import { under } from '../../util/under.js';
 
 type Env = Record<string, string | undefined>;

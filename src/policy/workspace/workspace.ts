@@ -15,7 +15,7 @@ import type { BashParser } from '../../engine/parse/index.js';
 import { evaluate, type PolicyContext, type Verdict } from '../policy.js';
 import { DEFAULT_CONFIG, type Config } from '../config.js';
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from '../physical.js';
-import { displayPath, isInside, normalizeLogical } from '../../engine/interpret/paths.js';
+import { displayPath, isInside, normalizeLogical } from '../../engine/shell/paths.js';
 import { under } from '../../util/under.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
 import type { WriteEffect } from '../../engine/effects/types.js';

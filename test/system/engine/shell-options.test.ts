@@ -1,12 +1,12 @@
 /**
  * Shell state that changes resolution (issue #39 item 3): every `set -o` / `shopt` option of the
  * installed bash is in the table, each entry says how it is handled, and each entry's examples
- * (beside it in src/engine/interpret/shell-options.ts) decide as labelled: modelled state gives the
+ * (beside it in src/engine/shell/shell-options.ts) decide as labelled: modelled state gives the
  * path bash would use, unknown state asks.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SET_OPTIONS, SHELL_VARIABLES, SHOPT_OPTIONS, SPECIAL_PARAMETERS, type ShellStateEntry } from '../../../src/engine/interpret/shell-options.js';
+import { SET_OPTIONS, SHELL_VARIABLES, SHOPT_OPTIONS, SPECIAL_PARAMETERS, type ShellStateEntry } from '../../../src/engine/shell/shell-options.js';
 import { getParser, runScenario } from '../../helpers/scenario.js';
 
 const parser = await getParser();

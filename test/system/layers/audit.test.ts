@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { layoutBase, makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { audit, baselineFile, type AuditReport } from '../../../src/layers/audit/index.js';
-import { isInside } from '../../../src/engine/interpret/paths.js';
+import { isInside } from '../../../src/engine/shell/paths.js';
 import { cleanEnv, cli, git } from '../../helpers/layers.js';
 
 const cleanups: (() => void)[] = [];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { classify, protects, type Region } from '../../../src/policy/regions.js';
-import { isInside } from '../../../src/engine/interpret/paths.js';
+import { isInside } from '../../../src/engine/shell/paths.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { hookDecision } from '../../helpers/hook-decide.js';
 import { decideHook } from '../../../src/frontends/hook/hook.js';

@@ -41,7 +41,7 @@ describe('string path helpers', () => {
 
 describe('normalizeLogical', () => {
   it('returns an already normal path unchanged and normalizes the rest like path.normalize (no HOLE)', async () => {
-    const { normalizeLogical } = await import('../../../src/engine/interpret/paths.js');
+    const { normalizeLogical } = await import('../../../src/engine/shell/paths.js');
     const { normalize } = await import('node:path');
     const any = fc.array(fc.oneof(name, fc.constantFrom('.', '..', '')), { maxLength: 8 }).map((parts) => '/' + parts.join('/'));
     fc.assert(

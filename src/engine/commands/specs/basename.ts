@@ -1,4 +1,4 @@
-import { basenameOf } from '../../interpret/paths.js';
+import { basenameOf } from '../../shell/paths.js';
 import { type Example, command } from '../spec.js';
 import { readOnly } from '../kinds.js';
 

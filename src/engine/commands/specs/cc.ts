@@ -1,5 +1,5 @@
-import type { Field } from '../../interpret/expand.js';
-import { basenameOf } from '../../interpret/paths.js';
+import type { Field } from '../../shell/field.js';
+import { basenameOf } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const CC_VALUE = new Set(['-I', '-L', '-l', '-D', '-U', '-x', '-include', '-imacros', '-isystem', '-idirafter', '-iquote', '-iprefix', '-MT', '-MQ', '-Xlinker', '-Xassembler', '-Xpreprocessor', '-T', '-u', '-e', '-z', '-arch', '-target', '-framework', '-ccbin', '-gencode', '-Xcompiler', '-std', '-aux-info', '-wrapper']);

@@ -1,8 +1,8 @@
 import { HOLE } from '../../effects/types.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import type { Invocation } from '../context.js';
-import type { CwdValue } from '../../interpret/state.js';
-import { displayPath, joinPath } from '../../interpret/paths.js';
+import type { CwdValue } from '../../shell/state.js';
+import { displayPath, joinPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean } {

@@ -3,7 +3,8 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['cp'],
-  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'] }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
+  // flags: every short flag of GNU coreutils 9.1 (`cp --help`); another letter may take a value.
+  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'], flags: 'HLPRTZabdfilnprsuvx' }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
 });
 
 export const examples: readonly Example[] = [
@@ -12,4 +13,6 @@ export const examples: readonly Example[] = [
   ['cp settings.local.json .claude/', 'deny'],
   ['cp -r /tmp/tpl/. .', 'ask'],
   ['cp -r /tmp/tpl/. build/', 'allow'],
+  ['cp -Q ../../README.md x', 'ask'],
+  ['cp -p ../../README.md x', 'allow'],
 ];

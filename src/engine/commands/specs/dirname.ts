@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import { dirnameOf } from '../../interpret/paths.js';
+import { dirnameOf } from '../../shell/paths.js';
 import { type Example, command } from '../spec.js';
 import { readOnly } from '../kinds.js';
 

@@ -1,6 +1,6 @@
 import type { WriteOp } from '../../effects/types.js';
 import type { Confidence } from '../../effects/confidence.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import { parseArgs } from '../args.js';
 import { unlisted } from '../unknown.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

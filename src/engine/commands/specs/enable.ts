@@ -1,4 +1,4 @@
-import { displayPath } from '../../interpret/paths.js';
+import { displayPath } from '../../shell/paths.js';
 import { optionValues, parseArgs } from '../args.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 

@@ -1,6 +1,6 @@
 import { HOLE } from '../../effects/types.js';
-import type { Field } from '../../interpret/expand.js';
-import { joinPath } from '../../interpret/paths.js';
+import type { Field } from '../../shell/field.js';
+import { joinPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const FIND_VALUE_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-type', '-xtype', '-size', '-user', '-group', '-perm', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-links', '-inum', '-samefile', '-wholename', '-iwholename', '-lname', '-ilname', '-uid', '-gid', '-printf', '-fstype', '-used', '-context', '-regextype', '-newerXY', '-D', '-O']);

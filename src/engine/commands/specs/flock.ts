@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import { displayPath } from '../../interpret/paths.js';
+import { displayPath } from '../../shell/paths.js';
 import { optionValues, parseArgs } from '../args.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 

@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import { optionValues, parseArgs } from '../args.js';
 import { unlisted } from '../unknown.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import { displayPath } from '../../interpret/paths.js';
+import { displayPath } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { envOf } from '../env.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['mkdir'],
-  build: () => writes({ grammar: { short: 'mZ', long: ['mode', 'context'] }, operands: 'each', op: 'mkdir' }),
+  build: () => writes({ grammar: { short: 'mZ', long: ['mode', 'context'], flags: 'pv' }, operands: 'each', op: 'mkdir' }),
 });
 
 export const examples: readonly Example[] = [

@@ -1,6 +1,6 @@
 import { HOLE } from '../../effects/types.js';
 import type { Invocation } from '../context.js';
-import { displayPath, joinPath } from '../../interpret/paths.js';
+import { displayPath, joinPath } from '../../shell/paths.js';
 import { hasOption, parseArgs } from '../args.js';
 import { envOf } from '../env.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

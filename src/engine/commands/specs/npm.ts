@@ -1,8 +1,8 @@
 import { HOLE } from '../../effects/types.js';
 import type { Confidence } from '../../effects/confidence.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import type { Invocation } from '../context.js';
-import { displayPath } from '../../interpret/paths.js';
+import { displayPath } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { envOf } from '../env.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

@@ -1,4 +1,4 @@
-import type { CwdValue } from '../../interpret/state.js';
+import type { CwdValue } from '../../shell/state.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const popd: CommandSpec = {

@@ -1,5 +1,5 @@
 import type { WriteOp } from '../../effects/types.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { envOf } from '../env.js';
 import { type Example, type CommandSpec, command } from '../spec.js';

@@ -1,6 +1,6 @@
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import type { CommandContext, Invocation } from '../context.js';
-import { basenameOf } from '../../interpret/paths.js';
+import { basenameOf } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { inlineCodeWrites } from '../inline-code.js';
 import { unknownCommand } from '../unknown.js';

@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['rm'],
-  build: () => writes({ grammar: {}, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
+  build: () => writes({ grammar: { flags: 'IRdfirv' }, operands: 'each', op: 'delete', subtreeFlags: ['-r', '-R', '--recursive'] }),
 });
 
 export const examples: readonly Example[] = [

@@ -1,4 +1,4 @@
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const sed: CommandSpec = {

@@ -1,11 +1,11 @@
 import { HOLE } from '../../effects/types.js';
 import type { CommandContext, Invocation, Stdin } from '../context.js';
-import { displayPath } from '../../interpret/paths.js';
+import { displayPath } from '../../shell/paths.js';
 import { hasOption, parseArgs, type OptionGrammar } from '../args.js';
 import { unknownCommand } from '../unknown.js';
 import { envOf } from '../env.js';
-import { optionChange, setShellOption } from '../../interpret/shell-options.js';
-import type { State } from '../../interpret/state.js';
+import { optionChange, setShellOption } from '../../shell/shell-options.js';
+import type { State } from '../../shell/state.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const SHELL_GRAMMAR: OptionGrammar = { short: 'oO', long: ['rcfile', 'init-file'], stopAtOperand: true };

@@ -1,7 +1,7 @@
 import { HOLE } from '../../effects/types.js';
 import type { Confidence } from '../../effects/confidence.js';
-import type { Field } from '../../interpret/expand.js';
-import { displayPath } from '../../interpret/paths.js';
+import type { Field } from '../../shell/field.js';
+import { displayPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 /** sqlite3 DB [SQL]: statements and dot-commands that write the database or other files. */

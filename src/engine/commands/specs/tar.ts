@@ -1,8 +1,8 @@
 import { HOLE } from '../../effects/types.js';
-import type { Field } from '../../interpret/expand.js';
+import type { Field } from '../../shell/field.js';
 import type { CommandContext } from '../context.js';
-import type { CwdValue } from '../../interpret/state.js';
-import { joinPath, normalizeLogical } from '../../interpret/paths.js';
+import type { CwdValue } from '../../shell/state.js';
+import { joinPath, normalizeLogical } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 import { commandOptions } from '../kinds.js';

@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['tee'],
-  build: () => writes({ grammar: { long: ['output-error'] }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
+  build: () => writes({ grammar: { long: ['output-error'], flags: 'aip' }, operands: 'each', op: 'write', flagOps: { '-a': 'append', '--append': 'append' } }),
 });
 
 export const examples: readonly Example[] = [

@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['touch'],
-  build: () => writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'] }, operands: 'each', op: 'create' }),
+  build: () => writes({ grammar: { short: 'rdt', long: ['reference', 'date', 'time'], flags: 'acfhm' }, operands: 'each', op: 'create' }),
 });
 
 export const examples: readonly Example[] = [

@@ -1,4 +1,4 @@
-import { dropVar } from '../../interpret/state.js';
+import { dropVar } from '../../shell/state.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const unset: CommandSpec = {

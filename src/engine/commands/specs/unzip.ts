@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import { basenameOf, joinPath } from '../../interpret/paths.js';
+import { basenameOf, joinPath } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 

@@ -1,5 +1,5 @@
 import { HOLE } from '../../effects/types.js';
-import { joinPath } from '../../interpret/paths.js';
+import { joinPath } from '../../shell/paths.js';
 import { hasOption, optionValues, parseArgs } from '../args.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 

@@ -1,10 +1,10 @@
 /**
- * CowMap (src/engine/interpret/cow-map.ts): the interpreter's variables and functions. Forks must behave
+ * CowMap (src/engine/shell/cow-map.ts): the interpreter's variables and functions. Forks must behave
  * exactly like independent copies; sharing is only an optimisation that `sameAs` exposes.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CowMap } from '../../../../src/engine/interpret/cow-map.js';
+import { CowMap } from '../../../../src/engine/shell/cow-map.js';
 
 describe('CowMap', () => {
   it('a fork shares storage until either side writes', () => {

@@ -15,8 +15,8 @@ import type { PhysicalFs } from '../../../../src/policy/physical.js';
 import { BUILTINS, INTERPRETER_BUILTINS, INTERPRETER_REFINES, SHELL_KEYWORDS } from '../../../../src/engine/interpret/builtins.js';
 import { lookupCommand } from '../../../../src/engine/commands/registry.js';
 import { formatPrintf } from '../../../../src/engine/interpret/printf.js';
-import { evaluateTest, type FileKind } from '../../../../src/engine/interpret/conditions.js';
-import { collapseHoleDots, descriptorOfPath } from '../../../../src/engine/interpret/paths.js';
+import { evaluateTest, type FileKind } from '../../../../src/engine/shell/conditions.js';
+import { collapseHoleDots, descriptorOfPath } from '../../../../src/engine/shell/paths.js';
 import { HOLE } from '../../../../src/engine/effects/types.js';
 
 let parser: BashParser;

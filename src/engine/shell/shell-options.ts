@@ -8,7 +8,7 @@
  * installed bash has.
  */
 import { HOLE } from '../effects/types.js';
-import type { Field } from './expand.js';
+import type { Field } from '../shell/field.js';
 import type { State } from './state.js';
 import type { ExpectedDecision } from '../effects/types.js';
 
@@ -83,7 +83,7 @@ export const SHOPT_OPTIONS: Record<string, ShellStateEntry> = {
   dirspell: none('completion'),
   dotglob: { kind: 'modelled', note: 'globs match names starting with `.`: `*` reaches .claude, .git, .bashguard.json', examples: [['shopt -s dotglob; rm -rf *', 'ask'], ['rm -rf *', 'allow']] },
   execfail: none('exec failure does not exit'),
-  expand_aliases: { kind: 'modelled', note: 'aliases expand (src/engine/interpret/extras.ts)', examples: [["shopt -s expand_aliases\nalias t='touch ../../x'\nt", 'deny']] },
+  expand_aliases: { kind: 'modelled', note: 'aliases expand (src/engine/shell/extras.ts)', examples: [["shopt -s expand_aliases\nalias t='touch ../../x'\nt", 'deny']] },
   extdebug: none('a DEBUG trap may skip commands: fewer writes'),
   extglob: { kind: 'modelled', note: '`@(...)`, `!(...)` ... are globs that may name any entry, dot names included', examples: [['shopt -s extglob\nrm -f @(.bashguard).json', 'ask']] },
   extquote: none('$\'...\' quoting inside ${...}'),

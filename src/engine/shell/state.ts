@@ -57,7 +57,7 @@ export interface State {
   /** Set by `exit` (ends this shell) and `return` (ends the current function). */
   terminated: boolean;
   returned: boolean;
-  /** Descriptors, aliases, hashed commands, traps (src/engine/interpret/extras.ts). */
+  /** Descriptors, aliases, hashed commands, traps (src/engine/shell/extras.ts). */
   extras: Extras;
 }
 

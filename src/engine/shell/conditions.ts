@@ -5,7 +5,7 @@
  * path earlier. Anything else is null: the caller keeps both outcomes.
  */
 import { HOLE } from '../effects/types.js';
-import type { Field } from './expand.js';
+import type { Field } from '../shell/field.js';
 
 export type Truth = boolean | null;
 

@@ -41,7 +41,7 @@ export interface Extras {
   traps: CowMap<string, TrapHandler[]>;
   /**
    * Shell options that change how a path, a glob or a `cd` resolves (`set -P`, `shopt -s
-   * dotglob` ...; src/engine/interpret/shell-options.ts), as far as any branch may have set them.
+   * dotglob` ...; src/engine/shell/shell-options.ts), as far as any branch may have set them.
    */
   shopts: ReadonlySet<string>;
 }
