@@ -16,17 +16,11 @@ import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { cleanEnv } from '../../helpers/layers.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { planCovers } from '../../../src/layers/sandbox/index.js';
-import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan, findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan } from '../../../src/layers/sandbox/enforce.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
 
-const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
-const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
-const canRun = probe !== null && probe.status === 0;
-const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
-if (!canRun) {
-  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-  console.log(`skipping the enforcement coverage checks: ${why}`);
-}
+const { bwrap, canRun } = bwrapHere('the enforcement coverage checks');
 
 describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-only', () => {
   let L: GitLayout;

@@ -25,6 +25,7 @@ import { tighten } from '../../../src/policy/workspace/index.js';
 import { clientSandboxSettings } from '../../../src/layers/sandbox/enforce.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -128,14 +129,7 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
   });
 });
 
-const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
-const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
-const canRun = probe !== null && probe.status === 0;
-const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
-if (!canRun) {
-  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-  console.log(`skipping the enforcement runs under bubblewrap: ${why}`);
-}
+const { bwrap, canRun } = bwrapHere('the enforcement runs under bubblewrap');
 
 describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
   let L: GitLayout;

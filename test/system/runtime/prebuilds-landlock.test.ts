@@ -7,32 +7,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/shared.js';
+import { installScript, packageCopy as copyPackage, removeInstallCopies } from '../../helpers/install-copy.js';
 
 const TUPLE = `${process.platform}-${process.arch}`;
 const DIR = join(REPO_ROOT, 'prebuilds', TUPLE);
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-function packageCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bashguard-prebuilt-ll-'));
-  scratch.push(dir);
-  for (const f of ['package.json', 'binding.gyp', 'native', 'scripts', 'prebuilds']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
-  return dir;
-}
-
-/** The install script in `dir`, with PATH an empty directory unless `env` gives one (no compiler, make or python). */
-function installScript(dir: string, env: Record<string, string> = {}) {
-  const bin = mkdtempSync(join(tmpdir(), 'bashguard-nopath-'));
-  scratch.push(bin);
-  return spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], { cwd: dir, encoding: 'utf8', env: { PATH: bin, HOME: dir, npm_config_nodedir: join(dir, 'none'), ...env }, timeout: 120_000 });
-}
+afterAll(removeInstallCopies);
+const packageCopy = (): string => copyPackage('bashguard-prebuilt-ll-');
 
 /** Whether an ELF file asks for a dynamic loader (a PT_INTERP program header). */
 function hasInterpreter(file: string): boolean {

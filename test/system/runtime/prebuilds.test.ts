@@ -5,41 +5,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/shared.js';
+import { installScript, packageCopy as copyPackage, removeInstallCopies } from '../../helpers/install-copy.js';
 
 const TUPLE = `${process.platform}-${process.arch}`;
 const PREBUILT_DIR = join(REPO_ROOT, 'prebuilds', TUPLE);
 const prebuilt = existsSync(PREBUILT_DIR) ? readdirSync(PREBUILT_DIR).find((f) => /^bashguard_tree\.napi\.(glibc|musl)\.node$/.test(f)) : undefined;
 const glibc = process.platform === 'linux' && !!(process.report?.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-/** A copy of the package's install inputs (no node_modules), as npm unpacks them. */
-function packageCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bashguard-prebuilt-'));
-  scratch.push(dir);
-  for (const f of ['package.json', 'binding.gyp', 'native', 'scripts', 'prebuilds']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
-  return dir;
-}
-
-/** Runs the install script in `dir` with no compiler, make or python on PATH and no Node headers. */
-function installScript(dir: string, env: Record<string, string> = {}) {
-  const bin = mkdtempSync(join(tmpdir(), 'bashguard-nopath-'));
-  scratch.push(bin);
-  return spawnSync(process.execPath, [join(dir, 'scripts', 'build-native.mjs')], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { PATH: bin, HOME: dir, npm_config_nodedir: join(dir, 'no-such-nodedir'), ...env },
-    timeout: 120_000,
-  });
-}
+afterAll(removeInstallCopies);
+const packageCopy = (): string => copyPackage('bashguard-prebuilt-');
 
 describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 prebuilt binary', () => {
   it('exists for glibc and records the sources it was built from, which are this checkout\'s', () => {

@@ -1,0 +1,25 @@
+/**
+ * Whether bubblewrap can create a sandbox here, for the tests that run commands under it: a probe
+ * like the hook's (user and pid namespaces, `/` bound, a fresh /proc). Where it cannot, the test
+ * file says why and skips, unless BASHGUARD_REQUIRE_ALL=1 (CI), where that is a failure.
+ */
+import { spawnSync } from 'node:child_process';
+import { findBwrap } from '../../src/layers/sandbox/enforce.js';
+
+export interface BwrapHere {
+  bwrap: string | null;
+  canRun: boolean;
+  why: string;
+}
+
+export function bwrapHere(skipping: string): BwrapHere {
+  const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
+  const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
+  const canRun = probe !== null && probe.status === 0;
+  const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
+  if (!canRun) {
+    if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
+    console.log(`skipping ${skipping}: ${why}`);
+  }
+  return { bwrap, canRun, why };
+}
