@@ -12,12 +12,17 @@ export interface BwrapHere {
   why: string;
 }
 
-export function bwrapHere(skipping: string): BwrapHere {
+/**
+ * `wanted: false` (the suite is switched off anyway, e.g. BASHGUARD_E2E=0): neither a failure
+ * under BASHGUARD_REQUIRE_ALL nor a skip line.
+ */
+export function bwrapHere(skipping: string, wanted = true): BwrapHere {
   const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
   const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
   const canRun = probe !== null && probe.status === 0;
-  const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
-  if (!canRun) {
+  const why =
+    process.platform !== 'linux' ? `bubblewrap needs Linux (this is ${process.platform})` : !bwrap ? 'bubblewrap (bwrap) is not installed' : !canRun ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
+  if (!canRun && wanted) {
     if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
     console.log(`skipping ${skipping}: ${why}`);
   }

@@ -17,23 +17,17 @@
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
 import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, makeLayout, type Layout } from './layout.js';
 import { codexBinary, codexConfig, fakeResponses, runCodex, CODEX_VERSION, type CodexSandbox, type Step as ToolStep } from './codex.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
-import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
 
-const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
-const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
-const why = process.platform !== 'linux' ? `bubblewrap needs Linux (this is ${process.platform})` : !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : null;
-if (why && process.env.BASHGUARD_E2E !== '0') {
-  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-  console.log(`skipping the Codex enforcement e2e: ${why}`);
-}
-const SKIP = process.env.BASHGUARD_E2E === '0' || why !== null;
+const E2E_OFF = process.env.BASHGUARD_E2E === '0';
+const SKIP = E2E_OFF || !bwrapHere('the Codex enforcement e2e', !E2E_OFF).canRun;
 const bin = SKIP ? null : codexBinary();
 
 interface Step {

@@ -15,7 +15,7 @@
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
 import { createHash } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,19 +24,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
 import { git } from './layout.js';
-import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const KEEP = process.env.BASHGUARD_E2E_KEEP === '1';
-const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
-const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
-const why = !bwrap ? 'bubblewrap (bwrap) is not installed' : probe?.status !== 0 ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : null;
-if (why && process.env.BASHGUARD_E2E !== '0') {
-  if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-  console.log(`skipping the enforcement e2e: ${why}`);
-}
-const SKIP = process.env.BASHGUARD_E2E === '0' || why !== null;
+const E2E_OFF = process.env.BASHGUARD_E2E === '0';
+const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
 interface Step extends ScriptStep {
   label: string;
