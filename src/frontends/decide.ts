@@ -131,7 +131,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * `"landlock"`) and it is missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall, findBwrap, clientShell } = await import('../layers/sandbox/enforce.js');
+  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE } = await import('../layers/sandbox/enforce.js');
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined);
   mark('enforce');
   if (e.kind === 'client') return null;
@@ -149,15 +149,15 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
         : `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
     // Codex's own sandbox stops a nested bubblewrap (HeldCheck); Landlock nests (rulesets stack).
-    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: e.kind, ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, findBwrap(ctx.env) ?? 'bwrap', clientShell(ctx.env)) } : {}) },
+    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: e.kind, ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':']) } : {}) },
   };
 }
 
 /** What tells, where the command runs, that something else already keeps the line (HeldCheck). */
-function heldCheck(ws: Workspace, grants: readonly Grant[], bwrap: string, shell: string): HeldCheck {
+function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): HeldCheck {
   const root = ws.root!;
   const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
-  return { readOnly, probe: [bwrap, '--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', shell, '-c', ':'] };
+  return { readOnly, probe };
 }
 
 /**
@@ -170,8 +170,7 @@ function heldCheck(ws: Workspace, grants: readonly Grant[], bwrap: string, shell
  * fails with a syntax error); else that prefix is what is judged. Where bash cannot tell, or too
  * many prefixes would have to be tried, the BG0001 answer stays. null: allow.
  */
-export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env): Promise<HookAnswer | null> {
-  const verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict;
+export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env, verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict): Promise<HookAnswer | null> {
   const a = bashAnswer(verdict, ws.root!);
   if (!a || !verdict.findings.some(unreadable)) return a;
   const [{ shellSyntax }, { clientShell }] = await Promise.all([import('./shell-syntax.js'), import('../layers/sandbox/enforce.js')]);

@@ -4,7 +4,7 @@
  * file says why and skips, unless BASHGUARD_REQUIRE_ALL=1 (CI), where that is a failure.
  */
 import { spawnSync } from 'node:child_process';
-import { findBwrap } from '../../src/layers/sandbox/enforce.js';
+import { BWRAP_PROBE, findBwrap } from '../../src/layers/sandbox/enforce.js';
 
 export interface BwrapHere {
   bwrap: string | null;
@@ -18,7 +18,7 @@ export interface BwrapHere {
  */
 export function bwrapHere(skipping: string, wanted = true): BwrapHere {
   const bwrap = process.platform === 'linux' ? findBwrap(process.env) : null;
-  const probe = bwrap ? spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8' }) : null;
+  const probe = bwrap ? spawnSync(bwrap, [...BWRAP_PROBE, '--', 'true'], { encoding: 'utf8' }) : null;
   const canRun = probe !== null && probe.status === 0;
   const why =
     process.platform !== 'linux' ? `bubblewrap needs Linux (this is ${process.platform})` : !bwrap ? 'bubblewrap (bwrap) is not installed' : !canRun ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';

@@ -109,7 +109,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
       let decision = verdict.decision;
       let note: string | null = null;
       if (!scope.skipped && verdict.findings.some((f) => f.rule === 'BG0001')) {
-        const answer = await judgeBash(scope, parser, source, cwd, io.env);
+        const answer = await judgeBash(scope, parser, source, cwd, io.env, verdict);
         if ((answer?.decision ?? 'allow') !== decision) {
           decision = answer?.decision ?? 'allow';
           note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command before any command in it is complete, so none of it runs';

@@ -43,6 +43,7 @@ import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } fro
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
 import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
+export { BWRAP_PROBE } from './landlock.js';
 
 export type { EnforceMode };
 

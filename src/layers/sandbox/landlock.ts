@@ -290,10 +290,13 @@ function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
   return result;
 }
 
+/** The arguments that show whether bubblewrap can create the enforcement's sandbox here (before `-- PROGRAM`). */
+export const BWRAP_PROBE: readonly string[] = ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc'];
+
 /** Whether bubblewrap can create the enforcement's sandbox here (user namespaces, a new /proc). */
 export function bwrapStarts(bwrap: string, env: Env): Probe {
   return cachedProbe(env, bwrapProbeKey(bwrap), () => {
-    const r = spawnSync(bwrap, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(bwrap, [...BWRAP_PROBE, '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
     return r.status === 0 ? { ok: true, why: 'bubblewrap starts' } : { ok: false, why: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
   });
 }
