@@ -137,7 +137,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
   if (e.kind === 'client') return null;
   if (e.kind === 'none') {
     if (ws.config.enforce === 'off') return null;
-    if (ws.config.enforce === 'bwrap' || ws.config.enforce === 'landlock') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires ${ws.config.enforce === 'bwrap' ? 'bubblewrap' : 'Landlock'} ("enforce": "${ws.config.enforce}"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
+    if (ws.config.enforce === 'bwrap' || ws.config.enforce === 'landlock' || ws.config.enforce === 'seatbelt') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires ${MECHANISM[ws.config.enforce]} ("enforce": "${ws.config.enforce}"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
     ctx.stderr(`bashguard: not enforced by the OS: ${e.reason} (bashguard doctor)\n`);
     return null;
   }
@@ -146,12 +146,14 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     reason:
       e.kind === 'landlock'
         ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
-        : `bashguard: runs in bubblewrap; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+        : `bashguard: runs in ${MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
     // Codex's own sandbox stops a nested bubblewrap (HeldCheck); Landlock nests (rulesets stack).
     enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: e.kind, ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':']) } : {}) },
   };
 }
+
+const MECHANISM = { bwrap: 'bubblewrap', landlock: 'Landlock', seatbelt: 'Seatbelt (sandbox-exec)' } as const;
 
 /** What tells, where the command runs, that something else already keeps the line (HeldCheck). */
 function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): HeldCheck {

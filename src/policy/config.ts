@@ -100,8 +100,8 @@ export const DEFAULT_CONFIG: Config = {
 export class ConfigError extends Error {}
 
 const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
-export type EnforceMode = 'auto' | 'bwrap' | 'landlock' | 'client' | 'off';
-export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'landlock', 'client', 'off'];
+export type EnforceMode = 'auto' | 'bwrap' | 'landlock' | 'seatbelt' | 'client' | 'off';
+export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'landlock', 'seatbelt', 'client', 'off'];
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 

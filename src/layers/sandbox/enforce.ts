@@ -44,6 +44,7 @@ import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
 import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
 export { BWRAP_PROBE } from './landlock.js';
+import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
 
 export type { EnforceMode };
 
@@ -296,6 +297,8 @@ export interface WrapOptions {
    * by the outer shell under `set -C`, so a file or symlink planted under that name is refused.
    */
   cwdFile: string;
+  /** Whether `--` ends the sandbox program's own options (bwrap, the Landlock helper); not for sandbox-exec. */
+  dashDash?: boolean;
 }
 
 /**
@@ -319,7 +322,7 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
     // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
     // stays and `set -C` refuses an existing one)
     `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
-    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, '--', opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
+    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
     '__bg_s=$?',
     '__bg_d=',
     `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
@@ -412,6 +415,7 @@ export function materializeReservations(plan: SandboxPlan): SandboxPlan {
 export type Enforcement =
   | { kind: 'bwrap'; command: string; plan: SandboxPlan }
   | { kind: 'landlock'; command: string; plan: SandboxPlan; rules: LandlockRules }
+  | SeatbeltEnforcement
   | { kind: 'client' }
   | { kind: 'none'; reason: string };
 
@@ -424,8 +428,16 @@ export type Enforcement =
 export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore, opts: { reserve?: boolean } = {}): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
-  if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
   if (command.includes('\0')) return { kind: 'none', reason: 'the command contains a NUL byte' };
+  if (process.platform === 'darwin' && (mode === 'auto' || mode === 'seatbelt')) {
+    const shell = clientShell(env);
+    return seatbeltCall(command, seatbeltAvailable(env), SANDBOX_EXEC, {
+      plan: () => enforcementPlan(ws, SANDBOX_EXEC, real(shell) ?? shell, store),
+      wrap: (c, argv) => enforcementWrapper(c, { bwrap: argv[0]!, args: argv.slice(1), shell, cwdFile: cwdFileFor(env, command, callId), dashDash: false }),
+    });
+  }
+  if (mode === 'seatbelt') return { kind: 'none', reason: `sandbox-exec needs macOS (this is ${process.platform})` };
+  if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const bwrap = mode === 'landlock' ? null : findBwrap(env);
   // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
   const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
@@ -433,13 +445,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
   const shell = clientShell(env);
   try {
-    const dir = cwdDir(env);
-    // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
-    if (dir && Math.random() < 1 / 16) sweepCwdFiles(dir);
-    // The cwd file's name: from the client's id of the call when given (the same answer for the
-    // same event; not guessable before the call, so nothing can be planted under it), else random.
-    const token = callId === undefined ? randomToken() : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
-    const cwdFile = dir ? `${dir}/${token}` : `${env.TMPDIR?.startsWith('/') ? env.TMPDIR : '/tmp'}/.bashguard-cwd-${token}`;
+    const cwdFile = cwdFileFor(env, command, callId);
     if (useLandlock) {
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
@@ -458,10 +464,23 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   }
 }
 
+/**
+ * The wrapper's cwd file for one call: named from the client's id of the call when given (the
+ * same answer for the same event; not guessable before the call, so nothing can be planted under
+ * it), else random; in the user's private cwd dir, where earlier calls' files are swept.
+ */
+function cwdFileFor(env: Env, command: string, callId: string | undefined): string {
+  const dir = cwdDir(env);
+  // (one call in 16 sweeps: a few files wait a little longer, and most calls read no directory)
+  if (dir && Math.random() < 1 / 16) sweepCwdFiles(dir);
+  const token = callId === undefined ? randomToken() : fnv64(`${callId}\0${command}`) + fnv64(`${command}\0${callId}`);
+  return dir ? `${dir}/${token}` : `${env.TMPDIR?.startsWith('/') ? env.TMPDIR : '/tmp'}/.bashguard-cwd-${token}`;
+}
+
 export interface EnforcementStatus {
   ok: boolean;
   /** The mechanism in effect: bwrap, landlock, client, off, none. */
-  mechanism: 'bwrap' | 'landlock' | 'client' | 'off' | 'none';
+  mechanism: 'bwrap' | 'landlock' | 'seatbelt' | 'client' | 'off' | 'none';
   detail: string;
 }
 
@@ -481,6 +500,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
       ? { ok: true, mechanism: 'client', detail: `Claude Code's own sandbox${from}: ${s.detail}` }
       : { ok: false, mechanism: 'none', detail: `"enforce": "client"${from}, but ${s.detail}` };
   }
+  if (process.platform === 'darwin' && (mode === 'auto' || mode === 'seatbelt')) return seatbeltStatus(ws, env);
   if (!ws.root || ws.skipped) {
     const bwrap = process.platform === 'linux' && mode !== 'landlock' ? findBwrap(env) : null;
     const ll = mode === 'bwrap' ? null : landlockAvailable(env);
@@ -506,6 +526,20 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
   if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `bubblewrap cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
   return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/** enforcementStatus on macOS: the Seatbelt probe, then the wrapped `true` really run in this worktree. */
+function seatbeltStatus(ws: Workspace, env: Env): EnforcementStatus {
+  const a = seatbeltAvailable(env);
+  if (!a.ok) return { ok: false, mechanism: 'none', detail: `no mechanism: ${a.why}` };
+  const links = a.links === 'escapes' ? '; a hard link made during a call to a read-only file can be written through (Seatbelt matches paths; the analyzer keeps hard links to protected files)' : '';
+  if (!ws.root || ws.skipped) return { ok: true, mechanism: 'seatbelt', detail: `Seatbelt (${SANDBOX_EXEC}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})${links}` };
+  const e = enforceCall(ws, 'true', ws.config.enforce, env, undefined, undefined, { reserve: false });
+  if (e.kind !== 'seatbelt') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
+  const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
+  if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `sandbox-exec cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+  const ro = e.plan.grants.filter((g) => g.access === 'ro').length + e.plan.unreserved.length;
+  return { ok: true, mechanism: 'seatbelt', detail: `Seatbelt (${SANDBOX_EXEC}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${links}` };
 }
 
 /**

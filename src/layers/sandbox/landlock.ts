@@ -35,6 +35,7 @@
 import { dirname } from 'node:path';
 import { lstatSync, readdirSync, readFileSync, type Dirent, renameSync, statSync, writeFileSync, mkdirSync, accessSync, constants, realpathSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { uptime } from 'node:os';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
@@ -218,8 +219,12 @@ export interface Probe {
   why: string;
 }
 
-/** This boot's id ('' where there is none: then nothing is cached). procfs reports size 0, so not through readRegularFile. */
+/**
+ * This boot's id ('' where there is none: then nothing is cached). procfs reports size 0, so not
+ * through readRegularFile. Without procfs (macOS): the boot time from the uptime, to the minute.
+ */
 function bootId(): string {
+  if (process.platform !== 'linux') return process.platform === 'darwin' ? `boot-${Math.round((Date.now() / 1000 - uptime()) / 60)}` : '';
   try {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
@@ -255,7 +260,7 @@ function privateDir(dir: string): boolean {
  * A probe that spawns, cached per machine boot in bashguard's cache dir (which the enforcement
  * keeps read-only: the agent cannot plant an answer) keyed by the binary's identity.
  */
-function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
+export function cachedProbe<P extends Probe>(env: Env, key: string, run: () => P): P {
   const dir = cacheLocation(env);
   const boot = bootId();
   const file = probeCacheFile(env);
@@ -273,7 +278,7 @@ function cachedProbe(env: Env, key: string, run: () => Probe): Probe {
       }
     }
     const hit = cache.probes[key];
-    if (hit && typeof hit.ok === 'boolean' && typeof hit.why === 'string') return hit;
+    if (hit && typeof hit.ok === 'boolean' && typeof hit.why === 'string') return hit as P;
   }
   const result = run();
   if (file && boot) {

@@ -305,7 +305,7 @@ describe('the enforce setting and the hook', () => {
     expect(DEFAULT_CONFIG.enforce).toBe('auto');
     expect(parseConfig('{"enforce":"off"}', 'f.json', '/').enforce).toBe('off');
     expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(ConfigError);
-    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(/enforce: must be one of "auto", "bwrap", "landlock", "client", "off"/);
+    expect(() => parseConfig('{"enforce":"yes"}', 'f.json', '/')).toThrow(/enforce: must be one of "auto", "bwrap", "landlock", "seatbelt", "client", "off"/);
     const notices: string[] = [];
     expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"off"}', 'w.json', '/'), notices).enforce).toBe('auto');
     expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"enforce":"client"}', 'w.json', '/'), notices).enforce).toBe('auto');

@@ -1,0 +1,163 @@
+/**
+ * Seatbelt enforcement on macOS (issue #38): the allowed Bash call runs under `sandbox-exec` with a
+ * profile computed from the same plan as bubblewrap's (./enforce.ts's enforcementPlan), through
+ * the same wrapper text (so a `cd` persists, the exit status, output and background processes are
+ * the client's: sandbox-exec applies the profile to itself and execs the command, whose children
+ * inherit it).
+ *
+ * The profile allows everything (`(allow default)`, the file system as the user has it) and adds
+ * deny rules only, so no rule's meaning depends on the order of rules:
+ * - each read-only grant G denies `file-write*` beneath G, except beneath the read-write grants
+ *   nested in G (`require-not`): the most specific grant decides, as with bubblewrap's binds;
+ * - each directory that bubblewrap would make a mount point (a read-write grant, a pin) denies
+ *   `file-write*` of the directory itself: it cannot be renamed or removed, so a rename of a
+ *   directory between two grants cannot carry a read-only path away (bubblewrap gets the same
+ *   from EBUSY on a mount point).
+ * Reservations are not made: a rule on a name holds before the name exists.
+ * Seatbelt matches the path a call names after the kernel resolved it (the plan's paths are
+ * physical, /private/tmp rather than /tmp). It is path-based: a hard link made before the call is
+ * another path to the same file; whether a new hard link escapes is measured by the probe below,
+ * and reported by `doctor`.
+ *
+ * Nothing on this project's Linux machines can run sandbox-exec, so the mechanism proves itself
+ * where it runs: before the first use on a boot, `seatbeltWorks` runs the profile of a small plan
+ * on a scratch tree and checks that a write, a create and a rename under the read-only part fail
+ * and a write under the nested read-write part works. Only then does `auto` use it; otherwise the
+ * hook says the call is not enforced and `doctor` fails with what the probe saw.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import type { Env } from '../../policy/workspace/config.js';
+import { isInside } from '../../engine/shell/paths.js';
+import type { Grant, SandboxPlan } from './grants.js';
+import { cachedProbe, type Probe } from './landlock.js';
+
+/** sandbox-exec from the system directory only (a copy on PATH could be anything the agent put there). */
+export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+
+/** A string literal of SBPL (a Scheme string: backslash and double quote escaped). */
+export function sbplString(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The enforcement profile of a plan (see the file comment). `isDir` tells which grant paths are
+ * directories (injected by tests).
+ */
+export function seatbeltEnforcementProfile(plan: SandboxPlan, isDir: (p: string) => boolean = isDirectory): string {
+  // Path rules hold for names that do not exist yet: a reservation, and a protected path bubblewrap
+  // could not reserve, are simply read-only here.
+  const grants: Pick<Grant, 'path' | 'access'>[] = [...plan.grants, ...plan.unreserved.map((path) => ({ path, access: 'ro' as const }))];
+  const lines = ['(version 1)', '(allow default)'];
+  for (const g of grants) {
+    if (g.access !== 'ro') continue;
+    const holes = grants.filter((h) => h.access === 'rw' && h.path !== g.path && isInside(h.path, g.path));
+    const path = `(subpath ${sbplString(g.path)})`;
+    lines.push(holes.length ? `(deny file-write* (require-all ${path}${holes.map((h) => ` (require-not (subpath ${sbplString(h.path)}))`).join('')}))` : `(deny file-write* ${path})`);
+  }
+  for (const g of grants) if (g.access === 'rw' && g.path !== '/' && isDir(g.path)) lines.push(`(deny file-write* (literal ${sbplString(g.path)}))`);
+  return lines.join('\n') + '\n';
+}
+
+/** How the probe runs a shell command under a profile (injected by tests): the exit status. */
+export type SeatbeltRunner = (profile: string, script: string) => { status: number | null; stderr: string };
+
+const defaultRunner =
+  (exec: string): SeatbeltRunner =>
+  (profile, script) => {
+    const r = spawnSync(exec, ['-p', profile, '/bin/sh', '-c', script], { encoding: 'utf8', timeout: 10_000 });
+    return { status: r.status, stderr: (r.stderr ?? r.error?.message ?? '').trim() };
+  };
+
+export interface SeatbeltProbe extends Probe {
+  /** Whether a hard link made under the profile to a read-only file could be written through. */
+  links?: 'held' | 'escapes';
+}
+
+/**
+ * Runs the enforcement profile of a small plan on a scratch tree (see the file comment): ok when
+ * a write, a create and a rename under the read-only part fail and a write under the nested
+ * read-write part succeeds. Also records whether a hard link escapes. Never throws.
+ */
+export function probeSeatbelt(run: SeatbeltRunner, scratchParent = tmpdir()): SeatbeltProbe {
+  let t: string | null = null;
+  try {
+    t = realpathSync(mkdtempSync(`${realpathSync(scratchParent)}/bashguard-seatbelt-`));
+    const p = `${t}/p`;
+    mkdirSync(`${p}/w`, { recursive: true });
+    writeFileSync(`${p}/f`, '0\n');
+    const plan: SandboxPlan = {
+      worktree: `${p}/w`,
+      unreserved: [],
+      grants: [
+        { path: '/', access: 'rw', why: 'base' },
+        { path: t, access: 'rw', why: 'pin', pin: true },
+        { path: p, access: 'ro', why: 'protected' },
+        { path: `${p}/w`, access: 'rw', why: 'worktree' },
+      ],
+    };
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const script = [`echo 1 > ${q(`${p}/f`)}`, `echo 1 > ${q(`${p}/new`)}`, `mv ${q(p)} ${q(`${t}/moved`)}`, `mv ${q(t)} ${q(`${t}-moved`)}`, `echo 1 > ${q(`${p}/w/ok`)}`].join('; ') + '; exit 0';
+    const r = run(seatbeltEnforcementProfile(plan), script);
+    if (r.status !== 0) return { ok: false, why: `sandbox-exec cannot run the enforcement profile here (exit ${r.status}): ${r.stderr.split('\n')[0] || 'no message'}` };
+    const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : null);
+    const seen: string[] = [];
+    if (read(`${p}/f`) !== '0\n') seen.push('a read-only file was written');
+    if (existsSync(`${p}/new`)) seen.push('a file was created in a read-only directory');
+    if (!existsSync(p) || existsSync(`${t}/moved`)) seen.push('a read-only directory was renamed');
+    if (existsSync(`${t}-moved`)) seen.push('a directory holding a read-only path was renamed');
+    if (read(`${p}/w/ok`) !== '1\n') seen.push('the writable directory inside a read-only one could not be written');
+    if (seen.length) return { ok: false, why: `the Seatbelt profile does not hold here: ${seen.join('; ')}` };
+    // A hard link to a read-only file, written through: path-based rules may not see it.
+    run(seatbeltEnforcementProfile(plan), `ln ${q(`${p}/f`)} ${q(`${p}/w/h`)} && echo 1 >> ${q(`${p}/w/h`)}; exit 0`);
+    return { ok: true, why: 'sandbox-exec holds the profile', links: read(`${p}/f`) === '0\n' ? 'held' : 'escapes' };
+  } catch (err) {
+    return { ok: false, why: `the Seatbelt probe failed: ${(err as Error).message.split('\n')[0]}` };
+  } finally {
+    if (t) for (const d of [t, `${t}-moved`]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Whether Seatbelt enforcement can be used here: macOS, sandbox-exec present, the probe holding (cached per boot). */
+export function seatbeltAvailable(env: Env, exec = SANDBOX_EXEC, platform: string = process.platform): SeatbeltProbe {
+  if (platform !== 'darwin') return { ok: false, why: `sandbox-exec needs macOS (this is ${platform})` };
+  if (!existsSync(exec)) return { ok: false, why: `${exec} is missing` };
+  return cachedProbe(env, `seatbelt ${exec}`, () => probeSeatbelt(defaultRunner(exec)));
+}
+
+export interface SeatbeltEnforcement {
+  kind: 'seatbelt';
+  command: string;
+  plan: SandboxPlan;
+  links?: 'held' | 'escapes';
+}
+
+/**
+ * The Seatbelt enforcement of one call: `plan` and `wrap` are ./enforce.ts's, passed in so this
+ * file does not import it. The profile goes on the command line (`-p`): nothing is written that
+ * the command could change before sandbox-exec reads it.
+ */
+export function seatbeltCall(
+  command: string,
+  available: SeatbeltProbe,
+  exec: string,
+  deps: { plan: () => SandboxPlan; wrap: (command: string, argv: string[]) => string },
+): SeatbeltEnforcement | { kind: 'none'; reason: string } {
+  if (!available.ok) return { kind: 'none', reason: available.why };
+  try {
+    const plan = deps.plan();
+    return { kind: 'seatbelt', command: deps.wrap(command, [exec, '-p', seatbeltEnforcementProfile(plan)]), plan, ...(available.links ? { links: available.links } : {}) };
+  } catch (err) {
+    return { kind: 'none', reason: `the Seatbelt profile cannot be computed: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+

@@ -1,0 +1,108 @@
+/**
+ * A reader of the SBPL subset bashguard's Seatbelt enforcement profile uses
+ * (src/layers/sandbox/seatbelt.ts): `(version 1)`, `(allow default)`, and
+ * `(deny file-write* FILTER)` with FILTER one of `(subpath "…")`, `(literal "…")`,
+ * `(require-all F …)`, `(require-not F)`. Anything else is an error, so a profile that grows a
+ * form this reader does not know fails the tests instead of being half-read. Used to check the
+ * profile's meaning on machines without sandbox-exec, and by the stand-in sandbox-exec that
+ * runs a profile under bubblewrap.
+ */
+type Expr = string | Expr[];
+
+function parse(text: string): Expr[] {
+  let i = 0;
+  const out: Expr[] = [];
+  const skip = () => {
+    for (;;) {
+      while (i < text.length && /\s/.test(text[i]!)) i++;
+      if (text[i] === ';') while (i < text.length && text[i] !== '\n') i++;
+      else return;
+    }
+  };
+  const expr = (): Expr => {
+    skip();
+    if (text[i] === '(') {
+      i++;
+      const list: Expr[] = [];
+      for (;;) {
+        skip();
+        if (i >= text.length) throw new Error('unclosed (');
+        if (text[i] === ')') {
+          i++;
+          return list;
+        }
+        list.push(expr());
+      }
+    }
+    if (text[i] === '"') {
+      i++;
+      let s = '';
+      while (text[i] !== '"') {
+        if (i >= text.length) throw new Error('unclosed string');
+        if (text[i] === '\\') i++;
+        s += text[i++];
+      }
+      i++;
+      return ['"', s];
+    }
+    const m = /^[^\s()";]+/.exec(text.slice(i));
+    if (!m) throw new Error(`unexpected ${JSON.stringify(text[i])}`);
+    i += m[0].length;
+    return m[0];
+  };
+  for (skip(); i < text.length; skip()) out.push(expr());
+  return out;
+}
+
+export type Filter = { kind: 'subpath' | 'literal'; path: string } | { kind: 'all'; of: Filter[] } | { kind: 'not'; of: Filter };
+
+function str(e: Expr | undefined): string {
+  if (!Array.isArray(e) || e[0] !== '"' || typeof e[1] !== 'string') throw new Error(`expected a string, got ${JSON.stringify(e)}`);
+  return e[1];
+}
+
+function filter(e: Expr): Filter {
+  if (!Array.isArray(e)) throw new Error(`expected a filter, got ${e}`);
+  const [head, ...rest] = e;
+  if ((head === 'subpath' || head === 'literal') && rest.length === 1) return { kind: head, path: str(rest[0]) };
+  if (head === 'require-all' && rest.length) return { kind: 'all', of: rest.map(filter) };
+  if (head === 'require-not' && rest.length === 1) return { kind: 'not', of: filter(rest[0]!) };
+  throw new Error(`unknown filter ${JSON.stringify(e)}`);
+}
+
+/** The deny rules of a profile; throws on anything outside the subset. */
+export function readProfile(text: string): Filter[] {
+  const forms = parse(text);
+  const denies: Filter[] = [];
+  let version = false;
+  let allowDefault = false;
+  for (const f of forms) {
+    if (!Array.isArray(f)) throw new Error(`a bare atom at top level: ${f}`);
+    if (f[0] === 'version' && f[1] === '1' && f.length === 2) version = true;
+    else if (f[0] === 'allow' && f[1] === 'default' && f.length === 2) allowDefault = true;
+    else if (f[0] === 'deny' && f[1] === 'file-write*' && f.length === 3) denies.push(filter(f[2]!));
+    else throw new Error(`unknown form ${JSON.stringify(f)}`);
+  }
+  if (!version || !allowDefault) throw new Error('the profile lacks (version 1) or (allow default)');
+  return denies;
+}
+
+const inside = (p: string, dir: string) => p === dir || dir === '/' || p.startsWith(dir + '/');
+
+export function matches(f: Filter, path: string): boolean {
+  switch (f.kind) {
+    case 'subpath':
+      return inside(path, f.path);
+    case 'literal':
+      return path === f.path;
+    case 'all':
+      return f.of.every((x) => matches(x, path));
+    case 'not':
+      return !matches(f.of, path);
+  }
+}
+
+/** Whether the profile denies writing `path` (create, write, remove, rename of the path itself). */
+export function denied(profile: Filter[], path: string): boolean {
+  return profile.some((f) => matches(f, path));
+}
