@@ -1,7 +1,6 @@
 /** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import type { IO } from '../../src/frontends/io.js';
-import { run } from '../../src/frontends/cli/main.js';
+import { runCli } from './memory-io.js';
 
 /** The process environment without any GIT_* variable (a test's git must not see the runner's). */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -27,9 +26,6 @@ export interface CliResult {
 
 /** Runs the CLI in-process from `cwd`. */
 export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = cleanEnv()): Promise<CliResult> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env, cwd, isTTY: false };
-  const code = await run(argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
+  const r = await runCli(argv, { env, cwd });
+  return { code: r.code, stdout: r.out, stderr: r.err };
 }

@@ -8,8 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, cpSync, symlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/frontends/cli/main.js';
-import type { IO } from '../../src/frontends/io.js';
+import { memoryIO, runCli } from '../helpers/memory-io.js';
 import { makeGitLayout, type GitLayout } from '../helpers/git-layout.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { readDecisions } from '../../src/layers/log/decisions.js';
@@ -32,14 +31,10 @@ interface Answer {
 }
 
 async function hook(stdin: string, env: Record<string, string> = {}, cwd = layout.outside): Promise<Answer> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => stdin, env: { HOME: home, PATH: process.env.PATH, ...env }, cwd, isTTY: false };
-  const code = await run(['hook'], io);
-  const text = out.join('');
-  if (text === '') return { code, decision: 'allow', reason: '', stderr: err.join('') };
+  const { code, out: text, err } = await runCli(['hook'], { stdin, env: { HOME: home, PATH: process.env.PATH, ...env }, cwd });
+  if (text === '') return { code, decision: 'allow', reason: '', stderr: err };
   const h = (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: 'ask' | 'deny'; permissionDecisionReason: string } }).hookSpecificOutput;
-  return { code, decision: h.permissionDecision, reason: h.permissionDecisionReason, stderr: err.join('') };
+  return { code, decision: h.permissionDecision, reason: h.permissionDecisionReason, stderr: err };
 }
 
 const bash = (command: string, cwd: string, extra: Record<string, unknown> = {}) =>
@@ -159,11 +154,10 @@ describe('the agent could have caused it: closed', () => {
 
 describe('bashguard itself cannot analyze: ask (deny with "unanalyzable": "deny")', () => {
   const withParser = async (getParser: () => Promise<never>) => {
-    const out: string[] = [];
-    const io: IO = { stdout: (t) => void out.push(t), stderr: () => {}, readStdin: async () => benign(), env: { HOME: home, XDG_STATE_HOME: join(layout.root, 'state-parser') }, cwd: layout.outside, isTTY: false };
+    const m = memoryIO({ stdin: benign(), env: { HOME: home, XDG_STATE_HOME: join(layout.root, 'state-parser') }, cwd: layout.outside });
     const { runHook } = await import('../../src/frontends/hook/hook.js');
-    expect(await runHook(io, { exitCode: false, getParser })).toBe(0);
-    return JSON.parse(out.join('')).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
+    expect(await runHook(m.io, { exitCode: false, getParser })).toBe(0);
+    return JSON.parse(m.out()).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
   };
   it('the parser cannot load (neither native nor WASM)', async () => {
     const h = await withParser(() => Promise.reject(new Error('cannot load tree-sitter-bash.wasm')));

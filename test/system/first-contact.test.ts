@@ -8,30 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/frontends/cli/main.js';
-import type { IO } from '../../src/frontends/io.js';
+import { runCli, type Ran } from '../helpers/memory-io.js';
 import { REPO_ROOT } from '../helpers/shared.js';
 import { makeGitLayout } from '../helpers/git-layout.js';
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
 
-async function cli(argv: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Ran> {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    readStdin: async () => '',
-    env: { PATH: process.env.PATH, HOME: '/home/tester', ...opts.env },
-    cwd: opts.cwd ?? REPO_ROOT,
-    isTTY: false,
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
+function cli(argv: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Ran> {
+  return runCli(argv, { env: { PATH: process.env.PATH, HOME: '/home/tester', ...opts.env }, cwd: opts.cwd ?? REPO_ROOT });
 }
 
 /** Exit 2 with exactly one line on stderr matching `message`, nothing on stdout. */

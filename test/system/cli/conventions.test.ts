@@ -7,8 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 import { bwrapAvailable } from '../../../src/layers/sandbox/index.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { cannotRun } from '../../helpers/shared.js';
@@ -22,13 +21,7 @@ beforeAll(() => {
 });
 afterAll(() => layout?.cleanup());
 
-async function cli(argv: string[], cwd = layout.worktree) {
-  let out = '';
-  let err = '';
-  const io: IO = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), readStdin: async () => '', env: { HOME: home, PATH: process.env.PATH }, cwd, isTTY: false };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[], cwd = layout.worktree) => runCli(argv, { env: { HOME: home, PATH: process.env.PATH }, cwd });
 
 describe('--format and its --json alias', () => {
   const commands: [string, string[]][] = [
@@ -121,9 +114,7 @@ describe('file errors in words', () => {
 describe("an ask's reason", () => {
   it('does not say blocked; a deny does', async () => {
     const hook = async (command: string) => {
-      let out = '';
-      const io: IO = { stdout: (t) => void (out += t), stderr: () => undefined, readStdin: async () => JSON.stringify({ session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }), env: { HOME: home }, cwd: layout.worktree, isTTY: false };
-      await run(['hook'], io);
+      const { out } = await runCli(['hook'], { stdin: JSON.stringify({ session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }), env: { HOME: home }, cwd: layout.worktree });
       return JSON.parse(out).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
     };
     const ask = await hook('echo x > "$FOO/f"');

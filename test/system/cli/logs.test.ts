@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendDecision, decisionLogFile, isoTime, parseSince, readDecisions, type DecisionRecord } from '../../../src/layers/log/decisions.js';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 import { makeGitLayout } from '../../helpers/git-layout.js';
 
 const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-logs-')));
@@ -15,11 +14,8 @@ afterAll(() => rmSync(T, { recursive: true, force: true }));
 const rec = (time: string, command: string): DecisionRecord => ({ time, session: 's', cwd: '/w', tool: 'Bash', command, decision: 'deny', rules: ['BG1002'], reason: 'r', entrypoint: 'sdk-cli', attended: '0' });
 
 async function cli(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env, cwd: T, isTTY: false };
-  const code = await run(argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
+  const r = await runCli(argv, { env, cwd: T });
+  return { code: r.code, stdout: r.out, stderr: r.err };
 }
 
 describe('decision log', () => {
@@ -92,8 +88,7 @@ describe('isoTime', () => {
       ];
       for (const [i, [agent, event, field, value]] of calls.entries()) {
         const env = { HOME: T, XDG_STATE_HOME: join(T, `hook-state-${i}`), PATH: process.env.PATH ?? '' };
-        const io: IO = { stdout: () => {}, stderr: () => {}, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
-        await run(['hook', '--agent', agent], io);
+        await runCli(['hook', '--agent', agent], { stdin: JSON.stringify(event), env, cwd: L.worktree });
         const [record] = readDecisions(env).records;
         expect(record, `${agent} ${String(event.tool_name ?? event.toolName ?? event.hook_event_name)}`).toMatchObject({ [field]: value, decision: expect.stringMatching(/^(deny|ask)$/) });
         expect(record).not.toHaveProperty(field === 'path' ? 'command' : 'path');

@@ -8,32 +8,15 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli, type Ran } from '../../helpers/memory-io.js';
 import { layoutBase } from '../../helpers/git-layout.js';
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
 
 let dir: string;
 let home: string;
 
-async function lint(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<Ran> {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    readStdin: async () => opts.stdin ?? '',
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...opts.env },
-    cwd: dir,
-    isTTY: false,
-  };
-  const code = await run(['lint', '--timeout', '0', ...args], io);
-  return { code, out, err };
+function lint(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  return runCli(['lint', '--timeout', '0', ...args], { env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...opts.env }, cwd: dir, stdin: opts.stdin });
 }
 
 const write = (rel: string, text: string) => {

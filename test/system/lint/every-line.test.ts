@@ -9,8 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 import { layoutBase } from '../../helpers/git-layout.js';
 
 const CHECKOUT = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-every-line-')));
@@ -28,17 +27,7 @@ interface Finding {
 }
 
 async function lint(args: string[]): Promise<{ code: number; findings: Finding[]; err: string }> {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    readStdin: async () => '',
-    env: { HOME: '/home/tester', TMPDIR: '/tmp' },
-    cwd: CHECKOUT,
-    isTTY: false,
-  };
-  const code = await run(['lint', '--format', 'json', '--timeout', '0', '--cwd', 'script', ...args], io);
+  const { code, out, err } = await runCli(['lint', '--format', 'json', '--timeout', '0', '--cwd', 'script', ...args], { env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT });
   let findings: Finding[] = [];
   try {
     findings = (JSON.parse(out) as { files: { findings: Finding[] }[] }).files.flatMap((f) => f.findings);
@@ -193,13 +182,7 @@ describe('nothing depends on the lint machine', () => {
 });
 
 describe("ShellCheck's habits", () => {
-  async function raw(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const io: IO = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), readStdin: async () => '', env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT, isTTY: false };
-    const code = await run(['lint', '--timeout', '0', '--cwd', 'script', ...args], io);
-    return { code, out, err };
-  }
+  const raw = (args: string[]) => runCli(['lint', '--timeout', '0', '--cwd', 'script', ...args], { env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT });
 
   it('`# bashguard source=` names the file a computed `source` reads', async () => {
     mkdirSync(join(CHECKOUT, 'hint/lib'), { recursive: true });
@@ -288,9 +271,7 @@ describe('baseline: a copied line', () => {
   it('the copy above a baselined line is the new finding, the old one stays accepted', async () => {
     const p = script('#!/bin/bash\necho start\ntouch /etc/dup\n');
     const base = join(CHECKOUT, 'dup.json');
-    let err = '';
-    const io: IO = { stdout: () => undefined, stderr: (t) => void (err += t), readStdin: async () => '', env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT, isTTY: false };
-    expect(await run(['lint', '--timeout', '0', '--baseline-write', base, p], io)).toBe(0);
+    expect((await runCli(['lint', '--timeout', '0', '--baseline-write', base, p], { env: { HOME: '/home/tester', TMPDIR: '/tmp' }, cwd: CHECKOUT })).code).toBe(0);
     writeFileSync(p, '#!/bin/bash\ntouch /etc/dup\necho start\ntouch /etc/dup\n');
     const r = await lint(['--baseline', base, p]);
     expect(r.findings.map((f) => [f.rule, f.line])).toEqual([['BG1001', 2]]);

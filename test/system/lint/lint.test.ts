@@ -8,8 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli, type Ran } from '../../helpers/memory-io.js';
 import { parseDirectives } from '../../../src/frontends/lint/directives.js';
 import { globMatcher, isShellShebang } from '../../../src/frontends/lint/files.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
@@ -30,25 +29,9 @@ cpSync(join(FIXTURES, 'project'), join(CHECKOUT, 'test/fixtures/lint/project'), 
 afterAll(() => rmSync(CHECKOUT, { recursive: true, force: true }));
 const PROJECT = join(CHECKOUT, 'test/fixtures/lint/project');
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
 
-async function lint(args: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; tty?: boolean } = {}): Promise<Ran> {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: (t) => void (out += t),
-    stderr: (t) => void (err += t),
-    readStdin: async () => opts.stdin ?? '',
-    env: { HOME: '/home/tester', TMPDIR: '/tmp', ...opts.env },
-    cwd: opts.cwd ?? CHECKOUT,
-    isTTY: opts.tty ?? false,
-  };
-  const code = await run(['lint', ...args], io);
-  return { code, out, err };
+function lint(args: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; tty?: boolean } = {}): Promise<Ran> {
+  return runCli(['lint', ...args], { env: { HOME: '/home/tester', TMPDIR: '/tmp', ...opts.env }, cwd: opts.cwd ?? CHECKOUT, stdin: opts.stdin, tty: opts.tty });
 }
 
 interface JsonFinding {

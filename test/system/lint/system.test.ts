@@ -7,8 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 
 const DIRS = ['/usr/bin', '/usr/sbin', '/usr/share', '/usr/lib/git-core'];
 const BUDGET_MS = 60_000;
@@ -28,18 +27,8 @@ describe('lint: the shell scripts of this machine', () => {
   it('lints every file without crashing, in bounded time', { timeout: BUDGET_MS * 2 }, async () => {
     const files = systemScripts();
     expect(files.length).toBeGreaterThan(20);
-    let out = '';
-    let err = '';
-    const io: IO = {
-      stdout: (t) => void (out += t),
-      stderr: (t) => void (err += t),
-      readStdin: async () => '',
-      env: { HOME: '/root', TMPDIR: '/tmp', USER: 'root' },
-      cwd: '/',
-      isTTY: false,
-    };
     const t0 = performance.now();
-    const code = await run(['lint', '--format', 'json', ...files], io);
+    const { code, out, err } = await runCli(['lint', '--format', 'json', ...files], { env: { HOME: '/root', TMPDIR: '/tmp', USER: 'root' }, cwd: '/' });
     const ms = performance.now() - t0;
     expect(err).not.toMatch(/internal error/);
     expect([0, 1]).toContain(code);

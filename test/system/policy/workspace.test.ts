@@ -13,7 +13,7 @@ import { isInside } from '../../../src/engine/shell/paths.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { hookDecision } from '../../helpers/hook-decide.js';
 import { decideHook } from '../../../src/frontends/hook/hook.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { memoryIO } from '../../helpers/memory-io.js';
 
 let parser: BashParser;
 let L: GitLayout;
@@ -81,10 +81,9 @@ describe('a worktree .bashguard.json cannot loosen the guard', () => {
     const run = await hookDecision(parser, 'cd ../.. && git commit -am x', L.worktree, env);
     expect(run.decision).toBe('deny');
     expect((await hookDecision(parser, `echo x > ${L.main}/README.md`, L.worktree, env)).decision).toBe('deny');
-    const stderr: string[] = [];
-    const io: IO = { stdout: () => undefined, stderr: (t) => void stderr.push(t), readStdin: async () => '', env, cwd: L.worktree, isTTY: false };
-    await decideHook(JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: L.worktree }), io, { getParser: async () => parser });
-    expect(stderr.join('')).toMatch(/may only tighten/);
+    const m = memoryIO({ env, cwd: L.worktree });
+    await decideHook(JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: L.worktree }), m.io, { getParser: async () => parser });
+    expect(m.err()).toMatch(/may only tighten/);
   });
 
   it('tightening from inside works: possible findings deny', async () => {
@@ -108,8 +107,7 @@ describe('a worktree .bashguard.json cannot loosen the guard', () => {
 
 describe('control files are protected (BG1005)', () => {
   const tool = async (name: string, path: string) => {
-    const io: IO = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '', env, cwd: L.worktree, isTTY: false };
-    const a = await decideHook(JSON.stringify({ tool_name: name, tool_input: { file_path: path }, cwd: L.worktree }), io, { getParser: async () => parser });
+    const a = await decideHook(JSON.stringify({ tool_name: name, tool_input: { file_path: path }, cwd: L.worktree }), memoryIO({ env, cwd: L.worktree }).io, { getParser: async () => parser });
     return a?.decision ?? 'allow';
   };
 
