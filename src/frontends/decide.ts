@@ -131,7 +131,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * `"landlock"`) and it is missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE } = await import('../layers/sandbox/enforce.js');
+  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE, SEATBELT_PROBE, heldOrWrapped } = await import('../layers/sandbox/enforce.js');
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined);
   mark('enforce');
   if (e.kind === 'client') return null;
@@ -149,7 +149,15 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
         : `bashguard: runs in ${MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
     // Codex's own sandbox stops a nested bubblewrap (HeldCheck); Landlock nests (rulesets stack).
-    enforced: { command: e.command, ...(call.input ? { input: call.input } : {}), mechanism: e.kind, ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':']) } : {}) },
+    // Seatbelt does not nest (./layers/sandbox/held.ts): under the client's own macOS sandbox the
+    // command looks first, whatever the client. Only Codex runs its bash calls in a sandbox of its
+    // own on Linux, so a bubblewrap wrapper carries the check for its client to apply.
+    enforced: {
+      command: e.kind === 'seatbelt' ? heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, [...SEATBELT_PROBE])) : e.command,
+      ...(call.input ? { input: call.input } : {}),
+      mechanism: e.kind,
+      ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':']) } : {}),
+    },
   };
 }
 

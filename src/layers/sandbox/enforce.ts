@@ -45,6 +45,8 @@ import { shellJoin, shellQuote } from '../../util/quote.js';
 import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
 export { BWRAP_PROBE } from './landlock.js';
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
+export { SEATBELT_PROBE } from './seatbelt.js';
+export { heldOrWrapped } from './held.js';
 
 export type { EnforceMode };
 

@@ -36,6 +36,9 @@ import { cachedProbe, type Probe } from './landlock.js';
 /** sandbox-exec from the system directory only (a copy on PATH could be anything the agent put there). */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
+/** A command that succeeds where sandbox-exec can apply a profile (not inside another Seatbelt sandbox). */
+export const SEATBELT_PROBE: readonly string[] = [SANDBOX_EXEC, '-p', '(version 1)(allow default)', '/usr/bin/true'];
+
 /** A string literal of SBPL (a Scheme string: backslash and double quote escaped). */
 export function sbplString(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
