@@ -148,15 +148,16 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
         ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
         : `bashguard: runs in ${MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
-    // Codex's own sandbox stops a nested bubblewrap (HeldCheck); Landlock nests (rulesets stack).
-    // Seatbelt does not nest (./layers/sandbox/held.ts): under the client's own macOS sandbox the
-    // command looks first, whatever the client. Only Codex runs its bash calls in a sandbox of its
-    // own on Linux, so a bubblewrap wrapper carries the check for its client to apply.
+    // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own
+    // sandbox (Codex's; Claude Code's `sandbox.enabled`, bubblewrap on Linux and Seatbelt on macOS)
+    // the command looks where it runs first, whatever the client. Landlock rulesets stack.
     enforced: {
-      command: e.kind === 'seatbelt' ? heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, [...SEATBELT_PROBE])) : e.command,
+      command:
+        e.kind === 'landlock'
+          ? e.command
+          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':'])),
       ...(call.input ? { input: call.input } : {}),
       mechanism: e.kind,
-      ...(e.kind === 'bwrap' ? { held: heldCheck(ws, e.plan.grants, [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':']) } : {}),
     },
   };
 }
