@@ -3,7 +3,7 @@
  * `bashguard hook`): no answer means allow.
  */
 import { decideHook } from '../../src/frontends/hook/hook.js';
-import type { IO } from '../../src/frontends/io.js';
+import { memoryIO } from './memory-io.js';
 import type { BashParser } from '../../src/engine/parse/index.js';
 import type { Decision } from '../../src/policy/config.js';
 
@@ -20,18 +20,10 @@ export async function hookDecision(
   env: Record<string, string | undefined> = {},
   raw?: string,
 ): Promise<HookRun> {
-  const stderr: string[] = [];
-  const io: IO = {
-    stdout: () => undefined,
-    stderr: (t) => void stderr.push(t),
-    readStdin: async () => '',
-    env: { HOME: process.env.HOME, ...env },
-    cwd,
-    isTTY: false,
-  };
+  const m = memoryIO({ env: { HOME: process.env.HOME, ...env }, cwd });
   const input = raw ?? JSON.stringify({ tool_name: 'Bash', tool_input: { command }, cwd, hook_event_name: 'PreToolUse' });
   const t0 = performance.now();
-  const answer = await decideHook(input, io, { getParser: async () => parser });
+  const answer = await decideHook(input, m.io, { getParser: async () => parser });
   const ms = performance.now() - t0;
-  return { decision: answer?.decision ?? 'allow', reason: answer?.reason ?? stderr.join(''), ms };
+  return { decision: answer?.decision ?? 'allow', reason: answer?.reason ?? m.err(), ms };
 }

@@ -3,7 +3,6 @@
  * stdin a given text, no terminal. `runCli` runs `bashguard <argv>` with it.
  */
 import type { IO } from '../../src/frontends/io.js';
-import { run } from '../../src/frontends/cli/main.js';
 
 export interface IOOptions {
   env: Record<string, string | undefined>;
@@ -40,6 +39,8 @@ export interface Ran {
 
 /** `bashguard <argv>` in-process: its exit code and what it wrote. */
 export async function runCli(argv: string[], opts: IOOptions): Promise<Ran> {
+  // (loaded here: a test that only needs the IO does not load the whole CLI)
+  const { run } = await import('../../src/frontends/cli/main.js');
   const m = memoryIO(opts);
   const code = await run(argv, m.io);
   return { code, out: m.out(), err: m.err() };

@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/frontends/cli/main.js';
-import type { IO } from '../../src/frontends/io.js';
+import { runCli } from '../helpers/memory-io.js';
 import { loadNative, useDenseParseTable } from '../../src/engine/parse/native.js';
 import { treeAddon } from '../../src/util/tree-addon.js';
 import { cannotRun, REPO_ROOT } from '../helpers/shared.js';
@@ -148,8 +147,7 @@ describe.skipIf(skip !== null)('dense parse table', () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bg-dense-')));
     try {
       writeFileSync(join(dir, 'a.sh'), '#!/bin/sh\necho hi > out.txt\n');
-      const io: IO = { stdout: () => {}, stderr: () => {}, readStdin: async () => '', env: { HOME: dir, TMPDIR: dir }, cwd: dir, isTTY: false };
-      expect(await run(['lint', '--timeout', '0', '--fail-on', 'none', join(dir, 'a.sh')], io)).toBe(0);
+      expect((await runCli(['lint', '--timeout', '0', '--fail-on', 'none', join(dir, 'a.sh')], { env: { HOME: dir, TMPDIR: dir }, cwd: dir })).code).toBe(0);
       expect(x.useDenseTable()).toBe(true);
       // Asked for again, it says so.
       expect(useDenseParseTable()).toBe(true);

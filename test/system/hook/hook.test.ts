@@ -9,8 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { isAllowOutput } from '../../helpers/allow.js';
 
@@ -22,19 +21,9 @@ interface Result {
 }
 
 async function hook(stdin: string, opts: { cwd?: string; env?: Record<string, string>; exitCode?: boolean } = {}): Promise<Result> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: IO = {
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    readStdin: async () => stdin,
-    env: { HOME: home, PATH: process.env.PATH, ...opts.env },
-    cwd: opts.cwd ?? outsideDir,
-    isTTY: false,
-  };
   const t0 = performance.now();
-  const code = await run(opts.exitCode ? ['hook', '--exit-code'] : ['hook'], io);
-  return { code, stdout: out.join(''), stderr: err.join(''), ms: performance.now() - t0 };
+  const r = await runCli(opts.exitCode ? ['hook', '--exit-code'] : ['hook'], { stdin, env: { HOME: home, PATH: process.env.PATH, ...opts.env }, cwd: opts.cwd ?? outsideDir });
+  return { code: r.code, stdout: r.out, stderr: r.err, ms: performance.now() - t0 };
 }
 
 const event = (tool: string, input: Record<string, unknown> | undefined, cwd: string, extra: Record<string, unknown> = {}) =>

@@ -13,8 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 import { execFormText } from '../../../src/frontends/cli/install.js';
-import { run as runCli } from '../../../src/frontends/cli/main.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { runCli } from '../../helpers/memory-io.js';
 import { isAllowOutput } from '../../helpers/allow.js';
 
 const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
@@ -147,10 +146,9 @@ describe('hook --unsupervised (the exec form)', () => {
   });
 
   it.skipIf(!withAddon)('run in a process that goes on (run(argv, io)): its limit is taken off once the answer is out', async () => {
-    let out = '';
-    const io: IO = { stdout: (t) => void (out += t), stderr: () => undefined, readStdin: async () => event('ls'), env: env(), cwd: layout.worktree, isTTY: false };
-    expect(await runCli(['hook', '--unsupervised', '--time-limit', '1'], io)).toBe(0);
-    expect(isAllowOutput(out)).toBe(true);
+    const r = await runCli(['hook', '--unsupervised', '--time-limit', '1'], { stdin: event('ls'), env: env(), cwd: layout.worktree });
+    expect(r.code).toBe(0);
+    expect(isAllowOutput(r.out)).toBe(true);
     // Armed and left armed, SIGALRM would end this test process here.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(process.exitCode ?? 0).toBe(0);

@@ -17,7 +17,7 @@ import { parseConfigLayer } from '../../../src/policy/config.js';
 import { decideHook, renderAnswer, runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
-import type { IO } from '../../../src/frontends/io.js';
+import { memoryIO } from '../../helpers/memory-io.js';
 import { bwrapAvailable, wrapInSandbox } from '../../../src/layers/sandbox/index.js';
 import { cleanEnv, git } from '../../helpers/layers.js';
 
@@ -35,13 +35,11 @@ if (!avail.ok) console.log(`skipping the sandboxed runs: ${avail.reason}`);
 const itBwrap = avail.ok ? it : it.skip;
 
 async function hook(command: string, opts: { exitCode?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: Record<string, any> | null; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
   const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command, description: 'd', timeout: 1000 }, cwd: L.worktree };
-  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => JSON.stringify(event), env: opts.env ?? cleanEnv(), cwd: L.worktree, isTTY: false };
-  const code = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: async () => parser });
-  const text = out.join('');
-  return { code, out: text ? (JSON.parse(text) as Record<string, any>) : null, stderr: err.join('') };
+  const m = memoryIO({ stdin: JSON.stringify(event), env: opts.env ?? cleanEnv(), cwd: L.worktree });
+  const code = await runHook(m.io, { exitCode: Boolean(opts.exitCode), getParser: async () => parser });
+  const text = m.out();
+  return { code, out: text ? (JSON.parse(text) as Record<string, any>) : null, stderr: m.err() };
 }
 
 describe('config', () => {
@@ -130,8 +128,7 @@ describe('the hook', () => {
 
   it('an analysis stopped by the hook\'s time limit (--unfinished) is sandboxed too, with unanalyzable: sandbox', async () => {
     const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo hi' }, cwd: L.worktree };
-    const io: IO = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '', env: cleanEnv(), cwd: L.worktree, isTTY: false };
-    const a = await decideHook(JSON.stringify(event), io, { getParser: async () => parser, unfinished: 3 });
+    const a = await decideHook(JSON.stringify(event), memoryIO({ env: cleanEnv(), cwd: L.worktree }).io, { getParser: async () => parser, unfinished: 3 });
     expect(a!.decision).toBe(avail.ok ? 'sandbox' : 'ask');
     expect(a!.reason).toMatch(/did not finish within 3 s/);
     if (avail.ok) expect(a!.sandbox!.command).toMatch(/sandbox run -C .* -- bash -c 'echo hi'$/);
