@@ -19,11 +19,12 @@
  *   trusted_hash` in the user config.toml, written by the /hooks review), or when the session is
  *   started with `--dangerously-bypass-hook-trust`; `codex exec` skips an untrusted hook silently.
  */
+import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { IO } from '../io.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
-import { enforcementStatus } from '../../layers/sandbox/enforce.js';
+import { clientShell, enforcementPlan, enforcementStatus, findBwrap } from '../../layers/sandbox/enforce.js';
 
 export type TomlValue = string | boolean | number | string[];
 
@@ -259,6 +260,45 @@ export function codexDoctorLines(io: IO, hookInstalled: boolean): DoctorLine[] {
     lines.push({ ok: true, text: `enforcement: ${s.detail}. ${modeText}: Codex runs commands without a sandbox of its own, so the wrapper is what holds` });
   } else {
     lines.push({ ok: true, text: `enforcement: Codex's own sandbox (${modeText}), checked at run time: a second bubblewrap cannot start inside it, so each call runs as Codex runs it where every path bashguard keeps read-only is read-only already, else in the wrapper (${s.detail}), which fails there rather than run unconfined` });
+    if (mode.value === 'workspace-write') {
+      const open = heldInWritableRoots(ws, io, layers);
+      if (open.length) lines.push({ ok: null, text: `warning: ${open.length} path(s) the wrapper keeps read-only lie in Codex's writable roots, where its sandbox lets a command write them: every Bash call then runs the wrapper, which cannot start there, and fails: ${open.slice(0, 4).map((o) => `${o.path} (in ${o.root})`).join(', ')}${open.length > 4 ? ' ...' : ''}` });
+    }
   }
   return lines;
+}
+
+/**
+ * The paths of the held check (src/frontends/decide.ts `heldCheck`: the read-only grants outside
+ * the worktree) inside one of Codex's workspace-write roots: the session's working directory,
+ * /tmp and $TMPDIR unless `[sandbox_workspace_write] exclude_slash_tmp` /
+ * `exclude_tmpdir_env_var`, and its `writable_roots` (developers.openai.com/codex/config-reference,
+ * `sandbox_workspace_write.*`).
+ */
+function heldInWritableRoots(ws: ReturnType<typeof openWorkspace>, io: IO, layers: CodexLayer[]): { path: string; root: string }[] {
+  const bwrap = findBwrap(io.env);
+  if (!bwrap || !ws.root) return [];
+  const key = (k: string) => effective(layers, `sandbox_workspace_write.${k}`)?.value;
+  const roots = [io.cwd];
+  if (key('exclude_slash_tmp') !== true) roots.push('/tmp');
+  if (key('exclude_tmpdir_env_var') !== true && io.env.TMPDIR?.startsWith('/')) roots.push(io.env.TMPDIR);
+  const extra = key('writable_roots');
+  if (Array.isArray(extra)) roots.push(...extra.filter((r) => r.startsWith('/')));
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const realRoots = [...new Set(roots.map(real).filter((r): r is string => r !== null))];
+  const root = ws.root;
+  const plan = enforcementPlan(ws, bwrap, clientShell(io.env));
+  const held = plan.grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
+  const out: { path: string; root: string }[] = [];
+  for (const p of held) {
+    const r = realRoots.find((w) => p === w || p.startsWith(w === '/' ? '/' : w + '/'));
+    if (r) out.push({ path: p, root: r });
+  }
+  return out;
 }

@@ -23,8 +23,7 @@ beforeAll(() => {
   L = makeGitLayout('bashguard-codex-doctor-');
   home = join(L.root, 'home');
   codexHome = join(L.root, 'codex-home');
-  mkdirSync(home);
-  mkdirSync(codexHome);
+  for (const d of [home, codexHome, join(L.root, 'tmp')]) mkdirSync(d);
 });
 afterAll(() => L?.cleanup());
 let installed: Awaited<ReturnType<typeof cli>>;
@@ -35,7 +34,7 @@ beforeAll(async () => {
 async function cli(args: string[], extra: Record<string, string | undefined> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { HOME: home, PATH: process.env.PATH, CODEX_HOME: codexHome, TMPDIR: L.root, ...extra };
+  const env = { HOME: home, PATH: process.env.PATH, CODEX_HOME: codexHome, TMPDIR: join(L.root, 'tmp'), ...extra };
   const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env, cwd: L.worktree, isTTY: false };
   const code = await run(args, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
@@ -75,10 +74,21 @@ describe('install and doctor --agent codex with CODEX_HOME set', () => {
   });
 
   it.skipIf(!canRun)("workspace-write: Codex's own sandbox, with the held check at run time; exit 0", async () => {
-    codexConfig('sandbox_mode = "workspace-write" # Codex runs each command in its bubblewrap\n');
+    // (/tmp out of Codex's writable roots: the test's layout may live there)
+    codexConfig('sandbox_mode = "workspace-write" # Codex runs each command in its bubblewrap\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n');
     const d = await doctor();
     expect(d.code, d.stdout).toBe(0);
     expect(line(d.stdout, 'enforcement')).toMatch(/^✓ enforcement: Codex's own sandbox \(sandbox_mode = "workspace-write" in .*\), checked at run time: .*else in the wrapper \(bubblewrap/);
+    expect(d.stdout).not.toContain('warning:');
+  });
+
+  it.skipIf(!canRun)("workspace-write with the checkout's directory among Codex's writable roots: warns that every call would fail; exit 0 (nothing runs unconfined)", async () => {
+    codexConfig(`sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nexclude_slash_tmp = true\nwritable_roots = ["${L.root}"]\n`);
+    const d = await doctor();
+    expect(d.code, d.stdout).toBe(0);
+    const w = line(d.stdout, 'warning');
+    expect(w).toMatch(/^- warning: \d+ path\(s\) the wrapper keeps read-only lie in Codex's writable roots/);
+    expect(w).toContain(`${L.main} (in ${L.root})`);
   });
 
   it.skipIf(!canRun)('sandbox_mode not set: the wrapper or the held check, whichever mode a session starts in; exit 0', async () => {
