@@ -106,14 +106,16 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
   const claudeDir = env.CLAUDE_CONFIG_DIR?.startsWith('/') ? env.CLAUDE_CONFIG_DIR : home ? `${home}/.claude` : null;
   if (claudeDir) out.push({ path: claudeDir, why: "Claude Code's user directory (settings, hooks, bashguard's launcher, plugins)" });
   if (home) out.push({ path: `${home}/.claude.json`, why: "Claude Code's state file (allowed tools, MCP servers per project)" });
-  // All of Codex's home, `$CODEX_HOME` when set (the hook inherits Codex's environment), else
-  // ~/.codex: hooks.json and config.toml (hooks, their trust state, `sandbox_mode`,
-  // `[features] hooks`), rules/*.rules, profile files `<name>.config.toml`, plugins and skills
-  // (developers.openai.com/codex/hooks and /codex/config-advanced; the 0.169.0 binary resolves
-  // every one of them under CODEX_HOME). Codex's own writes there (sessions, logs, the sandbox
-  // helper it links at start) happen in its process, outside the wrapped command.
-  const codexDir = env.CODEX_HOME?.startsWith('/') ? env.CODEX_HOME : home ? `${home}/.codex` : null;
-  if (codexDir) out.push({ path: codexDir, why: `Codex's home${env.CODEX_HOME?.startsWith('/') ? ' ($CODEX_HOME)' : ''} (hooks.json, config.toml, rules, profiles)` });
+  // All of Codex's home, `$CODEX_HOME` (the hook inherits Codex's environment) and ~/.codex (the
+  // home of sessions started without it; and an environment that names another CODEX_HOME, say a
+  // Claude Code settings `env` entry, must not loosen it): hooks.json and config.toml (hooks,
+  // their trust state, `sandbox_mode`, `[features] hooks`), rules/*.rules, profile files
+  // `<name>.config.toml`, plugins and skills (developers.openai.com/codex/hooks and
+  // /codex/config-advanced; the 0.169.0 binary resolves every one of them under CODEX_HOME).
+  // Codex's own writes there (sessions, logs, the sandbox helper it links at start) happen in its
+  // process, outside the wrapped command.
+  if (home) out.push({ path: `${home}/.codex`, why: "Codex's home (hooks.json, config.toml, rules, profiles)" });
+  if (env.CODEX_HOME?.startsWith('/')) out.push({ path: env.CODEX_HOME, why: "Codex's home, $CODEX_HOME (hooks.json, config.toml, rules, profiles)" });
   // Files read by programs that run outside the sandbox: git run by the hook and by people in the
   // worktree (`core.fsmonitor` and `core.hooksPath` run commands), and the startup files of the
   // client's shell (zsh reads ~/.zshenv for every `zsh -c`; Claude Code's shell snapshot sources

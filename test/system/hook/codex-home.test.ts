@@ -34,7 +34,7 @@ beforeAll(() => {
   // (under TMPDIR, a scratch dir: a plain write there is allowed, so the twins can be)
   codexHome = join(L.root, 'tmp', 'codex-home');
   beside = join(L.root, 'tmp', 'beside');
-  for (const d of [home, join(codexHome, 'rules'), beside]) mkdirSync(d, { recursive: true });
+  for (const d of [join(home, '.codex'), join(codexHome, 'rules'), beside]) mkdirSync(d, { recursive: true });
   writeFileSync(join(L.worktree, 't.py'), "import os, sys\nopen(os.environ['CODEX_HOME'] + '/' + sys.argv[1], 'w').write(sys.argv[2])\n");
   writeFileSync(join(codexHome, 'hooks.json'), HOOKS);
   writeFileSync(join(codexHome, 'config.toml'), CONFIG);
@@ -102,6 +102,13 @@ describe.skipIf(!canRun)('the enforcement: the command Codex runs cannot change 
     expect(existsSync(join(codexHome, 'deep.config.toml'))).toBe(false);
     expect((await asCodex(`python3 -c "import os; os.rename(os.environ['CODEX_HOME'], os.environ['CODEX_HOME'] + '.off')"`)).status).not.toBe(0);
     expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
+    // ~/.codex stays read-only too (the home of sessions started without CODEX_HOME), and HOME beside it writable.
+    const prof = await asCodex(`python3 -c "import os; open(os.path.expanduser('~/.codex/x.config.toml'), 'w').write('x')"`);
+    expect(prof.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(home, '.codex', 'x.config.toml'))).toBe(false);
+    const inHome = await asCodex(`python3 -c "import os; open(os.path.expanduser('~/notes.txt'), 'w').write('x')"`);
+    expect(inHome.status, inHome.stderr).toBe(0);
+    expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('x');
     // The benign twin: the same kind of write, beside $CODEX_HOME, runs.
     const ok = await asCodex(`python3 -c "import os; open(os.path.join(os.path.dirname(os.environ['CODEX_HOME']), 'beside', 'hooks.json'), 'w').write('{}')"`);
     expect(ok.status, ok.stderr).toBe(0);
