@@ -126,6 +126,8 @@ export interface CodexLayer {
   keys: Map<string, TomlValue> | null;
   /** Why the file could not be read (absent files are simply not listed). */
   problem?: string;
+  /** A project layer Codex does not load: why. */
+  ignored?: string;
 }
 
 /** Codex's home as a session started with this environment sees it, or why there is none. */
@@ -139,7 +141,7 @@ export function codexHome(env: IO['env']): { dir: string | null; problem?: strin
 }
 
 /** The config layers a Codex session in `cwd` reads, lowest precedence first (project layers: the closest last). */
-export function codexLayers(env: IO['env'], cwd: string, projectRoot: string | null, home: string | null): CodexLayer[] {
+export function codexLayers(env: IO['env'], cwd: string, projectRoot: string | null, home: string | null, mainRoot: string | null = null): CodexLayer[] {
   const files: { scope: CodexLayer['scope']; file: string }[] = [{ scope: 'requirements', file: '/etc/codex/requirements.toml' }, { scope: 'system', file: '/etc/codex/config.toml' }];
   if (home) files.push({ scope: 'user', file: join(home, 'config.toml') });
   if (projectRoot) {
@@ -156,6 +158,16 @@ export function codexLayers(env: IO['env'], cwd: string, projectRoot: string | n
     if (r.ok) out.push({ ...f, keys: readTomlKeys(r.text) });
     else if (r.code !== 'ENOENT' && r.code !== 'ENOTDIR') out.push({ ...f, keys: null, problem: r.message });
   }
+  // Project layers load only in a trusted project: `[projects."<root>"] trust_level = "trusted"`
+  // in the user config, keyed by the project's root, and for a linked worktree by its main
+  // checkout's (developers.openai.com/codex/config-advanced: "Codex loads project-scoped config
+  // files only when the project is trusted"; openai/codex#2585 `resolve_root_git_project_for_trust`
+  // maps a worktree to the main repository; #19426: no inheritance from parent directories).
+  const user = out.find((l) => l.scope === 'user')?.keys;
+  const trust = [projectRoot, mainRoot].filter((r): r is string => r !== null).map((r) => user?.get(`projects."${r}".trust_level`)).find((t) => t !== undefined);
+  if (trust !== 'trusted') {
+    for (const l of out) if (l.scope === 'project') l.ignored = `not loaded: the project is not trusted (${trust === undefined ? 'no' : `trust_level = ${JSON.stringify(trust)} in the`} [projects] entry for it in ${home ? join(home, 'config.toml') : 'the user config'})`;
+  }
   return out;
 }
 
@@ -163,7 +175,7 @@ export function codexLayers(env: IO['env'], cwd: string, projectRoot: string | n
 function effective(layers: CodexLayer[], ...keys: string[]): { value: TomlValue; file: string } | null {
   let found: { value: TomlValue; file: string } | null = null;
   for (const l of layers) {
-    if (l.scope === 'requirements' || !l.keys) continue;
+    if (l.scope === 'requirements' || !l.keys || l.ignored) continue;
     for (const k of keys) if (l.keys.has(k)) found = { value: l.keys.get(k)!, file: l.file };
   }
   return found;
@@ -193,8 +205,9 @@ export function codexDoctorLines(io: IO, hookInstalled: boolean): DoctorLine[] {
     lines.push({ ok: false, text: `config: ${(err as Error).message.split('\n')[0]}` });
     return lines;
   }
-  const layers = codexLayers(io.env, io.cwd, ws.layout?.current.root ?? null, home.dir);
+  const layers = codexLayers(io.env, io.cwd, ws.layout?.current.root ?? null, home.dir, ws.layout?.main?.root ?? null);
   for (const l of layers) if (l.problem) lines.push({ ok: false, text: `${l.file}: ${l.problem}` });
+  for (const l of layers) if (l.ignored && l.keys?.size) lines.push({ ok: null, text: `${l.file}: ${l.ignored}` });
 
   // The hooks feature: on unless a layer (the closest that says) or the requirements turn it off.
   const req = layers.find((l) => l.scope === 'requirements');

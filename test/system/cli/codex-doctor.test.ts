@@ -98,13 +98,19 @@ describe('install and doctor --agent codex with CODEX_HOME set', () => {
     expect(line(d.stdout, 'enforcement')).toMatch(/^✓ enforcement: bubblewrap .*a session without a sandbox of Codex's own runs each call in the wrapper/);
   });
 
-  it('a project layer of the worktree wins over the user layer', async () => {
+  it("the worktree's project layer wins over the user layer where the project is trusted (through its main checkout), and is not read where it is not", async () => {
+    const project = join(L.worktree, '.codex', 'config.toml');
     codexConfig('sandbox_mode = "danger-full-access"\n');
     mkdirSync(join(L.worktree, '.codex'), { recursive: true });
-    writeFileSync(join(L.worktree, '.codex', 'config.toml'), "sandbox_mode = 'read-only'\n");
+    writeFileSync(project, "sandbox_mode = 'read-only'\n");
     try {
-      const d = await doctor();
-      expect(line(d.stdout, 'Codex sandbox')).toContain(`sandbox_mode = "read-only" in ${join(L.worktree, '.codex', 'config.toml')}`);
+      let d = await doctor();
+      expect(line(d.stdout, 'Codex sandbox')).toContain(`sandbox_mode = "danger-full-access" in ${join(codexHome, 'config.toml')}`);
+      expect(d.stdout).toContain(`- ${project}: not loaded: the project is not trusted (no [projects] entry for it in ${join(codexHome, 'config.toml')})`);
+      codexConfig(`sandbox_mode = "danger-full-access"\n[projects."${L.main}"]\ntrust_level = "trusted"\n`);
+      d = await doctor();
+      expect(line(d.stdout, 'Codex sandbox')).toContain(`sandbox_mode = "read-only" in ${project}`);
+      expect(d.stdout).not.toContain('not loaded');
     } finally {
       rmSync(join(L.worktree, '.codex'), { recursive: true, force: true });
     }
