@@ -263,8 +263,9 @@ export function codexDoctorLines(io: IO, hookInstalled: boolean): DoctorLine[] {
     return lines;
   }
   if (s.mechanism === 'landlock') {
-    // Landlock rulesets stack: the wrapper holds inside Codex's bubblewrap as well as without it.
-    lines.push({ ok: true, text: `enforcement: ${s.detail}; it nests inside Codex's own sandbox too (${modeText})` });
+    // No held check for Landlock (src/frontends/decide.ts): rulesets stack, so the same wrapper
+    // runs whatever Codex's sandbox mode.
+    lines.push({ ok: true, text: `enforcement: ${s.detail}; the same wrapper runs whatever Codex's sandbox mode (Landlock rulesets stack; ${modeText})` });
     return lines;
   }
   if (!mode || typeof mode.value !== 'string') {

@@ -220,8 +220,8 @@ export function runAgentDoctor(io: IO, agent: string): number {
     try {
       return spec.user && (io.env.HOME || (agent === 'codex' && io.env.CODEX_HOME)) ? [agentConfigPath(io, agent, 'user')] : [];
     } catch (err) {
+      // (a relative CODEX_HOME: the Codex lines below say so and fail)
       if (!(err instanceof UsageError)) throw err;
-      io.stdout(`✗ ${err.message}\n`);
       return [];
     }
   };
