@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { UsageError, type IO } from '../io.js';
 import { discoverLayout } from '../../policy/layout/discover.js';
 import { OUR_COMMAND, hookCommand, readSettings, writeSettings, type HookForm } from './install.js';
+import { codexDoctorLines, codexHome } from './codex-doctor.js';
 
 type Json = Record<string, unknown>;
 type Scope = 'user' | 'project';
@@ -45,7 +46,9 @@ export const AGENT_CONFIGS: Record<string, AgentConfig> = {
     // from its code, so the script runs under its own #!/bin/sh.
     form: 'exec',
     entry: (command) => ({ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command, timeout: TIMEOUT_S }] }),
-    note: 'Codex runs hooks only with the hooks feature on (`--enable hooks` or `[features] hooks = true`) and after you review and trust them (project hooks only in trusted projects); `codex exec` skips untrusted hooks silently unless given --dangerously-bypass-hook-trust.',
+    // (hooks on by default since they became stable: developers.openai.com/codex/hooks, and
+    // `codex features list` on 0.169.0 says `hooks stable true`)
+    note: 'Codex runs hooks unless `[features] hooks = false` turns them off, and only after you review and trust them (/hooks in the Codex TUI; project hooks only in trusted projects); `codex exec` skips an untrusted hook silently unless given --dangerously-bypass-hook-trust. With CODEX_HOME set, the user-level file is $CODEX_HOME/hooks.json.',
   },
   // gemini-cli docs/hooks/reference.md: settings.json hooks.BeforeTool, timeout in milliseconds.
   gemini: {
@@ -93,6 +96,12 @@ export function agentConfigPath(io: IO, agent: string, scope: Scope): string {
   const spec = AGENT_CONFIGS[agent]!;
   if (scope === 'user') {
     if (!spec.user) throw new UsageError(`${agent} has no user-level hook file; install with --project`);
+    // Codex reads its user layer from $CODEX_HOME when that is set (./codex-doctor.ts).
+    if (agent === 'codex' && io.env.CODEX_HOME) {
+      const home = codexHome(io.env);
+      if (!home.dir) throw new UsageError(home.problem!);
+      return join(home.dir, 'hooks.json');
+    }
     if (!io.env.HOME) throw new UsageError(`HOME is not set; cannot find ~/${spec.user}`);
     return join(io.env.HOME, spec.user);
   }
@@ -207,7 +216,16 @@ export function runAgentUninstall(io: IO, agent: string, opts: { scope: Scope; d
 export function runAgentDoctor(io: IO, agent: string): number {
   const spec = AGENT_CONFIGS[agent]!;
   const want = agentHookCommand(agent);
-  const files = [agentConfigPath(io, agent, 'project'), ...(spec.user && io.env.HOME ? [agentConfigPath(io, agent, 'user')] : [])];
+  const userFile = (): string[] => {
+    try {
+      return spec.user && (io.env.HOME || (agent === 'codex' && io.env.CODEX_HOME)) ? [agentConfigPath(io, agent, 'user')] : [];
+    } catch (err) {
+      // (a relative CODEX_HOME: the Codex lines below say so and fail)
+      if (!(err instanceof UsageError)) throw err;
+      return [];
+    }
+  };
+  const files = [agentConfigPath(io, agent, 'project'), ...userFile()];
   let found = false;
   let problems = 0;
   for (const file of files) {
@@ -245,6 +263,12 @@ export function runAgentDoctor(io: IO, agent: string): number {
     }
   }
   if (!found) io.stdout(`✗ no bashguard hook for ${agent} (run bashguard install --agent ${agent})\n`);
+  if (agent === 'codex') {
+    for (const l of codexDoctorLines(io, found && problems === 0)) {
+      io.stdout(`${l.ok === null ? '-' : l.ok ? '✓' : '✗'} ${l.text}\n`);
+      if (l.ok === false) problems++;
+    }
+  }
   if (spec.note) io.stdout(`note: ${spec.note}\n`);
   return found && problems === 0 ? 0 : 1;
 }

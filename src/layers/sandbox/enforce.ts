@@ -97,7 +97,8 @@ export function clientShell(env: Env): string {
 /**
  * Control paths the enforcement keeps read-only beyond the workspace's protected files (BG1005):
  * all of Claude Code's user directory (settings, hooks with bashguard's launcher, plugins, agents,
- * memory), its state file `~/.claude.json` (per-project allowed tools, MCP servers), the managed
+ * memory), its state file `~/.claude.json` (per-project allowed tools, MCP servers), all of
+ * Codex's home (`$CODEX_HOME` or ~/.codex), the managed
  * settings, the installed bashguard package, the node it runs, bwrap and the shell the wrapper
  * runs (a replaced binary would run the next call unconfined; they are only writable by an agent
  * running as root).
@@ -108,6 +109,16 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
   const claudeDir = env.CLAUDE_CONFIG_DIR?.startsWith('/') ? env.CLAUDE_CONFIG_DIR : home ? `${home}/.claude` : null;
   if (claudeDir) out.push({ path: claudeDir, why: "Claude Code's user directory (settings, hooks, bashguard's launcher, plugins)" });
   if (home) out.push({ path: `${home}/.claude.json`, why: "Claude Code's state file (allowed tools, MCP servers per project)" });
+  // All of Codex's home, `$CODEX_HOME` (the hook inherits Codex's environment) and ~/.codex (the
+  // home of sessions started without it; and an environment that names another CODEX_HOME, say a
+  // Claude Code settings `env` entry, must not loosen it): hooks.json and config.toml (hooks,
+  // their trust state, `sandbox_mode`, `[features] hooks`), rules/*.rules, profile files
+  // `<name>.config.toml`, plugins and skills (developers.openai.com/codex/hooks and
+  // /codex/config-advanced; the 0.169.0 binary resolves every one of them under CODEX_HOME).
+  // Codex's own writes there (sessions, logs, the sandbox helper it links at start) happen in its
+  // process, outside the wrapped command.
+  if (home) out.push({ path: `${home}/.codex`, why: "Codex's home (hooks.json, config.toml, rules, profiles)" });
+  if (env.CODEX_HOME?.startsWith('/')) out.push({ path: env.CODEX_HOME, why: "Codex's home, $CODEX_HOME (hooks.json, config.toml, rules, profiles)" });
   // Files read by programs that run outside the sandbox: git run by the hook and by people in the
   // worktree (`core.fsmonitor` and `core.hooksPath` run commands), and the startup files of the
   // client's shell (zsh reads ~/.zshenv for every `zsh -c`; Claude Code's shell snapshot sources

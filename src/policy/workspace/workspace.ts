@@ -59,8 +59,17 @@ export interface CommandCheck {
 }
 
 /** Files that control the guard or an agent client, protected by BG1005 (relative to a checkout root or HOME). */
-const CHECKOUT_CONTROL = ['.bashguard.json', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks'];
-const HOME_CONTROL = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'];
+const CHECKOUT_CONTROL = ['.bashguard.json', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.codex/rules', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks'];
+const HOME_CONTROL = ['.claude/settings.json', '.claude/settings.local.json', '.claude/hooks', '.codex/hooks.json', '.codex/config.toml', '.codex/rules', '.gemini/settings.json', '.cursor/hooks.json'];
+/**
+ * What Codex reads as configuration in its home (`$CODEX_HOME`, default `~/.codex`): its hooks
+ * (`hooks.json`, and `[hooks]` tables with their trust state in `config.toml`), its config
+ * (sandbox mode, approval policy, `[features] hooks`) and its exec-policy rules (`rules/*.rules`,
+ * `default.rules`). Sources: developers.openai.com/codex/hooks ("Codex discovers hooks next to
+ * active config layers": hooks.json or inline [hooks] in config.toml), /codex/config-advanced,
+ * and the 0.169.0 binary (`CODEX_HOME` resolution; `rules`, `default.rules`, `hooks.json`).
+ */
+const CODEX_HOME_CONTROL = ['hooks.json', 'config.toml', 'rules'];
 
 export class Workspace {
   /** Why the guard does not enforce here (plain checkout, not a checkout), or null when it does. */
@@ -117,6 +126,12 @@ export class Workspace {
     if (this.env.HOME?.startsWith('/')) {
       const home = normalizeLogical(this.env.HOME);
       for (const f of HOME_CONTROL) out.push({ path: under(home, f), why: "a user-level agent client's settings" });
+    }
+    // Codex reads its user layer from $CODEX_HOME when that is set (the hook inherits Codex's
+    // environment); ~/.codex above stays protected for the sessions started without it.
+    if (this.env.CODEX_HOME?.startsWith('/')) {
+      const codexHome = normalizeLogical(this.env.CODEX_HOME);
+      for (const f of CODEX_HOME_CONTROL) out.push({ path: under(codexHome, f), why: "Codex's configuration in $CODEX_HOME (hooks, config, rules)" });
     }
     const user = userConfigFile(this.env);
     if (user) out.push({ path: normalizeLogical(user + '/..'), why: "bashguard's user configuration" });

@@ -94,7 +94,7 @@ interface Session {
   after: Record<string, string>;
 }
 
-function snapshot(main: string, sibling: string, home: string): Record<string, string> {
+function snapshot(main: string, sibling: string, codexHome: string): Record<string, string> {
   return {
     // (less what the worktree's own commits write: objects, its branch and reflog, its admin dir)
     main: tree(main, [join(main, '.builders')])
@@ -102,18 +102,20 @@ function snapshot(main: string, sibling: string, home: string): Record<string, s
       .filter((l) => !/^\.git\/(objects\/|worktrees\/b1\/|refs\/heads\/b1 |logs\/refs\/heads\/b1 |logs\/HEAD )/.test(l))
       .join('\n'),
     sibling: tree(sibling),
-    codexHooks: tree(join(home, '.codex')).split('\n').filter((l) => /^(hooks\.json|config\.toml) /.test(l)).join('\n'),
+    codexHooks: tree(codexHome).split('\n').filter((l) => /^(hooks\.json|config\.toml) /.test(l)).join('\n'),
     mainStatus: git(main, ['status', '--porcelain', '--untracked-files=all']),
   };
 }
 
-async function session(opts: { enforce: 'off' | null; sandbox: CodexSandbox; config?: (root: string) => string[]; steps?: (main: string, wt: string, home: string) => Step[] }): Promise<Session> {
+async function session(opts: { enforce: 'off' | null; sandbox: CodexSandbox; config?: (root: string) => string[]; steps?: (main: string, wt: string, home: string, codexHome: string) => Step[]; codexHome?: (root: string) => string }): Promise<Session> {
   const layout = makeLayout('bashguard-e2e-codex-enforce-');
   const sibling = join(layout.main, '.builders', 'b2');
   git(layout.main, ['worktree', 'add', '-q', '-b', 'b2', sibling]);
   const home = join(layout.root, 'home');
   const tmp = join(layout.root, 'tmp');
+  const codexHome = opts.codexHome?.(layout.root) ?? join(home, '.codex');
   mkdirSync(join(home, '.codex'), { recursive: true });
+  mkdirSync(codexHome, { recursive: true });
   mkdirSync(tmp);
   writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = t\n\temail = t@t\n');
   // (the script of the first escape, also where the session cannot write it itself)
@@ -122,14 +124,14 @@ async function session(opts: { enforce: 'off' | null; sandbox: CodexSandbox; con
     mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
     writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce: opts.enforce }) + '\n');
   }
-  execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'bashguard.js'), 'install', '--agent', 'codex', '--user'], { cwd: layout.worktree, env: { PATH: process.env.PATH, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const steps = (opts.steps ?? script)(layout.main, layout.worktree, home);
+  execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'bashguard.js'), 'install', '--agent', 'codex', '--user'], { cwd: layout.worktree, env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: codexHome }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const steps = (opts.steps ?? script)(layout.main, layout.worktree, home, codexHome);
   const api = await fakeResponses(steps.map((s): ToolStep => ({ tool: 'exec_command', args: { cmd: s.cmd } })));
   try {
-    writeFileSync(join(home, '.codex', 'config.toml'), codexConfig(api.url));
-    const before = snapshot(layout.main, sibling, home);
-    const r = await runCodex(bin!, { cwd: layout.worktree, home, hooks: true, sandbox: opts.sandbox, config: opts.config?.(layout.root), tmp, timeoutMs: 240_000 });
-    const after = snapshot(layout.main, sibling, home);
+    writeFileSync(join(codexHome, 'config.toml'), codexConfig(api.url));
+    const before = snapshot(layout.main, sibling, codexHome);
+    const r = await runCodex(bin!, { cwd: layout.worktree, home, hooks: true, sandbox: opts.sandbox, config: opts.config?.(layout.root), tmp, timeoutMs: 240_000, codexHome });
+    const after = snapshot(layout.main, sibling, codexHome);
     return { layout, wt: layout.worktree, sibling, home, steps, code: r.code, output: r.output, outputs: [...api.outputs], before, after };
   } finally {
     await api.close();
@@ -141,6 +143,7 @@ function landed(s: Session, st: Step): boolean {
   const t = st.target!;
   if (t.endsWith('/.git/config')) return readFileSync(t, 'utf8').includes('hooksPath');
   if (t.endsWith('/hooks.json')) return !readFileSync(t, 'utf8').includes('--agent codex');
+  if (t.endsWith('/config.toml')) return readFileSync(t, 'utf8').includes('hooks = false');
   return existsSync(t);
 }
 
@@ -270,6 +273,47 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
       }
       expect(existsSync(join(open.wt, 'notes.txt'))).toBe(false);
       expect(existsSync(join(open.layout.main, 'ESC1'))).toBe(false);
+    });
+  });
+
+  describe('CODEX_HOME outside HOME (danger-full-access): its hooks.json and config.toml stay as they are', () => {
+    // Scripts the analyzer cannot read; each writes where CODEX_HOME points, as Codex set it for the session.
+    const steps = (_main: string, _wt: string, _home: string, codexHome: string): Step[] => [
+      { kind: 'setup', label: 'write beside.py', cmd: `${py('import os\nopen(os.path.join(os.path.dirname(os.environ["CODEX_HOME"]), "beside.txt"), "w").write("ok")')} > beside.py` },
+      { kind: 'legit', label: 'python3 beside.py (a write beside CODEX_HOME)', cmd: 'python3 beside.py && echo wrote', expect: /^wrote$/m },
+      { kind: 'setup', label: 'write t3.py', cmd: `${py('import os\nopen(os.environ["CODEX_HOME"] + "/config.toml", "a").write("[features]\\nhooks = false\\n")')} > t3.py` },
+      { kind: 'tamper', label: "python3 t3.py (turns Codex's hooks off in $CODEX_HOME/config.toml)", cmd: 'python3 t3.py', target: join(codexHome, 'config.toml') },
+      { kind: 'setup', label: 'write t4.py', cmd: `${py('import os\nopen(os.environ["CODEX_HOME"] + "/hooks.json", "w").write("{}")')} > t4.py` },
+      { kind: 'tamper', label: "python3 t4.py (empties $CODEX_HOME/hooks.json)", cmd: 'python3 t4.py', target: join(codexHome, 'hooks.json') },
+    ];
+    const away = (root: string) => join(root, 'codex-home');
+    let off: Session;
+    let on: Session;
+    beforeAll(async () => {
+      off = await session({ enforce: 'off', sandbox: 'danger-full-access', steps, codexHome: away });
+      sessions.push(off);
+      on = await session({ enforce: null, sandbox: 'danger-full-access', steps, codexHome: away });
+      sessions.push(on);
+    }, 600_000);
+
+    it('the hook ran from $CODEX_HOME/hooks.json in both sessions (every call of the enforced one was wrapped)', () => {
+      for (const s of [off, on]) {
+        expect(s.code, digest(s)).toBe(0);
+        expect(s.outputs.length, digest(s)).toBe(s.steps.length);
+      }
+      expect(execLines(on).length, digest(on)).toBe(on.steps.length);
+      for (const l of execLines(on)) expect(l, digest(on)).toContain('--unshare-user');
+    });
+
+    it('without enforcement the tampering lands (the suite is real); with it, none does, and the write beside CODEX_HOME lands in both', () => {
+      const tampers = (s: Session) => s.steps.filter((st) => st.kind === 'tamper');
+      expect(tampers(off).filter((st) => landed(off, st)).map((st) => st.label), digest(off)).toEqual(tampers(off).map((st) => st.label));
+      expect(tampers(on).filter((st) => landed(on, st)).map((st) => st.label), digest(on)).toEqual([]);
+      expect(on.after.codexHooks, digest(on)).toBe(on.before.codexHooks);
+      for (const s of [off, on]) {
+        for (const [i, st] of s.steps.entries()) if (st.kind === 'legit') expect(s.outputs[i], `${st.label}\n${digest(s)}`).toMatch(st.expect!);
+        expect(readFileSync(join(s.layout.root, 'beside.txt'), 'utf8')).toBe('ok');
+      }
     });
   });
 });

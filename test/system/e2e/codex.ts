@@ -123,14 +123,14 @@ export function codexConfig(url: string): string {
  */
 export type CodexSandbox = 'bypass' | 'danger-full-access' | 'workspace-write' | 'read-only';
 
-/** `codex exec` in `cwd` with a scratch HOME/CODEX_HOME; the environment is built from scratch. */
-export function runCodex(bin: string, opts: { cwd: string; home: string; hooks: boolean; timeoutMs?: number; sandbox?: CodexSandbox; config?: string[]; tmp?: string }): Promise<{ code: number | null; output: string }> {
+/** `codex exec` in `cwd` with a scratch HOME and CODEX_HOME (`codexHome`, default `<home>/.codex`); the environment is built from scratch. */
+export function runCodex(bin: string, opts: { cwd: string; home: string; hooks: boolean; timeoutMs?: number; sandbox?: CodexSandbox; config?: string[]; tmp?: string; codexHome?: string }): Promise<{ code: number | null; output: string }> {
   const sandbox = opts.sandbox ?? 'bypass';
   const mode = sandbox === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', sandbox, '-c', 'approval_policy="never"'];
   const config = (opts.config ?? []).flatMap((c) => ['-c', c]);
   const args = ['exec', ...(opts.hooks ? ['--enable', 'hooks', '--dangerously-bypass-hook-trust'] : []), '--skip-git-repo-check', ...mode, ...config, 'do the task'];
   return new Promise((resolve) => {
-    const env = { PATH: process.env.PATH, HOME: opts.home, CODEX_HOME: join(opts.home, '.codex'), NO_COLOR: '1', ...(opts.tmp ? { TMPDIR: opts.tmp } : {}) };
+    const env = { PATH: process.env.PATH, HOME: opts.home, CODEX_HOME: opts.codexHome ?? join(opts.home, '.codex'), NO_COLOR: '1', ...(opts.tmp ? { TMPDIR: opts.tmp } : {}) };
     const child = spawn(bin, args, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));

@@ -1,6 +1,8 @@
 /**
- * OpenAI Codex CLI: PreToolUse hooks in `~/.codex/hooks.json` or `<repo>/.codex/hooks.json`
- * (trusted projects only; unmanaged hooks need review).
+ * OpenAI Codex CLI: PreToolUse hooks in `$CODEX_HOME/hooks.json` (default `~/.codex/hooks.json`)
+ * or `<repo>/.codex/hooks.json` (trusted projects only; unmanaged hooks need review). The hook
+ * runs with Codex's environment, so CODEX_HOME there names the home to protect
+ * (src/policy/workspace/workspace.ts CODEX_HOME_CONTROL, src/layers/sandbox/enforce.ts).
  * Sources: developers.openai.com/codex/hooks; openai/codex PR #18391 (apply_patch emits
  * PreToolUse); openai/codex issue #18491; the shipped `@openai/codex` schemas (hook input
  * `session_id, turn_id, transcript_path, cwd, model, permission_mode, tool_name, tool_input,
