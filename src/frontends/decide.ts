@@ -10,7 +10,8 @@ import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../engine/shell/paths.js';
-import type { HeldCheck, HookAnswer, ToolCall } from './tool-call.js';
+import type { HookAnswer, ToolCall } from './tool-call.js';
+import type { Held } from '../layers/sandbox/held.js';
 import type { Grant } from '../layers/sandbox/grants.js';
 
 export interface DecideContext {
@@ -164,8 +165,8 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
 
 const MECHANISM = { bwrap: 'bubblewrap', landlock: 'Landlock', seatbelt: 'Seatbelt (sandbox-exec)' } as const;
 
-/** What tells, where the command runs, that something else already keeps the line (HeldCheck). */
-function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): HeldCheck {
+/** What tells, where the command runs, that something else already keeps the line. */
+function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): Held {
   const root = ws.root!;
   const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
   return { readOnly, probe };

@@ -58,19 +58,7 @@ export interface HookAnswer {
    * On an allow: the command wrapped in the OS enforcement (src/layers/sandbox/enforce.ts), which a
    * client that can replace the command runs instead (Claude Code: `updatedInput`).
    */
-  enforced?: { command: string; input?: Record<string, unknown>; mechanism: string; held?: HeldCheck };
-}
-
-/**
- * For a client whose own OS sandbox may already hold the line (Codex's `workspace-write` and
- * `read-only` modes, where bubblewrap cannot nest: src/frontends/hook/clients/codex.ts): the
- * existing paths outside the worktree that the wrapper keeps read-only, and the argument vector of
- * a bare bubblewrap start. Where every one of the paths is read-only and the probe fails, the
- * command may run as the client runs it; anywhere else the wrapper runs.
- */
-export interface HeldCheck {
-  readOnly: string[];
-  probe: string[];
+  enforced?: { command: string; input?: Record<string, unknown>; mechanism: string };
 }
 
 export interface SandboxedCommand {

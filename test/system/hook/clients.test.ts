@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/frontends/cli/main.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { codexEnforcedCommand, patchPaths } from '../../../src/frontends/hook/clients/codex.js';
+import { patchPaths } from '../../../src/frontends/hook/clients/codex.js';
+import { heldOrWrapped } from '../../../src/layers/sandbox/held.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { REPO_ROOT } from '../../helpers/shared.js';
 
@@ -126,9 +127,10 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
     expect(o.permissionDecisionReason).toMatch(/names no file/);
   });
 
-  // The command Codex runs for an enforced allow, run by bash for real: the original where every
-  // path is read-only already and bubblewrap cannot start, the wrapper anywhere else.
-  describe('codexEnforcedCommand', () => {
+  // The command a client runs for an enforced allow (Codex's sandbox, Claude Code's), run by bash
+  // for real: the original where every path is read-only already and the sandbox program cannot
+  // start, the wrapper anywhere else.
+  describe('heldOrWrapped', () => {
     const WRAPPED = 'echo WRAPPED';
     const original = `printf '%s|' "it's" 'a b' "$((1+2))"; echo`;
     const sh = (cmd: string, roDir?: string) => {
@@ -137,21 +139,21 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
       return r.stdout + r.stderr;
     };
     it('no read-only path to check: always the wrapper', () => {
-      expect(codexEnforcedCommand(original, WRAPPED, { readOnly: [], probe: ['false'] })).toBe(WRAPPED);
+      expect(heldOrWrapped(original, WRAPPED, { readOnly: [], probe: ['false'] })).toBe(WRAPPED);
     });
     it('a path that is writable here: the wrapper, whether bubblewrap starts or not', () => {
       const d = join(layout.root, 'rw-check');
       mkdirSync(d, { recursive: true });
-      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['false'] }))).toBe('WRAPPED\n');
-      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['true'] }))).toBe('WRAPPED\n');
+      expect(sh(heldOrWrapped(original, WRAPPED, { readOnly: [d], probe: ['false'] }))).toBe('WRAPPED\n');
+      expect(sh(heldOrWrapped(original, WRAPPED, { readOnly: [d], probe: ['true'] }))).toBe('WRAPPED\n');
     });
     it.skipIf(!canBwrap)('every path read-only here: the original byte for byte where bubblewrap cannot start, the wrapper where it can', () => {
       const d = join(layout.root, 'ro-check');
       mkdirSync(d, { recursive: true });
-      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['false'] }), d)).toBe("it's|a b|3|\n");
-      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d], probe: ['true'] }), d)).toBe('WRAPPED\n');
+      expect(sh(heldOrWrapped(original, WRAPPED, { readOnly: [d], probe: ['false'] }), d)).toBe("it's|a b|3|\n");
+      expect(sh(heldOrWrapped(original, WRAPPED, { readOnly: [d], probe: ['true'] }), d)).toBe('WRAPPED\n');
       // one writable path among read-only ones is enough for the wrapper
-      expect(sh(codexEnforcedCommand(original, WRAPPED, { readOnly: [d, layout.root], probe: ['false'] }), d)).toBe('WRAPPED\n');
+      expect(sh(heldOrWrapped(original, WRAPPED, { readOnly: [d, layout.root], probe: ['false'] }), d)).toBe('WRAPPED\n');
     });
   });
 

@@ -37,7 +37,7 @@
  * `approval_policy = "never"` in all three modes, observed). Inside, the command's environment
  * has `CODEX_SANDBOX_NETWORK_DISABLED=1` only while the network is off, and any variable can be set
  * by whatever runs before: no sign of the sandbox either. So the wrapped command decides where
- * it runs: where every path outside the worktree that the wrapper keeps read-only is read-only
+ * it runs (src/layers/sandbox/held.ts, which precedes every client's wrapper): where every path outside the worktree that the wrapper keeps read-only is read-only
  * already (Codex's sandbox binds everything but its writable roots read-only) AND bubblewrap
  * cannot start, the command runs as Codex runs it, held by Codex's sandbox; anywhere else (an
  * unsandboxed run: `danger-full-access`, an approved escalation) the wrapper runs, and where
@@ -45,8 +45,6 @@
  */
 import { absCwd, askAsDeny, field, sandboxAsAsk, type HookAnswer, type HookClient, type ParsedEvent } from '../types.js';
 import { parseClaudeShaped, renderClaudeShaped } from './claude.js';
-import { shellJoin, shellQuote } from '../../../util/quote.js';
-import type { HeldCheck } from '../../tool-call.js';
 
 const PATCH_TOOLS = ['apply_patch'];
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.*)$/;
@@ -77,24 +75,10 @@ function parse(event: Record<string, unknown>): ParsedEvent {
   return parseClaudeShaped(event, {}, ['Bash']);
 }
 
-/**
- * The command Codex runs for an enforced allow: the original (as Codex would run it) where its
- * own sandbox already holds the line, else the bubblewrap wrapper (see the file comment).
- */
-export function codexEnforcedCommand(original: string, wrapped: string, held: HeldCheck): string {
-  if (held.readOnly.length === 0) return wrapped;
-  const writable = held.readOnly.map((p) => `[ -w ${shellQuote(p)} ]`).join(' || ');
-  return `if ! { ${writable}; } && ! ${shellJoin(held.probe)} </dev/null >/dev/null 2>&1; then eval ${shellQuote(original)}; else ${wrapped}; fi`;
-}
-
 function render(answer: HookAnswer | null, opts: { exitCode: boolean }) {
   // `sandbox` (a command run in `bashguard sandbox run`) stays an ask for Codex: bubblewrap cannot
   // start inside Codex's own sandbox, and there is no fallback for it here.
-  let a = answer && askAsDeny(sandboxAsAsk(answer), 'Codex', 'does not support "ask" in hooks (it would run the call)');
-  if (a?.decision === 'allow' && a.enforced?.held && typeof a.enforced.input?.command === 'string') {
-    a = { ...a, enforced: { ...a.enforced, command: codexEnforcedCommand(a.enforced.input.command, a.enforced.command, a.enforced.held) } };
-  }
-  return renderClaudeShaped(a, opts);
+  return renderClaudeShaped(answer && askAsDeny(sandboxAsAsk(answer), 'Codex', 'does not support "ask" in hooks (it would run the call)'), opts);
 }
 
 export const codex: HookClient = {
