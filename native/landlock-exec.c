@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -161,6 +162,12 @@ static void new_session(void) {
 /* What the grants need: the ruleset and its rights. */
 static int ruleset = -1;
 static uint64_t handled, file_rights;
+/*
+ * Descriptors of granted paths below this number stay open (close-on-exec: the exec closes them
+ * all at once, a system call less per rule); above it they are closed, so the rules never use up
+ * the descriptor limit.
+ */
+static int keep_below;
 
 /* Adds the rule for an open O_PATH descriptor of the kind asked for, or none when it is not that kind; closes it. */
 static void grant(int fd, int dir, const char *what) {
@@ -175,7 +182,7 @@ static void grant(int fd, int dir, const char *what) {
   }
   struct ll_path_beneath_attr rule = {dir ? handled : file_rights, fd};
   if (syscall(LL_SYS_ADD_RULE, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) != 0) fail(EXIT_SETUP, "cannot add a Landlock rule for", what, errno);
-  close(fd);
+  if (fd >= keep_below) close(fd);
 }
 
 /* The flags an O_PATH open of a grant takes: never through a final symlink; a directory when one is wanted. */
@@ -276,6 +283,8 @@ int main(int argc, char **argv) {
   if (abi < 1) unavailable(abi);
   file_rights = FS_WRITE_FILE | (abi >= 3 ? FS_TRUNCATE : 0);
   handled = file_rights | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_CHAR | FS_MAKE_DIR | FS_MAKE_REG | FS_MAKE_SOCK | FS_MAKE_FIFO | FS_MAKE_BLOCK | FS_MAKE_SYM | (abi >= 2 ? FS_REFER : 0);
+  struct rlimit nofile;
+  keep_below = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY ? (int)(nofile.rlim_cur > 1088 ? 1024 : nofile.rlim_cur / 2) : 1024;
   struct ll_ruleset_attr attr = {handled};
   ruleset = (int)syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0);
   if (ruleset < 0) fail(EXIT_SETUP, "cannot create a Landlock ruleset", NULL, errno);
