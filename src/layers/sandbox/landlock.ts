@@ -69,6 +69,8 @@ export interface LandlockRule {
 
 export interface LandlockRules {
   rules: LandlockRule[];
+  /** The helper's arguments for them (`landlockArgs`). */
+  args: string[];
   /** Protected paths the rules grant all the same, and why (the worktree's admin dir). */
   widened: { path: string; why: string }[];
   /** Directories not descended into (too many entries): their entries stay read-only. */
@@ -100,9 +102,9 @@ function dirIdentity(p: string): { id: string; changed: number } | null {
   }
 }
 
-/** A listing as text: each entry's type from readdir (d_type; `u` where the file system does not say) and name. */
+/** A listing as text: each entry's type from readdir (d_type; `u` where the file system does not say) and name, `/`-separated (no name holds one; NUL would cost JSON six characters). */
 function listingText(entries: Dirent[]): string {
-  return entries.map((e) => `${e.isDirectory() ? 'd' : e.isSymbolicLink() ? 'l' : e.isFile() ? 'f' : e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice() ? 'o' : 'u'}${e.name}`).join('\0');
+  return entries.map((e) => `${e.isDirectory() ? 'd' : e.isSymbolicLink() ? 'l' : e.isFile() ? 'f' : e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice() ? 'o' : 'u'}${e.name}`).join('/');
 }
 
 function readdirQuiet(p: string): Dirent[] | null {
@@ -217,13 +219,15 @@ export function landlockRules(
     if (rules.length > ruleLimit) return { error: `more than ${ruleLimit} Landlock rules would be needed (the directories around the protected paths hold too many entries)` };
   }
   if (opts.root) restrictDev(rules, kind);
-  // The invariant, checked rather than trusted: no rule reaches a protected path, but the ones named.
-  for (const r of ro) {
-    if (widened.some((w) => w.path === r)) continue;
-    const by = rules.find((x) => x.path === r || isInside(r, x.path));
-    if (by) return { error: `a Landlock rule for ${by.path} would make ${r} writable` };
+  // The invariant, checked rather than trusted: no rule reaches a protected path, but the ones
+  // named. (A rule reaches one when it is that path or one of its ancestors.)
+  for (const x of rules) {
+    if (!isRo(x.path) && !holdsRo(x.path)) continue;
+    for (const r of ro) if ((r === x.path || isInside(r, x.path)) && !widened.some((w) => w.path === r)) return { error: `a Landlock rule for ${x.path} would make ${r} writable` };
   }
-  return { rules, widened, coarse };
+  // (the rules as the helper gets them: grouped by directory, a name with a newline left out)
+  const args = landlockArgs(rules);
+  return { rules: rulesFromText(args[1]!), args, widened, coarse };
 }
 
 /** A path that does not exist, through the real path of its nearest existing ancestor (the rules are physical). */
@@ -280,7 +284,7 @@ function realQuiet(p: string): string | null {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-1';
+const RULES_FORMAT = 'landlock-rules-2';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -288,12 +292,45 @@ interface Store {
   write(name: string, text: string): void;
 }
 
-function isRules(x: unknown): x is LandlockRules {
-  const r = x as LandlockRules;
+/** What is kept of the rules: the helper's arguments (the rules themselves are read back from them when asked for). */
+interface KeptRules {
+  args: string[];
+  widened: { path: string; why: string }[];
+  coarse: { path: string; entries: number }[];
+}
+
+function isKept(x: unknown): x is KeptRules {
+  const r = x as KeptRules;
   return (
-    typeof r === 'object' && r !== null && Array.isArray(r.rules) && r.rules.every((x) => typeof x === 'object' && x !== null && typeof x.path === 'string' && x.path.startsWith('/') && typeof x.file === 'boolean') &&
+    typeof r === 'object' && r !== null && Array.isArray(r.args) && r.args.length === 2 && r.args[0] === '--rules' && typeof r.args[1] === 'string' &&
     Array.isArray(r.widened) && r.widened.every((w) => typeof w?.path === 'string' && typeof w.why === 'string') && Array.isArray(r.coarse) && r.coarse.every((c) => typeof c?.path === 'string' && typeof c.entries === 'number')
   );
+}
+
+/** The rules a `--rules` text grants (the inverse of landlockArgs). */
+export function rulesFromText(text: string): LandlockRule[] {
+  const out: LandlockRule[] = [];
+  let parent = '';
+  for (const line of text.split('\n')) {
+    const k = line[0];
+    const rest = line.slice(1);
+    if (k === '@') parent = rest;
+    else if (k === 'D' || k === 'F') out.push({ path: rest, file: k === 'F' });
+    else if (k === 'd' || k === 'f') out.push({ path: `${parent === '/' ? '' : parent}/${rest}`, file: k === 'f' });
+  }
+  return out;
+}
+
+function fromKept(k: KeptRules): LandlockRules {
+  let rules: LandlockRule[] | null = null;
+  return {
+    get rules() {
+      return (rules ??= rulesFromText(k.args[1]!));
+    },
+    args: k.args,
+    widened: k.widened,
+    coarse: k.coarse,
+  };
 }
 
 function isFacts(x: unknown): x is RuleFacts {
@@ -314,14 +351,14 @@ export function keptLandlockRules(plan: SandboxPlan, opts: { root: boolean; gitD
   if (text !== null) {
     try {
       const kept = JSON.parse(text) as { key?: unknown; facts?: unknown; rules?: unknown };
-      if (kept.key === key && isFacts(kept.facts) && isRules(kept.rules) && ruleFactsHold(kept.facts)) return kept.rules;
+      if (kept.key === key && isFacts(kept.facts) && isKept(kept.rules) && ruleFactsHold(kept.facts)) return fromKept(kept.rules);
     } catch {
       // computed again below
     }
   }
   const facts: RuleFacts = { facts: [], listings: [] };
   const rules = landlockRules(plan, opts, facts);
-  if (!('error' in rules)) store.write(name, JSON.stringify({ key, facts, rules }));
+  if (!('error' in rules)) store.write(name, JSON.stringify({ key, facts, rules: { args: rules.args, widened: rules.widened, coarse: rules.coarse } satisfies KeptRules }));
   return rules;
 }
 
@@ -351,7 +388,7 @@ export function landlockCall(
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');
     if ('error' in rules) return { kind: 'none', reason: rules.error };
-    return { kind: 'landlock', command: deps.wrap(command, a.helper, landlockArgs(rules.rules)), plan, rules };
+    return { kind: 'landlock', command: deps.wrap(command, a.helper, rules.args), plan, rules };
   } catch (err) {
     return { kind: 'none', reason: `the Landlock rules cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }

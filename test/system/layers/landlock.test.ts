@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
-import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
+import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, rulesFromText, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
@@ -483,16 +483,22 @@ describe('the Landlock rules kept between calls', () => {
     const store = memoryStore();
     kept(store);
     const text = store.files.get('rules')!;
-    const k = JSON.parse(text) as { key: string; facts: RuleFacts; rules: LandlockRules };
-    store.files.set('rules', JSON.stringify({ ...k, key: k.key.replace('landlock-rules-', 'other-'), rules: { ...k.rules, rules: [{ path: L.main, file: false }] } }));
+    const k = JSON.parse(text) as { key: string; facts: RuleFacts; rules: { args: string[] } };
+    expect(k.rules.args).toEqual(fresh().args);
+    store.files.set('rules', JSON.stringify({ ...k, key: k.key.replace('landlock-rules-', 'other-'), rules: { ...k.rules, args: ['--rules', `D${L.main}`] } }));
     expect(kept(store)).toEqual(fresh());
-    store.files.set('rules', JSON.stringify({ ...k, rules: { ...k.rules, rules: [{ path: 'relative', file: false }] } }));
+    store.files.set('rules', JSON.stringify({ ...k, rules: { ...k.rules, args: ['--rw', L.main] } }));
     expect(kept(store)).toEqual(fresh());
+    // What is kept reads back as the rules it was made from.
+    expect(kept(store).rules).toEqual(fresh().rules);
     store.files.set('rules', '{"key":');
     expect(kept(store)).toEqual(fresh());
   });
 
   it('the helper gets them as one --rules word: entries of one directory under an @ line; a name with a newline gets no rule', () => {
-    expect(landlockArgs([{ path: '/a', file: false }, { path: '/x/y/b', file: true }, { path: '/x/y/c', file: false }, { path: '/z/one', file: true }, { path: '/x/y/new\nline', file: true }])).toEqual(['--rules', 'D/a\n@/x/y\nfb\ndc\nF/z/one']);
+    const rules = [{ path: '/a', file: false }, { path: '/x/y/b', file: true }, { path: '/x/y/c', file: false }, { path: '/z/one', file: true }, { path: '/x/y/new\nline', file: true }];
+    const args = landlockArgs(rules);
+    expect(args).toEqual(['--rules', 'D/a\n@/x/y\nfb\ndc\nF/z/one']);
+    expect(rulesFromText(args[1]!)).toEqual([rules[0], rules[1], rules[2], rules[3]]);
   });
 });
