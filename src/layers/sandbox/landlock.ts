@@ -33,9 +33,11 @@
  * limits) compared whole, with every file-system fact they were computed from checked again
  * before reuse (`keptLandlockRules`): each directory listed, by its identity (dev, ino, mtime and
  * ctime in ns, one lstat: an entry added, removed or renamed changes them), each path lstat-ed
- * or resolved, by what was seen. Any difference computes them again. A listing that changed less
- * than RACY_MS before it was read may change again within the same timestamp tick unseen, so it
- * is kept with its entries and read again at each check until it has settled. What is kept can
+ * or resolved, by what was seen. Any difference computes them again, reusing the listings whose
+ * identity still holds (each is kept with its entries), so a change in one directory costs one
+ * directory read. A listing that changed less than RACY_MS before it was read may change again
+ * within the same timestamp tick unseen, so it is read again at each check (and never reused)
+ * until it has settled. What is kept can
  * only be stale in which entries beside a protected path are granted, never in what is protected
  * (the plan is in the key); and the helper opens each grant without following a symlink and
  * grants nothing where the name is gone or is no longer the kind the rules name (see
@@ -80,12 +82,14 @@ export interface LandlockRules {
 /**
  * The file-system facts a computation of the rules read (see the file comment): `facts` in
  * ./grants.ts's `probesHold` form (`[path, kind]` for an lstat, `[NUL + path, real path or '']`
- * for a realpath), `listings` one per directory read: `[path, identity, entries]`, the entries
- * kept only where the listing may have changed within its timestamps' granularity.
+ * for a realpath), `listings` one per directory read: `[path, identity, entries (listingText;
+ * null: unreadable), racy]`, racy where the listing may have changed within its timestamps'
+ * granularity.
  */
+export type Listing = [path: string, identity: string, entries: string | null, racy: boolean];
 export interface RuleFacts {
   facts: [string, string][];
-  listings: [string, string, string | null][];
+  listings: Listing[];
 }
 
 /** How recent a directory's change may be for its timestamps to miss a second change (coarse clocks; 1-2 s file systems). */
@@ -107,9 +111,9 @@ function listingText(entries: Dirent[]): string {
   return entries.map((e) => `${e.isDirectory() ? 'd' : e.isSymbolicLink() ? 'l' : e.isFile() ? 'f' : e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice() ? 'o' : 'u'}${e.name}`).join('/');
 }
 
-function readdirQuiet(p: string): Dirent[] | null {
+function readdirQuiet(p: string): string | null {
   try {
-    return readdirSync(p, { withFileTypes: true });
+    return listingText(readdirSync(p, { withFileTypes: true }));
   } catch {
     return null;
   }
@@ -117,12 +121,12 @@ function readdirQuiet(p: string): Dirent[] | null {
 
 /** Whether every fact the rules were computed from still holds (and no listing kept with its entries has settled: then computing them again keeps a cheaper check). */
 export function ruleFactsHold(f: RuleFacts, now = Date.now()): boolean {
-  for (const [p, id, entries] of f.listings) {
+  for (const [p, id, entries, racy] of f.listings) {
     const d = dirIdentity(p);
     if ((d?.id ?? '') !== id) return false;
-    if (entries !== null) {
+    if (racy) {
       if (d && now - d.changed >= RACY_MS) return false;
-      if (listingText(readdirQuiet(p) ?? []) !== entries) return false;
+      if (readdirQuiet(p) !== entries) return false;
     }
   }
   return probesHold(f.facts);
@@ -139,7 +143,11 @@ export function landlockRules(
   plan: SandboxPlan,
   opts: { root: boolean; adminDir?: string | null; gitDir?: string | null; ruleLimit?: number; perDirLimit?: number },
   facts: RuleFacts = { facts: [], listings: [] },
+  prior: readonly Listing[] = [],
 ): LandlockRules | { error: string } {
+  // Listings of an earlier computation, reused where the directory's identity is the same and the listing was not racy.
+  const reusable = new Map<string, Listing>();
+  for (const l of prior) if (!l[3]) reusable.set(l[0], l);
   const ruleLimit = opts.ruleLimit ?? RULE_LIMIT;
   const perDirLimit = opts.perDirLimit ?? PER_DIR_LIMIT;
   const started = Date.now();
@@ -183,20 +191,22 @@ export function landlockRules(
     }
     // (the identity first: a change while listing shows as a different identity at the next check)
     const id = dirIdentity(dir);
-    const entries = readdirQuiet(dir);
-    facts.listings.push([dir, id?.id ?? '', id && started - id.changed < RACY_MS ? listingText(entries ?? []) : null]);
-    if (!entries) return; // unreadable: nothing granted beneath
+    const before = reusable.get(dir);
+    const text = id && before && before[1] === id.id ? before[2] : readdirQuiet(dir);
+    facts.listings.push([dir, id?.id ?? '', text, id !== null && started - id.changed < RACY_MS]);
+    if (text === null) return; // unreadable: nothing granted beneath
+    const entries = text === '' ? [] : text.split('/');
     const limited = entries.length > perDirLimit;
     if (limited) coarse.push({ path: dir, entries: entries.length });
     for (const ent of entries) {
-      const name = ent.name;
+      const name = ent.slice(1);
       const p = join(dir, name);
       if (isRo(p)) continue;
       if (opts.root && (p === '/proc' || p === '/sys' || (dir === '/dev' && !ROOT_DEV.has(name)))) continue;
       if (!opts.root && p === '/sys') continue;
       // The entry's type from readdir (d_type); lstat where the file system does not give it.
-      const known = ent.isDirectory() || ent.isFile() || ent.isSymbolicLink() || ent.isFIFO() || ent.isSocket() || ent.isCharacterDevice() || ent.isBlockDevice();
-      const k = known ? (ent.isDirectory() ? 'd' : ent.isSymbolicLink() ? 'l' : 'f') : kind(p);
+      const t = ent[0];
+      const k = t === 'd' || t === 'l' ? t : t === 'u' ? kind(p) : 'f';
       if (k === '-' || k === 'l') continue;
       if (k === 'd' && holdsRo(p)) cover(p);
       else if (!limited) add(p, k !== 'd');
@@ -284,7 +294,7 @@ function realQuiet(p: string): string | null {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-2';
+const RULES_FORMAT = 'landlock-rules-3';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -336,7 +346,7 @@ function fromKept(k: KeptRules): LandlockRules {
 function isFacts(x: unknown): x is RuleFacts {
   const f = x as RuleFacts;
   const pair = (p: unknown) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string';
-  return typeof f === 'object' && f !== null && Array.isArray(f.facts) && f.facts.every((p) => pair(p) && p.length === 2) && Array.isArray(f.listings) && f.listings.every((l) => pair(l) && l.length === 3 && (l[2] === null || typeof l[2] === 'string'));
+  return typeof f === 'object' && f !== null && Array.isArray(f.facts) && f.facts.every((p) => pair(p) && p.length === 2) && Array.isArray(f.listings) && f.listings.every((l) => pair(l) && l.length === 4 && (l[2] === null || typeof l[2] === 'string') && typeof l[3] === 'boolean');
 }
 
 /**
@@ -348,16 +358,21 @@ export function keptLandlockRules(plan: SandboxPlan, opts: { root: boolean; gitD
   if (!store) return landlockRules(plan, opts);
   const key = JSON.stringify([RULES_FORMAT, opts.root, opts.gitDir, RULE_LIMIT, PER_DIR_LIMIT, plan]);
   const text = store.read(name);
+  let prior: Listing[] = [];
   if (text !== null) {
     try {
       const kept = JSON.parse(text) as { key?: unknown; facts?: unknown; rules?: unknown };
-      if (kept.key === key && isFacts(kept.facts) && isKept(kept.rules) && ruleFactsHold(kept.facts)) return fromKept(kept.rules);
+      if (isFacts(kept.facts)) {
+        if (kept.key === key && isKept(kept.rules) && ruleFactsHold(kept.facts)) return fromKept(kept.rules);
+        // (a listing is the directory's whatever the plan: reused under another key too)
+        prior = kept.facts.listings;
+      }
     } catch {
       // computed again below
     }
   }
   const facts: RuleFacts = { facts: [], listings: [] };
-  const rules = landlockRules(plan, opts, facts);
+  const rules = landlockRules(plan, opts, facts, prior);
   if (!('error' in rules)) store.write(name, JSON.stringify({ key, facts, rules: { args: rules.args, widened: rules.widened, coarse: rules.coarse } satisfies KeptRules }));
   return rules;
 }

@@ -470,9 +470,10 @@ describe('the Landlock rules kept between calls', () => {
     const facts = (JSON.parse(store.files.get('rules')!) as { facts: RuleFacts }).facts;
     const listing = facts.listings.find((l) => l[0] === home)!;
     expect(listing[2]).toContain('frecent.txt');
+    expect(listing[3]).toBe(true);
     expect(ruleFactsHold(facts)).toBe(true);
     // The same identity with other entries (a change within the same timestamp tick): does not hold.
-    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt')] : l)) };
+    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true] : l)) };
     expect(ruleFactsHold(other)).toBe(false);
     // Settled: computed again, and then kept without its entries.
     expect(ruleFactsHold(facts, Date.now() + 5000)).toBe(false);
