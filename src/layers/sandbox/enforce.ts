@@ -419,8 +419,10 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const bwrap = mode === 'landlock' ? null : findBwrap(env);
   // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
   const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
-  const useLandlock = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok) && landlockAvailable(env).ok);
-  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
+  // (probed once per call: landlockCall takes the answer)
+  const ll = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok)) ? landlockAvailable(env) : null;
+  const useLandlock = mode === 'landlock' || ll?.ok === true;
+  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${ll?.why}` : ''}` };
   const shell = clientShell(env);
   try {
     const dir = cwdDir(env);
@@ -436,6 +438,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
         plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell, store),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         store,
+        available: ll ?? undefined,
         name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,
       });
     }

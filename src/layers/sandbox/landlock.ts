@@ -387,15 +387,16 @@ export interface LandlockEnforcement {
 /**
  * The Landlock enforcement of one call: `plan` and `wrap` are ./enforce.ts's (the plan for the
  * helper and shell, the wrapper text), passed in so this file does not import it; `store` and
- * `name`: where the rules are kept between calls (`keptLandlockRules`).
+ * `name`: where the rules are kept between calls (`keptLandlockRules`); `available`: the caller's
+ * landlockAvailable answer for this call, when it has one.
  */
 export function landlockCall(
   ws: Workspace,
   command: string,
   env: Env,
-  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; store?: Store; name?: string },
+  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; store?: Store; name?: string; available?: ReturnType<typeof landlockAvailable> },
 ): LandlockEnforcement | { kind: 'none'; reason: string } {
-  const a = landlockAvailable(env);
+  const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
   try {
     const plan = deps.plan(a.helper);
