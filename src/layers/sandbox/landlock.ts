@@ -33,11 +33,13 @@
  * limits) compared whole, with every file-system fact they were computed from checked again
  * before reuse (`keptLandlockRules`): each directory listed, by its identity (dev, ino, mtime and
  * ctime in ns, one lstat: an entry added, removed or renamed changes them), each path lstat-ed
- * or resolved, by what was seen. Any difference computes them again, reusing the listings whose
- * identity still holds (each is kept with its entries), so a change in one directory costs one
- * directory read. A listing that changed less than RACY_MS before it was read may change again
- * within the same timestamp tick unseen, so it is read again at each check (and never reused)
- * until it has settled. What is kept can
+ * or resolved, by what was seen. A directory whose identity changed is read again: where what
+ * the rules took from it is the same (its entries' names and types; for one with too many entries
+ * to list, the types of those that are or hold a protected path), they hold and are kept with the
+ * new listing; else they are computed again, reusing the listings whose identity still holds. A
+ * listing that changed less than RACY_MS before it was read may change again within the same
+ * timestamp tick unseen, so it is read again at each check (and never reused) until it has
+ * settled. What is kept can
  * only be stale in which entries beside a protected path are granted, never in what is protected
  * (the plan is in the key); and the helper opens each grant without following a symlink and
  * grants nothing where the name is gone or is no longer the kind the rules name (see
@@ -83,10 +85,10 @@ export interface LandlockRules {
  * The file-system facts a computation of the rules read (see the file comment): `facts` in
  * ./grants.ts's `probesHold` form (`[path, kind]` for an lstat, `[NUL + path, real path or '']`
  * for a realpath), `listings` one per directory read: `[path, identity, entries (listingText;
- * null: unreadable), racy]`, racy where the listing may have changed within its timestamps'
- * granularity.
+ * null: unreadable), racy, relevant]`, racy where the listing may have changed within its
+ * timestamps' granularity, relevant the names in it that are or hold a protected path.
  */
-export type Listing = [path: string, identity: string, entries: string | null, racy: boolean];
+export type Listing = [path: string, identity: string, entries: string | null, racy: boolean, relevant: string[]];
 export interface RuleFacts {
   facts: [string, string][];
   listings: Listing[];
@@ -120,16 +122,40 @@ function readdirQuiet(p: string): string | null {
 }
 
 /** Whether every fact the rules were computed from still holds (and no listing kept with its entries has settled: then computing them again keeps a cheaper check). */
-export function ruleFactsHold(f: RuleFacts, now = Date.now()): boolean {
-  for (const [p, id, entries, racy] of f.listings) {
+export function ruleFactsHold(f: RuleFacts, now = Date.now(), perDirLimit = PER_DIR_LIMIT): 'held' | 'updated' | false {
+  let updated = false;
+  for (const l of f.listings) {
+    const [p, id, entries, racy, relevant] = l;
     const d = dirIdentity(p);
-    if ((d?.id ?? '') !== id) return false;
-    if (racy) {
-      if (d && now - d.changed >= RACY_MS) return false;
-      if (readdirQuiet(p) !== entries) return false;
-    }
+    const idNow = d?.id ?? '';
+    if (idNow === id && !racy) continue;
+    // Changed, or racy: read again. The rules still hold when what they took from the listing
+    // is the same; the listing is then kept as it is now.
+    const text = readdirQuiet(p);
+    if (projection(text, relevant, perDirLimit) !== projection(entries, relevant, perDirLimit)) return false;
+    const racyNow = d !== null && now - d.changed < RACY_MS;
+    if (idNow === id && text === entries && racyNow === racy) continue;
+    l[1] = idNow;
+    l[2] = text;
+    l[3] = racyNow;
+    updated = true;
   }
-  return probesHold(f.facts);
+  if (!probesHold(f.facts)) return false;
+  return updated ? 'updated' : 'held';
+}
+
+/**
+ * What the rules take from a listing: the entries (names and types, in any order) where the
+ * directory is descended into entry by entry; where it holds too many (its entries stay
+ * read-only), only that, and the types of the entries that are or hold a protected path
+ * (`relevant`), which are descended into or left out.
+ */
+function projection(text: string | null, relevant: readonly string[], perDirLimit: number): string {
+  if (text === null) return '!';
+  const entries = text === '' ? [] : text.split('/');
+  if (entries.length <= perDirLimit) return `N${entries.sort().join('/')}`;
+  const types = new Map(entries.map((e) => [e.slice(1), e[0]]));
+  return `L${relevant.map((n) => types.get(n) ?? '-').join('/')}`;
 }
 
 const join = (dir: string, name: string) => (dir === '/' ? `/${name}` : `${dir}/${name}`);
@@ -177,6 +203,7 @@ export function landlockRules(
   }
   const roSet = new Set(ro);
   const holdsRo = (p: string) => above.has(p);
+  const relevantIn = (dir: string) => [...above, ...roSet].filter((p) => p !== dir && dirname(p) === dir).map((p) => p.slice(dir === '/' ? 1 : dir.length + 1));
   const isRo = (p: string) => roSet.has(p);
   const seen = new Set<string>();
   const add = (p: string, file: boolean) => {
@@ -193,7 +220,7 @@ export function landlockRules(
     const id = dirIdentity(dir);
     const before = reusable.get(dir);
     const text = id && before && before[1] === id.id ? before[2] : readdirQuiet(dir);
-    facts.listings.push([dir, id?.id ?? '', text, id !== null && started - id.changed < RACY_MS]);
+    facts.listings.push([dir, id?.id ?? '', text, id !== null && started - id.changed < RACY_MS, relevantIn(dir)]);
     if (text === null) return; // unreadable: nothing granted beneath
     const entries = text === '' ? [] : text.split('/');
     const limited = entries.length > perDirLimit;
@@ -294,7 +321,7 @@ function realQuiet(p: string): string | null {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-3';
+const RULES_FORMAT = 'landlock-rules-4';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -346,7 +373,7 @@ function fromKept(k: KeptRules): LandlockRules {
 function isFacts(x: unknown): x is RuleFacts {
   const f = x as RuleFacts;
   const pair = (p: unknown) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string';
-  return typeof f === 'object' && f !== null && Array.isArray(f.facts) && f.facts.every((p) => pair(p) && p.length === 2) && Array.isArray(f.listings) && f.listings.every((l) => pair(l) && l.length === 4 && (l[2] === null || typeof l[2] === 'string') && typeof l[3] === 'boolean');
+  return typeof f === 'object' && f !== null && Array.isArray(f.facts) && f.facts.every((p) => pair(p) && p.length === 2) && Array.isArray(f.listings) && f.listings.every((l) => pair(l) && l.length === 5 && (l[2] === null || typeof l[2] === 'string') && typeof l[3] === 'boolean' && Array.isArray(l[4]) && l[4].every((n) => typeof n === 'string'));
 }
 
 /**
@@ -363,7 +390,12 @@ export function keptLandlockRules(plan: SandboxPlan, opts: { root: boolean; gitD
     try {
       const kept = JSON.parse(text) as { key?: unknown; facts?: unknown; rules?: unknown };
       if (isFacts(kept.facts)) {
-        if (kept.key === key && isKept(kept.rules) && ruleFactsHold(kept.facts)) return fromKept(kept.rules);
+        if (kept.key === key && isKept(kept.rules)) {
+          const held = ruleFactsHold(kept.facts);
+          // (what the rules took from a changed listing is the same: kept with the listing as it is now)
+          if (held === 'updated') store.write(name, JSON.stringify({ key, facts: kept.facts, rules: kept.rules }));
+          if (held) return fromKept(kept.rules);
+        }
         // (a listing is the directory's whatever the plan: reused under another key too)
         prior = kept.facts.listings;
       }

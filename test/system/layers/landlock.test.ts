@@ -463,21 +463,54 @@ describe('the Landlock rules kept between calls', () => {
     }
   });
 
-  it('a listing that changed just before it was read is kept with its entries and read again until it has settled', () => {
+  it('a listing that changed just before it was read is read again at each check until it has settled', () => {
     const store = memoryStore();
     writeFileSync(join(home, 'recent.txt'), 'r');
     kept(store);
-    const facts = (JSON.parse(store.files.get('rules')!) as { facts: RuleFacts }).facts;
+    const stored = () => (JSON.parse(store.files.get('rules')!) as { facts: RuleFacts }).facts;
+    const facts = stored();
     const listing = facts.listings.find((l) => l[0] === home)!;
     expect(listing[2]).toContain('frecent.txt');
     expect(listing[3]).toBe(true);
-    expect(ruleFactsHold(facts)).toBe(true);
+    expect(ruleFactsHold(structuredClone(facts))).toBeTruthy();
     // The same identity with other entries (a change within the same timestamp tick): does not hold.
-    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true] : l)) };
+    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true, l[4]] : l)) };
     expect(ruleFactsHold(other)).toBe(false);
-    // Settled: computed again, and then kept without its entries.
-    expect(ruleFactsHold(facts, Date.now() + 5000)).toBe(false);
+    // Settled: holds, and is kept as no longer racy.
+    const later = structuredClone(facts);
+    expect(ruleFactsHold(later, Date.now() + 5000)).toBe('updated');
+    expect(later.listings.find((l) => l[0] === home)![3]).toBe(false);
     rmSync(join(home, 'recent.txt'));
+  });
+
+  it('a directory that changed but whose entries are the same, or one with too many entries where no relevant entry changed, keeps them', () => {
+    const store = memoryStore();
+    const first = kept(store);
+    // A file written and renamed over itself (an atomic writer): other identity, same entries.
+    writeFileSync(join(home, 'atomic.json'), '1');
+    kept(store);
+    const writes = store.writes();
+    writeFileSync(join(home, 'atomic.json.tmp'), '2');
+    renameSync(join(home, 'atomic.json.tmp'), join(home, 'atomic.json'));
+    const r = kept(store);
+    expect(r).toEqual(fresh());
+    expect(store.writes()).toBe(writes + 1); // the listing as it is now, not the rules computed again
+    rmSync(join(home, 'atomic.json'));
+    expect(paths(kept(store))).toEqual(paths(first));
+    // Too many entries (a limit of 1): a new one changes nothing the rules take; a relevant one (.claude) does.
+    const facts: RuleFacts = { facts: [], listings: [] };
+    landlockRules(plan, { ...opts(), perDirLimit: 1 }, facts);
+    expect(facts.listings.find((l) => l[0] === home)![4]).toContain('.claude');
+    writeFileSync(join(home, 'another.txt'), 'a');
+    expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBeTruthy();
+    rmSync(join(home, '.claude'), { recursive: true });
+    try {
+      expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBe(false);
+    } finally {
+      mkdirSync(join(home, '.claude'));
+      writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+      rmSync(join(home, 'another.txt'));
+    }
   });
 
   it('a kept value for another key, or damaged, is not used', () => {
