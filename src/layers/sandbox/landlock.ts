@@ -39,11 +39,11 @@
  * new listing; else they are computed again, reusing the listings whose identity still holds. A
  * listing that changed less than RACY_MS before it was read may change again within the same
  * timestamp tick unseen, so it is read again at each check (and never reused) until it has
- * settled. What is kept can
- * only be stale in which entries beside a protected path are granted, never in what is protected
- * (the plan is in the key); and the helper opens each grant without following a symlink and
- * grants nothing where the name is gone or is no longer the kind the rules name (see
- * native/landlock-exec.c).
+ * settled. What is kept can only be stale in which entries beside a protected path are granted,
+ * never in what is protected (the plan is in the key); and the helper opens each grant without
+ * following a symlink and grants nothing where the name is gone or is no longer the kind the
+ * rules name (see native/landlock-exec.c). A name holding a newline gets no rule (the helper's
+ * `--rules` text has one line per name).
  *
  * As root, /proc and /sys get no rule (a root process could write /proc/sys/kernel/core_pattern,
  * which the kernel runs outside any sandbox) and /dev only its harmless nodes (bubblewrap's
@@ -57,7 +57,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { kindOf, probesHold, type SandboxPlan } from './grants.js';
 import { landlockAvailable } from './probes.js';
 
-/** Rules in all above which the helper is not used (each costs ~2 µs at every call). */
+/** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
 export const RULE_LIMIT = 1000;
 /** Entries of one directory above which it is not descended into (its entries stay read-only). */
 export const PER_DIR_LIMIT = 300;
