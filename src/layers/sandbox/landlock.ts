@@ -264,6 +264,8 @@ export function landlockRules(
   }
   // (the rules as the helper gets them: grouped by directory, a name with a newline left out)
   const args = landlockArgs(rules);
+  // (one argument of exec is at most 128 KiB on Linux: MAX_ARG_STRLEN)
+  if (Buffer.byteLength(args[1]!) > 120_000) return { error: `the Landlock rules would not fit in one argument (${rules.length} rules)` };
   return { rules: rulesFromText(args[1]!), args, widened, coarse };
 }
 
