@@ -26,7 +26,8 @@
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
  * also as a ratio against the hook alone (`hook off`). Target: p50 added <= 5 ms on Linux.
  * `--against=DIR`: another checkout of bashguard (built) measured in the same rounds (its hook on
- * and off, its wrapper), for a before/after comparison on a noisy machine.
+ * and off, its wrapper, and where its Landlock wrapper runs here, its hook under Landlock and that
+ * wrapper), for a before/after comparison on a noisy machine.
  * Needs bubblewrap that can start here; says why and exits 0 otherwise.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -127,6 +128,18 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       subjects.hookLandlock = () => hook('landlock');
       subjects.landlock = () => client(llWrapped);
     }
+    // The other checkout's Landlock wrapper, where it has one that runs here.
+    let llWrappedB = null;
+    if (!landlockSkipped && hookB) {
+      hookB('landlock');
+      const o = hookB('landlock').stdout.trim();
+      const w = o ? JSON.parse(o).hookSpecificOutput.updatedInput?.command : null;
+      if (w && clientIn(B)(w).status === 0) {
+        llWrappedB = w;
+        subjects.hookLandlockB = () => hookB('landlock');
+        subjects.landlockB = () => clientIn(B)(w);
+      }
+    }
     const keys = Object.keys(subjects);
     const t = Object.fromEntries(keys.map((k) => [k, []]));
     for (let r = 0; r < rounds; r++) {
@@ -145,6 +158,11 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       deltas.landlockWrapper = paired('landlock', 'plain');
       deltas.landlockTotal = deltas.landlockHook.map((x, i) => x + deltas.landlockWrapper[i]);
     }
+    if (llWrappedB) {
+      deltas.landlockHookB = paired('hookLandlockB', 'hookOffB');
+      deltas.landlockWrapperB = paired('landlockB', 'plainB');
+      deltas.landlockTotalB = deltas.landlockHookB.map((x, i) => x + deltas.landlockWrapperB[i]);
+    }
     if (hookB) {
       deltas.hookB = paired('hookOnB', 'hookOffB');
       deltas.wrapperB = paired('bwrapB', 'plainB');
@@ -157,6 +175,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       argc: wrapped.length,
       ...(landlockSkipped ? { landlockSkipped } : { landlockArgc: llWrapped.length }),
       ...(hookB ? { against, argcB: wB.wrapped.length } : {}),
+      ...(llWrappedB ? { landlockArgcB: llWrappedB.length } : {}),
       times: Object.fromEntries(keys.map((k) => [k, stat(t[k])])),
       added: Object.fromEntries(Object.entries(deltas).map(([k, a]) => [k, { ...stat(a), ratioToHook: pct(a, 50) / hookAlone }])),
       target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
@@ -208,6 +227,23 @@ export function enforceReport(r) {
       `| in the hook (landlock - off) | ${f(r.added.landlockHook.p50)} | ${f(r.added.landlockHook.p99)} | ${r.added.landlockHook.ratioToHook.toFixed(2)} |`,
       `| landlock wrapper (wrapped - unwrapped) | ${f(r.added.landlockWrapper.p50)} | ${f(r.added.landlockWrapper.p99)} | ${r.added.landlockWrapper.ratioToHook.toFixed(2)} |`,
       `| **Landlock enforcement total** | **${f(r.added.landlockTotal.p50)}** | ${f(r.added.landlockTotal.p99)} | ${r.added.landlockTotal.ratioToHook.toFixed(2)} |`,
+    );
+  if (r.added.landlockHookB)
+    L.push(
+      `| ${r.against}: in the hook | ${f(r.added.landlockHookB.p50)} | ${f(r.added.landlockHookB.p99)} | ${r.added.landlockHookB.ratioToHook.toFixed(2)} |`,
+      `| ${r.against}: landlock wrapper (${r.landlockArgcB} characters) | ${f(r.added.landlockWrapperB.p50)} | ${f(r.added.landlockWrapperB.p99)} | ${r.added.landlockWrapperB.ratioToHook.toFixed(2)} |`,
+      `| ${r.against}: **Landlock enforcement total** | **${f(r.added.landlockTotalB.p50)}** | ${f(r.added.landlockTotalB.p99)} | ${r.added.landlockTotalB.ratioToHook.toFixed(2)} |`,
+    );
+  if (r.added.hookB)
+    L.push(
+      '',
+      `Against ${r.against} (bubblewrap, the same rounds; its wrapper is ${r.argcB} characters):`,
+      '',
+      '| added per call (paired per round) | p50 | p99 |',
+      '|---|---|---|',
+      `| in the hook (on - off) | ${f(r.added.hookB.p50)} | ${f(r.added.hookB.p99)} |`,
+      `| bwrap wrapper (wrapped - unwrapped) | ${f(r.added.wrapperB.p50)} | ${f(r.added.wrapperB.p99)} |`,
+      `| **enforcement total** | **${f(r.added.totalB.p50)}** | ${f(r.added.totalB.p99)} |`,
     );
   return L;
 }

@@ -2,14 +2,29 @@
  * bashguard-landlock: runs a program with writes confined by Landlock (src/layers/sandbox/landlock.ts
  * computes the rules; the hook's enforcement uses it where bubblewrap cannot start).
  *
- *   bashguard-landlock [--rw PATH]... [--rw-file PATH]... -- PROG ARGS...
+ *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
  * Every write-class right the kernel's Landlock ABI knows is handled, and granted only beneath the
- * --rw paths (--rw-file: the file rights only). Reading and executing are never restricted. Then:
- * no new privileges, every capability dropped (as bubblewrap's --cap-drop ALL: root keeps its
- * uid, not its power over files it does not own, /proc/sys, modules or BPF), a new session (no
- * TIOCSTI into the client's terminal), and exec.
+ * --rw directories and on the --rw-file files (the file rights only). Reading and executing are
+ * never restricted. Then: no new privileges, every capability dropped (as bubblewrap's --cap-drop
+ * ALL: root keeps its uid, not its power over files it does not own, /proc/sys, modules or BPF), a
+ * new session (no TIOCSTI into the client's terminal), and exec.
+ *
+ * --rules carries the same grants in one argument (the hook's wrapper: a few hundred words cost
+ * the client's shell ~2 ms to expand, one quoted word almost nothing), one per line:
+ *   D/abs/dir    a directory, granted whole          F/abs/file   a file, the file rights
+ *   @/abs/dir    the directory the next relative lines name entries of
+ *   dNAME        an entry of it that is a directory   fNAME        an entry that is not one
+ * An entry name is one component (no `/`, not `.` or `..`).
+ *
+ * Each grant is opened without following any symlink (an absolute path with openat2's
+ * RESOLVE_NO_SYMLINKS, or component by component with O_NOFOLLOW where openat2 is refused; an
+ * entry with openat(dir, name, O_PATH|O_NOFOLLOW)), and must still be the kind the hook saw: a
+ * directory for D/d/--rw, anything but a directory or symlink for F/f/--rw-file. A path that is
+ * gone, passes through a symlink, became a symlink or changed kind since the hook computed the
+ * rules gets no rule: nothing is granted in its place (fail closed), so a granted name swapped
+ * for a symlink to a protected directory after the hook answered grants nothing there.
  *
  * Not handled: IOCTL_DEV. The right is fixed when a file is opened, so descriptors inherited from
  * the client (its pipes, its terminal) keep it whatever the ruleset says; the device ioctls that
@@ -17,15 +32,12 @@
  * WRITE_FILE already refuses outside the grants; and denying it would break `stty` and every
  * program that opens /dev/tty.
  *
- * A path that does not exist or is a symlink gets no rule (a symlink's rule would grant its
- * target's tree). Paths are opened with O_PATH|O_NOFOLLOW.
- *
  * Exit status: the program's own once it runs; 121 Landlock is not available (the kernel lacks it
  * or it is disabled); 122 the sandbox could not be set up; 125 bad arguments; 126/127 the program
  * could not be run (as a shell: not executable / not found). Each failure prints one line on
  * stderr starting with "bashguard-landlock:".
  *
- * No library (libseccomp-style wrappers, liblandlock): the three system calls are called by number,
+ * No library (libseccomp-style wrappers, liblandlock): the system calls are called by number,
  * so the binary builds with any C compiler from Linux's stable ABI alone and links statically
  * (one prebuilt binary serves glibc and musl systems, and starts without a dynamic loader).
  */
@@ -38,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -49,6 +62,15 @@
 #define LL_SYS_RESTRICT_SELF 446
 #define LL_CREATE_RULESET_VERSION (1U << 0)
 #define LL_RULE_PATH_BENEATH 1
+#define SYS_OPENAT2_NR 437
+#define RESOLVE_NO_MAGICLINKS_ 0x02
+#define RESOLVE_NO_SYMLINKS_ 0x04
+
+struct open_how_ {
+  uint64_t flags;
+  uint64_t mode;
+  uint64_t resolve;
+};
 
 #define FS_WRITE_FILE (1ULL << 1)
 #define FS_REMOVE_DIR (1ULL << 4)
@@ -137,6 +159,110 @@ static void new_session(void) {
   _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
+/* What the grants need: the ruleset and its rights. */
+static int ruleset = -1;
+static uint64_t handled, file_rights;
+/*
+ * Descriptors of granted paths below this number stay open (close-on-exec: the exec closes them
+ * all at once, a system call less per rule); above it they are closed, so the rules never use up
+ * the descriptor limit.
+ */
+static int keep_below;
+
+/* Adds the rule for an open O_PATH descriptor of the kind asked for, or none when it is not that kind; closes it. */
+static void grant(int fd, int dir, const char *what) {
+  if (fd < 0) return; /* gone, through a symlink, or not the kind the hook saw: nothing granted */
+  if (!dir) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) fail(EXIT_SETUP, "cannot stat", what, errno);
+    if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
+      close(fd);
+      return;
+    }
+  }
+  struct ll_path_beneath_attr rule = {dir ? handled : file_rights, fd};
+  if (syscall(LL_SYS_ADD_RULE, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) != 0) fail(EXIT_SETUP, "cannot add a Landlock rule for", what, errno);
+  if (fd >= keep_below) close(fd);
+}
+
+/* The flags an O_PATH open of a grant takes: never through a final symlink; a directory when one is wanted. */
+static int path_flags(int dir) { return O_PATH | O_NOFOLLOW | O_CLOEXEC | (dir ? O_DIRECTORY : 0); }
+
+/* Whether `name` is one plain path component. */
+static int component(const char *name, size_t n) {
+  return n > 0 && memchr(name, '/', n) == NULL && !(n == 1 && name[0] == '.') && !(n == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/*
+ * Opens an absolute path without following a symlink in any component: openat2 with
+ * RESOLVE_NO_SYMLINKS (Linux 5.6; every kernel with Landlock ABI 3 has it), else, where it is
+ * refused (ENOSYS, or EPERM from a seccomp filter), one O_NOFOLLOW openat per component. -1 when
+ * it cannot be opened so.
+ */
+static int open_nofollow(const char *path, int dir) {
+  struct open_how_ how = {(uint64_t)path_flags(dir), 0, RESOLVE_NO_SYMLINKS_ | RESOLVE_NO_MAGICLINKS_};
+  long fd = syscall(SYS_OPENAT2_NR, AT_FDCWD, path, &how, sizeof how);
+  if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return (int)fd;
+  int at = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  const char *p = path;
+  while (at >= 0) {
+    while (*p == '/') p++;
+    if (*p == 0) return at; /* "/" itself */
+    size_t n = strcspn(p, "/");
+    char name[256];
+    if (n >= sizeof name) break;
+    memcpy(name, p, n);
+    name[n] = 0;
+    p += n;
+    while (*p == '/') p++;
+    int last = *p == 0;
+    int next = openat(at, name, last ? path_flags(dir) : O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+    close(at);
+    at = next;
+    if (last) return at;
+  }
+  if (at >= 0) close(at);
+  return -1;
+}
+
+/* Checks a path argument: absolute, no `.`, `..` or empty component (the hook's paths are physical). */
+static void check_path(const char *path) {
+  if (path[0] != '/') fail(EXIT_USAGE, "not an absolute path:", path, 0);
+  for (const char *p = path + 1; *p;) {
+    size_t n = strcspn(p, "/");
+    if (!component(p, n) && !(n == 0 && p[0] == 0)) fail(EXIT_USAGE, "not a plain absolute path:", path, 0);
+    p += n;
+    if (*p == '/') p++;
+  }
+}
+
+/* The --rules text (see the file comment), line by line; it is cut in place. */
+static void grant_rules(char *text) {
+  int parent = -1, named = 0;
+  for (char *line = text; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    char kind = line[0];
+    char *arg = line + 1;
+    if (kind == 'D' || kind == 'F' || kind == '@') {
+      check_path(arg);
+      if (kind == '@') {
+        if (parent >= 0) close(parent);
+        parent = open_nofollow(arg, 1);
+        named = 1;
+      } else
+        grant(open_nofollow(arg, kind == 'D'), kind == 'D', arg);
+    } else if (kind == 'd' || kind == 'f') {
+      if (!component(arg, strlen(arg))) fail(EXIT_USAGE, "not an entry name in --rules:", arg, 0);
+      if (!named) fail(EXIT_USAGE, "an entry before any @ line in --rules:", arg, 0);
+      if (parent >= 0) grant(openat(parent, arg, path_flags(kind == 'd')), kind == 'd', arg);
+    } else if (*line)
+      fail(EXIT_USAGE, "unknown line in --rules:", line, 0);
+    line = nl ? nl + 1 : NULL;
+  }
+  if (parent >= 0) close(parent);
+}
+
 int main(int argc, char **argv) {
   if (argc == 2 && strcmp(argv[1], "--probe") == 0) {
     int v = abi_version();
@@ -146,33 +272,29 @@ int main(int argc, char **argv) {
   }
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {
-    if ((strcmp(argv[first], "--rw") != 0 && strcmp(argv[first], "--rw-file") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw PATH]... [--rw-file PATH]... -- PROG ARGS... (got", argv[first], 0);
-    if (argv[first + 1][0] != '/') fail(EXIT_USAGE, "not an absolute path:", argv[first + 1], 0);
+    const char *o = argv[first];
+    if ((strcmp(o, "--rw") != 0 && strcmp(o, "--rw-file") != 0 && strcmp(o, "--rules") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS... (got", o, 0);
+    if (strcmp(o, "--rules") != 0) check_path(argv[first + 1]);
     first += 2;
   }
-  if (first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw PATH]... [--rw-file PATH]... -- PROG ARGS...", NULL, 0);
+  if (first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...", NULL, 0);
 
   int abi = abi_version();
   if (abi < 1) unavailable(abi);
-  const uint64_t file_rights = FS_WRITE_FILE | (abi >= 3 ? FS_TRUNCATE : 0);
-  const uint64_t handled = file_rights | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_CHAR | FS_MAKE_DIR | FS_MAKE_REG | FS_MAKE_SOCK | FS_MAKE_FIFO | FS_MAKE_BLOCK | FS_MAKE_SYM | (abi >= 2 ? FS_REFER : 0);
+  file_rights = FS_WRITE_FILE | (abi >= 3 ? FS_TRUNCATE : 0);
+  handled = file_rights | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_CHAR | FS_MAKE_DIR | FS_MAKE_REG | FS_MAKE_SOCK | FS_MAKE_FIFO | FS_MAKE_BLOCK | FS_MAKE_SYM | (abi >= 2 ? FS_REFER : 0);
+  struct rlimit nofile;
+  keep_below = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY ? (int)(nofile.rlim_cur > 1088 ? 1024 : nofile.rlim_cur / 2) : 1024;
   struct ll_ruleset_attr attr = {handled};
-  int ruleset = (int)syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0);
+  ruleset = (int)syscall(LL_SYS_CREATE_RULESET, &attr, sizeof attr, 0);
   if (ruleset < 0) fail(EXIT_SETUP, "cannot create a Landlock ruleset", NULL, errno);
 
   for (int i = 1; i < first; i += 2) {
-    const char *path = argv[i + 1];
-    int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) continue; /* gone since the rules were computed: nothing to grant */
-    struct stat st;
-    if (fstat(fd, &st) != 0) fail(EXIT_SETUP, "cannot stat", path, errno);
-    if (!S_ISLNK(st.st_mode)) {
-      int dir = S_ISDIR(st.st_mode) && strcmp(argv[i], "--rw") == 0;
-      struct ll_path_beneath_attr rule = {dir ? handled : file_rights, fd};
-      if (!S_ISDIR(st.st_mode) || !dir) rule.allowed_access = file_rights;
-      if (syscall(LL_SYS_ADD_RULE, ruleset, LL_RULE_PATH_BENEATH, &rule, 0) != 0) fail(EXIT_SETUP, "cannot add a Landlock rule for", path, errno);
+    if (strcmp(argv[i], "--rules") == 0) grant_rules(argv[i + 1]);
+    else {
+      int dir = strcmp(argv[i], "--rw") == 0;
+      grant(open_nofollow(argv[i + 1], dir), dir, argv[i + 1]);
     }
-    close(fd);
   }
 
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(EXIT_SETUP, "cannot set no_new_privs", NULL, errno);

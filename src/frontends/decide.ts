@@ -185,7 +185,7 @@ function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): He
 export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env, verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict): Promise<HookAnswer | null> {
   const a = bashAnswer(verdict, ws.root!);
   if (!a || !verdict.findings.some(unreadable)) return a;
-  const [{ shellSyntax }, { clientShell }] = await Promise.all([import('./shell-syntax.js'), import('../layers/sandbox/enforce.js')]);
+  const [{ shellSyntax }, { clientShell }] = await Promise.all([import('./shell-syntax.js'), import('../layers/sandbox/client-shell.js')]);
   const shell = clientShell(env);
   const syntax = shellSyntax(shell, command);
   if (syntax.kind !== 'rejects') return a;

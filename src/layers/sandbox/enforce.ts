@@ -42,8 +42,11 @@ import { packageRoot } from '../../util/package-root.js';
 import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
-import { bwrapStarts, landlockAvailable, landlockCall, type LandlockRules } from './landlock.js';
-export { BWRAP_PROBE } from './landlock.js';
+import { landlockCall, type LandlockRules } from './landlock.js';
+import { bwrapStarts, landlockAvailable } from './probes.js';
+import { clientShell } from './client-shell.js';
+export { BWRAP_PROBE } from './probes.js';
+export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
 export { SEATBELT_PROBE } from './seatbelt.js';
 export { heldOrWrapped } from './held.js';
@@ -79,19 +82,6 @@ function real(p: string): string | null {
   } catch {
     return null;
   }
-}
-
-/**
- * The shell Claude Code runs commands with: CLAUDE_CODE_SHELL or SHELL when it names bash or zsh,
- * else bash (2.1.330's shipped cli: the shell-candidates function filters `[CLAUDE_CODE_SHELL,
- * SHELL]` on `includes("bash") || includes("zsh")`, then tries bash and zsh in /bin, /usr/bin,
- * /usr/local/bin, /opt/homebrew/bin). The inner shell is the same one, so the command means the
- * same thing inside.
- */
-export function clientShell(env: Env): string {
-  for (const s of [env.CLAUDE_CODE_SHELL, env.SHELL]) if (s && s.startsWith('/') && (s.includes('bash') || s.includes('zsh')) && executable(s)) return s;
-  for (const s of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']) if (executable(s)) return s;
-  return '/bin/bash';
 }
 
 /**
@@ -454,8 +444,10 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const bwrap = mode === 'landlock' ? null : findBwrap(env);
   // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
   const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
-  const useLandlock = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok) && landlockAvailable(env).ok);
-  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${landlockAvailable(env).why}` : ''}` };
+  // (probed once per call: landlockCall takes the answer)
+  const ll = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok)) ? landlockAvailable(env) : null;
+  const useLandlock = mode === 'landlock' || ll?.ok === true;
+  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${ll?.why}` : ''}` };
   const shell = clientShell(env);
   try {
     const cwdFile = cwdFileFor(env, command, callId);
@@ -464,6 +456,9 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       return landlockCall(ws, command, env, {
         plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell, store),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
+        store,
+        available: ll ?? undefined,
+        name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,
       });
     }
     const bw = real(bwrap!) ?? bwrap!;

@@ -55,7 +55,7 @@ function realNative(p: string): string | null {
  * symlink, `d` a directory, `f` anything else. Through bashguard's addon when this process has
  * loaded it (the hook has: one call, no Stats object), else Node's lstat.
  */
-function kindOf(p: string): string {
+export function kindOf(p: string): string {
   const io = nativeIO(false);
   if (io) {
     const k = io.statKind(p, false);

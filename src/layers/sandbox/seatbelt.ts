@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
 import type { Grant, SandboxPlan } from './grants.js';
-import { cachedProbe, type Probe } from './landlock.js';
+import { cachedProbe, type Probe } from './probes.js';
 
 /** sandbox-exec from the system directory only (a copy on PATH could be anything the agent put there). */
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';

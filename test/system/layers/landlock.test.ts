@@ -8,7 +8,7 @@
  * makes that a failure).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
-import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, landlockRules, probeCacheFile } from '../../../src/layers/sandbox/landlock.js';
+import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, rulesFromText, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
+import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
+import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
@@ -78,7 +80,7 @@ describe('the helper binary', () => {
 
   it.runIf(process.platform === 'linux')('refuses bad arguments with exit 125 and a one-line message, and a missing program with 127', () => {
     const helper = landlockHelper()!;
-    for (const args of [['--rw'], ['--rw', 'relative', '--', 'true'], ['--bogus', '--', 'true'], ['--rw', '/tmp']]) {
+    for (const args of [['--rw'], ['--rw', 'relative', '--', 'true'], ['--bogus', '--', 'true'], ['--rw', '/tmp'], ['--rw', '/tmp/../etc', '--', 'true'], ['--rules', 'Xfoo', '--', 'true'], ['--rules', 'dfoo', '--', 'true'], ['--rules', '@/tmp\nd../etc', '--', 'true'], ['--rules', 'D/tmp//x', '--', 'true']]) {
       const r = spawnSync(helper, args, { encoding: 'utf8' });
       expect(r.status, args.join(' ')).toBe(125);
       expect(r.stderr).toMatch(/^bashguard-landlock: [^\n]*\n$/);
@@ -87,6 +89,39 @@ describe('the helper binary', () => {
       const r = spawnSync(helper, ['--', '/nonexistent/bashguard-prog'], { encoding: 'utf8' });
       expect(r.status).toBe(127);
       expect(r.stderr).toMatch(/^bashguard-landlock: cannot run \/nonexistent\/bashguard-prog: /);
+    }
+  });
+
+  it.runIf(avail.ok)('opens every grant without following a symlink, and grants nothing where the name is not the kind named', () => {
+    const helper = landlockHelper()!;
+    const d = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-llkind-')));
+    try {
+      mkdirSync(join(d, 'prot'));
+      mkdirSync(join(d, 'ok'));
+      writeFileSync(join(d, 'prot', 'f'), 'kept\n');
+      writeFileSync(join(d, 'file'), 'f\n');
+      symlinkSync('prot', join(d, 'link'));
+      symlinkSync(d, `${d}-via`);
+      // (each run writes one target; exit 0 only where the write went through)
+      const writes = (rules: string, target: string) => spawnSync(helper, ['--rules', rules, '--', '/bin/sh', '-c', 'echo x >> "$1"', 'sh', target], { encoding: 'utf8' }).status === 0;
+      expect(writes(`D${d}/ok`, join(d, 'ok', 'a'))).toBe(true);
+      expect(writes(`@${d}\ndok`, join(d, 'ok', 'b'))).toBe(true);
+      expect(writes(`F${d}/file`, join(d, 'file'))).toBe(true);
+      expect(writes(`@${d}\nffile`, join(d, 'file'))).toBe(true);
+      // A symlink as the grant, a symlink on the way to it, a directory where a file was named, a file where a directory was.
+      expect(writes(`D${d}/link`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`F${d}/link`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`@${d}\ndlink`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`@${d}\nflink`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`D${d}-via/prot`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`@${d}-via\ndprot`, join(d, 'prot', 'f'))).toBe(false);
+      expect(spawnSync(helper, ['--rw', `${d}/link`, '--', '/bin/sh', '-c', `echo x >> ${d}/prot/f`]).status).not.toBe(0);
+      expect(writes(`F${d}/prot`, join(d, 'prot', 'f'))).toBe(false);
+      expect(writes(`D${d}/file`, join(d, 'file'))).toBe(false);
+      expect(readFileSync(join(d, 'prot', 'f'), 'utf8')).toBe('kept\n');
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+      rmSync(`${d}-via`, { force: true });
     }
   });
 });
@@ -307,5 +342,197 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     const auto = enforceCall(ws, 'true', 'auto', env);
     const bw = spawnSync('bwrap', ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true']);
     expect(auto.kind).toBe(bw.status === 0 ? 'bwrap' : 'landlock');
+  });
+
+  it('a granted entry swapped after the hook answered (for a symlink to a protected directory, or for another kind) grants nothing there', () => {
+    const store = memoryStore();
+    const settings = join(home, '.claude', 'settings.json');
+    const before = protectedState();
+    writeFileSync(join(home, 'granted.txt'), 'g\n');
+    const a = enforceCall(openWorkspace(L.worktree, { env }), 'echo x > "$HOME/.npm/settings.json"; touch "$HOME/.npm/new"', 'landlock', env, undefined, store);
+    const b = enforceCall(openWorkspace(L.worktree, { env }), 'echo x > "$HOME/granted.txt/inner"', 'landlock', env, undefined, store);
+    if (a.kind !== 'landlock' || b.kind !== 'landlock') throw new Error('not enforced by Landlock');
+    expect(a.rules.rules).toContainEqual({ path: join(home, '.npm'), file: false });
+    expect(b.rules.rules).toContainEqual({ path: join(home, 'granted.txt'), file: true });
+    renameSync(join(home, '.npm'), join(home, '.npm-away'));
+    symlinkSync(join(home, '.claude'), join(home, '.npm'));
+    rmSync(join(home, 'granted.txt'));
+    mkdirSync(join(home, 'granted.txt'));
+    writeFileSync(join(home, 'granted.txt', 'inner'), 'kept\n');
+    try {
+      expect(runAsClient(a.command, L.worktree, env).code).not.toBe(0);
+      expect(runAsClient(b.command, L.worktree, env).code).not.toBe(0);
+      expect(protectedState()).toEqual(before);
+      expect(readFileSync(settings, 'utf8')).toBe('{"hooks":{}}\n');
+      expect(existsSync(join(home, '.claude', 'new'))).toBe(false);
+      expect(readFileSync(join(home, 'granted.txt', 'inner'), 'utf8')).toBe('kept\n');
+      // The next call sees the change: computed again, no rule for either name.
+      const c = enforceCall(openWorkspace(L.worktree, { env }), 'true', 'landlock', env, undefined, store);
+      if (c.kind !== 'landlock') throw new Error('not enforced by Landlock');
+      expect(c.rules.rules.map((r) => r.path)).not.toContain(join(home, '.npm'));
+      expect(c.rules.rules).not.toContainEqual({ path: join(home, 'granted.txt'), file: true });
+    } finally {
+      rmSync(join(home, '.npm'));
+      renameSync(join(home, '.npm-away'), join(home, '.npm'));
+      rmSync(join(home, 'granted.txt'), { recursive: true, force: true });
+    }
+  });
+});
+
+/** A FactStore in memory that counts its writes. */
+function memoryStore() {
+  const files = new Map<string, string>();
+  let writes = 0;
+  return { files, writes: () => writes, read: (n: string) => files.get(n) ?? null, write: (n: string, t: string) => void (writes++, files.set(n, t)) };
+}
+
+describe('the Landlock rules kept between calls', () => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let plan: SandboxPlan;
+  const opts = () => ({ root: false, gitDir: join(L.main, '.git', 'worktrees', 'b1') });
+  const kept = (store: ReturnType<typeof memoryStore>, p = plan) => {
+    const r = keptLandlockRules(p, opts(), store, 'rules');
+    if ('error' in r) throw new Error(r.error);
+    return r;
+  };
+  const fresh = (p = plan): LandlockRules => {
+    const r = landlockRules(p, opts());
+    if ('error' in r) throw new Error(r.error);
+    return r;
+  };
+  const paths = (r: LandlockRules) => r.rules.map((x) => x.path);
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-llkeep-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    mkdirSync(join(home, '.npm'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
+    plan = enforcementPlan(openWorkspace(L.worktree, { env }), landlockHelper() ?? '/bin/true', clientShell(env));
+  });
+  afterAll(() => L?.cleanup());
+
+  it('are reused while nothing they were computed from changed, and computed again when an entry is added, removed, renamed or becomes a symlink', () => {
+    const store = memoryStore();
+    const first = kept(store);
+    expect(store.writes()).toBe(1);
+    expect(first).toEqual(fresh());
+    expect(kept(store)).toEqual(first);
+    expect(store.writes()).toBe(1);
+    const step = (change: () => void) => {
+      const writes = store.writes();
+      change();
+      const r = kept(store);
+      expect(store.writes()).toBe(writes + 1);
+      expect(r).toEqual(fresh());
+      return paths(r);
+    };
+    expect(step(() => writeFileSync(join(home, 'added.txt'), 'a'))).toContain(join(home, 'added.txt'));
+    const renamed = step(() => renameSync(join(home, 'added.txt'), join(home, 'renamed.txt')));
+    expect(renamed).toContain(join(home, 'renamed.txt'));
+    expect(renamed).not.toContain(join(home, 'added.txt'));
+    expect(step(() => rmSync(join(home, 'renamed.txt')))).not.toContain(join(home, 'renamed.txt'));
+    expect(paths(kept(store))).toContain(join(home, '.npm'));
+    const swapped = step(() => {
+      rmSync(join(home, '.npm'), { recursive: true });
+      symlinkSync(join(home, '.claude'), join(home, '.npm'));
+    });
+    expect(swapped).not.toContain(join(home, '.npm'));
+    rmSync(join(home, '.npm'));
+    mkdirSync(join(home, '.npm'));
+    expect(step(() => undefined)).toContain(join(home, '.npm'));
+  });
+
+  it('never grant what the plan now protects: another plan is another key', () => {
+    const store = memoryStore();
+    expect(paths(kept(store))).toContain(join(home, '.npm'));
+    const secret = join(home, '.npm', 'secret');
+    writeFileSync(secret, 's');
+    try {
+      const tighter: SandboxPlan = { ...plan, grants: [...plan.grants, { path: secret, access: 'ro', why: 'test' }] };
+      const r = kept(store, tighter);
+      expect(store.writes()).toBe(2);
+      for (const x of r.rules) expect(secret === x.path || secret.startsWith(x.path + '/'), x.path).toBe(false);
+      expect(r).toEqual(fresh(tighter));
+    } finally {
+      rmSync(secret);
+    }
+  });
+
+  it('a listing that changed just before it was read is read again at each check until it has settled', () => {
+    const store = memoryStore();
+    writeFileSync(join(home, 'recent.txt'), 'r');
+    kept(store);
+    const stored = () => (JSON.parse(store.files.get('rules')!) as { facts: RuleFacts }).facts;
+    const facts = stored();
+    const listing = facts.listings.find((l) => l[0] === home)!;
+    expect(listing[2]).toContain('frecent.txt');
+    expect(listing[3]).toBe(true);
+    expect(ruleFactsHold(structuredClone(facts))).toBeTruthy();
+    // The same identity with other entries (a change within the same timestamp tick): does not hold.
+    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true, l[4]] : l)) };
+    expect(ruleFactsHold(other)).toBe(false);
+    // Settled: holds, and is kept as no longer racy.
+    const later = structuredClone(facts);
+    expect(ruleFactsHold(later, Date.now() + 5000)).toBe('updated');
+    expect(later.listings.find((l) => l[0] === home)![3]).toBe(false);
+    rmSync(join(home, 'recent.txt'));
+  });
+
+  it('a directory that changed but whose entries are the same, or one with too many entries where no relevant entry changed, keeps them', () => {
+    const store = memoryStore();
+    const first = kept(store);
+    // A file written and renamed over itself (an atomic writer): other identity, same entries.
+    writeFileSync(join(home, 'atomic.json'), '1');
+    kept(store);
+    const writes = store.writes();
+    writeFileSync(join(home, 'atomic.json.tmp'), '2');
+    renameSync(join(home, 'atomic.json.tmp'), join(home, 'atomic.json'));
+    const r = kept(store);
+    expect(r).toEqual(fresh());
+    expect(store.writes()).toBe(writes + 1); // the listing as it is now, not the rules computed again
+    rmSync(join(home, 'atomic.json'));
+    expect(paths(kept(store))).toEqual(paths(first));
+    // Too many entries (a limit of 1): a new one changes nothing the rules take; a relevant one (.claude) does.
+    const facts: RuleFacts = { facts: [], listings: [] };
+    landlockRules(plan, { ...opts(), perDirLimit: 1 }, facts);
+    expect(facts.listings.find((l) => l[0] === home)![4]).toContain('.claude');
+    writeFileSync(join(home, 'another.txt'), 'a');
+    expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBeTruthy();
+    rmSync(join(home, '.claude'), { recursive: true });
+    try {
+      expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBe(false);
+    } finally {
+      mkdirSync(join(home, '.claude'));
+      writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+      rmSync(join(home, 'another.txt'));
+    }
+  });
+
+  it('a kept value for another key, or damaged, is not used', () => {
+    const store = memoryStore();
+    kept(store);
+    const text = store.files.get('rules')!;
+    const k = JSON.parse(text) as { key: string; facts: RuleFacts; rules: { args: string[] } };
+    expect(k.rules.args).toEqual(fresh().args);
+    store.files.set('rules', JSON.stringify({ ...k, key: k.key.replace('landlock-rules-', 'other-'), rules: { ...k.rules, args: ['--rules', `D${L.main}`] } }));
+    expect(kept(store)).toEqual(fresh());
+    store.files.set('rules', JSON.stringify({ ...k, rules: { ...k.rules, args: ['--rw', L.main] } }));
+    expect(kept(store)).toEqual(fresh());
+    // What is kept reads back as the rules it was made from.
+    expect(kept(store).rules).toEqual(fresh().rules);
+    store.files.set('rules', '{"key":');
+    expect(kept(store)).toEqual(fresh());
+  });
+
+  it('the helper gets them as one --rules word: entries of one directory under an @ line; a name with a newline gets no rule', () => {
+    const rules = [{ path: '/a', file: false }, { path: '/x/y/b', file: true }, { path: '/x/y/c', file: false }, { path: '/z/one', file: true }, { path: '/x/y/new\nline', file: true }];
+    const args = landlockArgs(rules);
+    expect(args).toEqual(['--rules', 'D/a\n@/x/y\nfb\ndc\nF/z/one']);
+    expect(rulesFromText(args[1]!)).toEqual([rules[0], rules[1], rules[2], rules[3]]);
   });
 });

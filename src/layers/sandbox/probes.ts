@@ -1,0 +1,147 @@
+/**
+ * What the enforcement (./enforce.ts, ./landlock.ts) asks of the machine before it wraps a call:
+ * whether bubblewrap can create its sandbox here, and whether the Landlock helper is installed
+ * and the kernel has Landlock. Each probe spawns a process, so its answer is cached per machine
+ * boot in bashguard's cache dir (which the enforcement keeps read-only: the agent cannot plant an
+ * answer), keyed by the probed binary's identity (a replaced binary is probed again).
+ */
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { uptime } from 'node:os';
+import type { Env } from '../../policy/workspace/config.js';
+import { packageRoot } from '../../util/package-root.js';
+import { cacheLocation } from '../../util/cache-location.js';
+import { readRegularFile } from '../../util/safe-read.js';
+
+/** What a probe found: ok, or why not. */
+export interface Probe {
+  ok: boolean;
+  why: string;
+}
+
+/**
+ * This boot's id ('' where there is none: then nothing is cached). procfs reports size 0, so not
+ * through readRegularFile. Without procfs (macOS): the boot time from the uptime, to the minute.
+ */
+export function currentBootId(): string {
+  if (process.platform !== 'linux') return process.platform === 'darwin' ? `boot-${Math.round((Date.now() / 1000 - uptime()) / 60)}` : '';
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** A file's identity for the cache key: a replaced binary is probed again. */
+function identity(p: string): string {
+  try {
+    const st = statSync(p);
+    return `${st.dev}:${st.ino}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Where the probes are cached, with the key of bubblewrap's (tests plant answers there). */
+export function probeCacheFile(env: Env): string | null {
+  const dir = cacheLocation(env);
+  return dir ? `${dir}/enforce-probes.json` : null;
+}
+export const bwrapProbeKey = (bwrap: string): string => `bwrap ${bwrap} ${identity(bwrap)}`;
+
+/** A real directory (not a link) owned by this user, mode 0700 or tighter. */
+function privateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A probe that spawns, cached per machine boot (see the file comment). */
+export function cachedProbe<P extends Probe>(env: Env, key: string, run: () => P): P {
+  const dir = cacheLocation(env);
+  const boot = currentBootId();
+  const file = probeCacheFile(env);
+  let cache: { boot: string; probes: Record<string, Probe> } = { boot, probes: {} };
+  // Only in a directory that is ours alone, as the code cache's (src/runtime/startup/cache-dir.ts):
+  // a symlinked or foreign one is neither read nor written.
+  if (file && boot && privateDir(dir!)) {
+    const r = readRegularFile(file, { maxBytes: 64 * 1024, noFollow: true });
+    if (r.ok) {
+      try {
+        const parsed = JSON.parse(r.text) as typeof cache;
+        if (parsed && parsed.boot === boot && typeof parsed.probes === 'object' && parsed.probes !== null) cache = parsed;
+      } catch {
+        // damaged: probed again and rewritten
+      }
+    }
+    const hit = cache.probes[key];
+    if (hit && typeof hit.ok === 'boolean' && typeof hit.why === 'string') return hit as P;
+  }
+  const result = run();
+  if (file && boot) {
+    try {
+      mkdirSync(dir!, { recursive: true, mode: 0o700 });
+      if (!privateDir(dir!)) return result;
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ boot, probes: { ...cache.probes, [key]: result } }), { flag: 'wx', mode: 0o600 });
+      renameSync(tmp, file);
+    } catch {
+      // not cached: probed again next time
+    }
+  }
+  return result;
+}
+
+/** The arguments that show whether bubblewrap can create the enforcement's sandbox here (before `-- PROGRAM`). */
+export const BWRAP_PROBE: readonly string[] = ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc'];
+
+/** Whether bubblewrap can create the enforcement's sandbox here (user namespaces, a new /proc). */
+export function bwrapStarts(bwrap: string, env: Env): Probe {
+  return cachedProbe(env, bwrapProbeKey(bwrap), () => {
+    const r = spawnSync(bwrap, [...BWRAP_PROBE, '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+    return r.status === 0 ? { ok: true, why: 'bubblewrap starts' } : { ok: false, why: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
+  });
+}
+
+function executableFile(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Landlock helper binary (native/landlock-exec.c): build/Release/bashguard-landlock
+ * (scripts/build-native.mjs), else the shipped prebuilt one (an install with --ignore-scripts).
+ * Null where neither is there.
+ */
+export function landlockHelper(): string | null {
+  let root: string;
+  try {
+    root = packageRoot();
+  } catch {
+    return null;
+  }
+  for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) if (executableFile(p)) return p;
+  return null;
+}
+
+/** Whether Landlock can confine a command here: the helper is installed and the kernel has Landlock. */
+export function landlockAvailable(env: Env): Probe & { helper: string | null } {
+  if (process.platform !== 'linux') return { ok: false, why: `Landlock needs Linux (this is ${process.platform})`, helper: null };
+  const helper = landlockHelper();
+  if (!helper) return { ok: false, why: 'the Landlock helper (build/Release/bashguard-landlock) is not installed (reinstall bashguard where a C compiler is present)', helper: null };
+  const p = cachedProbe(env, `landlock ${helper} ${identity(helper)}`, () => {
+    const r = spawnSync(helper, ['--probe'], { encoding: 'utf8', timeout: 10_000 });
+    const abi = Number(r.stdout.trim());
+    // ABI 3 (Linux 6.2) brought TRUNCATE: before it, truncate(2) of a protected file is not confined.
+    if (r.status === 0 && abi < 3) return { ok: false, why: `this kernel's Landlock (ABI ${abi}) cannot confine truncate(2) (needs ABI 3, Linux 6.2)` };
+    return r.status === 0 ? { ok: true, why: `Landlock ABI ${abi}` } : { ok: false, why: (r.stderr || r.error?.message || `exit ${r.status}`).trim().replace(/^bashguard-landlock: /, '').split('\n')[0]! };
+  });
+  return { ...p, helper };
+}
