@@ -125,8 +125,16 @@ function obj(v: unknown): Json | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 }
 
-/** Settings with the sandbox block merged in, and what was added. Keeps every other key and entry. */
-export function mergeSandbox(settings: Json, env: IO['env']): { settings: Json; added: SandboxAdded } {
+/**
+ * Settings with the sandbox block merged in, and what was added. Keeps every other key and entry.
+ * For the managed settings (written by root for every user) the paths in the installer's HOME are
+ * written `~/...`: the client expands `~` to the home of the user it runs as (the schema: paths are
+ * "absolute, ~ expanded, or relative to the settings file root"; checked: `~/.npm` in allowWrite
+ * and `~/.cache/bashguard` in denyWrite held).
+ */
+export function mergeSandbox(settings: Json, env: IO['env'], scope: 'user' | 'managed' = 'user'): { settings: Json; added: SandboxAdded } {
+  const home = env.HOME?.startsWith('/') ? env.HOME.replace(/\/+$/, '') : '';
+  const spell = (p: string) => (scope === 'managed' && home !== '' && p.startsWith(home + '/') ? `~${p.slice(home.length)}` : p);
   const had = obj(settings.sandbox);
   if (settings.sandbox !== undefined && !had) throw new UsageError('"sandbox" in the settings is not an object; not changing it');
   const sandbox: Json = { ...(had ?? {}) };
@@ -147,8 +155,8 @@ export function mergeSandbox(settings: Json, env: IO['env']): { settings: Json; 
     added[key].push(...missing);
     sandbox[parent] = { ...(p ?? {}), [key]: [...have, ...missing] };
   };
-  list('filesystem', 'denyWrite', sandboxDenyWrite(env));
-  list('filesystem', 'allowWrite', sandboxAllowWrite(env));
+  list('filesystem', 'denyWrite', sandboxDenyWrite(env).map(spell));
+  list('filesystem', 'allowWrite', sandboxAllowWrite(env).map(spell));
   list('network', 'allowedDomains', ALLOWED_DOMAINS);
   return { settings: { ...settings, sandbox }, added };
 }

@@ -403,7 +403,7 @@ export function runInstall(io: IO, opts: InstallOptions): number {
   let after = mergeHook(before, spec);
   if (opts.scope === 'managed' && opts.managedHooksOnly) after.allowManagedHooksOnly = true;
   let sandboxAdded: SandboxAdded | null = null;
-  if (opts.enforce === 'client') ({ settings: after, added: sandboxAdded } = mergeSandbox(after, io.env));
+  if (opts.enforce === 'client') ({ settings: after, added: sandboxAdded } = mergeSandbox(after, io.env, opts.scope === 'managed' ? 'managed' : 'user'));
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
     return 0;

@@ -126,6 +126,9 @@ describe('install --enforce client', () => {
     const r = await cli(['install', '--managed', '--managed-path', managed, '--enforce', 'client']);
     expect(r.code, r.stderr).toBe(0);
     expect(read(managed).sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true });
+    // (for every user: HOME's paths spelled with ~, which the client expands for the user it runs as)
+    expect(read(managed).sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining(['~/.claude', '~/.claude.json', '~/.config/bashguard']));
+    expect(read(managed).sandbox.filesystem.allowWrite).toEqual(['~/.npm', '~/.cache']);
     expect(clientSandboxSettings([{ file: managed, scope: 'managed', settings: read(managed) }]).detail).toMatch(/held by the managed settings/);
     expect((await cli(['uninstall', '--managed', '--managed-path', managed])).code).toBe(0);
     expect(existsSync(managed)).toBe(false);
