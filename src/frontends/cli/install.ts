@@ -19,6 +19,7 @@ import { treeAddon } from '../../util/tree-addon.js';
 import { restartAtLimit } from '../../util/time-limit.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
 import { enforcementStatus } from '../../layers/sandbox/enforce.js';
+import { mergeSandbox, recordSandboxInstall, sandboxNotes, sandboxUninstall, type SandboxAdded } from './client-sandbox.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
 
@@ -31,6 +32,8 @@ interface InstallOptions {
   managedHooksOnly?: boolean;
   /** `--managed-path`: the managed settings file to write instead of the system's (tests, images). */
   managedPath?: string;
+  /** `--enforce client`: Claude Code's own sandbox holds the line (./client-sandbox.ts). */
+  enforce?: 'client';
 }
 
 /**
@@ -380,6 +383,8 @@ export function worktreesNotReached(dir: string): string[] {
 }
 
 export function runInstall(io: IO, opts: InstallOptions): number {
+  if (opts.enforce === 'client' && opts.scope === 'project')
+    throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
   const file = settingsPath(io, opts.scope, opts.managedPath);
   const before = readSettings(file);
   let { spec, why } = chooseClaudeForm(io, opts.hookForm);
@@ -395,23 +400,39 @@ export function runInstall(io: IO, opts: InstallOptions): number {
       why = `shell form: ${failed}`;
     }
   }
-  const after = mergeHook(before, spec);
+  let after = mergeHook(before, spec);
   if (opts.scope === 'managed' && opts.managedHooksOnly) after.allowManagedHooksOnly = true;
+  let sandboxAdded: SandboxAdded | null = null;
+  if (opts.enforce === 'client') ({ settings: after, added: sandboxAdded } = mergeSandbox(after, io.env, opts.scope === 'managed' ? 'managed' : 'user'));
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
     return 0;
   }
+  const hookChanged = JSON.stringify(removeSandboxKey(before)) !== JSON.stringify(removeSandboxKey(after));
+  if (JSON.stringify(before) === JSON.stringify(after)) io.stdout(`bashguard hook already installed in ${file} (${why})\n`);
+  else {
+    writeSettings(file, after);
+    if (hookChanged) io.stdout(`${describeInstall(before, spec)} in ${file} (matcher ${MATCHER}; ${why})\n`);
+    else io.stdout(`bashguard hook already installed in ${file} (${why})\n`);
+  }
+  if (sandboxAdded) {
+    const n = Object.keys(sandboxAdded.scalars).length + sandboxAdded.denyWrite.length + sandboxAdded.allowWrite.length + sandboxAdded.allowedDomains.length;
+    io.stdout(`${n ? `added ${n} sandbox setting(s) to ${file}` : `the sandbox settings were already in ${file}`}\n`);
+    for (const l of [...recordSandboxInstall(io.env, file, sandboxAdded), ...sandboxNotes(opts.scope === 'managed' ? 'managed' : 'user')]) io.stdout(`${l}\n`);
+  }
   if (JSON.stringify(before) === JSON.stringify(after)) {
-    io.stdout(`bashguard hook already installed in ${file} (${why})\n`);
     if (opts.scope === 'project') reportNotReached(io);
     reportEnforcement(io);
     return 0;
   }
-  writeSettings(file, after);
-  io.stdout(`${describeInstall(before, spec)} in ${file} (matcher ${MATCHER}; ${why})\n`);
   if (opts.scope === 'project') reportNotReached(io);
   reportEnforcement(io);
   return 0;
+}
+
+function removeSandboxKey(settings: Json): Json {
+  const { sandbox: _s, ...rest } = settings;
+  return rest;
 }
 
 /** Our hook commands in PreToolUse, in order, with the matcher of their entry. */
@@ -477,13 +498,17 @@ export function runUninstall(io: IO, opts: InstallOptions): number {
     return 0;
   }
   const before = readSettings(file);
-  const after = removeHook(before);
+  let after = removeHook(before);
+  // What `install --enforce client` added to this file, and only that (./client-sandbox.ts).
+  const sandbox = sandboxUninstall(io.env, file, after);
+  if (sandbox) after = sandbox.settings;
   if (opts.dryRun) {
     io.stdout(JSON.stringify(after, null, 2) + '\n');
     return 0;
   }
   if (JSON.stringify(before) === JSON.stringify(after)) {
     io.stdout(`bashguard hook was not installed in ${file}\n`);
+    for (const l of sandbox?.done() ?? []) io.stdout(`${l}\n`);
     return 0;
   }
   const launcher = ourHooks(before).map((h) => h.command).find((c) => readExecForm(c) !== null);
@@ -496,6 +521,7 @@ export function runUninstall(io: IO, opts: InstallOptions): number {
     writeSettings(file, after);
     io.stdout(`bashguard hook removed from ${file}\n`);
   }
+  for (const l of sandbox?.done() ?? []) io.stdout(`${l}\n`);
   if (launcher) removeLauncherIfUnused(io, launcher);
   return 0;
 }
@@ -581,7 +607,7 @@ const HOOK_ENV = /^(BASHGUARD_\w*|XDG_(CONFIG|STATE|CACHE|DATA)_HOME|HOME|TMPDIR
  * What a lower settings layer (user, project, local) does to the guard: disables hooks, sets
  * environment the hook reads, or turns the sandbox off. One line per layer, or null.
  */
-export function layerLoosens(s: Record<string, unknown>): string | null {
+export function layerLoosens(s: Record<string, unknown>, scope: 'user' | 'project' | 'local' = 'user'): string | null {
   const what: string[] = [];
   if (s.disableAllHooks === true) what.push('disableAllHooks');
   const env = s.env;
@@ -594,6 +620,14 @@ export function layerLoosens(s: Record<string, unknown>): string | null {
     const sb = sandbox as Record<string, unknown>;
     if (sb.enabled === false) what.push('sandbox.enabled: false');
     if (sb.allowUnsandboxedCommands === true) what.push('sandbox.allowUnsandboxedCommands: true');
+    // From a project layer these widen Claude Code's sandbox unless managed settings hold it
+    // (./client-sandbox.ts): more writable paths, commands run outside it, no file system rules.
+    const fsx = sb.filesystem as Record<string, unknown> | undefined;
+    if (scope !== 'user') {
+      if (Array.isArray(fsx?.allowWrite) && fsx.allowWrite.length) what.push('sandbox.filesystem.allowWrite');
+      if (fsx?.disabled === true) what.push('sandbox.filesystem.disabled: true');
+      if (Array.isArray(sb.excludedCommands) && sb.excludedCommands.length) what.push('sandbox.excludedCommands');
+    }
   }
   return what.length ? what.join('; ') : null;
 }
@@ -625,7 +659,7 @@ export function claudeSettingsChecks(io: IO): Check[] {
     if (s.disableAllHooks === true) disabledBy.push(file);
     if (scope === 'managed' && s.allowManagedHooksOnly === true) managedOnly = true;
     if (scope !== 'managed') {
-      const loosens = layerLoosens(s);
+      const loosens = layerLoosens(s, scope);
       if (loosens) checks.push({ ok: false, label: `${scope} settings`, detail: `${file} loosens the guard: ${loosens} (set these only in the managed settings or the orchestrator's environment)` });
     }
     const pre = ((s.hooks as Json | undefined)?.PreToolUse ?? []) as Json[];
@@ -704,12 +738,13 @@ function execFormProblems(command: string, args: unknown[], onFailure: unknown, 
 
 /** Which OS mechanism enforces the allowed Bash calls of a session here (src/layers/sandbox/enforce.ts); FAIL when none does. */
 function enforcementCheck(io: IO, ws: ReturnType<typeof openWorkspace>): Check {
-  const layers = [...claudeSettingsLayers(io, io.cwd).filter((l) => l.scope === 'user' || l.scope === 'managed').map((l) => l.file), managedSettingsFile(io.env)];
-  const settings = [...new Set(layers)].filter((f) => existsSync(f)).map((file) => {
+  const layers = [...claudeSettingsLayers(io, io.cwd).filter((l) => l.scope === 'user' || l.scope === 'managed'), { scope: 'managed' as const, file: managedSettingsFile(io.env) }];
+  const settings = layers.filter((l, i) => existsSync(l.file) && layers.findIndex((k) => k.file === l.file) === i).map(({ file, scope: s }) => {
+    const scope = s === 'managed' ? ('managed' as const) : ('user' as const);
     try {
-      return { file, settings: readSettings(file) as unknown };
+      return { file, scope, settings: readSettings(file) as unknown };
     } catch {
-      return { file, settings: null };
+      return { file, scope, settings: null };
     }
   });
   const s = enforcementStatus(ws, io.env, settings);

@@ -200,12 +200,14 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         .choices(['auto', 'direct', 'shell'])
         .default('auto'),
     )
-    .action(async (opts: { user?: boolean; project?: boolean; managed?: boolean; managedHooksOnly?: boolean; managedPath?: string; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm }) => {
+    .addOption(new Option('--enforce <mechanism>', "Claude Code: `client` sets up Claude Code's own sandbox as the enforcement of every Bash call (with --user or --managed) and \"enforce\": \"client\" in bashguard's user config").choices(['client']))
+    .action(async (opts: { user?: boolean; project?: boolean; managed?: boolean; managedHooksOnly?: boolean; managedPath?: string; dryRun?: boolean; agent: string; hookForm: ClaudeHookForm; enforce?: 'client' }) => {
+      if (opts.enforce && agentOf(opts.agent) !== 'claude') throw new UsageError(`--enforce client is for Claude Code only, not ${opts.agent}`);
       if ((opts.managedHooksOnly || opts.managedPath) && !opts.managed) throw new UsageError('--managed-hooks-only and --managed-path go with --managed');
       if (opts.managed) {
         if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
         if (opts.managedPath !== undefined && !opts.managedPath.startsWith('/')) throw new UsageError(`--managed-path takes an absolute path, got ${JSON.stringify(opts.managedPath)}`);
-        exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath });
+        exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath, enforce: opts.enforce });
         return;
       }
       if (agentOf(opts.agent) !== 'claude') {
@@ -213,8 +215,9 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
+      if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
       if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
-      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm });
+      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, enforce: opts.enforce });
     });
 
   program

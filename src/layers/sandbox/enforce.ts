@@ -498,7 +498,7 @@ export interface EnforcementStatus {
  * trusted config says `client` and the settings a session reads turn it on with no way out,
  * `off` when the trusted config says so. Not ok when none is in effect although one is wanted.
  */
-export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { file: string; settings: unknown }[]): EnforcementStatus {
+export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { file: string; settings: unknown; scope?: 'user' | 'managed' }[]): EnforcementStatus {
   const mode = ws.config.enforce;
   const from = ws.config.source ? ` (set in ${ws.config.source})` : '';
   if (mode === 'off') return { ok: true, mechanism: 'off', detail: `off${from}: the analyzer alone decides; nothing holds the line for what it misses` };
@@ -557,19 +557,47 @@ function seatbeltStatus(ws: Workspace, env: Env): EnforcementStatus {
  * parameter is completely ignored ... A false in managed, --settings or user settings holds
  * whatever <project settings> say"), and `failIfUnavailable` true (else a machine where its
  * sandbox cannot start runs commands unsandboxed). Project settings do not count: the agent's
- * checkout holds them.
+ * checkout holds them. The detail also says:
+ * - whether project settings can still turn it off or widen it: they can unless the managed
+ *   settings (or `--settings`, which bashguard cannot see) hold `allowUnsandboxedCommands: false`
+ *   (the schema: "When managed settings or a --settings file set allowUnsandboxedCommands: false
+ *   ..., values from project settings are ignored"; checked with the real client: a worktree's
+ *   `.claude/settings.local.json` with `"sandbox": {"enabled": false}` turned it off under user
+ *   settings alone, and did not under `--settings`);
+ * - the network rule: commands reach the network only through the client's proxy, for the
+ *   `allowedDomains` of the layers (only the managed ones under managed
+ *   `network.allowManagedDomainsOnly`); `"*"` lets every host through; with none, a `-p` session
+ *   refuses every host ("Connection blocked by network allowlist"), so `npm install` from a
+ *   registry fails (src/frontends/cli/client-sandbox.ts).
  */
-export function clientSandboxSettings(layers: { file: string; settings: unknown }[]): { ok: boolean; detail: string } {
+export function clientSandboxSettings(layers: { file: string; settings: unknown; scope?: 'user' | 'managed' }[]): { ok: boolean; detail: string } {
   const get = (o: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), o);
   let enabled: string | null = null;
   let closed: string | null = null;
   let failIf: string | null = null;
+  let heldByManaged = false;
   for (const l of layers) {
     if (get(l.settings, 'sandbox', 'enabled') === true) enabled = l.file;
-    if (get(l.settings, 'sandbox', 'allowUnsandboxedCommands') === false) closed = l.file;
+    if (get(l.settings, 'sandbox', 'allowUnsandboxedCommands') === false) {
+      closed = l.file;
+      if (l.scope === 'managed') heldByManaged = true;
+    }
     if (get(l.settings, 'sandbox', 'failIfUnavailable') === true) failIf = l.file;
   }
   const missing = [enabled ? null : '"sandbox": {"enabled": true}', closed ? null : '"allowUnsandboxedCommands": false', failIf ? null : '"failIfUnavailable": true'].filter((x) => x !== null);
-  if (missing.length) return { ok: false, detail: `the user or managed Claude Code settings do not set ${missing.join(', ')} (${layers.map((l) => l.file).join(', ') || 'none read'})` };
-  return { ok: true, detail: `sandbox.enabled in ${enabled}, allowUnsandboxedCommands false in ${closed}, failIfUnavailable in ${failIf}` };
+  if (missing.length) return { ok: false, detail: `the user or managed Claude Code settings do not set ${missing.join(', ')} (${layers.map((l) => l.file).join(', ') || 'none read'}; \`bashguard install --user --enforce client\` writes them)` };
+  const managedOnly = layers.some((l) => l.scope === 'managed' && get(l.settings, 'sandbox', 'network', 'allowManagedDomainsOnly') === true);
+  const domains = [...new Set(layers.filter((l) => !managedOnly || l.scope === 'managed').flatMap((l) => {
+    const d = get(l.settings, 'sandbox', 'network', 'allowedDomains');
+    return Array.isArray(d) ? d.filter((x): x is string => typeof x === 'string') : [];
+  }))];
+  const network = domains.includes('*')
+    ? 'network: every host, through its proxy ("allowedDomains": ["*"]; programs that ignore HTTP(S)_PROXY have none)'
+    : domains.length
+      ? `network: only ${domains.length} domain pattern(s) through its proxy (${domains.slice(0, 3).join(', ')}${domains.length > 3 ? ' ...' : ''})${managedOnly ? ', the managed ones only (allowManagedDomainsOnly)' : ''}; every other host is refused in -p sessions`
+      : 'network: none (no "allowedDomains": every host is refused in -p sessions, so `npm install` from a registry fails; "allowedDomains": ["*"] lets every host through its proxy)';
+  const hold = heldByManaged
+    ? 'held by the managed settings (project settings cannot turn it off or widen it)'
+    : "from user settings only: a project's .claude/settings.json or settings.local.json can still turn it off or widen it (Claude Code ignores their sandbox values only when managed settings or --settings hold it)";
+  return { ok: true, detail: `sandbox.enabled in ${enabled}, allowUnsandboxedCommands false in ${closed}, failIfUnavailable in ${failIf}; ${hold}; ${network}` };
 }
