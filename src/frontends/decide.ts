@@ -28,6 +28,8 @@ export interface DecideContext {
    * answered with the command wrapped in the OS enforcement (src/layers/sandbox/enforce.ts).
    */
   enforce?: boolean;
+  /** The client whose event this is (default: Claude Code). */
+  client?: string;
 }
 
 /** Decides one tool call. null means allow (or not enforcing here). */
@@ -132,7 +134,10 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * `"landlock"`) and it is missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE, SEATBELT_PROBE, heldOrWrapped } = await import('../layers/sandbox/enforce.js');
+  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
+  // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
+  // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
+  if (ws.config.enforce === 'auto' && (ctx.client ?? 'claude') === 'claude' && managedClaudeSandbox().ok) return null;
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined);
   mark('enforce');
   if (e.kind === 'client') return null;

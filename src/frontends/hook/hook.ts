@@ -180,7 +180,7 @@ export async function decideHook(raw: string, io: IO, opts: Pick<HookOptions, 'g
     return null;
   }
   if (parsed.kind === 'drift') return { decision: 'deny', reason: parsed.reason, findings: [], kind: 'protocol-drift' };
-  return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished, enforce: opts.enforce });
+  return decideCall(parsed.call, { stderr: (t) => io.stderr(t), env: io.env, cwd: io.cwd, getParser: opts.getParser, unfinished: opts.unfinished, enforce: opts.enforce, client: (opts.client ?? claude).name });
 }
 
 /**

@@ -42,6 +42,7 @@ import { packageRoot } from '../../util/package-root.js';
 import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
+import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockRules } from './landlock.js';
 import { bwrapStarts, landlockAvailable } from './probes.js';
 import { clientShell } from './client-shell.js';
@@ -508,6 +509,16 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
       ? { ok: true, mechanism: 'client', detail: `Claude Code's own sandbox${from}: ${s.detail}` }
       : { ok: false, mechanism: 'none', detail: `"enforce": "client"${from}, but ${s.detail}` };
   }
+  // Claude Code's own sandbox runs every Bash call where a settings layer turns it on, and neither
+  // bubblewrap nor Seatbelt can start inside it (held.ts): under `auto` the managed settings'
+  // sandbox is the mechanism (the hook steps aside); a sandbox turned on anywhere else would make
+  // every wrapped call fail.
+  const managed = clientSandboxSettings(claudeSettings.filter((l) => l.scope === 'managed'));
+  if (mode === 'auto' && managed.ok && managed.heldByManaged) return { ok: true, mechanism: 'client', detail: `Claude Code's own sandbox (held by its managed settings; "auto" steps aside for it): ${managed.detail}` };
+  const on = claudeSettings.find((l) => (l.settings as { sandbox?: { enabled?: unknown } } | null)?.sandbox?.enabled === true);
+  if (on) {
+    return { ok: false, mechanism: 'none', detail: `Claude Code's own sandbox is on (sandbox.enabled in ${on.file}) and bashguard's wrapper cannot start inside it, so every Bash call of a Claude Code session would fail: let it be the mechanism (\`bashguard install --user --enforce client\`, or --managed) or turn it off` };
+  }
   if (process.platform === 'darwin' && (mode === 'auto' || mode === 'seatbelt')) return seatbeltStatus(ws, env);
   if (!ws.root || ws.skipped) {
     const bwrap = process.platform === 'linux' && mode !== 'landlock' ? findBwrap(env) : null;
@@ -570,7 +581,28 @@ function seatbeltStatus(ws: Workspace, env: Env): EnforcementStatus {
  *   refuses every host ("Connection blocked by network allowlist"), so `npm install` from a
  *   registry fails (src/frontends/cli/client-sandbox.ts).
  */
-export function clientSandboxSettings(layers: { file: string; settings: unknown; scope?: 'user' | 'managed' }[]): { ok: boolean; detail: string } {
+/** Claude Code's managed settings file (not from the environment: the hook's can come from a settings layer's `env`). */
+export const MANAGED_CLAUDE_SETTINGS = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+
+/**
+ * Whether Claude Code's managed settings alone make its own sandbox hold (enabled, no way out,
+ * no unsandboxed fallback): then no project layer can turn it off (see clientSandboxSettings).
+ * Read safely (a regular file, bounded); anything else is not ok.
+ */
+export function managedClaudeSandbox(file = MANAGED_CLAUDE_SETTINGS): { ok: boolean; detail: string } {
+  const r = readRegularFile(file, { maxBytes: 1024 * 1024 });
+  if (!r.ok) return { ok: false, detail: `${file}: not readable` };
+  let settings: unknown;
+  try {
+    settings = JSON.parse(r.text);
+  } catch {
+    return { ok: false, detail: `${file}: not JSON` };
+  }
+  const s = clientSandboxSettings([{ file, settings, scope: 'managed' }]);
+  return { ok: s.ok && s.heldByManaged === true, detail: s.detail };
+}
+
+export function clientSandboxSettings(layers: { file: string; settings: unknown; scope?: 'user' | 'managed' }[]): { ok: boolean; detail: string; heldByManaged?: boolean } {
   const get = (o: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), o);
   let enabled: string | null = null;
   let closed: string | null = null;
@@ -599,5 +631,5 @@ export function clientSandboxSettings(layers: { file: string; settings: unknown;
   const hold = heldByManaged
     ? 'held by the managed settings (project settings cannot turn it off or widen it)'
     : "from user settings only: a project's .claude/settings.json or settings.local.json can still turn it off or widen it (Claude Code ignores their sandbox values only when managed settings or --settings hold it)";
-  return { ok: true, detail: `sandbox.enabled in ${enabled}, allowUnsandboxedCommands false in ${closed}, failIfUnavailable in ${failIf}; ${hold}; ${network}` };
+  return { ok: true, heldByManaged, detail: `sandbox.enabled in ${enabled}, allowUnsandboxedCommands false in ${closed}, failIfUnavailable in ${failIf}; ${hold}; ${network}` };
 }

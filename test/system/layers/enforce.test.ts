@@ -22,7 +22,7 @@ import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
 import { getParser } from '../../../src/engine/parse/index.js';
 import { parseConfig, parseConfigLayer, ConfigError, DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { tighten } from '../../../src/policy/workspace/index.js';
-import { clientSandboxSettings } from '../../../src/layers/sandbox/enforce.js';
+import { clientSandboxSettings, managedClaudeSandbox } from '../../../src/layers/sandbox/enforce.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
@@ -376,7 +376,33 @@ describe('the enforce setting and the hook', () => {
     expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^FAIL enforcement +"enforce": "client".*do not set "sandbox": \{"enabled": true\}/);
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } }));
     expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +Claude Code's own sandbox/);
+    // Under auto, Claude Code's sandbox turned on in the user settings: a wrapper cannot start
+    // inside it, so doctor fails and says what to do; held by the managed settings, it is the mechanism.
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^FAIL enforcement +Claude Code's own sandbox is on \(sandbox.enabled in .*settings.json\).*every Bash call .* would fail/);
     rmSync(join(home, '.claude', 'settings.json'));
+    const managed = join(home, 'managed-settings.json');
+    writeFileSync(managed, JSON.stringify({ sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } }));
+    expect(await doctor(cleanEnv({ HOME: home, BASHGUARD_MANAGED_SETTINGS: managed }))).toMatch(/^ok +enforcement +Claude Code's own sandbox \(held by its managed settings; "auto" steps aside for it\)/);
+    rmSync(managed);
+  });
+
+  it("the hook steps aside under auto only for Claude Code's sandbox held by the managed settings (read safely)", () => {
+    const f = join(home, 'm.json');
+    const hold = { sandbox: { enabled: true, allowUnsandboxedCommands: false, failIfUnavailable: true } };
+    writeFileSync(f, JSON.stringify(hold));
+    expect(managedClaudeSandbox(f).ok).toBe(true);
+    for (const weaker of [{ sandbox: { enabled: true, allowUnsandboxedCommands: false } }, { sandbox: { enabled: true, failIfUnavailable: true } }, { sandbox: { ...hold.sandbox, enabled: false } }]) {
+      writeFileSync(f, JSON.stringify(weaker));
+      expect(managedClaudeSandbox(f).ok, JSON.stringify(weaker)).toBe(false);
+    }
+    writeFileSync(f, '{not json');
+    expect(managedClaudeSandbox(f)).toEqual({ ok: false, detail: `${f}: not JSON` });
+    rmSync(f);
+    expect(managedClaudeSandbox(f).ok).toBe(false);
+    spawnSync('mkfifo', [f]);
+    expect(managedClaudeSandbox(f).ok).toBe(false); // a FIFO is not read (it would block)
+    rmSync(f);
   });
 
   it("the client's sandbox counts only from user or managed settings, with no way out", () => {
