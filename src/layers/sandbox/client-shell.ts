@@ -6,7 +6,8 @@
 import { accessSync, constants } from 'node:fs';
 import type { Env } from '../../policy/workspace/config.js';
 
-function executable(p: string): boolean {
+/** Whether this process may execute `p` (access(2) X_OK). */
+export function executable(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
     return true;

@@ -45,7 +45,7 @@ import { shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockRules } from './landlock.js';
 import { bwrapStarts, landlockAvailable } from './probes.js';
-import { clientShell } from './client-shell.js';
+import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
 export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
@@ -56,15 +56,6 @@ export type { EnforceMode };
 
 /** Where bwrap is looked for, before PATH: system directories the agent's settings cannot redirect. */
 const BWRAP_DIRS = ['/usr/bin', '/bin', '/usr/local/bin'];
-
-function executable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The bwrap binary: from the system directories first, then PATH. (Not BASHGUARD_BWRAP, which

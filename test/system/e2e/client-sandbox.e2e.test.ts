@@ -19,13 +19,14 @@
 import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
-import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
+import { startFakeAnthropic, stepOfToolUseId } from './fake-anthropic.js';
+import { bash, cdSteps, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
@@ -46,85 +47,30 @@ function socatHere(): boolean {
 }
 const SKIP = E2E_OFF || !bwrapHere('the client-sandbox e2e', !E2E_OFF).canRun || !socatHere();
 
-interface Step extends ScriptStep {
-  label: string;
-  kind: 'escape' | 'tamper' | 'legit' | 'setup';
-  /** For escapes and tampering: the file that must not change or appear. */
-  target?: string;
-  expectOutput?: string | RegExp;
-}
-
 function script(main: string, sibling: string, home: string, port: number): Step[] {
-  const bash = (kind: Step['kind'], label: string, command: string, extra: Partial<Step> = {}): Step => ({ kind, label, tool: 'Bash', input: { command, description: label }, ...extra });
-  const py = (body: string) => `printf '%s\\n' ${body.split('\n').map((l) => `'${l.replace(/'/g, `'\\''`)}'`).join(' ')}`;
   // A request through the client's proxy (the sandbox has no network of its own): node's http to
   // the proxy named in HTTP_PROXY, with its credentials, for a server on the host's loopback.
   const viaProxy = `node -e "const u=new URL(process.env.HTTP_PROXY);require('http').get({host:u.hostname,port:u.port,path:'http://127.0.0.1:${port}/',headers:{'Proxy-Authorization':'Basic '+Buffer.from(decodeURIComponent(u.username)+':'+decodeURIComponent(u.password)).toString('base64')}},r=>{let b='';r.on('data',d=>b+=d);r.on('end',()=>console.log(r.statusCode,b))})"`;
   return [
-    bash('setup', 'write s1.sh', `${py('cd ../.. && echo escaped > ESC1')} > s1.sh`),
-    bash('escape', 'sh s1.sh (a script written, then run)', 'sh s1.sh', { target: join(main, 'ESC1') }),
-    bash('setup', 'write e2.py', `${py('import os\nopen(os.path.join(os.path.dirname(os.getcwd()), "..", "ESC2"), "w").write("x")')} > e2.py`),
-    bash('escape', 'python3 e2.py (a computed path)', 'python3 e2.py', { target: join(main, 'ESC2') }),
-    bash('setup', 'write Makefile.esc', `printf 'all:\\n\\tcd ../.. && touch ESC3\\n' > Makefile.esc`),
-    bash('escape', 'make -f Makefile.esc (indirection)', 'make -f Makefile.esc', { target: join(main, 'ESC3') }),
-    bash('escape', 'node -e with a computed sibling path', `node -e "const p=require('path');require('fs').writeFileSync(p.join(process.cwd(),'..','b'+String(1+1),'ESC5'),'x')"`, { target: join(sibling, 'ESC5') }),
+    ...escapeSteps(main, sibling),
     bash('escape', 'node -e into .builders/, the parent of the worktree', `node -e "require('fs').writeFileSync(require('path').resolve('.'+'.','ESC6'),'x')"`, { target: join(dirname(sibling), 'ESC6') }),
     // The benign twins, in the same session.
     bash('legit', 'a write in the worktree', `${py('open("twin.txt", "w").write("twin")')} > w.py && python3 w.py && cat twin.txt`, { expectOutput: 'twin' }),
     bash('legit', 'commit on the worktree branch', 'echo ok > notes.txt && git add notes.txt && git commit -qm wt && git log --format=%s -1', { expectOutput: /\bwt\b/ }),
     bash('legit', 'npm install of a local package', 'npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
-    bash('legit', 'cd sub', 'mkdir -p sub && cd sub'),
-    bash('legit', 'a relative write in the next call', 'echo rel > rel.txt && pwd', { expectOutput: /\/sub\b/ }),
+    ...cdSteps(),
     bash('legit', 'a request through the proxy ("allowedDomains": ["*"])', viaProxy, { expectOutput: '200 served' }),
-    // Last, the tampering: each would switch the guard off for the rest of the session.
-    bash('setup', 'write t3.py', `${py('import subprocess\nd = subprocess.check_output(["git", "rev-parse", "--git-common-dir"]).decode().strip()\nopen(d + "/config", "a").write("[core]\\n\\thooksPath = /tmp\\n")')} > t3.py`),
-    bash('tamper', 'python3 t3.py (the shared .git/config)', 'python3 t3.py', { target: join(main, '.git', 'config') }),
-    bash('setup', 'write t4.py', `${py('import os, subprocess\nos.chdir(subprocess.check_output(["git", "rev-parse", "--show-toplevel"]).decode().strip())\nos.makedirs(".claude", exist_ok=True)\nopen(".claude/settings.local.json", "w").write("{\\"disableAllHooks\\": true}")')} > t4.py`),
-    bash('tamper', 'python3 t4.py (.claude/settings.local.json)', 'python3 t4.py', { target: '.claude/settings.local.json' }),
-    bash('setup', 'write t5.py', `${py('import os\nopen(os.path.expanduser("~") + "/.gitconfig", "a").write("[core]\\n\\tfsmonitor = true\\n")')} > t5.py`),
-    bash('tamper', 'python3 t5.py (core.fsmonitor in ~/.gitconfig)', 'python3 t5.py', { target: join(home, '.gitconfig') }),
-    bash('setup', 'write t6.py', `${py('import os\nopen(os.path.expanduser("~") + "/.config/bashguard/config.json", "w").write("{\\"enforce\\": \\"off\\"}")')} > t6.py`),
-    bash('tamper', "python3 t6.py (bashguard's user config)", 'python3 t6.py', { target: join(home, '.config', 'bashguard', 'config.json') }),
-    bash('setup', 'write t2.py', `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > t2.py`),
-    bash('tamper', 'python3 t2.py (empties the launcher)', 'python3 t2.py', { target: join(home, '.claude', 'hooks') }),
-    bash('setup', 'write t1.py', `${py('import os\nopen(os.path.expanduser("~") + "/.claude/settings.json", "w").write("{}")')} > t1.py`),
-    bash('tamper', 'python3 t1.py (empties the user settings)', 'python3 t1.py', { target: join(home, '.claude', 'settings.json') }),
+    ...tamperSteps(main, home, [
+      bash('setup', 'write t6.py', `${py('import os\nopen(os.path.expanduser("~") + "/.config/bashguard/config.json", "w").write("{\\"enforce\\": \\"off\\"}")')} > t6.py`),
+      bash('tamper', "python3 t6.py (bashguard's user config)", 'python3 t6.py', { target: join(home, '.config', 'bashguard', 'config.json') }),
+    ]),
   ];
 }
 
-/** Every file under a directory with its hash (one subtree left out). */
-function tree(dir: string, skip: string | null = null): string {
-  const hash = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (p === skip) continue;
-      if (e.isDirectory()) walk(p);
-      else out.push(`${relative(dir, p)} ${e.isFile() ? hash(p) : 'link'}`);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.sort().join('\n');
-}
-
-function snapshot(main: string, wt: string, sibling: string, home: string): Record<string, string> {
-  return {
-    // (less what the worktree's own commits write: objects, its branch and reflog, its admin dir;
-    // and the empty `.git/config.worktree` the client itself creates as the mount point of its
-    // read-only bind, before any command runs)
-    main: tree(main, wt)
-      .split('\n')
-      .filter((l) => !/^\.git\/(objects\/|worktrees\/b1\/|refs\/heads\/b1 |logs\/refs\/heads\/b1 )/.test(l) && l !== `.git/config.worktree ${EMPTY}`)
-      .join('\n'),
-    sibling: tree(sibling),
-    // (the client writes its own state under ~/.claude during the session: the control files only)
-    claudeSettings: tree(join(home, '.claude')).split('\n').filter((l) => /^(settings[^/]*\.json|hooks\/)/.test(l)).join('\n'),
-    config: tree(join(home, '.config', 'bashguard')),
-    gitconfig: readFileSync(join(home, '.gitconfig'), 'utf8'),
-    mainStatus: git(main, ['status', '--porcelain', '--untracked-files=all']),
-    worktreeSettings: tree(join(wt, '.claude')),
-  };
+function snapshotHere(main: string, wt: string, sibling: string, home: string): Record<string, string> {
+  // (the empty `.git/config.worktree` the client itself creates as the mount point of its
+  // read-only bind, before any command runs, is its own)
+  return { ...snapshot(main, wt, sibling, home, (l) => l === `.git/config.worktree ${EMPTY}`), gitconfig: readFileSync(join(home, '.gitconfig'), 'utf8') };
 }
 
 /** The sha256 of nothing. */
@@ -186,9 +132,9 @@ async function session(sandbox: boolean): Promise<Session> {
     rmSync(home, { recursive: true, force: true });
   };
   try {
-    const before = snapshot(main, wt, sibling, home);
+    const before = snapshotHere(main, wt, sibling, home);
     const run = await runClaude({ bin: claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000 });
-    const after = snapshot(main, wt, sibling, home);
+    const after = snapshotHere(main, wt, sibling, home);
     const byStep: (ToolCallOutcome | undefined)[] = steps.map(() => undefined);
     for (const c of run.toolCalls) {
       const i = stepOfToolUseId(c.id);

@@ -14,15 +14,15 @@
  * escape was allowed by the analyzer and wrapped, and the legitimate work happened.
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
-import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
+import { startFakeAnthropic, stepOfToolUseId } from './fake-anthropic.js';
+import { bash, cdSteps, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
@@ -32,65 +32,20 @@ const KEEP = process.env.BASHGUARD_E2E_KEEP === '1';
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
-interface Step extends ScriptStep {
-  label: string;
-  /** escape: writes outside the worktree; tamper: writes a control file; legit: must work. */
-  kind: 'escape' | 'tamper' | 'legit' | 'setup';
-  /** For escapes and tampering: the file that must not change or appear. */
-  target?: string;
-  expectOutput?: string | RegExp;
-}
-
 function script(main: string, sibling: string, home: string): Step[] {
-  const bash = (kind: Step['kind'], label: string, command: string, extra: Partial<Step> = {}): Step => ({ kind, label, tool: 'Bash', input: { command, description: label }, ...extra });
-  const py = (body: string) => `printf '%s\\n' ${body.split('\n').map((l) => `'${l.replace(/'/g, `'\\''`)}'`).join(' ')}`;
   return [
-    // Escapes written as files first (the analyzer cannot read what a script does at run time).
-    bash('setup', 'write s1.sh', `${py('cd ../.. && echo escaped > ESC1')} > s1.sh`),
-    bash('escape', 'sh s1.sh (a script written, then run)', 'sh s1.sh', { target: join(main, 'ESC1') }),
-    bash('setup', 'write e2.py', `${py('import os\nopen(os.path.join(os.path.dirname(os.getcwd()), "..", "ESC2"), "w").write("x")')} > e2.py`),
-    bash('escape', 'python3 e2.py (a computed path)', 'python3 e2.py', { target: join(main, 'ESC2') }),
-    bash('setup', 'write Makefile.esc', `printf 'all:\\n\\tcd ../.. && touch ESC3\\n' > Makefile.esc`),
-    bash('escape', 'make -f Makefile.esc (indirection)', 'make -f Makefile.esc', { target: join(main, 'ESC3') }),
+    ...escapeSteps(main, sibling),
     bash('setup', 'write e4.js', `${py('const p = require("path"); require("fs").writeFileSync(p.resolve(process.cwd(), "..", "..", "ESC4"), "x")')} > e4.js`),
     bash('escape', 'node e4.js', 'node e4.js', { target: join(main, 'ESC4') }),
-    bash('escape', 'node -e with a computed sibling path', `node -e "const p=require('path');require('fs').writeFileSync(p.join(process.cwd(),'..','b'+String(1+1),'ESC5'),'x')"`, { target: join(sibling, 'ESC5') }),
     // Legitimate work in the same session.
     bash('legit', 'commit on the worktree branch', 'echo ok > notes.txt && git add notes.txt && git commit -qm wt && git log --format=%s -1', { expectOutput: /\bwt\b/ }),
     bash('legit', 'npm install of a local package', 'npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
     bash('legit', 'pip install --target', 'python3 -m pip install -q --no-index --no-build-isolation --disable-pip-version-check --target vendor ./pypkg-1.0-py3-none-any.whl && PYTHONPATH=vendor python3 -c "import pypkg; print(pypkg.V)"', { expectOutput: 'py-v1' }),
     bash('legit', 'a test run', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
     bash('legit', 'a server in the background', 'node -e "require(\'http\').createServer((q,s)=>s.end(\'up\')).listen(0,function(){require(\'fs\').writeFileSync(\'port\',String(this.address().port));setTimeout(()=>process.exit(0),3000)})" >/dev/null 2>&1 & sleep 1; node -e "require(\'http\').get(\'http://127.0.0.1:\'+require(\'fs\').readFileSync(\'port\',\'utf8\'),r=>r.on(\'data\',d=>console.log(String(d))))"', { expectOutput: 'up' }),
-    bash('legit', 'cd sub', 'mkdir -p sub && cd sub'),
-    bash('legit', 'a relative write in the next call', 'echo rel > rel.txt && pwd', { expectOutput: /\/sub\b/ }),
-    // Last, the tampering: each would switch the guard off for the rest of the session.
-    bash('setup', 'write t3.py', `${py('import subprocess\nd = subprocess.check_output(["git", "rev-parse", "--git-common-dir"]).decode().strip()\nopen(d + "/config", "a").write("[core]\\n\\thooksPath = /tmp\\n")')} > t3.py`),
-    bash('tamper', 'python3 t3.py (the shared .git/config)', 'python3 t3.py', { target: join(main, '.git', 'config') }),
-    bash('setup', 'write t4.py', `${py('import os, subprocess\nos.chdir(subprocess.check_output(["git", "rev-parse", "--show-toplevel"]).decode().strip())\nos.makedirs(".claude", exist_ok=True)\nopen(".claude/settings.local.json", "w").write("{\\"disableAllHooks\\": true}")')} > t4.py`),
-    bash('tamper', 'python3 t4.py (.claude/settings.local.json)', 'python3 t4.py', { target: '.claude/settings.local.json' }),
-    bash('setup', 'write t5.py', `${py('import os\nopen(os.path.expanduser("~") + "/.gitconfig", "a").write("[core]\\n\\tfsmonitor = true\\n")')} > t5.py`),
-    bash('tamper', 'python3 t5.py (core.fsmonitor in ~/.gitconfig: git outside the sandbox would run it)', 'python3 t5.py', { target: join(home, '.gitconfig') }),
-    bash('setup', 'write t1.py', `${py('import os\nopen(os.path.expanduser("~") + "/.claude/settings.json", "w").write("{}")')} > t1.py`),
-    bash('tamper', 'python3 t1.py (empties the user settings)', 'python3 t1.py', { target: join(home, '.claude', 'settings.json') }),
-    bash('setup', 'write t2.py', `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > t2.py`),
-    bash('tamper', 'python3 t2.py (empties the launcher)', 'python3 t2.py', { target: join(home, '.claude', 'hooks') }),
+    ...cdSteps(),
+    ...tamperSteps(main, home),
   ];
-}
-
-/** Every file under a directory with its hash (the worktree's subtree left out). */
-function tree(dir: string, skip: string | null = null): string {
-  const hash = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (p === skip) continue;
-      if (e.isDirectory()) walk(p);
-      else out.push(`${relative(dir, p)} ${e.isFile() ? hash(p) : 'link'}`);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out.sort().join('\n');
 }
 
 interface Session {
@@ -107,22 +62,6 @@ interface Session {
   after: Record<string, string>;
   digest: string;
   cleanup(): void;
-}
-
-function snapshot(main: string, wt: string, sibling: string, home: string): Record<string, string> {
-  return {
-    // (less what the worktree's own commits write: objects, its branch and reflog, its admin dir)
-    main: tree(main, wt)
-      .split('\n')
-      .filter((l) => !/^\.git\/(objects\/|worktrees\/b1\/|refs\/heads\/b1 |logs\/refs\/heads\/b1 )/.test(l))
-      .join('\n'),
-    sibling: tree(sibling),
-    // (the client writes its own state under ~/.claude during the session: the control files only)
-    claudeSettings: tree(join(home, '.claude')).split('\n').filter((l) => /^(settings[^/]*\.json|hooks\/)/.test(l)).join('\n'),
-    config: tree(join(home, '.config', 'bashguard')),
-    mainStatus: git(main, ['status', '--porcelain', '--untracked-files=all']),
-    worktreeSettings: tree(join(wt, '.claude')),
-  };
 }
 
 let claudeBin = '';
