@@ -15,14 +15,13 @@
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { startFakeAnthropic, stepOfToolUseId } from './fake-anthropic.js';
-import { bash, cdSteps, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
+import { bash, cdSteps, escapeLayout, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
@@ -67,22 +66,7 @@ interface Session {
 let claudeBin = '';
 
 async function session(enforce: 'off' | null): Promise<Session> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-e2e-enforce-')));
-  const main = join(root, 'main');
-  mkdirSync(main, { recursive: true });
-  git(main, ['init', '-q']);
-  writeFileSync(join(main, 'README.md'), '# scratch repo\n');
-  git(main, ['add', '.']);
-  git(main, ['commit', '-q', '-m', 'initial']);
-  appendFileSync(join(main, '.git', 'info', 'exclude'), '.builders/\n');
-  const wt = join(main, '.builders', 'b1');
-  const sibling = join(main, '.builders', 'b2');
-  git(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
-  git(main, ['worktree', 'add', '-q', '-b', 'b2', sibling]);
-  // Local packages for the legitimate installs (no network).
-  mkdirSync(join(wt, 'localpkg'));
-  writeFileSync(join(wt, 'localpkg', 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
-  writeFileSync(join(wt, 'localpkg', 'index.js'), "exports.v = 'local-v1';\n");
+  const { root, main, wt, sibling } = escapeLayout('bashguard-e2e-enforce-');
   // A wheel made by hand (a zip with its metadata), so that pip needs no build backend.
   const wheel = [
     'import zipfile, sys',

@@ -5,7 +5,8 @@
  * byte-level snapshot of everything that must stay as it was.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { ScriptStep } from './fake-anthropic.js';
 import { git } from './layout.js';
@@ -92,4 +93,27 @@ export function snapshot(main: string, wt: string, sibling: string, home: string
     mainStatus: git(main, ['status', '--porcelain', '--untracked-files=all']),
     worktreeSettings: tree(join(wt, '.claude')),
   };
+}
+
+/**
+ * A throw-away main checkout with one commit and linked worktrees `.builders/b1` (the agent's) and
+ * `.builders/b2` (its sibling), and a local npm package in b1 for an install with no network.
+ */
+export function escapeLayout(prefix: string): { root: string; main: string; wt: string; sibling: string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const main = join(root, 'main');
+  mkdirSync(main, { recursive: true });
+  git(main, ['init', '-q']);
+  writeFileSync(join(main, 'README.md'), '# scratch repo\n');
+  git(main, ['add', '.']);
+  git(main, ['commit', '-q', '-m', 'initial']);
+  appendFileSync(join(main, '.git', 'info', 'exclude'), '.builders/\n');
+  const wt = join(main, '.builders', 'b1');
+  const sibling = join(main, '.builders', 'b2');
+  git(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
+  git(main, ['worktree', 'add', '-q', '-b', 'b2', sibling]);
+  mkdirSync(join(wt, 'localpkg'));
+  writeFileSync(join(wt, 'localpkg', 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
+  writeFileSync(join(wt, 'localpkg', 'index.js'), "exports.v = 'local-v1';\n");
+  return { root, main, wt, sibling };
 }
