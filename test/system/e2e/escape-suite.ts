@@ -51,11 +51,13 @@ export function tamperSteps(main: string, home: string, extra: Step[] = []): Ste
     bash('setup', 'write t5.py', `${py('import os\nopen(os.path.expanduser("~") + "/.gitconfig", "a").write("[core]\\n\\tfsmonitor = true\\n")')} > t5.py`),
     bash('tamper', 'python3 t5.py (core.fsmonitor in ~/.gitconfig: git outside the sandbox would run it)', 'python3 t5.py', { target: join(home, '.gitconfig') }),
     ...extra,
-    bash('setup', 'write t2.py', `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > t2.py`),
-    bash('tamper', 'python3 t2.py (empties the launcher)', 'python3 t2.py', { target: join(home, '.claude', 'hooks') }),
-    // (last: with it the user settings lose the hook's entry too)
+    // The user settings before the launcher: with the launcher emptied first, the next call's hook
+    // fails and the client blocks that call ("onFailure": "block"), so the settings step could not
+    // land even unenforced; emptied settings drop the hook, and the launcher step then lands unhooked.
     bash('setup', 'write t1.py', `${py('import os\nopen(os.path.expanduser("~") + "/.claude/settings.json", "w").write("{}")')} > t1.py`),
     bash('tamper', 'python3 t1.py (empties the user settings)', 'python3 t1.py', { target: join(home, '.claude', 'settings.json') }),
+    bash('setup', 'write t2.py', `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > t2.py`),
+    bash('tamper', 'python3 t2.py (empties the launcher)', 'python3 t2.py', { target: join(home, '.claude', 'hooks') }),
   ];
 }
 
