@@ -18,7 +18,7 @@ import { packagePath } from '../../util/package-root.js';
 import { treeAddon } from '../../util/tree-addon.js';
 import { restartAtLimit } from '../../util/time-limit.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
-import { enforcementStatus } from '../../layers/sandbox/enforce.js';
+import { enforcementStatus, MANAGED_CLAUDE_SETTINGS } from '../../layers/sandbox/enforce.js';
 import { mergeSandbox, recordSandboxInstall, sandboxNotes, sandboxUninstall, type SandboxAdded } from './client-sandbox.js';
 
 export const MATCHER = 'Bash|Edit|Write|MultiEdit|NotebookEdit';
@@ -47,7 +47,7 @@ interface InstallOptions {
  */
 export function managedSettingsFile(env: IO['env']): string {
   if (env.BASHGUARD_MANAGED_SETTINGS?.startsWith('/')) return env.BASHGUARD_MANAGED_SETTINGS;
-  return process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+  return MANAGED_CLAUDE_SETTINGS;
 }
 
 /**

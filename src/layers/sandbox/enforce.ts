@@ -117,7 +117,7 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
     for (const f of ['.zprofile', '.zlogin']) out.push({ path: `${zdot}/${f}`, why: "a startup file of the client's shell" });
   }
   if (env.CLAUDE_CONFIG_DIR?.startsWith('/')) out.push({ path: `${env.CLAUDE_CONFIG_DIR}/.claude.json`, why: "Claude Code's state file" });
-  out.push({ path: process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code', why: "Claude Code's managed settings" });
+  out.push({ path: dirname(MANAGED_CLAUDE_SETTINGS), why: "Claude Code's managed settings" });
   try {
     out.push({ path: packageRoot(), why: 'the installed bashguard package' });
   } catch {
@@ -522,8 +522,8 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
   }
   const e = enforceCall(ws, 'true', mode, env, undefined, undefined, { reserve: false });
   if (e.kind === 'landlock') {
-    const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
-    if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `Landlock cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+    const failed = trialRun(ws, env, e.command, 'Landlock');
+    if (failed) return failed;
     const { widened, coarse } = e.rules;
     return {
       ok: true,
@@ -532,10 +532,17 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
-  const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
-  if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `bubblewrap cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+  const failed = trialRun(ws, env, e.command, 'bubblewrap');
+  if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
   return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */
+function trialRun(ws: Workspace, env: Env, wrapped: string, what: string): EnforcementStatus | null {
+  const r = spawnSync(clientShell(env), ['-c', wrapped], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
+  if (r.status === 0) return null;
+  return { ok: false, mechanism: 'none', detail: `${what} cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
 }
 
 /** enforcementStatus on macOS: the Seatbelt probe, then the wrapped `true` really run in this worktree. */
@@ -546,8 +553,8 @@ function seatbeltStatus(ws: Workspace, env: Env): EnforcementStatus {
   if (!ws.root || ws.skipped) return { ok: true, mechanism: 'seatbelt', detail: `Seatbelt (${SANDBOX_EXEC}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})${links}` };
   const e = enforceCall(ws, 'true', ws.config.enforce, env, undefined, undefined, { reserve: false });
   if (e.kind !== 'seatbelt') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
-  const r = spawnSync(clientShell(env), ['-c', e.command], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 });
-  if (r.status !== 0) return { ok: false, mechanism: 'none', detail: `sandbox-exec cannot run the wrapped commands here (exit ${r.status}): ${(r.stderr ?? '').trim().split('\n')[0] || r.error?.message || 'no message'}` };
+  const failed = trialRun(ws, env, e.command, 'sandbox-exec');
+  if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length + e.plan.unreserved.length;
   return { ok: true, mechanism: 'seatbelt', detail: `Seatbelt (${SANDBOX_EXEC}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${links}` };
 }

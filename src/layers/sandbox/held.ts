@@ -1,7 +1,7 @@
 /**
- * A wrapped command that first looks at where it runs. Inside another OS sandbox (Codex's own;
- * Claude Code's on macOS) a second one cannot start: bubblewrap cannot map its uid there, and
- * macOS refuses a second Seatbelt profile ("sandbox-exec: sandbox_apply: Operation not permitted",
+ * A wrapped command that first looks at where it runs. Inside another OS sandbox (Codex's own,
+ * Claude Code's) a second one cannot start: bubblewrap cannot map its uid or mount its /proc there,
+ * and macOS refuses a second Seatbelt profile ("sandbox-exec: sandbox_apply: Operation not permitted",
  * exit 71: Seatbelt does not nest). Where every path the wrapper keeps read-only outside the
  * worktree is already unwritable AND the sandbox program cannot start, the command runs as the
  * client runs it, held by the sandbox around it; anywhere else the wrapper runs, and where the

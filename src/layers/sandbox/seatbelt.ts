@@ -20,17 +20,18 @@
  * and reported by `doctor`.
  *
  * Nothing on this project's Linux machines can run sandbox-exec, so the mechanism proves itself
- * where it runs: before the first use on a boot, `seatbeltWorks` runs the profile of a small plan
+ * where it runs: before the first use on a boot, `seatbeltAvailable` runs the profile of a small plan
  * on a scratch tree and checks that a write, a create and a rename under the read-only part fail
  * and a write under the nested read-write part works. Only then does `auto` use it; otherwise the
  * hook says the call is not enforced and `doctor` fails with what the probe saw.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
-import type { Grant, SandboxPlan } from './grants.js';
+import { kindOf, type Grant, type SandboxPlan } from './grants.js';
+import { shellQuote as q } from '../../util/quote.js';
 import { cachedProbe, type Probe } from './probes.js';
 
 /** sandbox-exec from the system directory only (a copy on PATH could be anything the agent put there). */
@@ -44,19 +45,11 @@ export function sbplString(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The enforcement profile of a plan (see the file comment). `isDir` tells which grant paths are
  * directories (injected by tests).
  */
-export function seatbeltEnforcementProfile(plan: SandboxPlan, isDir: (p: string) => boolean = isDirectory): string {
+export function seatbeltEnforcementProfile(plan: SandboxPlan, isDir: (p: string) => boolean = (p) => kindOf(p) === 'd'): string {
   // Path rules hold for names that do not exist yet: a reservation, and a protected path bubblewrap
   // could not reserve, are simply read-only here.
   const grants: Pick<Grant, 'path' | 'access'>[] = [...plan.grants, ...plan.unreserved.map((path) => ({ path, access: 'ro' as const }))];
@@ -108,9 +101,9 @@ export function probeSeatbelt(run: SeatbeltRunner, scratchParent = tmpdir()): Se
         { path: `${p}/w`, access: 'rw', why: 'worktree' },
       ],
     };
-    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const script = [`echo 1 > ${q(`${p}/f`)}`, `echo 1 > ${q(`${p}/new`)}`, `mv ${q(p)} ${q(`${t}/moved`)}`, `mv ${q(t)} ${q(`${t}-moved`)}`, `echo 1 > ${q(`${p}/w/ok`)}`].join('; ') + '; exit 0';
-    const r = run(seatbeltEnforcementProfile(plan), script);
+    const profile = seatbeltEnforcementProfile(plan);
+    const r = run(profile, script);
     if (r.status !== 0) return { ok: false, why: `sandbox-exec cannot run the enforcement profile here (exit ${r.status}): ${r.stderr.split('\n')[0] || 'no message'}` };
     const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : null);
     const seen: string[] = [];
@@ -121,7 +114,7 @@ export function probeSeatbelt(run: SeatbeltRunner, scratchParent = tmpdir()): Se
     if (read(`${p}/w/ok`) !== '1\n') seen.push('the writable directory inside a read-only one could not be written');
     if (seen.length) return { ok: false, why: `the Seatbelt profile does not hold here: ${seen.join('; ')}` };
     // A hard link to a read-only file, written through: path-based rules may not see it.
-    run(seatbeltEnforcementProfile(plan), `ln ${q(`${p}/f`)} ${q(`${p}/w/h`)} && echo 1 >> ${q(`${p}/w/h`)}; exit 0`);
+    run(profile, `ln ${q(`${p}/f`)} ${q(`${p}/w/h`)} && echo 1 >> ${q(`${p}/w/h`)}; exit 0`);
     return { ok: true, why: 'sandbox-exec holds the profile', links: read(`${p}/f`) === '0\n' ? 'held' : 'escapes' };
   } catch (err) {
     return { ok: false, why: `the Seatbelt probe failed: ${(err as Error).message.split('\n')[0]}` };
