@@ -19,7 +19,9 @@
 // build/Release/bashguard-landlock, by the same rule: the shipped static binary
 // prebuilds/<platform>-<arch>/bashguard-landlock when SOURCES.landlock records this checkout's
 // source and it runs here; else compiled with $CC or cc (statically where the libc allows).
-// Without it the enforcement uses bubblewrap alone (`bashguard doctor` says so).
+// Without it the enforcement uses bubblewrap alone (`bashguard doctor` says so). Beside it, the bash
+// builtin bashguard-landlock.so (native/landlock-builtin.c), shipped and built with it; without it
+// the Landlock wrapper starts the helper.
 // `node scripts/build-native.mjs --prebuild` (in a checkout) builds from source and writes the
 // result and its SOURCES into prebuilds/ for this platform (test/prebuilds.test.ts checks that
 // the shipped ones match the sources).
@@ -176,13 +178,19 @@ function treeExport() {
 }
 
 const LANDLOCK_SOURCE = 'native/landlock-exec.c';
-/** The compiler flags, recorded in SOURCES.landlock with the source's hash (a static, stripped binary). */
+const LANDLOCK_BUILTIN_SOURCE = 'native/landlock-builtin.c';
+const LANDLOCK_SOURCES = [LANDLOCK_SOURCE, 'native/landlock-core.h', LANDLOCK_BUILTIN_SOURCE];
+/** The compiler flags, recorded in SOURCES.landlock with the sources' hashes (a static, stripped binary). */
 const LANDLOCK_FLAGS = ['-std=c11', '-Os', '-s', '-Wall', '-Wextra'];
+/** The bash builtin's (a shared object bash loads with `enable -f`; it uses the libc of the bash that loads it). */
+const LANDLOCK_BUILTIN_FLAGS = ['-std=c11', '-Os', '-s', '-Wall', '-Wextra', '-shared', '-fPIC'];
 const landlockTarget = join(root, 'build', 'Release', 'bashguard-landlock');
+const builtinOf = (helper) => `${helper}.so`;
 const landlockPrebuilt = (dir = root) => ({ file: join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'bashguard-landlock'), sources: join(dir, 'prebuilds', `${process.platform}-${process.arch}`, 'SOURCES.landlock') });
-const landlockManifest = () => `${createHash('sha256').update(readFileSync(join(root, LANDLOCK_SOURCE))).digest('hex')}  ${LANDLOCK_SOURCE}\ncc -static ${LANDLOCK_FLAGS.join(' ')}\n`;
+const landlockManifest = () =>
+  `${LANDLOCK_SOURCES.map((f) => `${createHash('sha256').update(readFileSync(join(root, f))).digest('hex')}  ${f}`).join('\n')}\ncc -static ${LANDLOCK_FLAGS.join(' ')}\ncc ${LANDLOCK_BUILTIN_FLAGS.join(' ')}\n`;
 
-/** Compiles the helper to `out`; null when it worked, else why not. */
+/** Compiles the helper to `out` and the builtin beside it; null when the helper built (the builtin is optional: without it the wrapper uses the helper), else why not. */
 function buildLandlock(out, staticOnly = false) {
   const cc = process.env.CC || 'cc';
   mkdirSync(dirname(out), { recursive: true });
@@ -191,10 +199,19 @@ function buildLandlock(out, staticOnly = false) {
   // archive, dynamic.
   for (const extra of staticOnly ? [['-static']] : [['-static'], []]) {
     r = spawnSync(cc, [...extra, ...LANDLOCK_FLAGS, '-o', out, join(root, LANDLOCK_SOURCE)], { cwd: root, encoding: 'utf8', timeout: 120_000 });
-    if (r.status === 0 && existsSync(out)) return null;
+    if (r.status === 0 && existsSync(out)) break;
   }
-  rmSync(out, { force: true });
-  return r.error ? `${cc}: ${r.error.code === 'ENOENT' ? 'no C compiler' : r.error.message}` : `${cc} exited with ${r.status}: ${(r.stderr ?? '').trim().split('\n')[0]}`;
+  if (!(r.status === 0 && existsSync(out))) {
+    rmSync(out, { force: true });
+    rmSync(builtinOf(out), { force: true });
+    return r.error ? `${cc}: ${r.error.code === 'ENOENT' ? 'no C compiler' : r.error.message}` : `${cc} exited with ${r.status}: ${(r.stderr ?? '').trim().split('\n')[0]}`;
+  }
+  const b = spawnSync(cc, [...LANDLOCK_BUILTIN_FLAGS, '-o', builtinOf(out), join(root, LANDLOCK_BUILTIN_SOURCE)], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  if (b.status !== 0) {
+    rmSync(builtinOf(out), { force: true });
+    say(`no Landlock builtin for bash (${cc} exited with ${b.status}: ${(b.stderr ?? '').trim().split('\n')[0]}); the wrapper will start the helper`);
+  }
+  return null;
 }
 
 /** Whether the helper runs here: `--probe` exits 0 (Landlock on) or 121 (off), nothing else. */
@@ -229,6 +246,8 @@ function landlockHelper() {
   if (!why) {
     mkdirSync(dirname(landlockTarget), { recursive: true });
     copyFileSync(p.file, landlockTarget);
+    if (existsSync(builtinOf(p.file))) copyFileSync(builtinOf(p.file), builtinOf(landlockTarget));
+    else rmSync(builtinOf(landlockTarget), { force: true });
     say(`installed the prebuilt Landlock helper (${relative(root, p.file)})`);
     return;
   }
@@ -236,6 +255,7 @@ function landlockHelper() {
   if (!problem) say(`built the Landlock helper (build/Release/bashguard-landlock${fromSource ? '' : `: ${why}`})`);
   else {
     rmSync(landlockTarget, { force: true });
+    rmSync(builtinOf(landlockTarget), { force: true });
     say(`no Landlock helper (${why}; could not build it: ${problem}); the enforcement will use bubblewrap alone`);
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The Landlock helper (native/landlock-exec.c) as scripts/build-native.mjs installs it: the shipped
- * linux-x64 binary records the source it was built from (SOURCES.landlock), is static (no dynamic
- * loader: it runs on glibc and musl alike), and is installed without a toolchain; changed sources
+ * The Landlock helper (native/landlock-exec.c) and its bash builtin (native/landlock-builtin.c) as
+ * scripts/build-native.mjs installs them: the shipped linux-x64 binary records the sources it was
+ * built from (SOURCES.landlock), is static (no dynamic loader: it runs on glibc and musl alike),
+ * the builtin loads into bash, and both are installed without a toolchain; changed sources
  * are compiled where a compiler is present, and without one the install still succeeds and says
  * that the enforcement will use bubblewrap alone.
  */
@@ -36,12 +37,15 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', 
   it('records the source it was built from, which is this checkout\'s; static; runs', () => {
     const now = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-native.mjs'), '--landlock-sources'], { encoding: 'utf8' });
     expect(now.status).toBe(0);
-    expect(now.stdout).toMatch(/^[0-9a-f]{64} {2}native\/landlock-exec\.c\ncc -static /);
-    // A mismatch means native/landlock-exec.c changed without `node scripts/build-native.mjs --prebuild-landlock`.
+    expect(now.stdout).toMatch(/^[0-9a-f]{64} {2}native\/landlock-exec\.c\n[0-9a-f]{64} {2}native\/landlock-core\.h\n[0-9a-f]{64} {2}native\/landlock-builtin\.c\ncc -static .*\ncc .*-shared/);
+    // A mismatch means a native/landlock-* source changed without `node scripts/build-native.mjs --prebuild-landlock`.
     expect(readFileSync(join(DIR, 'SOURCES.landlock'), 'utf8')).toBe(now.stdout);
     expect(hasInterpreter(join(DIR, 'bashguard-landlock'))).toBe(false);
     const r = spawnSync(join(DIR, 'bashguard-landlock'), ['--probe'], { encoding: 'utf8' });
     expect([0, 121]).toContain(r.status);
+    const loaded = spawnSync('bash', ['-c', `builtin enable -f ${join(DIR, 'bashguard-landlock.so')} bashguard_landlock && type -t bashguard_landlock && builtin bashguard_landlock; echo "status $?"`], { encoding: 'utf8' });
+    // (no arguments: declined, with the usage status, before anything is done)
+    expect(loaded.stdout).toBe('builtin\nstatus 2\n');
   });
 
   it('the install script installs it with no toolchain', () => {
@@ -56,6 +60,7 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', 
     expect(ok.stderr).toContain(`installed the prebuilt Landlock helper (prebuilds/${TUPLE}/bashguard-landlock)`);
     const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
     expect(sha(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(sha(join(DIR, 'bashguard-landlock')));
+    expect(sha(join(dir, 'build', 'Release', 'bashguard-landlock.so'))).toBe(sha(join(DIR, 'bashguard-landlock.so')));
   });
 
   it('changed sources: compiled where a compiler is present; without one, no helper, said, and the install succeeds', () => {
@@ -65,11 +70,13 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', 
     expect(none.status).toBe(0);
     expect(none.stderr).toMatch(/no Landlock helper \(the prebuilt helper was built from other sources .*; could not build it: cc: no C compiler\); the enforcement will use bubblewrap alone/);
     expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(false);
+    expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock.so'))).toBe(false);
     if (!cc) return;
     const built = installScript(dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
     expect(built.status).toBe(0);
     expect(built.stderr).toContain('built the Landlock helper (build/Release/bashguard-landlock: the prebuilt helper was built from other sources');
     const r = spawnSync(join(dir, 'build', 'Release', 'bashguard-landlock'), ['--probe'], { encoding: 'utf8' });
     expect([0, 121]).toContain(r.status);
+    expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock.so'))).toBe(true);
   });
 });
