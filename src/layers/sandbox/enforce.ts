@@ -43,7 +43,7 @@ import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } fro
 import { dirname } from 'node:path';
 import { shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
-import { landlockCall, type LandlockRules } from './landlock.js';
+import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { bwrapStarts, landlockAvailable } from './probes.js';
 import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
@@ -409,7 +409,7 @@ export function materializeReservations(plan: SandboxPlan): SandboxPlan {
 
 export type Enforcement =
   | { kind: 'bwrap'; command: string; plan: SandboxPlan }
-  | { kind: 'landlock'; command: string; plan: SandboxPlan; rules: LandlockRules }
+  | LandlockEnforcement
   | SeatbeltEnforcement
   | { kind: 'client' }
   | { kind: 'none'; reason: string };
@@ -448,6 +448,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       return landlockCall(ws, command, env, {
         plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell, store),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
+        shell,
         store,
         available: ll ?? undefined,
         name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,

@@ -49,13 +49,14 @@
  * which the kernel runs outside any sandbox) and /dev only its harmless nodes (bubblewrap's
  * minimal /dev); the helper drops every capability as well.
  */
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { lstatSync, readdirSync, type Dirent, realpathSync } from 'node:fs';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { kindOf, probesHold, type SandboxPlan } from './grants.js';
-import { landlockAvailable } from './probes.js';
+import { landlockAvailable, landlockBuiltin } from './probes.js';
+import { shellQuote } from '../../util/quote.js';
 
 /** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
 export const RULE_LIMIT = 1000;
@@ -97,12 +98,20 @@ export interface RuleFacts {
 /** How recent a directory's change may be for its timestamps to miss a second change (coarse clocks; 1-2 s file systems). */
 const RACY_MS = 2000;
 
-/** A directory's identity and when it last changed (ms), from one lstat; null where it cannot be read. */
+/**
+ * A directory's identity and when it last changed (ms), from one lstat; null where it cannot be
+ * read. The times as Node's doubles (ms, sub-µs fraction), not bigint ns (a cold path that cost
+ * the hook ~0.5 ms): a listing is trusted only when read RACY_MS after its directory last changed,
+ * so any later change moves a time by at least that much.
+ */
 function dirIdentity(p: string): { id: string; changed: number } | null {
+  const st = lstatQuiet(p);
+  return st ? { id: `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}`, changed: Math.max(st.ctimeMs, st.mtimeMs) } : null;
+}
+
+function lstatQuiet(p: string) {
   try {
-    const st = lstatSync(p, { bigint: true });
-    const changed = st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs;
-    return { id: `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}`, changed: Number(changed / 1_000_000n) };
+    return lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -182,9 +191,17 @@ export function landlockRules(
     facts.facts.push([p, k]);
     return k;
   };
+  // (once per path: the missing control paths share their ancestors; a missing one by its lstat,
+  // which is cheaper than realpath's failure and says the same)
+  const resolved = new Map<string, string | null>();
   const realOrNull = (p: string) => {
-    const r = realQuiet(p);
-    facts.facts.push([`\0${p}`, r ?? '']);
+    if (resolved.has(p)) return resolved.get(p)!;
+    let r: string | null = null;
+    if (kind(p) !== '-') {
+      r = realQuiet(p);
+      facts.facts.push([`\0${p}`, r ?? '']);
+    }
+    resolved.set(p, r);
     return r;
   };
   const adminDir = opts.adminDir ?? (opts.gitDir ? realOrNull(opts.gitDir) : null);
@@ -323,7 +340,7 @@ function realQuiet(p: string): string | null {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-4';
+const RULES_FORMAT = 'landlock-rules-5';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -411,11 +428,47 @@ export function keptLandlockRules(plan: SandboxPlan, opts: { root: boolean; gitD
   return rules;
 }
 
+/**
+ * Whether the rules (their `--rules` text) grant `dir` whole: it is a granted directory or lies
+ * beneath one (a directory that only has some of its entries granted is not: no new entry can be
+ * made in it).
+ */
+export function grantsWhole(rulesText: string, dir: string): boolean {
+  let parent = '';
+  for (const line of rulesText.split('\n')) {
+    const k = line[0];
+    if (k === '@') parent = line.slice(1);
+    else if ((k === 'D' && isInside(dir, line.slice(1))) || (k === 'd' && isInside(dir, `${parent === '/' ? '' : parent}/${line.slice(1)}`))) return true;
+  }
+  return false;
+}
+
+/**
+ * The wrapper that confines the client's own shell (native/landlock-builtin.c) and runs the command
+ * there as unwrapped, with `fallback` (the helper's wrapper) where the builtin cannot load or
+ * declines; `builtin` and `enable` are called through `builtin`, so a function of the same name
+ * (from the client's shell snapshot) is not run instead.
+ */
+export function builtinWrapper(command: string, builtin: string, rulesText: string, fallback: string): string {
+  return `if builtin enable -f ${shellQuote(builtin)} bashguard_landlock 2>/dev/null && builtin bashguard_landlock --rules ${shellQuote(rulesText)}; then eval ${shellQuote(command)}; else ${fallback}; fi`;
+}
+
+/**
+ * The directory Claude Code creates its cwd file in after the command (`pwd -P >| <dir>/claude-<id>-cwd`,
+ * 2.1.330's shipped cli: CLAUDE_CODE_TMPDIR, else the OS temp dir), physical; null when it cannot be resolved.
+ */
+export function clientTmpDir(env: Env): string | null {
+  const t = env.CLAUDE_CODE_TMPDIR || (env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/' : '/tmp');
+  return realQuiet(t);
+}
+
 export interface LandlockEnforcement {
   kind: 'landlock';
   command: string;
   plan: SandboxPlan;
   rules: LandlockRules;
+  /** Whether the wrapper confines the client's own shell (the builtin) before falling back to the helper. */
+  inShell: boolean;
 }
 
 /**
@@ -428,7 +481,7 @@ export function landlockCall(
   ws: Workspace,
   command: string,
   env: Env,
-  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; store?: Store; name?: string; available?: ReturnType<typeof landlockAvailable> },
+  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; shell: string; store?: Store; name?: string; available?: ReturnType<typeof landlockAvailable> },
 ): LandlockEnforcement | { kind: 'none'; reason: string } {
   const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
@@ -438,7 +491,13 @@ export function landlockCall(
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');
     if ('error' in rules) return { kind: 'none', reason: rules.error };
-    return { kind: 'landlock', command: deps.wrap(command, a.helper, rules.args), plan, rules };
+    const wrapped = deps.wrap(command, a.helper, rules.args);
+    // The client's own shell confined in place where it is bash, the builtin is installed and the
+    // client's cwd file can still be written after the command; else the helper.
+    const builtin = /^bash[0-9.]*$/.test(basename(deps.shell)) ? landlockBuiltin(a.helper) : null;
+    const tmp = builtin ? clientTmpDir(env) : null;
+    const fast = builtin && tmp && grantsWhole(rules.args[1]!, tmp) ? builtinWrapper(command, builtin, rules.args[1]!, wrapped) : null;
+    return { kind: 'landlock', command: fast ?? wrapped, plan, rules, inShell: fast !== null };
   } catch (err) {
     return { kind: 'none', reason: `the Landlock rules cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }

@@ -8,6 +8,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { uptime } from 'node:os';
+import { dirname } from 'node:path';
 import type { Env } from '../../policy/workspace/config.js';
 import { packageRoot } from '../../util/package-root.js';
 import { cacheLocation } from '../../util/cache-location.js';
@@ -129,6 +130,12 @@ export function landlockHelper(): string | null {
   }
   for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) if (executableFile(p)) return p;
   return null;
+}
+
+/** The bash builtin beside the helper (native/landlock-builtin.c), when installed. */
+export function landlockBuiltin(helper: string): string | null {
+  const p = `${dirname(helper)}/bashguard-landlock.so`;
+  return lstatSync(p, { throwIfNoEntry: false })?.isFile() ? p : null;
 }
 
 /** Whether Landlock can confine a command here: the helper is installed and the kernel has Landlock. */

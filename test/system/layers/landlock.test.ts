@@ -126,7 +126,13 @@ describe('the helper binary', () => {
   });
 });
 
-describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
+// Twice: the builtin confining the client's own shell (native/landlock-builtin.c: bash, the builtin
+// installed, the client's tmp dir granted whole), and the helper (where the client's tmp dir is not
+// granted whole, the wrapper does not use the builtin).
+describe.skipIf(!avail.ok).each([
+  { path: "the builtin, in the client's shell", inShell: true },
+  { path: 'the helper', inShell: false },
+])('enforcement under Landlock, for real: $path', ({ inShell }) => {
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
@@ -148,6 +154,8 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     mkdirSync(join(L.worktree, 'sub'), { recursive: true });
     writeFileSync(join(L.sibling, 'notes.txt'), 'sibling\n');
     env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    if (inShell) delete env.CLAUDE_CODE_TMPDIR;
+    else env.CLAUDE_CODE_TMPDIR = home;
     delete env.XDG_CONFIG_HOME;
     delete env.XDG_CACHE_HOME;
     delete env.XDG_STATE_HOME;
@@ -157,6 +165,7 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
 
   it('the rules are the complement of the read-only set: no rule reaches a protected path', () => {
     const e = wrap('true');
+    expect(e.inShell).toBe(inShell);
     const ro = e.plan.grants.filter((g) => g.access === 'ro').map((g) => g.path);
     const widened = new Set(e.rules.widened.map((w) => w.path));
     for (const r of e.rules.rules) {
@@ -198,7 +207,8 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
     expect(readFileSync(join(L.worktree, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
     expect(run('echo out; echo err >&2; exit 7')).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' });
     expect(run('false').code).toBe(1);
-    expect(run('kill -9 $$').code).toBe(137);
+    // In the client's shell, `$$` is that shell, killed as it would be unwrapped; the helper's inner shell reports the signal.
+    expect(run('kill -9 $$').code).toBe(inShell ? runAsClient('kill -9 $$', L.worktree, env).code : 137);
   });
 
   it('writes, creations, removals, renames, truncations, a hard link and a symlink swap fail and leave the protected files byte-identical', () => {
@@ -376,6 +386,53 @@ describe.skipIf(!avail.ok)('enforcement under Landlock, for real', () => {
       renameSync(join(home, '.npm-away'), join(home, '.npm'));
       rmSync(join(home, 'granted.txt'), { recursive: true, force: true });
     }
+  });
+
+  /** Runs `wrapper` as runAsClient does, after `prelude` (what the client's shell snapshot defines), under `launcher` (a program that starts the shell). */
+  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => {
+    const script = `${prelude}\neval "$BG_W"`;
+    const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', script], { cwd: L.worktree, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it.runIf(inShell)("in the client's shell: its functions run, and a function named like the builtin or `enable` changes nothing", () => {
+    const before = protectedState();
+    expect(runIn(wrap('greet').command, 'greet() { echo "hello from the snapshot"; }')).toMatchObject({ code: 0, stdout: 'hello from the snapshot\n' });
+    const decoy = 'enable() { :; }; bashguard_landlock() { :; }';
+    const r = runIn(wrap(`echo x >> ${L.main}/README.md`).command, decoy);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/Permission denied/);
+    expect(protectedState()).toEqual(before);
+  });
+
+  it.runIf(inShell)('where the builtin cannot load or declines (a process group leader outside its own session, a session with a terminal), the helper runs the command, confined', () => {
+    const before = protectedState();
+    const e = wrap(`echo x >> ${L.main}/README.md`);
+    const ok = wrap('echo fine; exit 4');
+    // (the builtin's path replaced by one that does not exist: `enable -f` fails)
+    const missing = (w: string) => w.replace(/enable -f \S+ bashguard_landlock/, `enable -f ${join(L.root, 'nope.so')} bashguard_landlock`);
+    expect(missing(e.command)).not.toBe(e.command);
+    const launchers: [string, string[]][] = [['the builtin missing', []]];
+    const perl = spawnSync('perl', ['-e', '1']).status === 0;
+    if (perl) launchers.push(['a process group leader', ['perl', '-e', 'setpgrp(0,0); exec @ARGV or exit 127']]);
+    const script = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+    for (const [what, launcher] of launchers) {
+      const w = (x: string) => (what === 'the builtin missing' ? missing(x) : x);
+      const denied = runIn(w(e.command), '', launcher);
+      expect(denied.code, what).not.toBe(0);
+      expect(runIn(w(ok.command), '', launcher), what).toMatchObject({ code: 4, stdout: 'fine\n' });
+      // (the helper's inner shell does not have the client's functions: the helper ran)
+      expect(runIn(w(wrap('greet').command), 'greet() { echo hi; }', launcher).code, what).toBe(127);
+    }
+    expect(launchers.length).toBe(perl ? 2 : 1);
+    // In a session with a terminal (script(1) gives the shell one), the command runs in a new session: it has no terminal.
+    if (script) {
+      const probe = 'if : </dev/tty; then echo tty; else echo no-tty; fi 2>/dev/null';
+      const inTerminal = (w: string) => spawnSync('script', ['-qec', `/bin/bash -c 'eval "$BG_W"'`, '/dev/null'], { cwd: L.worktree, env: { ...env, BG_W: w }, encoding: 'utf8', timeout: 30_000 }).stdout.replace(/\r/g, '');
+      expect(inTerminal(probe)).toBe('tty\n');
+      expect(inTerminal(wrap(probe).command)).toBe('no-tty\n');
+    }
+    expect(protectedState()).toEqual(before);
   });
 });
 
