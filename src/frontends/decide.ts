@@ -75,7 +75,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
     if (ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox === true) {
       return { decision: 'deny', reason: 'bashguard blocked this command: it asks to run outside the sandbox (dangerouslyDisableSandbox), and every command of this session runs inside it. Run it without dangerouslyDisableSandbox; a write outside the worktree is for a person.', findings: [], kind: 'sandbox-bypass' };
     }
-    return a === null && ctx.enforce ? enforcedAnswer(ws, call, ctx) : a;
+    return a === null && ctx.enforce && ws.config.enforce !== 'off' ? enforcedAnswer(ws, call, ctx) : a;
   }
   return writeAnswer(ws, call.tool, call.paths, cwd);
 }

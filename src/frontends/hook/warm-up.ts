@@ -14,7 +14,8 @@
  */
 import type { IO } from '../io.js';
 import type { BashParser } from '../../engine/parse/index.js';
-import { decideCall } from '../decide.js';
+import { decideCall, sessionWorkspace } from '../decide.js';
+import { smallCache } from '../../runtime/startup/small-cache.js';
 import { CODE_CACHE_WARM_UP as WARM_UP } from '../../runtime/startup/cache-name.js';
 export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';
@@ -46,5 +47,24 @@ export async function warmUp(io: IO, cwd: string | null, getParser: () => Promis
     } catch {
       // a training run only
     }
+  }
+  if (cwd) await warmEnforcement(io.env, cwd);
+}
+
+/**
+ * The OS enforcement of an allowed Bash call (src/layers/sandbox/enforce.ts), for each mechanism
+ * this platform has whatever the configuration picks, so a later process finds its plan and rules
+ * code compiled. Nothing is written: no reservation, the kept plan and rules read and not written.
+ */
+async function warmEnforcement(env: IO['env'], cwd: string): Promise<void> {
+  try {
+    const { enforceCall } = await import('../../layers/sandbox/enforce.js');
+    const ws = sessionWorkspace(cwd, env);
+    if (!ws.root) return;
+    const store = smallCache(env);
+    const readOnly = store ? { read: (name: string) => store.read(name), write: () => {} } : undefined;
+    for (const mode of process.platform === 'darwin' ? (['seatbelt'] as const) : (['bwrap', 'landlock'] as const)) enforceCall(ws, 'true', mode, env, undefined, readOnly, { reserve: false });
+  } catch {
+    // a training run only
   }
 }
