@@ -4,7 +4,7 @@
  *
  *   node bench/enforce.mjs [--rounds=N] [--out=FILE.json]
  *
- * A throw-away main checkout with a linked worktree and a sibling, HOME in a temp dir with
+ * A throw-away main checkout with a linked worktree and a sibling, HOME and the client's TMPDIR in a temp dir with
  * `~/.claude/settings.json`. Per round, interleaved (the order rotates every round, because the
  * machine is shared and noisy), each one process timed around spawnSync:
  * - `hook off`: `node bin/bashguard.js hook` on an allowed Bash call with `"enforce": "off"` in the
@@ -31,7 +31,7 @@
  * Needs bubblewrap that can start here; says why and exits 0 otherwise.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, environment, pct, timeRun } from './lib.mjs';
@@ -45,8 +45,21 @@ function gitIn(cwd, argv) {
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...argv], { cwd, stdio: 'ignore' });
 }
 
+function quietTmp() {
+  try {
+    accessSync('/var/tmp', constants.W_OK);
+    return '/var/tmp';
+  } catch {
+    return tmpdir();
+  }
+}
+
 export function enforceBench(rounds = ROUNDS, against = args.against) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-bench-enforce-')));
+  // Beside the user's files as a checkout is, not in a busy /tmp: Landlock's rules list every
+  // directory that holds a protected path, and one that changes all the time is listed again on
+  // every call (~1.7 ms for /tmp's ~600 entries on the project's CI machine). /var/tmp where it
+  // is writable (it rarely changes), else the temp dir.
+  const root = realpathSync(mkdtempSync(join(quietTmp(), 'bashguard-bench-enforce-')));
   try {
     // One layout per checkout measured: the hook makes reservations (empty control files) that
     // stay, which would change what the other checkout's hook computes.
@@ -75,7 +88,11 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       writeFileSync(join(homeLl, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}\n');
       return { wt, homeOn, homeOff, homeLl };
     };
-    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: '/tmp', USER: process.env.USER ?? 'bench' });
+    // The client's temp dir holds no checkout (as a user's /tmp does not hold their projects): the
+    // client writes its cwd file there after the command, so it must be writable whole.
+    const clientTmp = join(root, 'tmp');
+    mkdirSync(clientTmp);
+    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: clientTmp, USER: process.env.USER ?? 'bench' });
     const command = 'true';
     const hookOf = (bin, lay) => {
       const event = JSON.stringify({ session_id: 'bench', cwd: lay.wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
@@ -98,7 +115,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     const wrapped = w.wrapped;
     const wB = hookB ? wrappedBy(hookB) : null;
     if (wB?.skipped) return { skipped: `${against}: ${wB.skipped}` };
-    const cwdFile = join(root, 'cwd');
+    const cwdFile = join(clientTmp, 'cwd');
     const clientIn = (lay) => (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(lay.homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: lay.wt });
     const client = clientIn(A);
     const probe = client(wrapped);
