@@ -17,14 +17,24 @@ export function executable(p: string): boolean {
 }
 
 /**
- * The shell Claude Code runs commands with: CLAUDE_CODE_SHELL or SHELL when it names bash or zsh,
- * else bash (2.1.330's shipped cli: the shell-candidates function filters `[CLAUDE_CODE_SHELL,
- * SHELL]` on `includes("bash") || includes("zsh")`, then tries bash and zsh in /bin, /usr/bin,
- * /usr/local/bin, /opt/homebrew/bin). The inner shell is the same one, so the command means the
- * same thing inside.
+ * The shell Claude Code runs commands with, as 2.1.330's shipped cli picks it: CLAUDE_CODE_SHELL,
+ * then SHELL, where they name bash or zsh; then, when SHELL's basename is bash, bash (PATH first,
+ * then /bin, /usr/bin, /usr/local/bin, /opt/homebrew/bin) before zsh (those dirs, then PATH);
+ * otherwise zsh before bash the same way (zsh first where SHELL is unset). The first that can be
+ * executed. The wrapper's inner shell is the same one, so the command means the same thing inside.
  */
 export function clientShell(env: Env): string {
-  for (const s of [env.CLAUDE_CODE_SHELL, env.SHELL]) if (s && s.startsWith('/') && (s.includes('bash') || s.includes('zsh')) && executable(s)) return s;
-  for (const s of ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']) if (executable(s)) return s;
+  const fromEnv = [env.CLAUDE_CODE_SHELL, env.SHELL].filter((s): s is string => !!s && s.startsWith('/') && (s.includes('bash') || s.includes('zsh')));
+  const bashFirst = (env.SHELL ?? '').split('/').pop() === 'bash';
+  const [first, second] = bashFirst ? ['bash', 'zsh'] : ['zsh', 'bash'];
+  const dirs = ['/bin', '/usr/bin', '/usr/local/bin', '/opt/homebrew/bin'];
+  const candidates = [...fromEnv, onPath(first, env), ...[first, second].flatMap((n) => dirs.map((d) => `${d}/${n}`)), onPath(second, env)];
+  for (const s of candidates) if (s && executable(s)) return s;
   return '/bin/bash';
+}
+
+/** `name` as PATH finds it (absolute entries only), or null. */
+function onPath(name: string, env: Env): string | null {
+  for (const d of (env.PATH ?? '').split(':')) if (d.startsWith('/') && executable(`${d}/${name}`)) return `${d}/${name}`;
+  return null;
 }
