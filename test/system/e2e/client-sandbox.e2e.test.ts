@@ -19,19 +19,17 @@
 import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
-import { startFakeAnthropic, stepOfToolUseId } from './fake-anthropic.js';
-import { bash, cdSteps, escapeLayout, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
+import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
+import { bash, cdSteps, decision, escapeSteps, landed, py, runSession, snapshot, tamperSteps, type Session, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
-const KEEP = process.env.BASHGUARD_E2E_KEEP === '1';
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 
 function socatHere(): boolean {
@@ -75,89 +73,43 @@ function snapshotHere(main: string, wt: string, sibling: string, home: string): 
 /** The sha256 of nothing. */
 const EMPTY = createHash('sha256').digest('hex');
 
-interface Session {
-  main: string;
-  wt: string;
-  sibling: string;
-  home: string;
-  steps: Step[];
-  run: ClaudeRun;
-  byStep: (ToolCallOutcome | undefined)[];
-  answers: string[];
+interface SandboxSession extends Session {
   installOut: string;
   settings: Record<string, unknown>;
-  before: Record<string, string>;
-  after: Record<string, string>;
-  digest: string;
-  cleanup(): void;
 }
 
 let claudeBin = '';
 
-async function session(sandbox: boolean): Promise<Session> {
-  const { root, main, wt, sibling } = escapeLayout('bashguard-e2e-ccsandbox-');
-  const home = makeHome('bashguard-e2e-ccsandbox-home-');
-  const env = { PATH: process.env.PATH ?? '', HOME: home };
-  const installOut = execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct', '--enforce', 'client'], { cwd: wt, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const settingsFile = join(home, '.claude', 'settings.json');
-  if (!sandbox) {
-    // The same install, with the sandbox block taken out again: the hook still does not wrap.
-    const s = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    delete s.sandbox;
-    writeFileSync(settingsFile, JSON.stringify(s, null, 2));
-  }
-  const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-  const server: Server = createServer((_q, s) => s.end('served'));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const steps = script(main, sibling, home, (server.address() as { port: number }).port);
-  const fake = await startFakeAnthropic({ script: steps, finalText: 'done' });
-  const cleanup = () => {
-    if (KEEP) return console.log(`[client sandbox ${sandbox}] kept ${root} home=${home}`);
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  };
-  try {
-    const before = snapshotHere(main, wt, sibling, home);
-    const run = await runClaude({ bin: claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000 });
-    const after = snapshotHere(main, wt, sibling, home);
-    const byStep: (ToolCallOutcome | undefined)[] = steps.map(() => undefined);
-    for (const c of run.toolCalls) {
-      const i = stepOfToolUseId(c.id);
-      if (i >= 0 && i < steps.length) byStep[i] = c;
-    }
-    const answers = run.hookEvents.filter((h) => h.subtype === 'hook_response' && h.hookName === 'PreToolUse:Bash').map((h) => h.stdout ?? '');
-    return { main, wt, sibling, home, steps, run, byStep, answers, installOut, settings, before, after, digest: `[client sandbox ${sandbox}]\n${installOut}\n${describeRun(run)}`, cleanup };
-  } catch (e) {
-    cleanup();
-    throw e;
-  } finally {
-    await fake.close();
-    server.close();
-  }
-}
-
-function landed(s: Session, st: Step): boolean {
-  const t = st.target!;
-  if (t === '.claude/settings.local.json') return existsSync(join(s.wt, t));
-  if (t.endsWith('/.gitconfig')) return readFileSync(t, 'utf8').includes('fsmonitor');
-  if (t.endsWith('/config.json')) return s.before.config !== s.after.config;
-  if (t.startsWith(join(s.home, '.claude'))) {
-    const pick = (snap: string) => snap.split('\n').filter((l) => l.startsWith(relative(join(s.home, '.claude'), t))).join('\n');
-    return pick(s.before.claudeSettings!) !== pick(s.after.claudeSettings!);
-  }
-  if (t.endsWith('/.git/config')) return readFileSync(t, 'utf8').includes('hooksPath');
-  return existsSync(t);
-}
-
-function decision(out: string): { decision: string; wrapped: boolean } {
-  if (out.trim() === '') return { decision: 'allow', wrapped: false };
-  const h = (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string; updatedInput?: { command?: string } } }).hookSpecificOutput;
-  return { decision: h.permissionDecision, wrapped: typeof h.updatedInput?.command === 'string' };
+async function session(sandbox: boolean): Promise<SandboxSession> {
+  let installOut = '';
+  let settings: Record<string, unknown> = {};
+  const s = await runSession({
+    label: `client sandbox ${sandbox}`,
+    prefix: 'bashguard-e2e-ccsandbox-',
+    claudeBin,
+    snap: snapshotHere,
+    prepare: async ({ main, wt, sibling, home }) => {
+      const env = { PATH: process.env.PATH ?? '', HOME: home };
+      installOut = execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct', '--enforce', 'client'], { cwd: wt, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const settingsFile = join(home, '.claude', 'settings.json');
+      if (!sandbox) {
+        // The same install, with the sandbox block taken out again: the hook still does not wrap.
+        const o = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+        delete o.sandbox;
+        writeFileSync(settingsFile, JSON.stringify(o, null, 2));
+      }
+      settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+      const server: Server = createServer((_q, r) => r.end('served'));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      return { steps: script(main, sibling, home, (server.address() as { port: number }).port), head: installOut, dispose: () => server.close() };
+    },
+  });
+  return { ...s, installOut, settings };
 }
 
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: its own sandbox as the enforcement ("enforce": "client")`, () => {
-  let on: Session;
-  let off: Session;
+  let on: SandboxSession;
+  let off: SandboxSession;
   beforeAll(async () => {
     claudeBin = await ensureClaude();
     on = await session(true);

@@ -15,19 +15,17 @@
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
-import { startFakeAnthropic, stepOfToolUseId } from './fake-anthropic.js';
-import { bash, cdSteps, escapeLayout, escapeSteps, py, snapshot, tamperSteps, type Step } from './escape-suite.js';
+import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
+import { bash, cdSteps, decision, escapeSteps, landed, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
-const KEEP = process.env.BASHGUARD_E2E_KEEP === '1';
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
@@ -47,86 +45,33 @@ function script(main: string, sibling: string, home: string): Step[] {
   ];
 }
 
-interface Session {
-  main: string;
-  wt: string;
-  sibling: string;
-  home: string;
-  steps: Step[];
-  run: ClaudeRun;
-  byStep: (ToolCallOutcome | undefined)[];
-  /** The hook's answer to each Bash step (stdout of its hook_response), in order. */
-  answers: string[];
-  before: Record<string, string>;
-  after: Record<string, string>;
-  digest: string;
-  cleanup(): void;
-}
-
 let claudeBin = '';
 
-async function session(enforce: 'off' | null): Promise<Session> {
-  const { root, main, wt, sibling } = escapeLayout('bashguard-e2e-enforce-');
-  // A wheel made by hand (a zip with its metadata), so that pip needs no build backend.
-  const wheel = [
-    'import zipfile, sys',
-    "z = zipfile.ZipFile(sys.argv[1], 'w')",
-    "z.writestr('pypkg/__init__.py', \"V = 'py-v1'\\n\")",
-    "z.writestr('pypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pypkg\\nVersion: 1.0\\n')",
-    "z.writestr('pypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
-    "z.writestr('pypkg-1.0.dist-info/RECORD', '')",
-    'z.close()',
-  ].join('\n');
-  execFileSync('python3', ['-c', wheel, join(wt, 'pypkg-1.0-py3-none-any.whl')]);
-  const home = makeHome('bashguard-e2e-enforce-home-');
-  if (enforce) {
-    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce }) + '\n');
-  }
-  execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const steps = script(main, sibling, home);
-  const fake = await startFakeAnthropic({ script: steps, finalText: 'done' });
-  const cleanup = () => {
-    if (KEEP) return console.log(`[enforce ${enforce ?? 'default'}] kept ${root} home=${home}`);
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  };
-  try {
-    const before = snapshot(main, wt, sibling, home);
-    const run = await runClaude({ bin: claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000 });
-    const after = snapshot(main, wt, sibling, home);
-    const byStep: (ToolCallOutcome | undefined)[] = steps.map(() => undefined);
-    for (const c of run.toolCalls) {
-      const i = stepOfToolUseId(c.id);
-      if (i >= 0 && i < steps.length) byStep[i] = c;
-    }
-    const answers = run.hookEvents.filter((h) => h.subtype === 'hook_response' && h.hookName === 'PreToolUse:Bash').map((h) => h.stdout ?? '');
-    return { main, wt, sibling, home, steps, run, byStep, answers, before, after, digest: `[enforce ${enforce ?? 'default'}]\n${describeRun(run)}`, cleanup };
-  } catch (e) {
-    cleanup();
-    throw e;
-  } finally {
-    await fake.close();
-  }
-}
-
-/** Whether a step's write landed: its target appeared or changed. */
-function landed(s: Session, st: Step): boolean {
-  const t = st.target!;
-  if (t === '.claude/settings.local.json') return existsSync(join(s.wt, t));
-  if (t.endsWith('/.gitconfig')) return readFileSync(t, 'utf8').includes('fsmonitor');
-  if (t.startsWith(s.home)) {
-    const pick = (snap: string) => snap.split('\n').filter((l) => l.startsWith(relative(join(s.home, '.claude'), t))).join('\n');
-    return pick(s.before.claudeSettings!) !== pick(s.after.claudeSettings!);
-  }
-  if (t.endsWith('/.git/config')) return readFileSync(t, 'utf8').includes('hooksPath');
-  return existsSync(t);
-}
-
-function decision(out: string): { decision: string; wrapped: boolean } {
-  if (out.trim() === '') return { decision: 'allow', wrapped: false };
-  const h = (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string; updatedInput?: { command?: string } } }).hookSpecificOutput;
-  return { decision: h.permissionDecision, wrapped: typeof h.updatedInput?.command === 'string' };
+function session(enforce: 'off' | null): Promise<Session> {
+  return runSession({
+    label: `enforce ${enforce ?? 'default'}`,
+    prefix: 'bashguard-e2e-enforce-',
+    claudeBin,
+    prepare: ({ main, wt, sibling, home }) => {
+      // A wheel made by hand (a zip with its metadata), so that pip needs no build backend.
+      const wheel = [
+        'import zipfile, sys',
+        "z = zipfile.ZipFile(sys.argv[1], 'w')",
+        "z.writestr('pypkg/__init__.py', \"V = 'py-v1'\\n\")",
+        "z.writestr('pypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pypkg\\nVersion: 1.0\\n')",
+        "z.writestr('pypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
+        "z.writestr('pypkg-1.0.dist-info/RECORD', '')",
+        'z.close()',
+      ].join('\n');
+      execFileSync('python3', ['-c', wheel, join(wt, 'pypkg-1.0-py3-none-any.whl')]);
+      if (enforce) {
+        mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+        writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce }) + '\n');
+      }
+      execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+      return { steps: script(main, sibling, home) };
+    },
+  });
 }
 
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of every allowed Bash call`, () => {

@@ -1,14 +1,16 @@
 /**
- * What the enforcement e2e suites (enforce.e2e.test.ts: bashguard's wrapper; client-sandbox.e2e.test.ts:
- * Claude Code's own sandbox) share: the scripted steps (escapes the analyzer lets through, the
- * tampering that would switch the guard off, each with the file that must not change) and the
- * byte-level snapshot of everything that must stay as it was.
+ * What the enforcement e2e suites (enforce.e2e.test.ts: bashguard's wrapper; landlock.e2e.test.ts:
+ * its Landlock form; client-sandbox.e2e.test.ts: Claude Code's own sandbox) share: the scripted
+ * steps (escapes the analyzer lets through, the tampering that would switch the guard off, each
+ * with the file that must not change), the byte-level snapshot of everything that must stay as it
+ * was, and one session of the real client over a script (`runSession`).
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { ScriptStep } from './fake-anthropic.js';
+import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
+import { describeRun, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { git } from './layout.js';
 
 export interface Step extends ScriptStep {
@@ -25,15 +27,19 @@ export const bash = (kind: Step['kind'], label: string, command: string, extra: 
 /** A command that writes `body` to stdout line by line (then redirected into a script file). */
 export const py = (body: string) => `printf '%s\\n' ${body.split('\n').map((l) => `'${l.replace(/'/g, `'\\''`)}'`).join(' ')}`;
 
-/** Escapes written as files first (the analyzer cannot read what a script does at run time), and a computed sibling path. */
-export function escapeSteps(main: string, sibling: string): Step[] {
+/**
+ * Escapes written as files first (the analyzer cannot read what a script does at run time), and a
+ * computed sibling path. `at`: where the files go, relative to the worktree (`scripts/`: a
+ * directory the layout made; the commands still run from the worktree).
+ */
+export function escapeSteps(main: string, sibling: string, at = ''): Step[] {
   return [
-    bash('setup', 'write s1.sh', `${py('cd ../.. && echo escaped > ESC1')} > s1.sh`),
-    bash('escape', 'sh s1.sh (a script written, then run)', 'sh s1.sh', { target: join(main, 'ESC1') }),
-    bash('setup', 'write e2.py', `${py('import os\nopen(os.path.join(os.path.dirname(os.getcwd()), "..", "ESC2"), "w").write("x")')} > e2.py`),
-    bash('escape', 'python3 e2.py (a computed path)', 'python3 e2.py', { target: join(main, 'ESC2') }),
-    bash('setup', 'write Makefile.esc', `printf 'all:\\n\\tcd ../.. && touch ESC3\\n' > Makefile.esc`),
-    bash('escape', 'make -f Makefile.esc (indirection)', 'make -f Makefile.esc', { target: join(main, 'ESC3') }),
+    bash('setup', `write ${at}s1.sh`, `${py('cd ../.. && echo escaped > ESC1')} > ${at}s1.sh`),
+    bash('escape', `sh ${at}s1.sh (a script written, then run)`, `sh ${at}s1.sh`, { target: join(main, 'ESC1') }),
+    bash('setup', `write ${at}e2.py`, `${py('import os\nopen(os.path.join(os.path.dirname(os.getcwd()), "..", "ESC2"), "w").write("x")')} > ${at}e2.py`),
+    bash('escape', `python3 ${at}e2.py (a computed path)`, `python3 ${at}e2.py`, { target: join(main, 'ESC2') }),
+    bash('setup', `write ${at}Makefile.esc`, `printf 'all:\\n\\tcd ../.. && touch ESC3\\n' > ${at}Makefile.esc`),
+    bash('escape', `make -f ${at}Makefile.esc (indirection)`, `make -f ${at}Makefile.esc`, { target: join(main, 'ESC3') }),
     bash('escape', 'node -e with a computed sibling path', `node -e "const p=require('path');require('fs').writeFileSync(p.join(process.cwd(),'..','b'+String(1+1),'ESC5'),'x')"`, { target: join(sibling, 'ESC5') }),
   ];
 }
@@ -41,23 +47,23 @@ export function escapeSteps(main: string, sibling: string): Step[] {
 /** `cd sub` in one call, a relative write in the next: the cwd carries over. */
 export const cdSteps = (): Step[] => [bash('legit', 'cd sub', 'mkdir -p sub && cd sub'), bash('legit', 'a relative write in the next call', 'echo rel > rel.txt && pwd', { expectOutput: /\/sub\b/ })];
 
-/** The tampering: each would switch the guard off for the rest of the session. */
-export function tamperSteps(main: string, home: string, extra: Step[] = []): Step[] {
+/** The tampering: each would switch the guard off for the rest of the session. `at`: as escapeSteps'. */
+export function tamperSteps(main: string, home: string, extra: Step[] = [], at = ''): Step[] {
   return [
-    bash('setup', 'write t3.py', `${py('import subprocess\nd = subprocess.check_output(["git", "rev-parse", "--git-common-dir"]).decode().strip()\nopen(d + "/config", "a").write("[core]\\n\\thooksPath = /tmp\\n")')} > t3.py`),
-    bash('tamper', 'python3 t3.py (the shared .git/config)', 'python3 t3.py', { target: join(main, '.git', 'config') }),
-    bash('setup', 'write t4.py', `${py('import os, subprocess\nos.chdir(subprocess.check_output(["git", "rev-parse", "--show-toplevel"]).decode().strip())\nos.makedirs(".claude", exist_ok=True)\nopen(".claude/settings.local.json", "w").write("{\\"disableAllHooks\\": true}")')} > t4.py`),
-    bash('tamper', 'python3 t4.py (.claude/settings.local.json)', 'python3 t4.py', { target: '.claude/settings.local.json' }),
-    bash('setup', 'write t5.py', `${py('import os\nopen(os.path.expanduser("~") + "/.gitconfig", "a").write("[core]\\n\\tfsmonitor = true\\n")')} > t5.py`),
-    bash('tamper', 'python3 t5.py (core.fsmonitor in ~/.gitconfig: git outside the sandbox would run it)', 'python3 t5.py', { target: join(home, '.gitconfig') }),
+    bash('setup', `write ${at}t3.py`, `${py('import subprocess\nd = subprocess.check_output(["git", "rev-parse", "--git-common-dir"]).decode().strip()\nopen(d + "/config", "a").write("[core]\\n\\thooksPath = /tmp\\n")')} > ${at}t3.py`),
+    bash('tamper', `python3 ${at}t3.py (the shared .git/config)`, `python3 ${at}t3.py`, { target: join(main, '.git', 'config') }),
+    bash('setup', `write ${at}t4.py`, `${py('import os, subprocess\nos.chdir(subprocess.check_output(["git", "rev-parse", "--show-toplevel"]).decode().strip())\nos.makedirs(".claude", exist_ok=True)\nopen(".claude/settings.local.json", "w").write("{\\"disableAllHooks\\": true}")')} > ${at}t4.py`),
+    bash('tamper', `python3 ${at}t4.py (.claude/settings.local.json)`, `python3 ${at}t4.py`, { target: '.claude/settings.local.json' }),
+    bash('setup', `write ${at}t5.py`, `${py('import os\nopen(os.path.expanduser("~") + "/.gitconfig", "a").write("[core]\\n\\tfsmonitor = true\\n")')} > ${at}t5.py`),
+    bash('tamper', `python3 ${at}t5.py (core.fsmonitor in ~/.gitconfig: git outside the sandbox would run it)`, `python3 ${at}t5.py`, { target: join(home, '.gitconfig') }),
     ...extra,
     // The user settings before the launcher: with the launcher emptied first, the next call's hook
     // fails and the client blocks that call ("onFailure": "block"), so the settings step could not
     // land even unenforced; emptied settings drop the hook, and the launcher step then lands unhooked.
-    bash('setup', 'write t1.py', `${py('import os\nopen(os.path.expanduser("~") + "/.claude/settings.json", "w").write("{}")')} > t1.py`),
-    bash('tamper', 'python3 t1.py (empties the user settings)', 'python3 t1.py', { target: join(home, '.claude', 'settings.json') }),
-    bash('setup', 'write t2.py', `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > t2.py`),
-    bash('tamper', 'python3 t2.py (empties the launcher)', 'python3 t2.py', { target: join(home, '.claude', 'hooks') }),
+    bash('setup', `write ${at}t1.py`, `${py('import os\nopen(os.path.expanduser("~") + "/.claude/settings.json", "w").write("{}")')} > ${at}t1.py`),
+    bash('tamper', `python3 ${at}t1.py (empties the user settings)`, `python3 ${at}t1.py`, { target: join(home, '.claude', 'settings.json') }),
+    bash('setup', `write ${at}t2.py`, `${py('import glob, os\nfor f in glob.glob(os.path.expanduser("~") + "/.claude/hooks/*"): open(f, "w").write("")')} > ${at}t2.py`),
+    bash('tamper', `python3 ${at}t2.py (empties the launcher)`, `python3 ${at}t2.py`, { target: join(home, '.claude', 'hooks') }),
   ];
 }
 
@@ -118,4 +124,103 @@ export function escapeLayout(prefix: string): { root: string; main: string; wt: 
   writeFileSync(join(wt, 'localpkg', 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
   writeFileSync(join(wt, 'localpkg', 'index.js'), "exports.v = 'local-v1';\n");
   return { root, main, wt, sibling };
+}
+
+/** One run of the real client over a script, and what it left. */
+export interface Session {
+  root: string;
+  main: string;
+  wt: string;
+  sibling: string;
+  home: string;
+  steps: Step[];
+  run: ClaudeRun;
+  /** The client's tool call for each step (by its tool_use id), in the script's order. */
+  byStep: (ToolCallOutcome | undefined)[];
+  /** The hook's answer to each Bash step (stdout of its hook_response), in order. */
+  answers: string[];
+  before: Record<string, string>;
+  after: Record<string, string>;
+  digest: string;
+  cleanup(): void;
+}
+
+/**
+ * Runs the real client (`claudeBin`, `-p`, Bash allowed) in a fresh escapeLayout and HOME over
+ * the steps `prepare` returns once it has set them up (its install, config, files), snapshotting
+ * before and after (`snap`, default `snapshot`). `label` names the session in the digest.
+ */
+export async function runSession(opts: {
+  label: string;
+  prefix: string;
+  claudeBin: string;
+  prepare(l: { root: string; main: string; wt: string; sibling: string; home: string }): Promise<{ steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void }> | { steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void };
+  snap?: (main: string, wt: string, sibling: string, home: string) => Record<string, string>;
+}): Promise<Session> {
+  const { root, main, wt, sibling } = escapeLayout(opts.prefix);
+  const home = makeHome(`${opts.prefix}home-`);
+  const cleanup = () => {
+    if (process.env.BASHGUARD_E2E_KEEP === '1') return console.log(`[${opts.label}] kept ${root} home=${home}`);
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  };
+  const snap = opts.snap ?? snapshot;
+  let dispose: (() => void) | undefined;
+  try {
+    const p = await opts.prepare({ root, main, wt, sibling, home });
+    dispose = p.dispose;
+    const fake = await startFakeAnthropic({ script: p.steps, finalText: 'done' });
+    try {
+      const before = snap(main, wt, sibling, home);
+      const run = await runClaude({ bin: opts.claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000, ...(p.env ? { env: p.env } : {}) });
+      const after = snap(main, wt, sibling, home);
+      const byStep: (ToolCallOutcome | undefined)[] = p.steps.map(() => undefined);
+      for (const c of run.toolCalls) {
+        const i = stepOfToolUseId(c.id);
+        if (i >= 0 && i < p.steps.length) byStep[i] = c;
+      }
+      const answers = run.hookEvents.filter((h) => h.subtype === 'hook_response' && h.hookName === 'PreToolUse:Bash').map((h) => h.stdout ?? '');
+      return { root, main, wt, sibling, home, steps: p.steps, run, byStep, answers, before, after, digest: `[${opts.label}]\n${p.head ? `${p.head}\n` : ''}${describeRun(run)}`, cleanup };
+    } finally {
+      await fake.close();
+    }
+  } catch (e) {
+    cleanup();
+    throw e;
+  } finally {
+    dispose?.();
+  }
+}
+
+/** Whether a step's write landed: its target appeared or changed. */
+export function landed(s: Session, st: Step): boolean {
+  const t = st.target!;
+  if (t === '.claude/settings.local.json') return existsSync(join(s.wt, t));
+  if (t.endsWith('/.gitconfig')) return readFileSync(t, 'utf8').includes('fsmonitor');
+  if (t.endsWith('/config.json')) return s.before.config !== s.after.config;
+  if (t.startsWith(join(s.home, '.claude'))) {
+    const pick = (snap: string) => snap.split('\n').filter((l) => l.startsWith(relative(join(s.home, '.claude'), t))).join('\n');
+    return pick(s.before.claudeSettings!) !== pick(s.after.claudeSettings!);
+  }
+  if (t.endsWith('/.git/config')) return readFileSync(t, 'utf8').includes('hooksPath');
+  return existsSync(t);
+}
+
+/** The hook's answer to a Bash call: its decision, and whether it replaced the command. */
+export function decision(out: string): { decision: string; wrapped: boolean; command?: string } {
+  if (out.trim() === '') return { decision: 'allow', wrapped: false };
+  const h = (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string; updatedInput?: { command?: string } } }).hookSpecificOutput;
+  const command = h.updatedInput?.command;
+  return { decision: h.permissionDecision, wrapped: typeof command === 'string', ...(typeof command === 'string' ? { command } : {}) };
+}
+
+/** Every legitimate step ran without error and printed what it should. */
+export function legitOutcomes(s: Session): { label: string; ok: boolean; text: string }[] {
+  return s.steps.flatMap((st, i) => {
+    if (st.kind !== 'legit') return [];
+    const r = s.byStep[i]?.result;
+    const text = r?.text ?? '(no result)';
+    const printed = typeof st.expectOutput === 'string' ? text.includes(st.expectOutput) : st.expectOutput ? st.expectOutput.test(text) : true;
+    return [{ label: st.label, ok: r !== undefined && !r.isError && printed, text }];
+  });
 }
