@@ -12,15 +12,17 @@
  * - `hook on`: the same with the default (`auto`): the answer carries the wrapped command;
  * - `client plain`: the client's side of the call unwrapped, as Claude Code runs it: `bash -c`
  *   with `eval '<command>' && pwd -P >| <file>` (command: `true`);
- * - `client bwrap`: the same with the wrapped command the hook answered (bubblewrap started by the
- *   client's shell, no node);
+ * - `client bwrap`: the same with the wrapped command the hook answered (under `auto`, with the
+ *   client's shell bash: the plan's mounts made in that shell, src/layers/sandbox/in-shell.ts;
+ *   else bubblewrap started by it; no node);
+ * - `hook bwrap` and `client bwrap alone`: the same under `"enforce": "bwrap"` (bubblewrap always);
  * - `client sandbox run`: the same through `bashguard sandbox run` (a second node start: what the
  *   `sandbox` decision does), for comparison;
  * - `hook landlock` and `client landlock`: the hook with `"enforce": "landlock"` and the client's
  *   shell running the Landlock wrapper it answered (src/layers/sandbox/landlock.ts), where Landlock
  *   can be used here (else left out, and said why).
  * - `floor`: bwrap with the wrapper's namespaces, /dev and /proc but no grant, starting the same
- *   inner shell: what any per-call bubblewrap costs here (the wrapper's share above it is its
+ *   inner shell: what any per-call bubblewrap costs here (bwrap's wrapper's share above it is its
  *   mounts and its shell work).
  * Reported: p50 and p99 of each, and of the paired per-round deltas: the hook's own added cost
  * (on - off), the wrapper's (bwrap - plain), their sum (the per-call cost of enforcement), each
@@ -81,23 +83,27 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       }
       mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
       writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
-      const homeLl = join(root, name, 'home-landlock');
-      mkdirSync(join(homeLl, '.claude'), { recursive: true });
-      writeFileSync(join(homeLl, '.claude', 'settings.json'), '{}\n');
-      mkdirSync(join(homeLl, '.config', 'bashguard'), { recursive: true });
-      writeFileSync(join(homeLl, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}\n');
-      return { wt, homeOn, homeOff, homeLl };
+      const homeWith = (mode) => {
+        const h = join(root, name, `home-${mode}`);
+        mkdirSync(join(h, '.claude'), { recursive: true });
+        writeFileSync(join(h, '.claude', 'settings.json'), '{}\n');
+        mkdirSync(join(h, '.config', 'bashguard'), { recursive: true });
+        writeFileSync(join(h, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce: mode }) + '\n');
+        return h;
+      };
+      return { wt, homeOn, homeOff, homeLl: homeWith('landlock'), homeBw: homeWith('bwrap') };
     };
     // The client's temp dir holds no checkout (as a user's /tmp does not hold their projects): the
     // client writes its cwd file there after the command, so it must be writable whole.
     const clientTmp = join(root, 'tmp');
     mkdirSync(clientTmp);
-    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: clientTmp, USER: process.env.USER ?? 'bench' });
+    // (SHELL: the client's shell is bash, as the client side below runs it)
+    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: clientTmp, USER: process.env.USER ?? 'bench', SHELL: '/bin/bash' });
     const command = 'true';
     const hookOf = (bin, lay) => {
       const event = JSON.stringify({ session_id: 'bench', cwd: lay.wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
-      // on: true (default config), false ("enforce": "off"), 'landlock' ("enforce": "landlock").
-      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on === 'landlock' ? lay.homeLl : on ? lay.homeOn : lay.homeOff), cwd: lay.wt });
+      // on: true (default config), false ("enforce": "off"), 'landlock' or 'bwrap' (that "enforce").
+      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on === 'landlock' ? lay.homeLl : on === 'bwrap' ? lay.homeBw : on ? lay.homeOn : lay.homeOff), cwd: lay.wt });
     };
     const A = layout('a');
     const B = against ? layout('b') : null;
@@ -113,6 +119,10 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     const w = wrappedBy(hook);
     if (w.skipped) return { skipped: w.skipped };
     const wrapped = w.wrapped;
+    // bwrap alone (`"enforce": "bwrap"`: never the mounts in the shell), for its own share.
+    hook('bwrap');
+    const wBw = wrappedBy(() => hook('bwrap'));
+    if (wBw.skipped) return { skipped: wBw.skipped };
     const wB = hookB ? wrappedBy(hookB) : null;
     if (wB?.skipped) return { skipped: `${against}: ${wB.skipped}` };
     const cwdFile = join(clientTmp, 'cwd');
@@ -132,6 +142,8 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       hookOn: () => hook(true),
       plain: () => client(command),
       bwrap: () => client(wrapped),
+      hookBwrap: () => hook('bwrap'),
+      bwrapOnly: () => client(wBw.wrapped),
       sandboxRun: () => client(sandboxRun),
       ...(hookB ? { hookOffB: () => hookB(false), hookOnB: () => hookB(true), plainB: () => clientIn(B)(command), bwrapB: () => clientIn(B)(wB.wrapped) } : {}),
     };
@@ -168,8 +180,9 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       }
     }
     const paired = (a, b) => t[a].map((x, i) => x - t[b][i]);
-    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), floor: paired('floor', 'plain'), grants: paired('bwrap', 'floor'), sandboxRun: paired('sandboxRun', 'plain') };
+    const deltas = { hook: paired('hookOn', 'hookOff'), wrapper: paired('bwrap', 'plain'), bwrapHook: paired('hookBwrap', 'hookOff'), bwrapWrapper: paired('bwrapOnly', 'plain'), floor: paired('floor', 'plain'), grants: paired('bwrapOnly', 'floor'), sandboxRun: paired('sandboxRun', 'plain') };
     deltas.total = deltas.hook.map((x, i) => x + deltas.wrapper[i]);
+    deltas.bwrapTotal = deltas.bwrapHook.map((x, i) => x + deltas.bwrapWrapper[i]);
     if (!landlockSkipped) {
       deltas.landlockHook = paired('hookLandlock', 'hookOff');
       deltas.landlockWrapper = paired('landlock', 'plain');
@@ -190,6 +203,8 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     return {
       rounds,
       argc: wrapped.length,
+      inShell: wrapped.includes('bashguard_mounts'),
+      argcBwrap: wBw.wrapped.length,
       ...(landlockSkipped ? { landlockSkipped } : { landlockArgc: llWrapped.length }),
       ...(hookB ? { against, argcB: wB.wrapped.length } : {}),
       ...(llWrappedB ? { landlockArgcB: llWrappedB.length } : {}),
@@ -206,24 +221,29 @@ export function enforceReport(r) {
   if (r.skipped) return [`Enforcement: skipped (${r.skipped}).`];
   const f = (x) => `${x.toFixed(1)} ms`;
   const L = [
-    `Per-call cost of enforcement, ${r.rounds} interleaved rounds (the wrapper is ${r.argc} characters):`,
+    `Per-call cost of enforcement, ${r.rounds} interleaved rounds (the default wrapper is ${r.argc} characters${r.inShell ? ", the mounts made in the client's shell" : ', bubblewrap'}; bwrap's alone ${r.argcBwrap}):`,
     '',
     '| subject | p50 | p99 |',
     '|---|---|---|',
     `| hook alone (\`"enforce": "off"\`) | ${f(r.times.hookOff.p50)} | ${f(r.times.hookOff.p99)} |`,
     `| hook computing the wrapper | ${f(r.times.hookOn.p50)} | ${f(r.times.hookOn.p99)} |`,
     `| client shell, command unwrapped | ${f(r.times.plain.p50)} | ${f(r.times.plain.p99)} |`,
-    `| client shell, bwrap wrapper | ${f(r.times.bwrap.p50)} | ${f(r.times.bwrap.p99)} |`,
+    `| client shell, the default wrapper | ${f(r.times.bwrap.p50)} | ${f(r.times.bwrap.p99)} |`,
+    `| hook computing bwrap's wrapper (\`"enforce": "bwrap"\`) | ${f(r.times.hookBwrap.p50)} | ${f(r.times.hookBwrap.p99)} |`,
+    `| client shell, bwrap's wrapper | ${f(r.times.bwrapOnly.p50)} | ${f(r.times.bwrapOnly.p99)} |`,
     `| client shell, bwrap floor (namespaces, /dev, /proc, no grant) | ${f(r.times.floor.p50)} | ${f(r.times.floor.p99)} |`,
     `| client shell, \`bashguard sandbox run\` | ${f(r.times.sandboxRun.p50)} | ${f(r.times.sandboxRun.p99)} |`,
     '',
     '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
     '|---|---|---|---|',
     `| in the hook (on - off) | ${f(r.added.hook.p50)} | ${f(r.added.hook.p99)} | ${r.added.hook.ratioToHook.toFixed(2)} |`,
-    `| bwrap wrapper (wrapped - unwrapped) | ${f(r.added.wrapper.p50)} | ${f(r.added.wrapper.p99)} | ${r.added.wrapper.ratioToHook.toFixed(2)} |`,
+    `| the default wrapper (wrapped - unwrapped) | ${f(r.added.wrapper.p50)} | ${f(r.added.wrapper.p99)} | ${r.added.wrapper.ratioToHook.toFixed(2)} |`,
     `| **enforcement total** | **${f(r.added.total.p50)}** | ${f(r.added.total.p99)} | ${r.added.total.ratioToHook.toFixed(2)} |`,
-    `| of the wrapper: the bwrap floor (floor - unwrapped) | ${f(r.added.floor.p50)} | ${f(r.added.floor.p99)} | ${r.added.floor.ratioToHook.toFixed(2)} |`,
-    `| of the wrapper: grants and shell work (wrapped - floor) | ${f(r.added.grants.p50)} | ${f(r.added.grants.p99)} | ${r.added.grants.ratioToHook.toFixed(2)} |`,
+    `| bwrap alone: in the hook | ${f(r.added.bwrapHook.p50)} | ${f(r.added.bwrapHook.p99)} | ${r.added.bwrapHook.ratioToHook.toFixed(2)} |`,
+    `| bwrap alone: its wrapper | ${f(r.added.bwrapWrapper.p50)} | ${f(r.added.bwrapWrapper.p99)} | ${r.added.bwrapWrapper.ratioToHook.toFixed(2)} |`,
+    `| bwrap alone: **total** | **${f(r.added.bwrapTotal.p50)}** | ${f(r.added.bwrapTotal.p99)} | ${r.added.bwrapTotal.ratioToHook.toFixed(2)} |`,
+    `| of bwrap's wrapper: the bwrap floor (floor - unwrapped) | ${f(r.added.floor.p50)} | ${f(r.added.floor.p99)} | ${r.added.floor.ratioToHook.toFixed(2)} |`,
+    `| of bwrap's wrapper: grants and shell work (wrapped - floor) | ${f(r.added.grants.p50)} | ${f(r.added.grants.p99)} | ${r.added.grants.ratioToHook.toFixed(2)} |`,
     `| \`sandbox run\` instead of the wrapper | ${f(r.added.sandboxRun.p50)} | ${f(r.added.sandboxRun.p99)} | ${r.added.sandboxRun.ratioToHook.toFixed(2)} |`,
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,

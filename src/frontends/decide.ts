@@ -138,7 +138,9 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
   if (ws.config.enforce === 'auto' && (ctx.client ?? 'claude') === 'claude' && managedClaudeSandbox().ok) return null;
-  const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined);
+  // (Codex runs the model's `bash -lc`: bash where SHELL names no shell; Claude Code picks its own: src/layers/sandbox/client-shell.ts)
+  const shell = (ctx.client ?? 'claude') === 'codex' ? clientShell({ ...ctx.env, SHELL: ctx.env.SHELL ?? '/bin/bash' }) : clientShell(ctx.env);
+  const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined, { shell });
   mark('enforce');
   if (e.kind === 'client') return null;
   if (e.kind === 'none') {
@@ -152,7 +154,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     reason:
       e.kind === 'landlock'
         ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
-        : `bashguard: runs in ${MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+        : `bashguard: runs in ${e.kind === 'bwrap' && e.inShell ? "bubblewrap's mounts, made in the shell itself where it can (bubblewrap where not)" : MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
     // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own
     // sandbox (Codex's; Claude Code's `sandbox.enabled`, bubblewrap on Linux and Seatbelt on macOS)
@@ -161,7 +163,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
       command:
         e.kind === 'landlock'
           ? e.command
-          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', clientShell(ctx.env), '-c', ':'])),
+          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', shell, '-c', ':'])),
       ...(call.input ? { input: call.input } : {}),
       mechanism: e.kind,
     },

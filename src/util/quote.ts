@@ -14,3 +14,19 @@ export function shellQuote(word: string): string {
 export function shellJoin(words: readonly string[]): string {
   return words.map(shellQuote).join(' ');
 }
+
+/**
+ * The start of every enforcement wrapper: the command, once, in the variable its branches `eval`
+ * (`eval "$__bg_c"`). A command near the 128 KiB limit of one argument (the client passes the
+ * wrapper as one) must not appear in it more than once.
+ */
+export function commandDefinition(command: string): string {
+  return `__bg_c=${shellQuote(command)}; `;
+}
+
+/** A wrapper's text after its command definition (see commandDefinition); throws where it does not start with it. */
+export function afterDefinition(command: string, wrapper: string): string {
+  const def = commandDefinition(command);
+  if (!wrapper.startsWith(def)) throw new Error('the wrapper does not start with its command');
+  return wrapper.slice(def.length);
+}

@@ -23,7 +23,8 @@ const parser = await getParser((process.env.BASHGUARD_PARSER as 'native' | 'wasm
 const baseline = peakRssMiB();
 const raw = hookInput(c, { main, worktree });
 const out: Record<string, unknown> = { name, inputChars: raw.length, baselineMiB: baseline };
-for (const [label, env] of [['default', {}], ['deny', { BASHGUARD_CONFIG: denyConfig }]] as const) {
+// (a bash user: where SHELL does not name bash, Claude Code picks zsh first, whose syntax the hook does not ask)
+for (const [label, env] of [['default', { SHELL: '/bin/bash' }], ['deny', { SHELL: '/bin/bash', BASHGUARD_CONFIG: denyConfig }]] as const) {
   const r = await hookDecision(parser, '', worktree, env, raw);
   out[label] = { decision: r.decision, ms: Math.round(r.ms), reason: r.reason.slice(0, 300) };
 }

@@ -39,12 +39,14 @@ import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import type { EnforceMode } from '../../policy/config.js';
 import { packageRoot } from '../../util/package-root.js';
-import { probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
+import { effectiveAccess, probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
+import { isInside } from '../../engine/shell/paths.js';
 import { dirname } from 'node:path';
-import { shellJoin, shellQuote } from '../../util/quote.js';
+import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
-import { bwrapStarts, landlockAvailable } from './probes.js';
+import { bwrapStarts, landlockAvailable, landlockHelper } from './probes.js';
+import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
 export { clientShell };
@@ -224,6 +226,24 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
 }
 
 /**
+ * The plan's mounts as the `bashguard_mounts` builtin takes them (native/landlock-builtin.c), one
+ * line each in bwrap's order: `r` read-only, `w` as the host has it, `n` /dev/null on a reserved
+ * file, `t` an empty read-only tmpfs on a reserved directory. The rest of bwrap's setup has no line:
+ * the tree stays as it is (no new /dev or /proc: the builtin's Landlock domain keeps the command from
+ * other processes' /proc entries, and, as root, from /proc, /sys and all but /dev's harmless nodes).
+ * null where a path holds a newline (one line per mount).
+ */
+export function mountsText(plan: SandboxPlan, root: boolean): string | null {
+  const lines: string[] = [];
+  for (const g of needed(plan.grants, root)) {
+    if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev') continue;
+    if (g.path.includes('\n')) return null;
+    lines.push(`${g.reserve === 'file' ? 'n' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
+  }
+  return lines.join('\n');
+}
+
+/**
  * The grants that change something, each mount costing ~0.2-0.5 ms of the call: a grant whose
  * nearest enclosing grant gives the same access is dropped (`.git/config` inside a read-only
  * `.git`), unless it is a reservation, or a pin inside something writable (a pin exists to be a
@@ -312,19 +332,23 @@ export interface WrapOptions {
  */
 export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
-  const inner = `exec 1>&7 2>&8 7>&- 8>&-; eval ${shellQuote(command)} 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
-  return [
-    // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
-    // stays and `set -C` refuses an existing one)
-    `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
-    `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner])} 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
-    '__bg_s=$?',
-    '__bg_d=',
-    `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
-    'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
-    '__bg_r() { return "$1"; }',
-    '__bg_r "$__bg_s"',
-  ].join('; ');
+  // (the command reaches the inner shell as its first argument, taken off before it runs: `$@` is empty as unwrapped)
+  const inner = `__bg_c=$1; shift; exec 1>&7 2>&8 7>&- 8>&-; eval "$__bg_c" 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
+  return (
+    commandDefinition(command) +
+    [
+      // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
+      // stays and `set -C` refuses an existing one)
+      `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
+      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
+      '__bg_s=$?',
+      '__bg_d=',
+      `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
+      'if [ -n "$__bg_d" ] && [ -d "$__bg_d" ]; then builtin cd -- "$__bg_d"; fi',
+      '__bg_r() { return "$1"; }',
+      '__bg_r "$__bg_s"',
+    ].join('; ')
+  );
 }
 
 /** How long a cwd file is kept: longer than any foreground call (Claude Code's Bash timeout is at most 10 min). */
@@ -408,7 +432,8 @@ export function materializeReservations(plan: SandboxPlan): SandboxPlan {
 }
 
 export type Enforcement =
-  | { kind: 'bwrap'; command: string; plan: SandboxPlan }
+  /** inShell: the wrapper makes the mounts in the client's own shell first (./in-shell.ts), bwrap where it cannot. */
+  | { kind: 'bwrap'; command: string; plan: SandboxPlan; inShell?: boolean }
   | LandlockEnforcement
   | SeatbeltEnforcement
   | { kind: 'client' }
@@ -418,14 +443,15 @@ export type Enforcement =
  * How an allowed Bash call is enforced here: the wrapped command, the client's own sandbox
  * (`enforce: "client"`), or none and why (`enforce: "off"`, no bwrap). Never throws. `callId`:
  * the client's id of the call, which names the cwd file. `store`: where the plan may be kept
- * between calls (see `enforcementPlan`). `reserve: false`: make no reservation (doctor).
+ * between calls (see `enforcementPlan`). `reserve: false`: make no reservation (doctor). `shell`:
+ * the client's shell where not Claude Code's choice (`clientShell`).
  */
-export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore, opts: { reserve?: boolean } = {}): Enforcement {
+export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, env: Env, callId?: string, store?: FactStore, opts: { reserve?: boolean; shell?: string } = {}): Enforcement {
   if (mode === 'off') return { kind: 'none', reason: 'enforcement is off in the trusted configuration ("enforce": "off")' };
   if (mode === 'client') return { kind: 'client' };
   if (command.includes('\0')) return { kind: 'none', reason: 'the command contains a NUL byte' };
   if (process.platform === 'darwin' && (mode === 'auto' || mode === 'seatbelt')) {
-    const shell = clientShell(env);
+    const shell = opts.shell ?? clientShell(env);
     return seatbeltCall(command, seatbeltAvailable(env), SANDBOX_EXEC, {
       plan: () => enforcementPlan(ws, SANDBOX_EXEC, real(shell) ?? shell, store),
       wrap: (c, argv) => enforcementWrapper(c, { bwrap: argv[0]!, args: argv.slice(1), shell, cwdFile: cwdFileFor(env, command, callId), dashDash: false }),
@@ -440,7 +466,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const ll = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok)) ? landlockAvailable(env) : null;
   const useLandlock = mode === 'landlock' || ll?.ok === true;
   if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${ll?.why}` : ''}` };
-  const shell = clientShell(env);
+  const shell = opts.shell ?? clientShell(env);
   try {
     const cwdFile = cwdFileFor(env, command, callId);
     if (useLandlock) {
@@ -458,8 +484,13 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const planned = enforcementPlan(ws, bw, real(shell) ?? shell, store);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
-    const args = enforcementArgs(plan, process.getuid?.() === 0);
-    return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: bw, args, shell, cwdFile }), plan };
+    const root = process.getuid?.() === 0;
+    const wrapped = enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
+    // Under auto, the same mounts in the client's own shell where it is bash (./in-shell.ts), bwrap where they cannot be made there.
+    const so = mode === 'auto' ? inShellBuiltin(shell, landlockHelper()) : null;
+    const tmp = so ? clientTmpDir(env) : null;
+    const mounts = so && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) ? mountsText(plan, root) : null;
+    return { kind: 'bwrap', command: mounts !== null ? inShellWrapper(command, so!, 'bashguard_mounts', mounts, wrapped) : wrapped, plan, inShell: mounts !== null };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -536,7 +567,11 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
   const failed = trialRun(ws, env, e.command, 'bubblewrap');
   if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
-  return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  // Where the wrapper first makes the mounts in the client's shell: whether the builtin does here (a uid map only a new user namespace shows), else bubblewrap runs each call.
+  const so = e.inShell ? inShellBuiltin(clientShell(env), landlockHelper()) : null;
+  const own = so ? spawnSync(clientShell(env), ['-c', `builtin enable -f ${shellQuote(so)} bashguard_mounts && builtin bashguard_mounts --mounts '' && read -r a b c < /proc/self/uid_map && echo "$c"`], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 }) : null;
+  const where = !e.inShell ? '' : own?.status === 0 && own.stdout.trim() === '1' ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot" : `; the client's shell cannot make the mounts itself here (exit ${own?.status}), so bubblewrap starts for each call`;
+  return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */

@@ -7,7 +7,7 @@
  * client runs it, held by the sandbox around it; anywhere else the wrapper runs, and where the
  * sandbox program fails there, the command fails with its message, never unconfined.
  */
-import { shellJoin, shellQuote } from '../../util/quote.js';
+import { afterDefinition, commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 
 export interface Held {
   /** Paths outside the worktree the wrapper keeps read-only. */
@@ -19,5 +19,6 @@ export interface Held {
 export function heldOrWrapped(original: string, wrapped: string, held: Held): string {
   if (held.readOnly.length === 0) return wrapped;
   const writable = held.readOnly.map((p) => `[ -w ${shellQuote(p)} ]`).join(' || ');
-  return `if ! { ${writable}; } && ! ${shellJoin([...held.probe])} </dev/null >/dev/null 2>&1; then eval ${shellQuote(original)}; else ${wrapped}; fi`;
+  // (`wrapped` starts with the command's definition: the command appears once)
+  return `${commandDefinition(original)}if ! { ${writable}; } && ! ${shellJoin([...held.probe])} </dev/null >/dev/null 2>&1; then eval "$__bg_c"; else ${afterDefinition(original, wrapped)}; fi`;
 }

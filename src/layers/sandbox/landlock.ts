@@ -49,14 +49,14 @@
  * which the kernel runs outside any sandbox) and /dev only its harmless nodes (bubblewrap's
  * minimal /dev); the helper drops every capability as well.
  */
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { lstatSync, readdirSync, type Dirent, realpathSync } from 'node:fs';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { kindOf, probesHold, type SandboxPlan } from './grants.js';
-import { landlockAvailable, landlockBuiltin } from './probes.js';
-import { shellQuote } from '../../util/quote.js';
+import { landlockAvailable } from './probes.js';
+import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 
 /** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
 export const RULE_LIMIT = 1000;
@@ -443,25 +443,6 @@ export function grantsWhole(rulesText: string, dir: string): boolean {
   return false;
 }
 
-/**
- * The wrapper that confines the client's own shell (native/landlock-builtin.c) and runs the command
- * there as unwrapped, with `fallback` (the helper's wrapper) where the builtin cannot load or
- * declines; `builtin` and `enable` are called through `builtin`, so a function of the same name
- * (from the client's shell snapshot) is not run instead.
- */
-export function builtinWrapper(command: string, builtin: string, rulesText: string, fallback: string): string {
-  return `if builtin enable -f ${shellQuote(builtin)} bashguard_landlock 2>/dev/null && builtin bashguard_landlock --rules ${shellQuote(rulesText)}; then eval ${shellQuote(command)}; else ${fallback}; fi`;
-}
-
-/**
- * The directory Claude Code creates its cwd file in after the command (`pwd -P >| <dir>/claude-<id>-cwd`,
- * 2.1.330's shipped cli: CLAUDE_CODE_TMPDIR, else the OS temp dir), physical; null when it cannot be resolved.
- */
-export function clientTmpDir(env: Env): string | null {
-  const t = env.CLAUDE_CODE_TMPDIR || (env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/' : '/tmp');
-  return realQuiet(t);
-}
-
 export interface LandlockEnforcement {
   kind: 'landlock';
   command: string;
@@ -494,9 +475,9 @@ export function landlockCall(
     const wrapped = deps.wrap(command, a.helper, rules.args);
     // The client's own shell confined in place where it is bash, the builtin is installed and the
     // client's cwd file can still be written after the command; else the helper.
-    const builtin = /^bash[0-9.]*$/.test(basename(deps.shell)) ? landlockBuiltin(a.helper) : null;
-    const tmp = builtin ? clientTmpDir(env) : null;
-    const fast = builtin && tmp && grantsWhole(rules.args[1]!, tmp) ? builtinWrapper(command, builtin, rules.args[1]!, wrapped) : null;
+    const so = inShellBuiltin(deps.shell, a.helper);
+    const tmp = so ? clientTmpDir(env) : null;
+    const fast = so && tmp && grantsWhole(rules.args[1]!, tmp) ? inShellWrapper(command, so, 'bashguard_landlock', rules.args[1]!, wrapped) : null;
     return { kind: 'landlock', command: fast ?? wrapped, plan, rules, inShell: fast !== null };
   } catch (err) {
     return { kind: 'none', reason: `the Landlock rules cannot be computed: ${(err as Error).message.split('\n')[0]}` };

@@ -8,10 +8,12 @@
  * legitimate work in the same session (a commit on the worktree's branch, `npm install` of a local
  * package, `pip install --target`, a test run, `cd sub` and a relative write in the NEXT call).
  *
- * The same session runs twice: with `"enforce": "off"` in the user config (the analyzer alone: the
- * escapes are counted, and must land, or the suite proves nothing) and with the default (bubblewrap):
- * then the main checkout, the sibling worktree and every control file are byte-identical, every
- * escape was allowed by the analyzer and wrapped, and the legitimate work happened.
+ * The same session runs three times: with `"enforce": "off"` in the user config (the analyzer
+ * alone: the escapes are counted, and must land, or the suite proves nothing), and with the
+ * default for a zsh user (the wrapper starts bubblewrap) and a bash user (the wrapper makes the
+ * same mounts in the client's own shell, src/layers/sandbox/in-shell.ts): then the main checkout,
+ * the sibling worktree and every control file are byte-identical, every escape was allowed by the
+ * analyzer and wrapped, and the legitimate work happened.
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
  */
 import { execFileSync } from 'node:child_process';
@@ -20,13 +22,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
-import { bash, cdSteps, decision, escapeSteps, landed, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
+import { bash, cdSteps, decision, escapeSteps, landed, legitOutcomes, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
+import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
+const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
+const ZSH = ['/bin/zsh', '/usr/bin/zsh'].find(executable) ?? null;
 const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
 function script(main: string, sibling: string, home: string): Step[] {
@@ -47,9 +52,10 @@ function script(main: string, sibling: string, home: string): Step[] {
 
 let claudeBin = '';
 
-function session(enforce: 'off' | null): Promise<Session> {
+/** `shell`: the user's SHELL (bash: the wrapper makes the mounts in the client's own shell; unset: the client picks zsh where it has it, and the wrapper starts bubblewrap). */
+function session(enforce: 'off' | null, shell: string | null = null): Promise<Session> {
   return runSession({
-    label: `enforce ${enforce ?? 'default'}`,
+    label: `enforce ${enforce ?? 'default'}${shell ? `, SHELL=${shell}` : ''}`,
     prefix: 'bashguard-e2e-enforce-',
     claudeBin,
     prepare: ({ main, wt, sibling, home }) => {
@@ -69,7 +75,7 @@ function session(enforce: 'off' | null): Promise<Session> {
         writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce }) + '\n');
       }
       execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-      return { steps: script(main, sibling, home) };
+      return { steps: script(main, sibling, home), ...(shell ? { env: { SHELL: shell } } : {}) };
     },
   });
 }
@@ -77,23 +83,27 @@ function session(enforce: 'off' | null): Promise<Session> {
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of every allowed Bash call`, () => {
   let off: Session;
   let on: Session;
+  let inShell: Session;
   beforeAll(async () => {
     claudeBin = await ensureClaude();
     off = await session('off');
-    on = await session(null);
+    on = await session(null, ZSH);
+    inShell = await session(null, BASH);
   }, 600_000);
   afterAll(() => {
     off?.cleanup();
     on?.cleanup();
+    inShell?.cleanup();
   });
+  const enforced = () => [on, inShell];
 
   it('both sessions ran the whole script, and the hook answered every Bash call', () => {
-    for (const s of [off, on]) {
+    for (const s of [off, on, inShell]) {
       expect(s.run.exitCode, s.digest).toBe(0);
       for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
     }
     // (without enforcement the tampering switches the hook off for the calls after it)
-    expect(on.answers.length, on.digest).toBe(on.steps.length);
+    for (const s of enforced()) expect(s.answers.length, s.digest).toBe(s.steps.length);
   });
 
   it('the analyzer allowed every escape and tamper attempt of the suite (these are the ones it misses)', () => {
@@ -107,28 +117,29 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of
   it('without enforcement the escapes land (the suite is real); with it, none does', () => {
     const attempts = off.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper');
     const landedOff = attempts.filter((st) => landed(off, st)).map((st) => st.label);
-    const landedOn = on.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper').filter((st) => landed(on, st)).map((st) => st.label);
-    console.log(`[enforce e2e] escapes and tampering that landed: ${landedOff.length}/${attempts.length} with "enforce": "off", ${landedOn.length}/${attempts.length} with bubblewrap; not landed without enforcement: ${attempts.filter((st) => !landedOff.includes(st.label)).map((st) => st.label).join('; ') || 'none'}`);
+    const landedIn = (s: Session) => s.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper').filter((st) => landed(s, st)).map((st) => st.label);
+    console.log(`[enforce e2e] escapes and tampering that landed: ${landedOff.length}/${attempts.length} with "enforce": "off", ${landedIn(on).length}/${attempts.length} with bubblewrap (zsh), ${landedIn(inShell).length}/${attempts.length} with the mounts in the client's bash; not landed without enforcement: ${attempts.filter((st) => !landedOff.includes(st.label)).map((st) => st.label).join('; ') || 'none'}`);
     expect(landedOff.length, `landed without enforcement: ${landedOff.join('; ')}\n${off.digest}`).toBe(attempts.length);
-    expect(landedOn, on.digest).toEqual([]);
+    for (const s of enforced()) expect(landedIn(s), s.digest).toEqual([]);
   });
 
   it('with enforcement, every allowed Bash call ran wrapped, and main, the sibling and every control file are byte-identical', () => {
-    for (const [i, st] of on.steps.entries()) expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
-    for (const k of Object.keys(on.before)) expect(on.after[k], `${k}\n${on.digest}`).toBe(on.before[k]);
+    for (const s of enforced()) {
+      for (const [i, st] of s.steps.entries()) expect(decision(s.answers[i]!).wrapped, `${st.label}: ${s.answers[i]}`).toBe(true);
+      for (const k of Object.keys(s.before)) expect(s.after[k], `${k}\n${s.digest}`).toBe(s.before[k]);
+    }
+    // The client's bash makes the mounts itself; zsh (or a bash the builtin cannot serve) starts bubblewrap.
+    for (const [i, st] of inShell.steps.entries()) expect(decision(inShell.answers[i]!).command, st.label).toMatch(/bashguard_mounts/);
+    if (ZSH) for (const [i, st] of on.steps.entries()) expect(decision(on.answers[i]!).command, st.label).not.toMatch(/bashguard_mounts/);
   });
 
   it('with enforcement, the legitimate work of the same session happened', () => {
-    for (const [i, st] of on.steps.entries()) {
-      if (st.kind !== 'legit') continue;
-      const r = on.byStep[i]?.result;
-      expect(r?.isError, `${st.label}\n${r?.text}\n${on.digest}`).toBe(false);
-      if (typeof st.expectOutput === 'string') expect(r?.text, st.label).toContain(st.expectOutput);
-      else if (st.expectOutput) expect(r?.text, st.label).toMatch(st.expectOutput);
+    for (const s of enforced()) {
+      for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
+      expect(git(s.wt, ['log', '--format=%s', '-1']).trim()).toBe('wt');
+      expect(existsSync(join(s.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
+      expect(existsSync(join(s.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
+      expect(readFileSync(join(s.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
     }
-    expect(git(on.wt, ['log', '--format=%s', '-1']).trim()).toBe('wt');
-    expect(existsSync(join(on.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
-    expect(existsSync(join(on.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
-    expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
   });
 });

@@ -120,7 +120,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: Landlock in the c
     for (const [i, st] of on.steps.entries()) {
       const d = decision(on.answers[i]!);
       expect(d.decision, `${st.label}: ${on.answers[i]}`).toBe('allow');
-      expect(d.command, st.label).toMatch(/^if builtin enable -f \S+\/bashguard-landlock\.so bashguard_landlock /);
+      expect(d.command, st.label).toMatch(/^__bg_c=[\s\S]*; if builtin enable -f \S+\/bashguard-landlock\.so bashguard_landlock /);
     }
   });
 

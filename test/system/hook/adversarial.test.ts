@@ -99,8 +99,9 @@ describe('adversarial inputs through the hook', () => {
   for (const c of HOSTILE.filter((x) => !x.heavy)) {
     it(`${c.name} -> ${c.expect}`, async () => {
       const raw = hookInput(c, layout);
-      const def = await hookDecision(parser, '', layout.worktree, {}, raw);
-      const deny = await hookDecision(parser, '', layout.worktree, { BASHGUARD_CONFIG: denyConfig }, raw);
+      // (a bash user: where SHELL does not name bash, Claude Code picks zsh first, whose syntax the hook does not ask)
+      const def = await hookDecision(parser, '', layout.worktree, { SHELL: '/bin/bash' }, raw);
+      const deny = await hookDecision(parser, '', layout.worktree, { SHELL: '/bin/bash', BASHGUARD_CONFIG: denyConfig }, raw);
       checkOutcome(c.expect, def.decision, deny.decision, `${c.name} (${def.reason.slice(0, 200)})`);
       expect(def.ms).toBeLessThan(c.boundMs);
       expect(deny.ms).toBeLessThan(c.boundMs);

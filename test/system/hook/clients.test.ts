@@ -4,6 +4,7 @@
  * client file's header), answered in that client's format, in a real git layout.
  */
 import { spawnSync } from 'node:child_process';
+import { commandDefinition } from '../../../src/util/quote.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +82,7 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
     const o = json(r.stdout).hookSpecificOutput as { permissionDecision: string; updatedInput: { command: string } };
     expect(o.permissionDecision).toBe('allow');
     expect(Object.keys(o.updatedInput)).toEqual(['command']);
-    expect(o.updatedInput.command).toMatch(/^if ! \{ \[ -w .*; then eval 'echo x > notes\.txt'; else .*--unshare-user/);
+    expect(o.updatedInput.command).toMatch(/^__bg_c='echo x > notes\.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*--unshare-user/);
     // (its check names the main checkout, which the wrapper keeps read-only)
     expect(o.updatedInput.command).toContain(`[ -w ${layout.main} ]`);
   });
@@ -131,8 +132,9 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
   // for real: the original where every path is read-only already and the sandbox program cannot
   // start, the wrapper anywhere else.
   describe('heldOrWrapped', () => {
-    const WRAPPED = 'echo WRAPPED';
     const original = `printf '%s|' "it's" 'a b' "$((1+2))"; echo`;
+    // (a wrapper starts with its command's definition: the command appears once)
+    const WRAPPED = `${commandDefinition(original)}echo WRAPPED`;
     const sh = (cmd: string, roDir?: string) => {
       const argv = roDir ? [findBwrap(process.env)!, '--unshare-user', '--dev-bind', '/', '/', '--ro-bind', roDir, roDir, '--', 'bash', '-c', cmd] : ['bash', '-c', cmd];
       const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });

@@ -26,6 +26,7 @@ import { clientSandboxSettings, managedClaudeSandbox } from '../../../src/layers
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
+import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -131,7 +132,14 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
 
 const { bwrap, canRun } = bwrapHere('the enforcement runs under bubblewrap');
 
-describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
+// Twice: the plan's mounts made in the client's own shell (bash, the builtin installed, the
+// client's temp dir writable: native/landlock-builtin.c's bashguard_mounts), and by bubblewrap
+// (where the client's temp dir is read-only in the plan, the wrapper does not use the builtin).
+const inShellHere = landlockHelper() !== null && landlockBuiltin(landlockHelper()!) !== null;
+describe.skipIf(!canRun).each([
+  { path: "in the client's shell", inShell: true },
+  { path: 'bwrap', inShell: false },
+])('enforcement under bubblewrap, for real: $path', ({ inShell }) => {
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
@@ -139,6 +147,7 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     const ws = openWorkspace(cwd, { env });
     const e = enforceCall(ws, command, 'auto', env);
     if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    expect(e.inShell === true, 'the wrapper makes the mounts in the shell').toBe(inShell && inShellHere);
     return e.command;
   };
   const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd), cwd, env);
@@ -153,7 +162,9 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     mkdirSync(join(L.worktree, 'sub'), { recursive: true });
     // (TMPDIR in the layout: the wrappers' cwd files go with it)
     mkdirSync(join(L.root, 'tmp'), { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp') });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
+    if (inShell) delete env.CLAUDE_CODE_TMPDIR;
+    else env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
     delete env.XDG_CONFIG_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
@@ -200,6 +211,10 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
       `printf '[core]\\n\\tfsmonitor = touch ${main}/ESC7\\n' >> "$HOME/.gitconfig"`,
       `echo 'touch ${main}/ESC8' >> "$HOME/.zshenv"`,
       `echo 'touch ${main}/ESC9' >> "$HOME/.bashrc"`,
+      // Another process's view of the tree (the client's own: no pid namespace hides it in the
+      // client's shell), and a nested user namespace's power over the mounts.
+      `echo x > /proc/$PPID/root${main}/ESC10`,
+      `unshare -Urm sh -c 'umount ${main}; echo x > ${main}/ESC11'`,
     ];
     const before = git(main, ['status', '--porcelain']);
     const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
@@ -207,7 +222,7 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
       const r = run(c);
       expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
     }
-    for (const f of ['ESC1', 'ESC2', 'ESC3', 'ESC4', 'ESC6']) expect(existsSync(join(main, f)), f).toBe(false);
+    for (const f of ['ESC1', 'ESC2', 'ESC3', 'ESC4', 'ESC6', 'ESC10', 'ESC11']) expect(existsSync(join(main, f)), f).toBe(false);
     expect(existsSync(join(L.sibling, 'ESC5'))).toBe(false);
     expect(existsSync(join(L.worktree, '.claude', 'settings.local.json'))).toBe(false);
     expect(existsSync(join(L.worktree, 'hardlink.json'))).toBe(false);
@@ -235,6 +250,15 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(cd.cwd).toBe(join(L.worktree, 'sub'));
     expect(run('echo rel > rel.txt', cd.cwd).code).toBe(0);
     expect(readFileSync(join(L.worktree, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
+  });
+
+  it('a command near the 128 KiB limit of one argument runs: the wrapper, passed as one argument as the client does, holds it once', () => {
+    const big = `: '${'x'.repeat(100 * 1024)}'; echo big-done`;
+    const w = wrap(big);
+    expect(w.length).toBeLessThan(128 * 1024);
+    const r = spawnSync('/bin/bash', ['-c', w], { cwd: L.worktree, env, encoding: 'utf8', timeout: 30_000 });
+    expect(r.error, String(r.error)).toBeUndefined();
+    expect(r).toMatchObject({ status: 0, stdout: 'big-done\n' });
   });
 
   it('where bwrap cannot set the sandbox up, the command does not run and bwrap\'s message reaches stderr', () => {
@@ -272,6 +296,30 @@ describe.skipIf(!canRun)('enforcement under bubblewrap, for real', () => {
     expect(readFileSync(marker, 'utf8').trim()).not.toBe('0');
     expect(readFileSync(rc, 'utf8')).toBe('');
     expect(existsSync(join(L.main, 'ESC-BG'))).toBe(false);
+  });
+
+  /** Runs `wrapper` as runAsClient does, after `prelude` (what the client's shell snapshot defines), under `launcher` (a program that starts the shell). */
+  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => {
+    const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', `${prelude}\neval "$BG_W"`], { cwd: L.worktree, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it.runIf(inShell && inShellHere)("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, bwrap runs the command, confined", () => {
+    expect(runIn(wrap('greet'), 'greet() { echo "hello from the snapshot"; }')).toMatchObject({ code: 0, stdout: 'hello from the snapshot\n' });
+    const escape = wrap(`echo x > ${L.main}/ESC-FB`);
+    const ok = wrap('echo fine; exit 4');
+    const missing = (w: string) => w.replace(/enable -f \S+ bashguard_mounts/, `enable -f ${join(L.root, 'nope.so')} bashguard_mounts`);
+    expect(missing(escape)).not.toBe(escape);
+    const launchers: [string, string[]][] = [['the builtin missing', []]];
+    if (spawnSync('perl', ['-e', '1']).status === 0) launchers.push(['a process group leader', ['perl', '-e', 'setpgrp(0,0); exec @ARGV or exit 127']]);
+    for (const [what, launcher] of launchers) {
+      const w = (x: string) => (what === 'the builtin missing' ? missing(x) : x);
+      expect(runIn(w(escape), '', launcher).code, what).not.toBe(0);
+      expect(runIn(w(ok), '', launcher), what).toMatchObject({ code: 4, stdout: 'fine\n' });
+      // (bwrap's inner shell does not have the client's functions: bwrap ran)
+      expect(runIn(w(wrap('greet')), 'greet() { echo hi; }', launcher).code, what).toBe(127);
+    }
+    expect(existsSync(join(L.main, 'ESC-FB'))).toBe(false);
   });
 
 });
@@ -330,7 +378,7 @@ describe('the enforce setting and the hook', () => {
     if (canRun) {
       // Codex runs `updatedInput.command` too: the wrapper, behind the check for Codex's own sandbox.
       expect(codex.out?.permissionDecision).toBe('allow');
-      expect(String(codex.out?.updatedInput?.command)).toMatch(/^if ! \{ \[ -w .*; then eval 'echo ok > notes.txt'; else .*--unshare-user/);
+      expect(String(codex.out?.updatedInput?.command)).toMatch(/^__bg_c='echo ok > notes.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*--unshare-user/);
     }
   });
 
