@@ -227,6 +227,14 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
   if (syscall(SYS_MOUNT_SETATTR_NR, -1, "", AT_EMPTY_PATH, &probe, sizeof probe) == 0 || errno == ENOSYS) longjmp(back, DECLINE_KERNEL);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
   uid_t uid = getuid();
+  /* Ubuntu's AppArmor lets an unprivileged unshare(2) succeed, then denies the namespace's capabilities: decline before it. */
+  char restricted = 0;
+  int ar = open("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", O_RDONLY | O_CLOEXEC);
+  if (ar >= 0) {
+    if (read(ar, &restricted, 1) != 1) restricted = 0;
+    close(ar);
+  }
+  if (uid != 0 && restricted == '1') longjmp(back, DECLINE_KERNEL);
   gid_t gid = getgid();
   /* The shell's directory, entered again through the new mounts once they are made (else its
    * relative paths would resolve in the tree beneath them, where nothing is read-only). */

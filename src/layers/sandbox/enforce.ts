@@ -45,7 +45,7 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
-import { bwrapStarts, landlockAvailable, landlockHelper } from './probes.js';
+import { bwrapStarts, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
@@ -487,7 +487,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const wrapped = enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
     // Under auto, the same mounts in the client's own shell where it is bash (./in-shell.ts), bwrap where they cannot be made there.
-    const so = mode === 'auto' ? inShellBuiltin(shell, landlockHelper()) : null;
+    const built = mode === 'auto' ? inShellBuiltin(shell, landlockHelper()) : null;
+    const so = built && inShellMountsWork(built, shell, env).ok ? built : null;
     const tmp = so ? clientTmpDir(env) : null;
     const mounts = so && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) ? mountsText(plan, root) : null;
     return { kind: 'bwrap', command: mounts !== null ? inShellWrapper(command, so!, 'bashguard_mounts', mounts, wrapped) : wrapped, plan, inShell: mounts !== null };
@@ -567,10 +568,10 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
   const failed = trialRun(ws, env, e.command, 'bubblewrap');
   if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
-  // Where the wrapper first makes the mounts in the client's shell: whether the builtin does here (a uid map only a new user namespace shows), else bubblewrap runs each call.
-  const so = e.inShell ? inShellBuiltin(clientShell(env), landlockHelper()) : null;
-  const own = so ? spawnSync(clientShell(env), ['-c', `builtin enable -f ${shellQuote(so)} bashguard_mounts && builtin bashguard_mounts --mounts '' && read -r a b c < /proc/self/uid_map && echo "$c"`], { cwd: ws.cwd, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 10_000 }) : null;
-  const where = !e.inShell ? '' : own?.status === 0 && own.stdout.trim() === '1' ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot" : `; the client's shell cannot make the mounts itself here (exit ${own?.status}), so bubblewrap starts for each call`;
+  // Where the client's shell makes the mounts itself (its probe passed: enforceCall used it), or why not.
+  const built = mode === 'auto' ? inShellBuiltin(clientShell(env), landlockHelper()) : null;
+  const own = built ? inShellMountsWork(built, clientShell(env), env) : null;
+  const where = e.inShell ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot" : own && !own.ok ? `; ${own.why}, so bubblewrap starts for each call` : '';
   return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 

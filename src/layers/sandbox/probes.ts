@@ -49,6 +49,7 @@ export function probeCacheFile(env: Env): string | null {
   return dir ? `${dir}/enforce-probes.json` : null;
 }
 export const bwrapProbeKey = (bwrap: string): string => `bwrap ${bwrap} ${identity(bwrap)}`;
+export const inShellProbeKey = (so: string, shell: string): string => `mounts ${so} ${identity(so)} ${shell}`;
 
 /** A real directory (not a link) owned by this user, mode 0700 or tighter. */
 function privateDir(dir: string): boolean {
@@ -104,6 +105,20 @@ export function bwrapStarts(bwrap: string, env: Env): Probe {
   return cachedProbe(env, bwrapProbeKey(bwrap), () => {
     const r = spawnSync(bwrap, [...BWRAP_PROBE, '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
     return r.status === 0 ? { ok: true, why: 'bubblewrap starts' } : { ok: false, why: `bubblewrap (${bwrap}) cannot create a sandbox here (user namespaces disabled or not permitted?): ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0]}` };
+  });
+}
+
+/**
+ * Whether the in-shell mounts (native/landlock-builtin.c's bashguard_mounts) work here for `shell`,
+ * cached per boot: the builtin, run with no mount in a scratch shell, must leave it in a new user
+ * namespace (its uid_map one line of one id). Where an LSM lets unshare(2) succeed but not what
+ * follows (Ubuntu's AppArmor restriction of unprivileged user namespaces), the call would fail past
+ * the point of no return: the wrapper then starts bubblewrap without trying.
+ */
+export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
+  return cachedProbe(env, inShellProbeKey(so, shell), () => {
+    const r = spawnSync(shell, ['-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts '' && read -r a b c </proc/self/uid_map && [ "$c" = 1 ]`, 'probe', so], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });
+    return r.status === 0 ? { ok: true, why: "the client's shell makes the mounts itself" } : { ok: false, why: `the client's shell cannot make the mounts itself here (exit ${r.status ?? r.signal}: ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0] || 'no message'})` };
   });
 }
 

@@ -26,7 +26,7 @@ import { clientSandboxSettings, managedClaudeSandbox } from '../../../src/layers
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
-import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
+import { currentBootId, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -303,6 +303,23 @@ describe.skipIf(!canRun).each([
     const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', `${prelude}\neval "$BG_W"`], { cwd: L.worktree, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+
+  it.runIf(inShell && inShellHere)("where the (cached) probe says the client's shell cannot make the mounts here (Ubuntu's AppArmor), the wrapper starts bubblewrap without trying", () => {
+    const so = landlockBuiltin(landlockHelper()!)!;
+    const file = probeCacheFile(env)!;
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const cache = before ? (JSON.parse(before) as { boot: string; probes: Record<string, unknown> }) : { boot: currentBootId(), probes: {} };
+    writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { ...cache.probes, [inShellProbeKey(so, clientShell(env))]: { ok: false, why: 'planted' } } }));
+    try {
+      const e = enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env);
+      expect(e).toMatchObject({ kind: 'bwrap', inShell: false });
+      expect(e.kind === 'bwrap' && e.command).not.toMatch(/bashguard_mounts/);
+    } finally {
+      if (before === null) rmSync(file, { force: true });
+      else writeFileSync(file, before);
+    }
+  });
 
   it.runIf(inShell && inShellHere)("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, bwrap runs the command, confined", () => {
     expect(runIn(wrap('greet'), 'greet() { echo "hello from the snapshot"; }')).toMatchObject({ code: 0, stdout: 'hello from the snapshot\n' });
