@@ -63,7 +63,7 @@ async function warmEnforcement(env: IO['env'], cwd: string): Promise<void> {
     if (!ws.root) return;
     const store = smallCache(env);
     const readOnly = store ? { read: (name: string) => store.read(name), write: () => {} } : undefined;
-    for (const mode of process.platform === 'darwin' ? (['seatbelt'] as const) : (['bwrap', 'landlock'] as const)) enforceCall(ws, 'true', mode, env, undefined, readOnly, { reserve: false });
+    for (const mode of process.platform === 'darwin' ? (['seatbelt'] as const) : (['auto', 'landlock'] as const)) enforceCall(ws, 'true', mode, env, undefined, readOnly, { reserve: false });
   } catch {
     // a training run only
   }
