@@ -138,8 +138,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
   if (ws.config.enforce === 'auto' && (ctx.client ?? 'claude') === 'claude' && managedClaudeSandbox().ok) return null;
-  // (Codex runs the model's `bash -lc`: bash where SHELL names no shell; Claude Code picks its own: src/layers/sandbox/client-shell.ts)
-  const shell = (ctx.client ?? 'claude') === 'codex' ? clientShell({ ...ctx.env, SHELL: ctx.env.SHELL ?? '/bin/bash' }) : clientShell(ctx.env);
+  const shell = clientShell(ctx.env, ctx.client);
   const e = enforceCall(ws, call.command, ws.config.enforce, ctx.env, `${call.id ?? ''}\0${call.cwd ?? ctx.cwd}`, smallCache(ctx.env) ?? undefined, { shell });
   mark('enforce');
   if (e.kind === 'client') return null;

@@ -1,4 +1,4 @@
-/** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI. */
+/** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI, a wrapper run as the client runs it. */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from './memory-io.js';
 
@@ -28,4 +28,15 @@ export interface CliResult {
 export async function cli(argv: string[], cwd: string, env: Record<string, string | undefined> = cleanEnv()): Promise<CliResult> {
   const r = await runCli(argv, { env, cwd });
   return { code: r.code, stdout: r.out, stderr: r.err };
+}
+
+/**
+ * Runs `wrapper` (an enforcement wrapper) as the client's bash runs a Bash call: after `prelude`
+ * (what the client's shell snapshot defines), under `launcher` (a program that then starts that
+ * bash: a process-group leader, say).
+ */
+export function runWrapper(wrapper: string, opts: { cwd: string; env: NodeJS.ProcessEnv; prelude?: string; launcher?: string[] }): { code: number | null; stdout: string; stderr: string } {
+  const launcher = opts.launcher ?? [];
+  const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', `${opts.prelude ?? ''}\neval "$BG_W"`], { cwd: opts.cwd, env: { ...opts.env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -307,7 +307,7 @@ function heldInWritableRoots(ws: ReturnType<typeof openWorkspace>, io: IO, layer
   };
   const realRoots = [...new Set(roots.map(real).filter((r): r is string => r !== null))];
   const root = ws.root;
-  const plan = enforcementPlan(ws, bwrap, clientShell(io.env));
+  const plan = enforcementPlan(ws, bwrap, clientShell(io.env, 'codex'));
   const held = plan.grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
   const out: { path: string; root: string }[] = [];
   for (const p of held) {

@@ -22,8 +22,11 @@ export function executable(p: string): boolean {
  * then /bin, /usr/bin, /usr/local/bin, /opt/homebrew/bin) before zsh (those dirs, then PATH);
  * otherwise zsh before bash the same way (zsh first where SHELL is unset). The first that can be
  * executed. The wrapper's inner shell is the same one, so the command means the same thing inside.
+ * `client`: another client's own rule where it has one (Codex).
  */
-export function clientShell(env: Env): string {
+export function clientShell(env: Env, client = 'claude'): string {
+  // (Codex runs the model's `bash -lc`: bash where SHELL names no shell)
+  if (client === 'codex' && env.SHELL === undefined) return clientShell({ ...env, SHELL: '/bin/bash' });
   const fromEnv = [env.CLAUDE_CODE_SHELL, env.SHELL].filter((s): s is string => !!s && s.startsWith('/') && (s.includes('bash') || s.includes('zsh')));
   const bashFirst = (env.SHELL ?? '').split('/').pop() === 'bash';
   const [first, second] = bashFirst ? ['bash', 'zsh'] : ['zsh', 'bash'];

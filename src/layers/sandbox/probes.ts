@@ -25,6 +25,13 @@ export interface Probe {
  * through readRegularFile. Without procfs (macOS): the boot time from the uptime, to the minute.
  */
 export function currentBootId(): string {
+  return (bootId ??= readBootId());
+}
+
+/** (read once per process: every cached probe of a call asks, and no process outlives its boot) */
+let bootId: string | undefined;
+
+function readBootId(): string {
   if (process.platform !== 'linux') return process.platform === 'darwin' ? `boot-${Math.round((Date.now() / 1000 - uptime()) / 60)}` : '';
   try {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

@@ -16,7 +16,7 @@ import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
 import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap, sweepCwdFiles } from '../../../src/layers/sandbox/enforce.js';
-import { cleanEnv, git } from '../../helpers/layers.js';
+import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
 import { getParser } from '../../../src/engine/parse/index.js';
@@ -298,11 +298,7 @@ describe.skipIf(!canRun).each([
     expect(existsSync(join(L.main, 'ESC-BG'))).toBe(false);
   });
 
-  /** Runs `wrapper` as runAsClient does, after `prelude` (what the client's shell snapshot defines), under `launcher` (a program that starts the shell). */
-  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => {
-    const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', `${prelude}\neval "$BG_W"`], { cwd: L.worktree, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => runWrapper(wrapper, { cwd: L.worktree, env, prelude, launcher });
 
   it.runIf(inShell && inShellHere)("where the (cached) probe says the client's shell cannot make the mounts here (Ubuntu's AppArmor), the wrapper starts bubblewrap without trying", () => {
     const so = landlockBuiltin(landlockHelper()!)!;

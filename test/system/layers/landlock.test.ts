@@ -27,7 +27,7 @@ import type { IO } from '../../../src/frontends/io.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
 import { parseConfigLayer, DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { tighten } from '../../../src/policy/workspace/index.js';
-import { cleanEnv, git } from '../../helpers/layers.js';
+import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P`. */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv) {
@@ -388,12 +388,7 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
-  /** Runs `wrapper` as runAsClient does, after `prelude` (what the client's shell snapshot defines), under `launcher` (a program that starts the shell). */
-  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => {
-    const script = `${prelude}\neval "$BG_W"`;
-    const r = spawnSync(launcher[0] ?? '/bin/bash', [...launcher.slice(1), ...(launcher.length ? ['/bin/bash'] : []), '-c', script], { cwd: L.worktree, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => runWrapper(wrapper, { cwd: L.worktree, env, prelude, launcher });
 
   it.runIf(inShell)("in the client's shell: its functions run, and a function named like the builtin or `enable` changes nothing", () => {
     const before = protectedState();

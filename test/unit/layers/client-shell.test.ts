@@ -37,6 +37,11 @@ describe("clientShell: Claude Code's choice", () => {
     expect(clientShell({ SHELL: '/nonexistent/bash', PATH: bin })).toBe(bash);
   });
 
+  it("Codex: bash where SHELL is unset (it runs the model's `bash -lc`), else as SHELL says", () => {
+    expect(clientShell({ PATH: bin }, 'codex')).toBe(executable('/bin/bash') ? '/bin/bash' : bash);
+    expect(clientShell({ SHELL: zsh, PATH: bin }, 'codex')).toBe(zsh);
+  });
+
   it('without PATH, the usual directories in the same order', () => {
     expect(clientShell({})).toBe(systemZsh ?? systemBash ?? '/bin/bash');
     expect(clientShell({ SHELL: '/nonexistent/bash' })).toBe(systemBash ?? systemZsh ?? '/bin/bash');
