@@ -153,7 +153,8 @@ describe.skipIf(!avail.ok).each([
     writeFileSync(join(home, '.claude', 'hooks', 'launcher.cjs'), '// launcher\n');
     mkdirSync(join(L.worktree, 'sub'), { recursive: true });
     writeFileSync(join(L.sibling, 'notes.txt'), 'sibling\n');
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    // (a bash user: where SHELL names no bash, Claude Code picks zsh first and the builtin does not apply)
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp', SHELL: '/bin/bash' });
     if (inShell) delete env.CLAUDE_CODE_TMPDIR;
     else env.CLAUDE_CODE_TMPDIR = home;
     delete env.XDG_CONFIG_HOME;
@@ -462,7 +463,8 @@ describe('the Landlock rules kept between calls', () => {
     mkdirSync(join(home, '.claude'), { recursive: true });
     mkdirSync(join(home, '.npm'), { recursive: true });
     writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
-    env = cleanEnv({ HOME: home, TMPDIR: '/tmp' });
+    // (a bash user: where SHELL names no bash, Claude Code picks zsh first and the builtin does not apply)
+    env = cleanEnv({ HOME: home, TMPDIR: '/tmp', SHELL: '/bin/bash' });
     for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
     plan = enforcementPlan(openWorkspace(L.worktree, { env }), landlockHelper() ?? '/bin/true', clientShell(env));
   });
