@@ -3,6 +3,7 @@
  * computes the rules; the hook's enforcement uses it where bubblewrap cannot start).
  *
  *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...
+ *   bashguard-landlock --mounts TEXT -- PROG ARGS...
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
  * Every write-class right the kernel's Landlock ABI knows is handled, and granted only beneath the
@@ -10,6 +11,11 @@
  * never restricted. Then: no new privileges, every capability dropped (as bubblewrap's --cap-drop
  * ALL: root keeps its uid, not its power over files it does not own, /proc/sys, modules or BPF), a
  * new session (no TIOCSTI into the client's terminal), and exec.
+ *
+ * --mounts: the enforcement plan's mounts in new user and mount namespaces, then a Landlock domain
+ * (native/mounts-core.h; the text and what it covers: landlock-builtin.c's `bashguard_mounts`,
+ * which does the same in the client's own bash): the hook's wrapper for a client shell other than
+ * bash. Where the kernel refuses the namespaces it exits 121 before changing anything.
  *
  * --rules carries the same grants in one argument (the hook's wrapper: a few hundred words cost
  * the client's shell ~2 ms to expand, one quoted word almost nothing), one per line:
@@ -41,7 +47,7 @@
  * so the binary builds with any C compiler from Linux's stable ABI alone and links statically
  * (one prebuilt binary serves glibc and musl systems, and starts without a dynamic loader).
  */
-#include "landlock-core.h"
+#include "mounts-core.h"
 
 /* A new session (no controlling terminal). A process group leader cannot start one: fork, and the parent passes the status on. */
 static void new_session(void) {
@@ -64,6 +70,22 @@ int main(int argc, char **argv) {
     if (v < 1) unavailable(v);
     printf("%d\n", v);
     return 0;
+  }
+  /* --mounts TEXT -- PROG ARGS: the plan's mounts (native/mounts-core.h), for a client shell other than bash. */
+  if (argc >= 5 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--") == 0) {
+    char *text = argv[2];
+    struct op *ops = calloc(mount_lines(text), sizeof *ops);
+    if (!ops) fail(EXIT_SETUP, "out of memory", NULL, ENOMEM);
+    size_t n = parse_mounts(text, ops);
+    keep_below = 1024;
+    begin_ruleset();
+    mounts_possible(EXIT_UNAVAILABLE);
+    new_session();
+    make_mounts(ops, n, EXIT_UNAVAILABLE);
+    confine();
+    execvp(argv[4], argv + 4);
+    int err = errno;
+    fail(err == ENOENT ? 127 : 126, "cannot run", argv[4], err);
   }
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {

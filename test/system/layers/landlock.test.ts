@@ -18,7 +18,7 @@ import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
 import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, rulesFromText, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
-import { bwrapProbeKey, currentBootId, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
+import { bwrapProbeKey, currentBootId, helperMountsWork, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
@@ -60,6 +60,7 @@ function snapshot(dir: string, skip = new Set(['.git', '.builders'])): Record<st
 
 const probeEnv = cleanEnv({ HOME: mkdtempSync(join(tmpdir(), 'bashguard-llprobe-')) });
 const avail = landlockAvailable(probeEnv);
+const helperMounts = avail.helper ? helperMountsWork(avail.helper, probeEnv) : { ok: false, why: 'no helper' };
 rmSync(probeEnv.HOME!, { recursive: true, force: true });
 if (!avail.ok) {
   if (process.env.BASHGUARD_REQUIRE_ALL === '1' && process.platform === 'linux') throw new Error(`BASHGUARD_REQUIRE_ALL=1: Landlock cannot be used here: ${avail.why}`);
@@ -89,6 +90,45 @@ describe('the helper binary', () => {
       const r = spawnSync(helper, ['--', '/nonexistent/bashguard-prog'], { encoding: 'utf8' });
       expect(r.status).toBe(127);
       expect(r.stderr).toMatch(/^bashguard-landlock: cannot run \/nonexistent\/bashguard-prog: /);
+    }
+  });
+
+  it.runIf(avail.ok && helperMounts.ok)('--mounts: the plan\'s mounts for the program it runs (read-only binds, a reserved file and directory, a writable pin), relative paths through them, the program\'s exit status; bad lines refused before anything runs', () => {
+    const helper = landlockHelper()!;
+    const d = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-llmounts-')));
+    try {
+      mkdirSync(join(d, 'prot', 'pin'), { recursive: true });
+      writeFileSync(join(d, 'prot', 'f'), 'kept\n');
+      writeFileSync(join(d, 'resv'), '');
+      mkdirSync(join(d, 'resvdir'));
+      const text = [`r${d}/prot`, `w${d}/prot/pin`, `n${d}/resv`, `t${d}/resvdir`].join('\n');
+      const sh = (script: string, cwd = d) => spawnSync(helper, ['--mounts', text, '--', '/bin/sh', '-c', script], { cwd, encoding: 'utf8' });
+      expect(sh(`echo x >> ${d}/prot/f`).status).not.toBe(0);
+      expect(sh('echo x >> f', join(d, 'prot')).status).not.toBe(0);
+      expect(sh(`echo x > ${d}/prot/new`).status).not.toBe(0);
+      expect(sh(`echo x >> ${d}/resv`).status).not.toBe(0);
+      expect(sh(`touch ${d}/resvdir/x`).status).not.toBe(0);
+      expect(sh(`mv ${d}/prot ${d}/moved`).status).not.toBe(0);
+      expect(sh(`echo ok > ${d}/prot/pin/w && echo ok > ${d}/free && exit 7`).status).toBe(7);
+      expect(readFileSync(join(d, 'prot', 'pin', 'w'), 'utf8')).toBe('ok\n');
+      expect(readFileSync(join(d, 'prot', 'f'), 'utf8')).toBe('kept\n');
+      expect(readFileSync(join(d, 'resv'), 'utf8')).toBe('');
+      expect(readdirSync(join(d, 'resvdir'))).toEqual([]);
+      expect(existsSync(join(d, 'prot', 'new'))).toBe(false);
+      for (const bad of ['x/tmp', 'r', 'rrelative', `r${d}/../etc`]) {
+        const r = spawnSync(helper, ['--mounts', bad, '--', '/bin/sh', '-c', `touch ${d}/ran`], { encoding: 'utf8' });
+        expect(r.status, bad).toBe(125);
+        expect(r.stderr).toMatch(/^bashguard-landlock: [^\n]*\n$/);
+      }
+      expect(existsSync(join(d, 'ran'))).toBe(false);
+      // A symlink where a path is named: the call ends, saying so, before the program runs.
+      symlinkSync(join(d, 'prot'), join(d, 'link'));
+      const l = spawnSync(helper, ['--mounts', `r${d}/link`, '--', '/bin/sh', '-c', `touch ${d}/ran`], { encoding: 'utf8' });
+      expect(l.status).toBe(122);
+      expect(l.stderr).toMatch(/^bashguard-landlock: cannot reach without a symlink: /);
+      expect(existsSync(join(d, 'ran'))).toBe(false);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
     }
   });
 

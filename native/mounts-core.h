@@ -1,0 +1,193 @@
+/*
+ * The enforcement plan's mounts, shared by the bash builtin `bashguard_mounts`
+ * (native/landlock-builtin.c: the client's own shell) and the helper's `--mounts`
+ * (native/landlock-exec.c: a program it then runs, for client shells other than bash). The text's
+ * format and what the confinement covers: landlock-builtin.c's file comment.
+ *
+ * Each function fails through landlock-core.h's `fail`: before unshare(2) with the caller's
+ * `decline` status (the builtin returns it to the wrapper, which falls back; the helper exits with
+ * it, saying why); once the namespaces exist, always by ending the process.
+ */
+#ifndef BASHGUARD_MOUNTS_CORE_H
+#define BASHGUARD_MOUNTS_CORE_H
+#include "landlock-core.h"
+#include <dirent.h>
+#include <sched.h>
+#include <sys/mount.h>
+
+/* The new mount API (Linux 5.12: mount_setattr), by number as the rest. */
+#define SYS_OPEN_TREE_NR 428
+#define SYS_MOVE_MOUNT_NR 429
+#define SYS_FSOPEN_NR 430
+#define SYS_FSCONFIG_NR 431
+#define SYS_FSMOUNT_NR 432
+#define SYS_MOUNT_SETATTR_NR 442
+#define OPEN_TREE_CLONE_ 1
+#define AT_RECURSIVE_ 0x8000
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x00000004
+#define MOVE_MOUNT_T_EMPTY_PATH_ 0x00000040
+#define MOUNT_ATTR_RDONLY_ 0x00000001
+#define MOUNT_ATTR_NOSUID_ 0x00000002
+#define MOUNT_ATTR_NODEV_ 0x00000004
+#define FSOPEN_CLOEXEC_ 0x00000001
+#define FSMOUNT_CLOEXEC_ 0x00000001
+#define FSCONFIG_SET_STRING_ 1
+#define FSCONFIG_CMD_CREATE_ 6
+struct mount_attr_ {
+  uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+static int write_file(const char *file, const char *text) {
+  int fd = open(file, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = write(fd, text, strlen(text));
+  int err = errno;
+  close(fd);
+  errno = err;
+  return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* As root, what may be written: every entry of / but /proc, /sys and /dev, and /dev's harmless nodes. */
+static void grant_root_writes(void) {
+  DIR *d = opendir("/");
+  if (!d) fail(EXIT_SETUP, "cannot list /", NULL, errno);
+  int root = dirfd(d);
+  for (struct dirent *e; (e = readdir(d));) {
+    const char *n = e->d_name;
+    if (!component(n, strlen(n)) || !strcmp(n, "proc") || !strcmp(n, "sys") || !strcmp(n, "dev")) continue;
+    int fd = openat(root, n, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISLNK(st.st_mode)) {
+      if (fd >= 0) close(fd);
+      continue;
+    }
+    grant(fd, S_ISDIR(st.st_mode), n);
+  }
+  closedir(d);
+  static const char *const dev[] = {"null", "zero", "full", "random", "urandom", "tty", "ptmx", "pts", "shm"};
+  for (size_t i = 0; i < sizeof dev / sizeof *dev; i++) {
+    char p[32];
+    snprintf(p, sizeof p, "/dev/%s", dev[i]);
+    int fd = open(p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISLNK(st.st_mode)) {
+      if (fd >= 0) close(fd);
+      continue;
+    }
+    grant(fd, S_ISDIR(st.st_mode), p);
+  }
+}
+
+/* An O_PATH descriptor of `path`, reached without following any symlink, that is not one; else the process ends. */
+static int plain_path(const char *path) {
+  int fd = open_nofollow(path, 0);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || S_ISLNK(st.st_mode)) fail(EXIT_SETUP, "cannot reach without a symlink:", path, fd < 0 ? errno : ELOOP);
+  return fd;
+}
+
+/* One mount of the text: its kind and path, and the detached tree cloned for it (-1 for a tmpfs). */
+struct op {
+  char kind;
+  const char *path;
+  int tree;
+};
+
+/* The number of lines of the text: at most that many ops. */
+static size_t mount_lines(const char *text) {
+  size_t lines = 1;
+  for (const char *c = text; *c; c++) lines += *c == '\n';
+  return lines;
+}
+
+/* The text (cut in place) as ops; a bad line fails with EXIT_USAGE. */
+static size_t parse_mounts(char *text, struct op *ops) {
+  size_t n = 0;
+  for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (!strchr("rwnt", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
+    check_path(line + 1);
+    ops[n++] = (struct op){line[0], line + 1, -1};
+  }
+  return n;
+}
+
+/* What can be checked before anything changes: the mount API (mount_setattr on nothing), and Ubuntu's AppArmor userns restriction. */
+static void mounts_possible(int decline) {
+  /* (an invalid descriptor: EBADF, or EPERM before the namespaces, where the call exists; ENOSYS where not) */
+  struct mount_attr_ probe = {MOUNT_ATTR_RDONLY_, 0, 0, 0};
+  if (syscall(SYS_MOUNT_SETATTR_NR, -1, "", AT_EMPTY_PATH, &probe, sizeof probe) == 0 || errno == ENOSYS) fail(decline, "cannot make the mounts: this kernel lacks the new mount API (Linux 5.12)", NULL, 0);
+  /* Ubuntu's AppArmor lets an unprivileged unshare(2) succeed, then denies the namespace's capabilities. */
+  char restricted = 0;
+  int ar = open("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", O_RDONLY | O_CLOEXEC);
+  if (ar >= 0) {
+    if (read(ar, &restricted, 1) != 1) restricted = 0;
+    close(ar);
+  }
+  if (getuid() != 0 && restricted == '1') fail(decline, "cannot make the mounts: AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns)", NULL, 0);
+}
+
+/*
+ * A new user and mount namespace for this process, the ops' mounts, the current directory entered
+ * again through them, and every write granted to the Landlock ruleset (begun by the caller, who
+ * then calls `confine`). Declines with `decline` where unshare(2) is refused; past it, every failure
+ * ends the process.
+ */
+static void make_mounts(struct op *ops, size_t n, int decline) {
+  uid_t uid = getuid();
+  gid_t gid = getgid();
+  /* The directory, entered again through the new mounts once they are made (else its relative
+   * paths would resolve in the tree beneath them, where nothing is read-only). */
+  char *cwd = getcwd(NULL, 0);
+  if (!cwd) fail(decline, "cannot read the current directory", NULL, errno);
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
+    int err = errno;
+    free(cwd);
+    fail(decline, "cannot make the mounts: a user namespace cannot be created here", NULL, err);
+  }
+  /* Past this point the process is in the new namespaces: every failure ends it. */
+  fail_to = NULL;
+  char map[64];
+  snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)uid, (unsigned long)uid);
+  if (write_file("/proc/self/uid_map", map) != 0) fail(EXIT_SETUP, "cannot map the user id", NULL, errno);
+  if (write_file("/proc/self/setgroups", "deny") != 0 && errno != ENOENT) fail(EXIT_SETUP, "cannot deny setgroups", NULL, errno);
+  snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
+  if (write_file("/proc/self/gid_map", map) != 0) fail(EXIT_SETUP, "cannot map the group id", NULL, errno);
+  if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) fail(EXIT_SETUP, "cannot make the mounts private", NULL, errno);
+  /* Every source from the host's tree, before the first mount; none through a symlink. */
+  for (size_t i = 0; i < n; i++) {
+    if (ops[i].kind == 't') continue;
+    const char *src = ops[i].kind == 'n' ? "/dev/null" : ops[i].path;
+    int fd = plain_path(src);
+    ops[i].tree = (int)syscall(SYS_OPEN_TREE_NR, fd, "", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_ | AT_EMPTY_PATH);
+    if (ops[i].tree < 0) fail(EXIT_SETUP, "cannot clone the mount of", src, errno);
+    close(fd);
+  }
+  for (size_t i = 0; i < n; i++) {
+    struct op *o = &ops[i];
+    if (o->kind == 't') {
+      int fs = (int)syscall(SYS_FSOPEN_NR, "tmpfs", FSOPEN_CLOEXEC_);
+      if (fs < 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_SET_STRING_, "mode", "0555", 0) != 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) != 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
+      o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
+      if (o->tree < 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
+      close(fs);
+    } else if (o->kind != 'w') {
+      /* (/dev/null as bubblewrap binds it: nodev too, so the reserved name cannot be opened for writing at all) */
+      struct mount_attr_ ro = {MOUNT_ATTR_RDONLY_ | (o->kind == 'n' ? MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ : 0), 0, 0, 0};
+      if (syscall(SYS_MOUNT_SETATTR_NR, o->tree, "", AT_EMPTY_PATH | AT_RECURSIVE_, &ro, sizeof ro) != 0) fail(EXIT_SETUP, "cannot make read-only", o->path, errno);
+    }
+    /* The target as it resolves now (through the mounts made before it), not through a symlink. */
+    int at = plain_path(o->path);
+    if (syscall(SYS_MOVE_MOUNT_NR, o->tree, "", at, "", MOVE_MOUNT_F_EMPTY_PATH_ | MOVE_MOUNT_T_EMPTY_PATH_) != 0) fail(EXIT_SETUP, "cannot mount", o->path, errno);
+    close(at);
+    close(o->tree);
+    o->tree = -1;
+  }
+  if (chdir(cwd) != 0) fail(EXIT_SETUP, "cannot enter the current directory again:", cwd, errno);
+  free(cwd);
+  if (uid == 0) grant_root_writes();
+  else grant(open_nofollow("/", 1), 1, "/");
+}
+
+#endif
