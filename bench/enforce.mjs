@@ -21,6 +21,8 @@
  * - `hook landlock` and `client landlock`: the hook with `"enforce": "landlock"` and the client's
  *   shell running the Landlock wrapper it answered (src/layers/sandbox/landlock.ts), where Landlock
  *   can be used here (else left out, and said why).
+ * - `hook zsh`, `client zsh plain` and `client zsh`: the default for a zsh user (SHELL zsh: Claude
+ *   Code runs the call in zsh; the helper makes the mounts for the inner zsh), where zsh is installed;
  * - `floor`: bwrap with the wrapper's namespaces, /dev and /proc but no grant, starting the same
  *   inner shell: what any per-call bubblewrap costs here (bwrap's wrapper's share above it is its
  *   mounts and its shell work).
@@ -42,6 +44,14 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const ROUNDS = Number(args.rounds ?? (args.quick ? 15 : 40));
 const NODE = process.execPath;
 const BIN = join(ROOT, 'bin', 'bashguard.js');
+const ZSH = ['/bin/zsh', '/usr/bin/zsh'].find((p) => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}) ?? null;
 
 function gitIn(cwd, argv) {
   execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...argv], { cwd, stdio: 'ignore' });
@@ -98,12 +108,12 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     const clientTmp = join(root, 'tmp');
     mkdirSync(clientTmp);
     // (SHELL: the client's shell is bash, as the client side below runs it)
-    const env = (home) => ({ PATH: process.env.PATH, HOME: home, TMPDIR: clientTmp, USER: process.env.USER ?? 'bench', SHELL: '/bin/bash' });
+    const env = (home, shell = '/bin/bash') => ({ PATH: process.env.PATH, HOME: home, TMPDIR: clientTmp, USER: process.env.USER ?? 'bench', SHELL: shell });
     const command = 'true';
     const hookOf = (bin, lay) => {
       const event = JSON.stringify({ session_id: 'bench', cwd: lay.wt, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_bench' });
-      // on: true (default config), false ("enforce": "off"), 'landlock' or 'bwrap' (that "enforce").
-      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on === 'landlock' ? lay.homeLl : on === 'bwrap' ? lay.homeBw : on ? lay.homeOn : lay.homeOff), cwd: lay.wt });
+      // on: true (default config), false ("enforce": "off"), 'landlock' or 'bwrap' (that "enforce"), 'zsh' (the default for a zsh user).
+      return (on) => timeRun([NODE, bin, 'hook'], { input: event, env: env(on === 'landlock' ? lay.homeLl : on === 'bwrap' ? lay.homeBw : on ? lay.homeOn : lay.homeOff, on === 'zsh' ? ZSH : undefined), cwd: lay.wt });
     };
     const A = layout('a');
     const B = against ? layout('b') : null;
@@ -169,6 +179,19 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
         subjects.landlockB = () => clientIn(B)(w);
       }
     }
+    // A zsh user (Claude Code runs the call in zsh): the default wrapper, where zsh is installed.
+    let zshWrapped = null;
+    if (ZSH) {
+      hook('zsh');
+      const o = hook('zsh').stdout.trim();
+      zshWrapped = o ? JSON.parse(o).hookSpecificOutput.updatedInput?.command ?? null : null;
+      const inZsh = (cmd) => timeRun([ZSH, '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(A.homeOn, ZSH), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: A.wt });
+      if (zshWrapped && inZsh(zshWrapped).status === 0) {
+        subjects.hookZsh = () => hook('zsh');
+        subjects.plainZsh = () => inZsh(command);
+        subjects.zsh = () => inZsh(zshWrapped);
+      } else zshWrapped = null;
+    }
     const keys = Object.keys(subjects);
     const t = Object.fromEntries(keys.map((k) => [k, []]));
     for (let r = 0; r < rounds; r++) {
@@ -188,6 +211,11 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       deltas.landlockWrapper = paired('landlock', 'plain');
       deltas.landlockTotal = deltas.landlockHook.map((x, i) => x + deltas.landlockWrapper[i]);
     }
+    if (zshWrapped) {
+      deltas.zshHook = paired('hookZsh', 'hookOff');
+      deltas.zshWrapper = paired('zsh', 'plainZsh');
+      deltas.zshTotal = deltas.zshHook.map((x, i) => x + deltas.zshWrapper[i]);
+    }
     if (llWrappedB) {
       deltas.landlockHookB = paired('hookLandlockB', 'hookOffB');
       deltas.landlockWrapperB = paired('landlockB', 'plainB');
@@ -205,6 +233,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       argc: wrapped.length,
       inShell: wrapped.includes('bashguard_mounts'),
       argcBwrap: wBw.wrapped.length,
+      ...(zshWrapped ? { zshBy: / --mounts /.test(zshWrapped) ? "bashguard's helper" : 'bubblewrap' } : {}),
       ...(landlockSkipped ? { landlockSkipped } : { landlockArgc: llWrapped.length }),
       ...(hookB ? { against, argcB: wB.wrapped.length } : {}),
       ...(llWrappedB ? { landlockArgcB: llWrappedB.length } : {}),
@@ -248,6 +277,17 @@ export function enforceReport(r) {
     '',
     `Target: p50 added <= ${r.target.p50AddedMs} ms: ${r.target.pass ? 'pass' : 'FAIL'}.`,
   ];
+  if (r.added.zshTotal)
+    L.push(
+      '',
+      `A zsh user (the client runs the call in zsh; the mounts made by ${r.zshBy}):`,
+      '',
+      '| added per call (paired per round) | p50 | p99 | p50 / hook alone |',
+      '|---|---|---|---|',
+      `| in the hook | ${f(r.added.zshHook.p50)} | ${f(r.added.zshHook.p99)} | ${r.added.zshHook.ratioToHook.toFixed(2)} |`,
+      `| the wrapper, in zsh (wrapped - unwrapped) | ${f(r.added.zshWrapper.p50)} | ${f(r.added.zshWrapper.p99)} | ${r.added.zshWrapper.ratioToHook.toFixed(2)} |`,
+      `| **enforcement total, zsh** | **${f(r.added.zshTotal.p50)}** | ${f(r.added.zshTotal.p99)} | ${r.added.zshTotal.ratioToHook.toFixed(2)} |`,
+    );
   if (r.landlockSkipped) L.push('', `Landlock: skipped (${r.landlockSkipped}).`);
   else
     L.push(

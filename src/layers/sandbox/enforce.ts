@@ -48,7 +48,7 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
-import { bwrapStarts, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
+import { bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
@@ -435,8 +435,11 @@ export function materializeReservations(plan: SandboxPlan): SandboxPlan {
 }
 
 export type Enforcement =
-  /** inShell: the wrapper makes the mounts in the client's own shell first (./in-shell.ts), bwrap where it cannot. */
-  | { kind: 'bwrap'; command: string; plan: SandboxPlan; inShell?: boolean }
+  /**
+   * The plan's mounts; `by`: who makes them where not bubblewrap: the client's own shell (bash,
+   * ./in-shell.ts; bwrap where it declines), or bashguard's helper for a fresh inner shell.
+   */
+  | { kind: 'bwrap'; command: string; plan: SandboxPlan; by?: 'shell' | 'helper' }
   | LandlockEnforcement
   | SeatbeltEnforcement
   | { kind: 'client' }
@@ -489,12 +492,20 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const root = process.getuid?.() === 0;
     const wrapped = enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
-    // Under auto, the same mounts in the client's own shell where it is bash (./in-shell.ts), bwrap where they cannot be made there.
-    const built = mode === 'auto' ? inShellBuiltin(shell, landlockHelper()) : null;
-    const so = built && inShellMountsWork(built, shell, env).ok ? built : null;
-    const tmp = so ? clientTmpDir(env) : null;
-    const mounts = so && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) ? mountsText(plan, root) : null;
-    return { kind: 'bwrap', command: mounts !== null ? inShellWrapper(command, so!, 'bashguard_mounts', mounts, wrapped) : wrapped, plan, inShell: mounts !== null };
+    if (mode !== 'auto') return { kind: 'bwrap', command: wrapped, plan };
+    // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
+    // client's own shell where it is bash (./in-shell.ts; bwrap where the builtin declines), else
+    // by the helper for a fresh inner shell, where their probes passed.
+    const helper = landlockHelper();
+    const text = helper ? mountsText(plan, root) : null;
+    if (text === null) return { kind: 'bwrap', command: wrapped, plan };
+    const built = inShellBuiltin(shell, helper);
+    const tmp = built ? clientTmpDir(env) : null;
+    if (built && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) && inShellMountsWork(built, shell, env).ok) {
+      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, wrapped), plan, by: 'shell' };
+    }
+    if (helperMountsWork(helper!, env).ok) return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text], shell, cwdFile }), plan, by: 'helper' };
+    return { kind: 'bwrap', command: wrapped, plan };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -571,10 +582,22 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
   const failed = trialRun(ws, env, e.command, 'bubblewrap');
   if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
-  // Where the client's shell makes the mounts itself (its probe passed: enforceCall used it), or why not.
-  const built = mode === 'auto' ? inShellBuiltin(clientShell(env), landlockHelper()) : null;
-  const own = built ? inShellMountsWork(built, clientShell(env), env) : null;
-  const where = e.inShell ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot" : own && !own.ok ? `; ${own.why}, so bubblewrap starts for each call` : '';
+  // Who makes the mounts (the probes enforceCall asked passed), or why bubblewrap does.
+  const why = (): string => {
+    const helper = landlockHelper();
+    const built = helper ? inShellBuiltin(clientShell(env), helper) : null;
+    const own = built ? inShellMountsWork(built, clientShell(env), env) : null;
+    const h = helper ? helperMountsWork(helper, env) : null;
+    return [own && !own.ok ? own.why : null, h && !h.ok ? h.why : null].filter((x) => x).join('; ');
+  };
+  const where =
+    e.by === 'shell'
+      ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot"
+      : e.by === 'helper'
+        ? `; the mounts are made by bashguard's helper (a user and mount namespace and a Landlock domain) for the client's shell (${clientShell(env)})`
+        : mode === 'auto' && why()
+          ? `; ${why()}, so bubblewrap starts for each call`
+          : '';
   return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 

@@ -5,7 +5,7 @@
  * boot in bashguard's cache dir (which the enforcement keeps read-only: the agent cannot plant an
  * answer), keyed by the probed binary's identity (a replaced binary is probed again).
  */
-import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { uptime } from 'node:os';
 import { dirname } from 'node:path';
@@ -57,6 +57,7 @@ export function probeCacheFile(env: Env): string | null {
 }
 export const bwrapProbeKey = (bwrap: string): string => `bwrap ${bwrap} ${identity(bwrap)}`;
 export const inShellProbeKey = (so: string, shell: string): string => `mounts ${so} ${identity(so)} ${shell}`;
+export const helperMountsProbeKey = (helper: string): string => `mounts-helper ${helper} ${identity(helper)}`;
 
 /** A real directory (not a link) owned by this user, mode 0700 or tighter. */
 function privateDir(dir: string): boolean {
@@ -129,6 +130,18 @@ export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
   });
 }
 
+/**
+ * Whether the helper's `--mounts` (native/landlock-exec.c, native/mounts-core.h) works here, cached
+ * per boot as the builtin's: a program it runs with no mount must be in a new user namespace. The
+ * wrapper of a client shell other than bash uses it instead of bubblewrap where it does.
+ */
+export function helperMountsWork(helper: string, env: Env): Probe {
+  return cachedProbe(env, helperMountsProbeKey(helper), () => {
+    const r = spawnSync(helper, ['--mounts', '', '--', '/bin/sh', '-c', 'read -r a b c </proc/self/uid_map && [ "$c" = 1 ]'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });
+    return r.status === 0 ? { ok: true, why: "bashguard's helper makes the mounts" } : { ok: false, why: `bashguard's helper cannot make the mounts here (exit ${r.status ?? r.signal}: ${(r.stderr ?? r.error?.message ?? '').trim().replace(/^bashguard-landlock: /, '').split('\n')[0] || 'no message'})` };
+  });
+}
+
 function executableFile(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
@@ -141,7 +154,8 @@ function executableFile(p: string): boolean {
 /**
  * The Landlock helper binary (native/landlock-exec.c): build/Release/bashguard-landlock
  * (scripts/build-native.mjs), else the shipped prebuilt one (an install with --ignore-scripts).
- * Null where neither is there.
+ * Physical (the wrappers name it, and the builtin beside it, by a path no symlink on the way can
+ * redirect: the package may be reached through one). Null where neither is there.
  */
 export function landlockHelper(): string | null {
   let root: string;
@@ -150,7 +164,14 @@ export function landlockHelper(): string | null {
   } catch {
     return null;
   }
-  for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) if (executableFile(p)) return p;
+  for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) {
+    if (!executableFile(p)) continue;
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return null;
+    }
+  }
   return null;
 }
 

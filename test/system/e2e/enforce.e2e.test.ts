@@ -10,8 +10,8 @@
  *
  * The same session runs three times: with `"enforce": "off"` in the user config (the analyzer
  * alone: the escapes are counted, and must land, or the suite proves nothing), and with the
- * default for a zsh user (the wrapper starts bubblewrap) and a bash user (the wrapper makes the
- * same mounts in the client's own shell, src/layers/sandbox/in-shell.ts): then the main checkout,
+ * default for a zsh user (bashguard's helper makes bubblewrap's mounts for the inner zsh) and a bash
+ * user (the wrapper makes them in the client's own shell, src/layers/sandbox/in-shell.ts): then the main checkout,
  * the sibling worktree and every control file are byte-identical, every escape was allowed by the
  * analyzer and wrapped, and the legitimate work happened.
  * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead).
@@ -52,7 +52,7 @@ function script(main: string, sibling: string, home: string): Step[] {
 
 let claudeBin = '';
 
-/** `shell`: the user's SHELL (bash: the wrapper makes the mounts in the client's own shell; unset: the client picks zsh where it has it, and the wrapper starts bubblewrap). */
+/** `shell`: the user's SHELL (bash: the wrapper makes the mounts in the client's own shell; zsh: the helper makes them for the inner zsh). */
 function session(enforce: 'off' | null, shell: string | null = null): Promise<Session> {
   return runSession({
     label: `enforce ${enforce ?? 'default'}${shell ? `, SHELL=${shell}` : ''}`,
@@ -118,7 +118,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of
     const attempts = off.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper');
     const landedOff = attempts.filter((st) => landed(off, st)).map((st) => st.label);
     const landedIn = (s: Session) => s.steps.filter((st) => st.kind === 'escape' || st.kind === 'tamper').filter((st) => landed(s, st)).map((st) => st.label);
-    console.log(`[enforce e2e] escapes and tampering that landed: ${landedOff.length}/${attempts.length} with "enforce": "off", ${landedIn(on).length}/${attempts.length} with bubblewrap (zsh), ${landedIn(inShell).length}/${attempts.length} with the mounts in the client's bash; not landed without enforcement: ${attempts.filter((st) => !landedOff.includes(st.label)).map((st) => st.label).join('; ') || 'none'}`);
+    console.log(`[enforce e2e] escapes and tampering that landed: ${landedOff.length}/${attempts.length} with "enforce": "off", ${landedIn(on).length}/${attempts.length} with the helper's mounts (zsh), ${landedIn(inShell).length}/${attempts.length} with the mounts in the client's bash; not landed without enforcement: ${attempts.filter((st) => !landedOff.includes(st.label)).map((st) => st.label).join('; ') || 'none'}`);
     expect(landedOff.length, `landed without enforcement: ${landedOff.join('; ')}\n${off.digest}`).toBe(attempts.length);
     for (const s of enforced()) expect(landedIn(s), s.digest).toEqual([]);
   });
@@ -128,9 +128,9 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: OS enforcement of
       for (const [i, st] of s.steps.entries()) expect(decision(s.answers[i]!).wrapped, `${st.label}: ${s.answers[i]}`).toBe(true);
       for (const k of Object.keys(s.before)) expect(s.after[k], `${k}\n${s.digest}`).toBe(s.before[k]);
     }
-    // The client's bash makes the mounts itself; zsh (or a bash the builtin cannot serve) starts bubblewrap.
+    // The client's bash makes the mounts itself; for zsh the helper makes them.
     for (const [i, st] of inShell.steps.entries()) expect(decision(inShell.answers[i]!).command, st.label).toMatch(/bashguard_mounts/);
-    if (ZSH) for (const [i, st] of on.steps.entries()) expect(decision(on.answers[i]!).command, st.label).not.toMatch(/bashguard_mounts/);
+    if (ZSH) for (const [i, st] of on.steps.entries()) expect(decision(on.answers[i]!).command, st.label).toMatch(/^(?![\s\S]*bashguard_mounts)[\s\S]*bashguard-landlock'? --mounts /);
   });
 
   it('with enforcement, the legitimate work of the same session happened', () => {

@@ -19,6 +19,7 @@ import { planCovers } from '../../../src/layers/sandbox/index.js';
 import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan } from '../../../src/layers/sandbox/enforce.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
+import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 
 const { bwrap, canRun } = bwrapHere('the enforcement coverage checks');
 
@@ -27,7 +28,6 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
   let home: string;
   let env: NodeJS.ProcessEnv;
   let plan: SandboxPlan;
-  let wrapped: string;
   /** Paths the command must not write, with why. */
   let protectedSet: { path: string; why: string }[];
   /** Paths the command must be able to write. */
@@ -69,7 +69,6 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       { path: join(claudeReal, 'hooks', 'launcher'), why: "a new hook file in ~/.claude's real directory" },
     ];
     writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'HEAD'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x'), join(L.outside, 'x')];
-    wrapped = e.command;
   });
   afterAll(() => L?.cleanup());
 
@@ -91,7 +90,11 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     expect(args).not.toContain(join(claudeReal, 'settings.json'));
   });
 
-  it('for real: the wrapped command can write none of the protected paths, and the writable ones', () => {
+  // Each way the plan's mounts are made: the client's bash (the builtin), the helper for another
+  // shell (here: the client's temp dir read-only, so its bash is not confined in place), bubblewrap.
+  const helperHere = landlockHelper() !== null;
+  const inShellHere = helperHere && landlockBuiltin(landlockHelper()!) !== null;
+  it.each(['shell', 'helper', 'bwrap'] as const)('for real, the mounts made by %s: the wrapped command can write none of the protected paths, and the writable ones', (by) => {
     // One script: for each path, try to write it without changing it (append nothing to a file,
     // create and remove a probe in a directory, create and remove a missing name); print the
     // paths that could be written.
@@ -103,10 +106,15 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     const all = [...protectedSet.map((p) => p.path), ...writable];
     const before = new Map(all.map((p) => [p, existsSync(p) && statSync(p).isFile() ? readFileSync(p) : null]));
     const script = all.map(tryWrite).join('\n');
-    const ws = openWorkspace(L.worktree, { env });
-    const e = enforceCall(ws, script, 'auto', env);
+    const runEnv: NodeJS.ProcessEnv = { ...env, SHELL: '/bin/bash' };
+    if (by === 'helper') runEnv.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    else delete runEnv.CLAUDE_CODE_TMPDIR;
+    const ws = openWorkspace(L.worktree, { env: runEnv });
+    const e = enforceCall(ws, script, by === 'bwrap' ? 'bwrap' : 'auto', runEnv);
     if (e.kind !== 'bwrap') throw new Error('not enforced');
-    const r = spawnSync('/bin/bash', ['-c', 'eval "$BG_W"'], { cwd: L.worktree, env: { ...env, BG_W: e.command }, encoding: 'utf8', timeout: 60_000 });
+    expect(e.by).toBe(by === 'shell' ? (inShellHere ? 'shell' : helperHere ? 'helper' : undefined) : by === 'helper' && helperHere ? 'helper' : undefined);
+    expect(e.command).toMatch(e.by === undefined ? /--ro-bind/ : /['\n]r\//);
+    const r = spawnSync('/bin/bash', ['-c', 'eval "$BG_W"'], { cwd: L.worktree, env: { ...runEnv, BG_W: e.command }, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     const wrote = new Set(r.stdout.split('\n').filter((l) => l.startsWith('W ')).map((l) => l.slice(2)));
     const escaped = protectedSet.filter((p) => wrote.has(p.path) && !plan.unreserved.includes(p.path));
@@ -117,7 +125,6 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       const b = before.get(p.path);
       if (b instanceof Buffer) expect(readFileSync(p.path).equals(b), p.path).toBe(true);
     }
-    expect(wrapped).toContain('--ro-bind');
   });
 });
 

@@ -2,7 +2,7 @@
  * The default enforcement as most people run it: not as root. Where this suite runs as root, it
  * becomes `nobody` (setpriv) for the hook and the client's shell alike, in a layout that user
  * owns: the hook answers with the wrapper that makes the mounts in the client's bash
- * (src/layers/sandbox/in-shell.ts), and that wrapper, run as the client runs it, keeps the main
+ * (src/layers/sandbox/in-shell.ts), or by the helper for a zsh user, and that wrapper, run as the client runs it, keeps the main
  * checkout, the sibling and the user settings byte-identical while the worktree's work (a new
  * top-level file, a commit) is done. Skips, saying why, where it cannot become another user or
  * that user cannot read this checkout (a private clone) or use user namespaces.
@@ -17,6 +17,7 @@ import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/pro
 
 const AS = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
 const BASH = '/bin/bash';
+const ZSH = ['/bin/zsh', '/usr/bin/zsh'].find((p) => spawnSync(p, ['-c', 'true']).status === 0) ?? null;
 
 function why(): string | null {
   if (process.platform !== 'linux') return 'Linux only';
@@ -36,17 +37,17 @@ describe.skipIf(skip !== null)('the default enforcement for a user other than ro
   let env: NodeJS.ProcessEnv;
   const asNobody = (argv: string[], opts: { input?: string; extra?: NodeJS.ProcessEnv } = {}) =>
     spawnSync(AS[0]!, [...AS.slice(1), ...argv], { cwd: L.worktree, env: { ...env, ...opts.extra }, input: opts.input, encoding: 'utf8', timeout: 60_000 });
-  const wrapped = (command: string): string => {
+  const wrapped = (command: string, shell = BASH): string => {
     const event = JSON.stringify({ session_id: 's', cwd: L.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `toolu_${command.length}` });
-    const r = asNobody([process.execPath, join(REPO_ROOT, 'bin', 'bashguard.js'), 'hook'], { input: event });
+    const r = asNobody([process.execPath, join(REPO_ROOT, 'bin', 'bashguard.js'), 'hook'], { input: event, extra: { SHELL: shell } });
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; updatedInput: { command: string } } };
     expect(out.hookSpecificOutput.permissionDecision).toBe('allow');
     return out.hookSpecificOutput.updatedInput.command;
   };
-  const run = (command: string) => {
-    const w = wrapped(command);
-    return { wrapper: w, ...asNobody([BASH, '-c', 'eval "$BG_W"'], { extra: { BG_W: w } }) };
+  const run = (command: string, shell = BASH) => {
+    const w = wrapped(command, shell);
+    return { wrapper: w, ...asNobody([shell, '-c', 'eval "$BG_W"'], { extra: { BG_W: w, SHELL: shell } }) };
   };
 
   beforeAll(() => {
@@ -60,7 +61,8 @@ describe.skipIf(skip !== null)('the default enforcement for a user other than ro
   });
   afterAll(() => L?.cleanup());
 
-  it("the hook's wrapper makes the mounts in the client's shell; escapes fail, the worktree's work is done", () => {
+  // bash: the mounts made in the client's shell; zsh (where installed): by the helper for the inner zsh.
+  it.each([BASH, ...(ZSH ? [ZSH] : [])])("the hook's wrapper for a %s user makes the mounts; escapes fail, the worktree's work is done", (shell) => {
     const readme = readFileSync(join(L.main, 'README.md'), 'utf8');
     const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
     // Scripts the analyzer cannot read (written by one call, run by the next), each an escape.
@@ -71,11 +73,11 @@ describe.skipIf(skip !== null)('the default enforcement for a user other than ro
       'e4.sh': `echo x > /proc/$PPID/root${L.main}/README.md`,
       'e5.sh': 'mv "$HOME/.claude" "$HOME/.claude-moved"',
     };
-    for (const [name, body] of Object.entries(scripts)) expect(run(`printf '%s\\n' '${body.replace(/'/g, `'\\''`)}' > ${name}`).status, name).toBe(0);
+    for (const [name, body] of Object.entries(scripts)) expect(run(`printf '%s\\n' '${body.replace(/'/g, `'\\''`)}' > ${name}`, shell).status, name).toBe(0);
     const escapes = Object.keys(scripts).map((n) => `sh ${n}`);
     for (const c of escapes) {
-      const r = run(c);
-      expect(r.wrapper, c).toMatch(/bashguard_mounts/);
+      const r = run(c, shell);
+      expect(r.wrapper, c).toMatch(shell === BASH ? /bashguard_mounts/ : /^(?![\s\S]*bashguard_mounts)[\s\S]*bashguard-landlock'? --mounts /);
       expect(r.status, `${c}: ${r.stderr}`).not.toBe(0);
       // (refused by the mounts or the Landlock domain, not failing for another reason)
       expect(r.stderr, c).toMatch(/Read-only file system|Permission denied|Device or resource busy/);
@@ -83,8 +85,9 @@ describe.skipIf(skip !== null)('the default enforcement for a user other than ro
     expect(readFileSync(join(L.main, 'README.md'), 'utf8')).toBe(readme);
     expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toBe(settings);
     expect(existsSync(join(L.sibling, 'ESC'))).toBe(false);
-    const ok = run('echo made > top-level.txt && git add top-level.txt && git commit -qm as-user && git log -1 --format=%s && id -u');
+    const file = `top-level-${shell.split('/').pop()}.txt`;
+    const ok = run(`echo made > ${file} && git add ${file} && git commit -qm as-user && git log -1 --format=%s && id -u`, shell);
     expect(ok, ok.stderr).toMatchObject({ status: 0, stdout: 'as-user\n65534\n' });
-    expect(readFileSync(join(L.worktree, 'top-level.txt'), 'utf8')).toBe('made\n');
+    expect(readFileSync(join(L.worktree, file), 'utf8')).toBe('made\n');
   });
 });

@@ -26,7 +26,7 @@ import { clientSandboxSettings, managedClaudeSandbox } from '../../../src/layers
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
-import { currentBootId, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
+import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -132,22 +132,26 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
 
 const { bwrap, canRun } = bwrapHere('the enforcement runs under bubblewrap');
 
-// Twice: the plan's mounts made in the client's own shell (bash, the builtin installed, the
-// client's temp dir writable: native/landlock-builtin.c's bashguard_mounts), and by bubblewrap
-// (where the client's temp dir is read-only in the plan, the wrapper does not use the builtin).
+// Three times: the plan's mounts made in the client's own shell (`auto`, bash, the builtin
+// installed, the client's temp dir writable: native/landlock-builtin.c's bashguard_mounts), by the
+// helper for the inner shell (`auto` where the client's temp dir is read-only in the plan, as for
+// a zsh client: native/landlock-exec.c --mounts), and by bubblewrap itself (`"enforce": "bwrap"`).
 const inShellHere = landlockHelper() !== null && landlockBuiltin(landlockHelper()!) !== null;
+const helperHere = landlockHelper() !== null;
 describe.skipIf(!canRun).each([
-  { path: "in the client's shell", inShell: true },
-  { path: 'bwrap', inShell: false },
-])('enforcement under bubblewrap, for real: $path', ({ inShell }) => {
+  { path: "in the client's shell", by: 'shell' as const },
+  { path: 'by the helper', by: 'helper' as const },
+  { path: 'bwrap', by: 'bwrap' as const },
+])('enforcement under bubblewrap, for real: $path', ({ by }) => {
+  const inShell = by === 'shell';
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
   const wrap = (command: string, cwd = L.worktree) => {
     const ws = openWorkspace(cwd, { env });
-    const e = enforceCall(ws, command, 'auto', env);
+    const e = enforceCall(ws, command, by === 'bwrap' ? 'bwrap' : 'auto', env);
     if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
-    expect(e.inShell === true, 'the wrapper makes the mounts in the shell').toBe(inShell && inShellHere);
+    expect(e.by, 'who makes the mounts').toBe(by === 'shell' ? (inShellHere ? 'shell' : helperHere ? 'helper' : undefined) : by === 'helper' && helperHere ? 'helper' : undefined);
     return e.command;
   };
   const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd), cwd, env);
@@ -163,8 +167,8 @@ describe.skipIf(!canRun).each([
     // (TMPDIR in the layout: the wrappers' cwd files go with it)
     mkdirSync(join(L.root, 'tmp'), { recursive: true });
     env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
-    if (inShell) delete env.CLAUDE_CODE_TMPDIR;
-    else env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    else delete env.CLAUDE_CODE_TMPDIR;
     delete env.XDG_CONFIG_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
@@ -300,21 +304,31 @@ describe.skipIf(!canRun).each([
 
   const runIn = (wrapper: string, prelude: string, launcher: string[] = []) => runWrapper(wrapper, { cwd: L.worktree, env, prelude, launcher });
 
-  it.runIf(inShell && inShellHere)("where the (cached) probe says the client's shell cannot make the mounts here (Ubuntu's AppArmor), the wrapper starts bubblewrap without trying", () => {
-    const so = landlockBuiltin(landlockHelper()!)!;
+  it.runIf(inShell && inShellHere)("where the (cached) probes say the client's shell cannot make the mounts here (Ubuntu's AppArmor), the helper makes them; where neither can, bubblewrap starts, without trying", () => {
+    const helper = landlockHelper()!;
+    const so = landlockBuiltin(helper)!;
     const file = probeCacheFile(env)!;
     const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const cache = before ? (JSON.parse(before) as { boot: string; probes: Record<string, unknown> }) : { boot: currentBootId(), probes: {} };
-    writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { ...cache.probes, [inShellProbeKey(so, clientShell(env))]: { ok: false, why: 'planted' } } }));
+    const plant = (keys: string[]) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { ...cache.probes, ...Object.fromEntries(keys.map((k) => [k, { ok: false, why: 'planted' }])) } }));
     try {
-      const e = enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env);
-      expect(e).toMatchObject({ kind: 'bwrap', inShell: false });
-      expect(e.kind === 'bwrap' && e.command).not.toMatch(/bashguard_mounts/);
+      plant([inShellProbeKey(so, clientShell(env))]);
+      const e = enforceCall(openWorkspace(L.worktree, { env }), `echo x > ${L.main}/ESC-P`, 'auto', env);
+      expect(e).toMatchObject({ kind: 'bwrap', by: 'helper' });
+      expect(e.kind === 'bwrap' && e.command).not.toMatch(/bashguard_mounts|bwrap/);
+      // (and it holds: the helper's mounts refuse the write)
+      expect(runAsClient(e.kind === 'bwrap' ? e.command : '', L.worktree, env).code).not.toBe(0);
+      plant([inShellProbeKey(so, clientShell(env)), helperMountsProbeKey(helper)]);
+      const b = enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env);
+      expect(b).toMatchObject({ kind: 'bwrap' });
+      expect(b.kind === 'bwrap' && b.by).toBeUndefined();
+      expect(b.kind === 'bwrap' && b.command).not.toMatch(/bashguard_mounts| --mounts /);
     } finally {
       if (before === null) rmSync(file, { force: true });
       else writeFileSync(file, before);
     }
+    expect(existsSync(join(L.main, 'ESC-P'))).toBe(false);
   });
 
   it.runIf(inShell && inShellHere)("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, bwrap runs the command, confined", () => {
@@ -380,7 +394,8 @@ describe('the enforce setting and the hook', () => {
     if (canRun) {
       expect(r.out?.permissionDecision).toBe('allow');
       expect(r.out?.updatedInput).toMatchObject({ description: 'd', timeout: 5000, run_in_background: false });
-      expect(String(r.out?.updatedInput?.command)).toContain('bwrap');
+      // (bubblewrap's mounts: made by the client's bash, the helper for another shell, or bwrap)
+      expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
       // The same event, the same answer (the cwd file's name comes from the call's id), whether
       // or not an earlier call made the reservations already.
       expect((await hook({ command: 'echo ok > notes.txt', description: 'd', timeout: 5000, run_in_background: false })).out).toEqual(r.out);
