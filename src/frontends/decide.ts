@@ -134,7 +134,7 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
  * `"landlock"`) and it is missing.
  */
 async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
-  const { enforceCall, findBwrap, clientShell, BWRAP_PROBE, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
+  const { enforceCall, clientShell, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
   if (ws.config.enforce === 'auto' && (ctx.client ?? 'claude') === 'claude' && managedClaudeSandbox().ok) return null;
@@ -162,7 +162,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
       command:
         e.kind === 'landlock'
           ? e.command
-          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : [findBwrap(ctx.env) ?? 'bwrap', ...BWRAP_PROBE, '--', shell, '-c', ':'])),
+          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : e.probe)),
       ...(call.input ? { input: call.input } : {}),
       mechanism: e.kind,
     },

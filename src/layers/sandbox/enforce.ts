@@ -48,7 +48,7 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
-import { bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
+import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
 export { BWRAP_PROBE } from './probes.js';
@@ -437,9 +437,11 @@ export function materializeReservations(plan: SandboxPlan): SandboxPlan {
 export type Enforcement =
   /**
    * The plan's mounts; `by`: who makes them where not bubblewrap: the client's own shell (bash,
-   * ./in-shell.ts; bwrap where it declines), or bashguard's helper for a fresh inner shell.
+   * ./in-shell.ts; bwrap, or the helper where bwrap is missing, where it declines), or bashguard's
+   * helper for a fresh inner shell. `probe`: a command that succeeds where that sandbox can start
+   * (./held.ts: inside another sandbox, none can).
    */
-  | { kind: 'bwrap'; command: string; plan: SandboxPlan; by?: 'shell' | 'helper' }
+  | { kind: 'bwrap'; command: string; plan: SandboxPlan; by?: 'shell' | 'helper'; probe: string[] }
   | LandlockEnforcement
   | SeatbeltEnforcement
   | { kind: 'client' }
@@ -466,12 +468,16 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   if (mode === 'seatbelt') return { kind: 'none', reason: `sandbox-exec needs macOS (this is ${process.platform})` };
   if (process.platform !== 'linux') return { kind: 'none', reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const bwrap = mode === 'landlock' ? null : findBwrap(env);
-  // Landlock (./landlock.ts) when the config asks for it, or under `auto` where bwrap cannot start.
-  const bwrapProbe = mode === 'auto' && bwrap ? bwrapStarts(bwrap, env) : null;
+  const bwrapOk = bwrap !== null && (mode !== 'auto' || bwrapStarts(bwrap, env).ok);
+  // Under auto, bashguard's helper makes bubblewrap's mounts where bubblewrap is missing or cannot
+  // start but the helper's probe passed; Landlock (./landlock.ts) where neither, or where the
+  // config asks for it.
+  const helper = mode === 'auto' ? landlockHelper() : null;
+  const mountsHelper = !bwrapOk && helper && helperMountsWork(helper, env).ok ? helper : null;
   // (probed once per call: landlockCall takes the answer)
-  const ll = mode === 'landlock' || (mode === 'auto' && (!bwrap || !bwrapProbe!.ok)) ? landlockAvailable(env) : null;
+  const ll = mode === 'landlock' || (mode === 'auto' && !bwrapOk && !mountsHelper) ? landlockAvailable(env) : null;
   const useLandlock = mode === 'landlock' || ll?.ok === true;
-  if (!bwrap && !useLandlock) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, and Landlock cannot be used: ${ll?.why}` : ''}` };
+  if (!bwrap && !useLandlock && !mountsHelper) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, bashguard's helper cannot make its mounts here, and Landlock cannot be used: ${ll?.why}` : ''}` };
   const shell = opts.shell ?? clientShell(env);
   try {
     const cwdFile = cwdFileFor(env, command, callId);
@@ -486,26 +492,29 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
         name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,
       });
     }
-    const bw = real(bwrap!) ?? bwrap!;
+    // (the program that starts the sandbox is a control path of the plan)
+    const bw = mountsHelper ?? real(bwrap!) ?? bwrap!;
     const planned = enforcementPlan(ws, bw, real(shell) ?? shell, store);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const root = process.getuid?.() === 0;
-    const wrapped = enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
-    if (mode !== 'auto') return { kind: 'bwrap', command: wrapped, plan };
+    const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
+    const wrapped = mountsHelper ? null : enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
+    if (wrapped !== null && mode !== 'auto') return { kind: 'bwrap', command: wrapped, plan, probe: bwrapProbe() };
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
-    // client's own shell where it is bash (./in-shell.ts; bwrap where the builtin declines), else
-    // by the helper for a fresh inner shell, where their probes passed.
-    const helper = landlockHelper();
+    // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
+    // helper), else by the helper for a fresh inner shell, where their probes passed.
     const text = helper ? mountsText(plan, root) : null;
-    if (text === null) return { kind: 'bwrap', command: wrapped, plan };
+    if (text === null) return wrapped !== null ? { kind: 'bwrap', command: wrapped, plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
+    const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text], shell, cwdFile });
+    const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];
     const built = inShellBuiltin(shell, helper);
     const tmp = built ? clientTmpDir(env) : null;
     if (built && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) && inShellMountsWork(built, shell, env).ok) {
-      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, wrapped), plan, by: 'shell' };
+      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, wrapped ?? byHelper()), plan, by: 'shell', probe: wrapped !== null ? bwrapProbe() : helperProbe };
     }
-    if (helperMountsWork(helper!, env).ok) return { kind: 'bwrap', command: enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text], shell, cwdFile }), plan, by: 'helper' };
-    return { kind: 'bwrap', command: wrapped, plan };
+    if (mountsHelper || helperMountsWork(helper!, env).ok) return { kind: 'bwrap', command: byHelper(), plan, by: 'helper', probe: helperProbe };
+    return { kind: 'bwrap', command: wrapped!, plan, probe: bwrapProbe() };
   } catch (err) {
     return { kind: 'none', reason: `the sandbox cannot be computed: ${(err as Error).message.split('\n')[0]}` };
   }
@@ -563,6 +572,8 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     const ll = mode === 'bwrap' ? null : landlockAvailable(env);
     const b = bwrap ? bwrapStarts(bwrap, env) : null;
     if (b?.ok) return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${bwrap}) for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
+    const helper = mode === 'auto' && process.platform === 'linux' ? landlockHelper() : null;
+    if (helper && helperMountsWork(helper, env).ok) return { ok: true, mechanism: 'bwrap', detail: `bubblewrap's mounts, made by bashguard's helper (${helper}; bubblewrap ${b ? 'cannot start here' : 'is not installed'}), for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
     if (ll?.ok) return { ok: true, mechanism: 'landlock', detail: `Landlock (${ll.why}, ${ll.helper})${b ? ` where ${b.why}` : ''} for sessions in linked worktrees (not one here: ${ws.skipped ?? 'no worktree'})` };
     if (!bwrap && mode !== 'landlock') return { ok: false, mechanism: 'none', detail: `no mechanism: ${process.platform === 'linux' ? 'bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)' : `bubblewrap needs Linux (this is ${process.platform})`}${ll ? `; Landlock: ${ll.why}` : ''}` };
     return { ok: false, mechanism: 'none', detail: `no mechanism: ${[b?.why, ll ? `Landlock cannot be used: ${ll.why}` : null].filter((x) => x).join('; ')}` };
@@ -579,7 +590,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
-  const failed = trialRun(ws, env, e.command, 'bubblewrap');
+  const failed = trialRun(ws, env, e.command, e.by ? "bashguard's mounts" : 'bubblewrap');
   if (failed) return failed;
   const ro = e.plan.grants.filter((g) => g.access === 'ro').length;
   // Who makes the mounts (the probes enforceCall asked passed), or why bubblewrap does.
@@ -590,15 +601,17 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     const h = helper ? helperMountsWork(helper, env) : null;
     return [own && !own.ok ? own.why : null, h && !h.ok ? h.why : null].filter((x) => x).join('; ');
   };
+  const bwrap = findBwrap(env);
+  const fallback = bwrap ? 'bubblewrap' : "bashguard's helper";
   const where =
     e.by === 'shell'
-      ? "; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), bubblewrap where that shell cannot"
+      ? `; the mounts are made in the client's own shell (bash: a user and mount namespace and a Landlock domain), ${fallback} where that shell cannot`
       : e.by === 'helper'
         ? `; the mounts are made by bashguard's helper (a user and mount namespace and a Landlock domain) for the client's shell (${clientShell(env)})`
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `bubblewrap (${findBwrap(env)}): every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */

@@ -26,6 +26,7 @@ import { clientSandboxSettings, managedClaudeSandbox } from '../../../src/layers
 import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
+import { REPO_ROOT } from '../../helpers/shared.js';
 import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
@@ -437,6 +438,38 @@ describe('the enforce setting and the hook', () => {
     expect(req.out?.permissionDecisionReason).toMatch(/requires bubblewrap/);
   });
 
+  // A machine without bubblewrap: as root, bwrap hidden in a mount namespace of its own (a
+  // non-executable file bound over it) for the hook; its answer then runs as the client would.
+  const hideBwrap = process.getuid?.() === 0 && findBwrap(process.env) !== null && spawnSync('unshare', ['-m', 'true']).status === 0;
+  it.runIf(hideBwrap && landlockHelper() !== null)("without bubblewrap installed, auto makes bubblewrap's mounts with bashguard's own helper (and builtin): an escape fails, the worktree's work is done, doctor says so", () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    const blank = join(L.root, 'not-bwrap');
+    writeFileSync(blank, '', { mode: 0o644 });
+    const env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
+    const bw = realpathSync(findBwrap(env)!);
+    const without = (argv: string[], input = '') => spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind "$0" "$1" && shift 2 && exec "$@"', blank, bw, ...argv], { cwd: L.worktree, env, input, encoding: 'utf8', timeout: 30_000 });
+    expect(without(['sh', '-c', `[ -x ${bw} ]`]).status, 'bwrap is hidden').not.toBe(0);
+    const answer = (command: string) => {
+      const r = without([process.execPath, join(REPO_ROOT, 'bin', 'bashguard.js'), 'hook'], JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: L.worktree, tool_use_id: `toolu_nb${command.length}` }));
+      expect(r.status, r.stderr).toBe(0);
+      const o = (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput: { command: string } } }).hookSpecificOutput;
+      expect(o.permissionDecision, o.permissionDecisionReason).toBe('allow');
+      expect(o.permissionDecisionReason).toMatch(/bubblewrap's mounts, made/);
+      expect(o.updatedInput.command).not.toMatch(/bwrap/);
+      return o.updatedInput.command;
+    };
+    const readme = readFileSync(join(L.main, 'README.md'), 'utf8');
+    const escape = runAsClient(answer(`node -e "require('fs').appendFileSync(require('path').resolve('..', '..', 'README.md'), 'x')"`), L.worktree, env);
+    expect(escape.code).not.toBe(0);
+    expect(readFileSync(join(L.main, 'README.md'), 'utf8')).toBe(readme);
+    const ok = runAsClient(answer('echo made > made-here.txt && mkdir -p sub && cd sub'), L.worktree, env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.cwd).toBe(join(L.worktree, 'sub'));
+    expect(readFileSync(join(L.worktree, 'made-here.txt'), 'utf8')).toBe('made\n');
+    const doctor = without([process.execPath, join(REPO_ROOT, 'bin', 'bashguard.js'), 'doctor']);
+    expect(doctor.stdout.split('\n').find((l) => /\benforcement\b/.test(l))).toMatch(/^ok +enforcement +bubblewrap's mounts without bubblewrap \(not installed\)/);
+  });
+
   it('doctor names the mechanism in effect, and fails when none is', async () => {
     const doctor = async (env: NodeJS.ProcessEnv) => {
       let out = '';
@@ -446,6 +479,10 @@ describe('the enforce setting and the hook', () => {
     };
     rmSync(join(home, '.config'), { recursive: true, force: true });
     if (canRun) expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +bubblewrap/);
+    // Who makes the mounts, by the client's shell: bash itself, or the helper for zsh.
+    if (canRun && landlockHelper() && landlockBuiltin(landlockHelper()!)) expect(await doctor(cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' }))).toMatch(/the mounts are made in the client's own shell/);
+    const zsh = ['/bin/zsh', '/usr/bin/zsh'].find((p) => existsSync(p));
+    if (canRun && landlockHelper() && zsh) expect(await doctor(cleanEnv({ HOME: home, SHELL: zsh }))).toMatch(new RegExp(`the mounts are made by bashguard's helper .* for the client's shell \\(${zsh}\\)`));
     userConfig({ enforce: 'off' });
     expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +off \(set in .*config.json\)/);
     userConfig({ enforce: 'client' });

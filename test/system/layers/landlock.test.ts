@@ -18,7 +18,7 @@ import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
 import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, rulesFromText, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
-import { bwrapProbeKey, currentBootId, helperMountsWork, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
+import { bwrapProbeKey, currentBootId, helperMountsProbeKey, helperMountsWork, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
@@ -344,16 +344,26 @@ describe.skipIf(!avail.ok).each([
     expect(readFileSync(marker, 'utf8')).toBe('done\n');
   });
 
-  it('auto: Landlock where the (cached) probe says bubblewrap cannot start, bubblewrap where it can', () => {
+  it("auto where the (cached) probe says bubblewrap cannot start: its mounts made without it where the helper's probe passed, Landlock where not; bubblewrap where it can", () => {
     const bwrap = findBwrap(env);
-    if (!bwrap) return; // without bwrap, auto is Landlock: the first case below is the general one
+    if (!bwrap) return; // without bwrap, auto is the helper's mounts or Landlock: the cases below
     const file = probeCacheFile(env)!;
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const plant = (ok: boolean) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { [bwrapProbeKey(realpathSync(bwrap))]: { ok, why: ok ? 'bubblewrap starts' : 'planted: no user namespaces' }, [bwrapProbeKey(bwrap)]: { ok, why: 'planted' } } }));
+    const helper = landlockHelper()!;
+    const plant = (bw: boolean, mounts: boolean) => writeFileSync(file, JSON.stringify({ boot: currentBootId(), probes: { [bwrapProbeKey(realpathSync(bwrap))]: { ok: bw, why: bw ? 'bubblewrap starts' : 'planted: no user namespaces' }, [bwrapProbeKey(bwrap)]: { ok: bw, why: 'planted' }, [helperMountsProbeKey(helper)]: { ok: mounts, why: 'planted' } } }));
     try {
-      plant(false);
+      plant(false, true);
+      const e = enforceCall(openWorkspace(L.worktree, { env }), `echo x >> ${L.main}/README.md`, 'auto', env);
+      // (bash with its temp dir writable in the plan: the builtin, the helper behind it; else the helper; no bwrap either way)
+      expect(e.kind).toBe('bwrap');
+      expect(e.kind === 'bwrap' && e.by).toBe(e.kind === 'bwrap' && effectiveAccess(realpathSync(env.CLAUDE_CODE_TMPDIR ?? '/tmp'), e.plan.grants) === 'rw' ? 'shell' : 'helper');
+      expect(e.kind === 'bwrap' && e.command).not.toMatch(/bwrap/);
+      const before = readFileSync(join(L.main, 'README.md'), 'utf8');
+      expect(runAsClient(e.kind === 'bwrap' ? e.command : '', L.worktree, env).code).not.toBe(0);
+      expect(readFileSync(join(L.main, 'README.md'), 'utf8')).toBe(before);
+      plant(false, false);
       expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('landlock');
-      plant(true);
+      plant(true, false);
       expect(enforceCall(openWorkspace(L.worktree, { env }), 'true', 'auto', env).kind).toBe('bwrap');
     } finally {
       rmSync(file, { force: true });
