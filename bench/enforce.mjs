@@ -190,6 +190,15 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
         subjects.hookZsh = () => hook('zsh');
         subjects.plainZsh = () => inZsh(command);
         subjects.zsh = () => inZsh(zshWrapped);
+        // The other checkout's answer for the same zsh user.
+        const o = hookB ? (hookB('zsh'), hookB('zsh').stdout.trim()) : '';
+        const wz = o ? JSON.parse(o).hookSpecificOutput.updatedInput?.command : null;
+        const inZshB = (cmd) => timeRun([ZSH, '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(B.homeOn, ZSH), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: B.wt });
+        if (wz && inZshB(wz).status === 0) {
+          subjects.hookZshB = () => hookB('zsh');
+          subjects.plainZshB = () => inZshB(command);
+          subjects.zshB = () => inZshB(wz);
+        }
       } else zshWrapped = null;
     }
     const keys = Object.keys(subjects);
@@ -215,6 +224,11 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       deltas.zshHook = paired('hookZsh', 'hookOff');
       deltas.zshWrapper = paired('zsh', 'plainZsh');
       deltas.zshTotal = deltas.zshHook.map((x, i) => x + deltas.zshWrapper[i]);
+    }
+    if (t.zshB) {
+      deltas.zshHookB = paired('hookZshB', 'hookOffB');
+      deltas.zshWrapperB = paired('zshB', 'plainZshB');
+      deltas.zshTotalB = deltas.zshHookB.map((x, i) => x + deltas.zshWrapperB[i]);
     }
     if (llWrappedB) {
       deltas.landlockHookB = paired('hookLandlockB', 'hookOffB');
@@ -287,6 +301,13 @@ export function enforceReport(r) {
       `| in the hook | ${f(r.added.zshHook.p50)} | ${f(r.added.zshHook.p99)} | ${r.added.zshHook.ratioToHook.toFixed(2)} |`,
       `| the wrapper, in zsh (wrapped - unwrapped) | ${f(r.added.zshWrapper.p50)} | ${f(r.added.zshWrapper.p99)} | ${r.added.zshWrapper.ratioToHook.toFixed(2)} |`,
       `| **enforcement total, zsh** | **${f(r.added.zshTotal.p50)}** | ${f(r.added.zshTotal.p99)} | ${r.added.zshTotal.ratioToHook.toFixed(2)} |`,
+      ...(r.added.zshTotalB
+        ? [
+            `| ${r.against}: in the hook | ${f(r.added.zshHookB.p50)} | ${f(r.added.zshHookB.p99)} | ${r.added.zshHookB.ratioToHook.toFixed(2)} |`,
+            `| ${r.against}: the wrapper, in zsh | ${f(r.added.zshWrapperB.p50)} | ${f(r.added.zshWrapperB.p99)} | ${r.added.zshWrapperB.ratioToHook.toFixed(2)} |`,
+            `| ${r.against}: **enforcement total, zsh** | **${f(r.added.zshTotalB.p50)}** | ${f(r.added.zshTotalB.p99)} | ${r.added.zshTotalB.ratioToHook.toFixed(2)} |`,
+          ]
+        : []),
     );
   if (r.landlockSkipped) L.push('', `Landlock: skipped (${r.landlockSkipped}).`);
   else
