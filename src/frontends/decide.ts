@@ -153,7 +153,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     reason:
       e.kind === 'landlock'
         ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
-        : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (bubblewrap where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+        : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (by a process started for it where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
     findings: [],
     // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own
     // sandbox (Codex's; Claude Code's `sandbox.enabled`, bubblewrap on Linux and Seatbelt on macOS)
