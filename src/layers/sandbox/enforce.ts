@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -47,6 +47,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
+import { physicalPath } from '../../util/physical-path.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
@@ -71,14 +72,6 @@ export function findBwrap(env: Env): string | null {
   for (const d of BWRAP_DIRS) if (executable(`${d}/bwrap`)) return `${d}/bwrap`;
   for (const d of (env.PATH ?? '').split(':')) if (d.startsWith('/') && executable(`${d}/bwrap`)) return `${d}/bwrap`;
   return null;
-}
-
-function real(p: string): string | null {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -136,7 +129,7 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
     [bwrap, 'bubblewrap, which every wrapped call runs'],
     [shell, 'the shell every wrapped call runs'],
   ] as const) {
-    const r = real(p) ?? p;
+    const r = physicalPath(p) ?? p;
     if (!system(r)) out.push({ path: r, why });
   }
   return out;
@@ -461,7 +454,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   if (process.platform === 'darwin' && (mode === 'auto' || mode === 'seatbelt')) {
     const shell = opts.shell ?? clientShell(env);
     return seatbeltCall(command, seatbeltAvailable(env), SANDBOX_EXEC, {
-      plan: () => enforcementPlan(ws, SANDBOX_EXEC, real(shell) ?? shell, store),
+      plan: () => enforcementPlan(ws, SANDBOX_EXEC, physicalPath(shell) ?? shell, store),
       wrap: (c, argv) => enforcementWrapper(c, { bwrap: argv[0]!, args: argv.slice(1), shell, cwdFile: cwdFileFor(env, command, callId), dashDash: false }),
     });
   }
@@ -484,7 +477,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     if (useLandlock) {
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
-        plan: (helper) => enforcementPlan(ws, helper, real(shell) ?? shell, store),
+        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         shell,
         store,
@@ -493,8 +486,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       });
     }
     // (the program that starts the sandbox is a control path of the plan)
-    const bw = mountsHelper ?? real(bwrap!) ?? bwrap!;
-    const planned = enforcementPlan(ws, bw, real(shell) ?? shell, store);
+    const bw = mountsHelper ?? physicalPath(bwrap!) ?? bwrap!;
+    const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const root = process.getuid?.() === 0;

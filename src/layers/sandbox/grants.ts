@@ -11,12 +11,13 @@
  * applying them in order, each overriding what came before for its subtree, gives "the most
  * specific grant wins", like `classify` (bwrap binds and Seatbelt's last-match rule both work so).
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../util/native-io.js';
+import { physicalPath } from '../../util/physical-path.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -42,14 +43,6 @@ export interface SandboxPlan {
   unreserved: string[];
 }
 
-function realNative(p: string): string | null {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * What lstat(2) says of `p`: `-` nothing there (or not reachable: ENOTDIR, EACCES), `l` a
  * symlink, `d` a directory, `f` anything else. Through bashguard's addon when this process has
@@ -72,7 +65,7 @@ export function kindOf(p: string): string {
 /** Whether the file system still shows every fact of `probes` (see `Resolver.probes`). */
 export function probesHold(probes: readonly (readonly [string, string])[]): boolean {
   for (const [p, want] of probes) {
-    if (p.startsWith('\0') ? (realNative(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
+    if (p.startsWith('\0') ? (physicalPath(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
   }
   return true;
 }
@@ -107,7 +100,7 @@ class Resolver {
   }
 
   private native(p: string): string | null {
-    const r = realNative(p);
+    const r = physicalPath(p);
     this.probes.push([`\0${p}`, r ?? '']);
     return r;
   }
@@ -307,7 +300,7 @@ export function planCovers(plan: SandboxPlan, path: string): boolean {
   let p = path.replace(/\/+$/, '') || '/';
   if (p !== '/' && !NORMAL.test(p)) {
     // (`.`, `..` or `//` in it: resolved by the kernel when it exists; else not answered)
-    const r = realNative(p);
+    const r = physicalPath(p);
     return r !== null && effectiveAccess(r, plan.grants) === 'ro';
   }
   for (;;) {

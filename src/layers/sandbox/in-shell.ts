@@ -9,7 +9,7 @@
  * cwd file in its temp dir (`clientTmpDir`): the caller uses this only where that stays writable.
  */
 import { basename } from 'node:path';
-import { realpathSync } from 'node:fs';
+import { physicalPath } from '../../util/physical-path.js';
 import type { Env } from '../../policy/workspace/config.js';
 import { afterDefinition, commandDefinition, shellQuote } from '../../util/quote.js';
 import { landlockBuiltin } from './probes.js';
@@ -36,10 +36,5 @@ export function inShellBuiltin(shell: string, helper: string | null): string | n
  * 2.1.330's shipped cli: CLAUDE_CODE_TMPDIR, else the OS temp dir), physical; null when it cannot be resolved.
  */
 export function clientTmpDir(env: Env): string | null {
-  const t = env.CLAUDE_CODE_TMPDIR || (env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/' : '/tmp');
-  try {
-    return realpathSync.native(t);
-  } catch {
-    return null;
-  }
+  return physicalPath(env.CLAUDE_CODE_TMPDIR || (env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/' : '/tmp'));
 }

@@ -50,12 +50,13 @@
  * minimal /dev); the helper drops every capability as well.
  */
 import { dirname } from 'node:path';
-import { lstatSync, readdirSync, type Dirent, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { kindOf, probesHold, type SandboxPlan } from './grants.js';
 import { landlockAvailable } from './probes.js';
+import { physicalPath } from '../../util/physical-path.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 
 /** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
@@ -198,7 +199,7 @@ export function landlockRules(
     if (resolved.has(p)) return resolved.get(p)!;
     let r: string | null = null;
     if (kind(p) !== '-') {
-      r = realQuiet(p);
+      r = physicalPath(p);
       facts.facts.push([`\0${p}`, r ?? '']);
     }
     resolved.set(p, r);
@@ -329,14 +330,6 @@ export function landlockArgs(rules: LandlockRule[]): string[] {
     }
   }
   return ['--rules', lines.join('\n')];
-}
-
-function realQuiet(p: string): string | null {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return null;
-  }
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */

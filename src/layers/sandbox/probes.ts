@@ -5,7 +5,7 @@
  * boot in bashguard's cache dir (which the enforcement keeps read-only: the agent cannot plant an
  * answer), keyed by the probed binary's identity (a replaced binary is probed again).
  */
-import { accessSync, constants, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { uptime } from 'node:os';
 import { dirname } from 'node:path';
@@ -13,6 +13,7 @@ import type { Env } from '../../policy/workspace/config.js';
 import { packageRoot } from '../../util/package-root.js';
 import { cacheLocation } from '../../util/cache-location.js';
 import { readRegularFile } from '../../util/safe-read.js';
+import { physicalPath } from '../../util/physical-path.js';
 
 /** What a probe found: ok, or why not. */
 export interface Probe {
@@ -164,14 +165,7 @@ export function landlockHelper(): string | null {
   } catch {
     return null;
   }
-  for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) {
-    if (!executableFile(p)) continue;
-    try {
-      return realpathSync.native(p);
-    } catch {
-      return null;
-    }
-  }
+  for (const p of [`${root}/build/Release/bashguard-landlock`, `${root}/prebuilds/${process.platform}-${process.arch}/bashguard-landlock`]) if (executableFile(p)) return physicalPath(p);
   return null;
 }
 

@@ -1,21 +1,14 @@
 /** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
+import { physicalPath } from '../../util/physical-path.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
 import { nativeIO, STAT, statName } from '../../util/native-io.js';
 
 const MAX_SOURCE_BYTES = 64 * 1024;
 
 export const nodeHost: Host = {
-  realpath(p) {
-    try {
-      // realpath(3) in one call: the JS realpathSync lstats every component and scans the
-      // string in a loop (both show in the hook's start-up profile).
-      return realpathSync.native(p);
-    } catch {
-      return null;
-    }
-  },
+  realpath: physicalPath,
   stat(p) {
     // Through the addon where it is built: one system call, and no Node fs function run cold in
     // the hook's fresh process (src/util/native-io.ts).
