@@ -1,6 +1,13 @@
 /** Shared by the layer tests: a git runner with a clean environment, an in-memory IO, the CLI, a wrapper run as the client runs it. */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { runCli } from './memory-io.js';
+import { executable } from '../../src/layers/sandbox/client-shell.js';
+
+/** The system zsh, where installed (a zsh user's enforcement: bashguard's helper makes the mounts). */
+export const ZSH: string | null = ['/bin/zsh', '/usr/bin/zsh'].find(executable) ?? null;
+
+/** A wrapper whose mounts bashguard's helper makes (not the client's bash itself). */
+export const HELPER_MOUNTS = /^(?![\s\S]*bashguard_mounts)[\s\S]*bashguard-landlock'? --mounts /;
 
 /** The process environment without any GIT_* variable (a test's git must not see the runner's). */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -120,15 +120,12 @@ export function bwrapStarts(bwrap: string, env: Env): Probe {
 /**
  * Whether the in-shell mounts (native/landlock-builtin.c's bashguard_mounts) work here for `shell`,
  * cached per boot: the builtin, run with no mount in a scratch shell, must leave it in a new user
- * namespace (its uid_map one line of one id). Where an LSM lets unshare(2) succeed but not what
- * follows (Ubuntu's AppArmor restriction of unprivileged user namespaces), the call would fail past
- * the point of no return: the wrapper then starts bubblewrap without trying.
+ * namespace. Where an LSM lets unshare(2) succeed but not what follows (Ubuntu's AppArmor
+ * restriction of unprivileged user namespaces), the call would fail past the point of no return:
+ * the wrapper then starts bubblewrap without trying.
  */
 export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
-  return cachedProbe(env, inShellProbeKey(so, shell), () => {
-    const r = spawnSync(shell, ['-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts '' && read -r a b c </proc/self/uid_map && [ "$c" = 1 ]`, 'probe', so], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });
-    return r.status === 0 ? { ok: true, why: "the client's shell makes the mounts itself" } : { ok: false, why: `the client's shell cannot make the mounts itself here (exit ${r.status ?? r.signal}: ${(r.stderr ?? r.error?.message ?? '').trim().split('\n')[0] || 'no message'})` };
-  });
+  return cachedProbe(env, inShellProbeKey(so, shell), () => mountsProbe([shell, '-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts '' && ${IN_NEW_USERNS}`, 'probe', so], "the client's shell", ' itself'));
 }
 
 /**
@@ -137,10 +134,17 @@ export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
  * wrapper of a client shell other than bash uses it instead of bubblewrap where it does.
  */
 export function helperMountsWork(helper: string, env: Env): Probe {
-  return cachedProbe(env, helperMountsProbeKey(helper), () => {
-    const r = spawnSync(helper, ['--mounts', '', '--', '/bin/sh', '-c', 'read -r a b c </proc/self/uid_map && [ "$c" = 1 ]'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });
-    return r.status === 0 ? { ok: true, why: "bashguard's helper makes the mounts" } : { ok: false, why: `bashguard's helper cannot make the mounts here (exit ${r.status ?? r.signal}: ${(r.stderr ?? r.error?.message ?? '').trim().replace(/^bashguard-landlock: /, '').split('\n')[0] || 'no message'})` };
-  });
+  return cachedProbe(env, helperMountsProbeKey(helper), () => mountsProbe([helper, '--mounts', '', '--', '/bin/sh', '-c', IN_NEW_USERNS], "bashguard's helper"));
+}
+
+/** The shell test both mounts probes end with: this process is in a new user namespace (its uid_map one line of one id). */
+const IN_NEW_USERNS = 'read -r a b c </proc/self/uid_map && [ "$c" = 1 ]';
+
+/** A mounts probe run: `argv` ends in IN_NEW_USERNS; `who` makes the mounts (`itself`: said after it). */
+function mountsProbe(argv: string[], who: string, itself = ''): Probe {
+  const r = spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'ignore', 'pipe'] });
+  const message = (r.stderr ?? r.error?.message ?? '').trim().replace(/^bashguard-landlock: /, '').split('\n')[0] || 'no message';
+  return r.status === 0 ? { ok: true, why: `${who} makes the mounts${itself}` } : { ok: false, why: `${who} cannot make the mounts${itself} here (exit ${r.status ?? r.signal}: ${message})` };
 }
 
 function executableFile(p: string): boolean {

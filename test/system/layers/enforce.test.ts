@@ -16,7 +16,7 @@ import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
 import { clientShell, enforceCall, enforcementControlPaths, enforcementPlan, enforcementWrapper, findBwrap, sweepCwdFiles } from '../../../src/layers/sandbox/enforce.js';
-import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
+import { cleanEnv, git, runWrapper, ZSH } from '../../helpers/layers.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
 import { getParser } from '../../../src/engine/parse/index.js';
@@ -481,8 +481,7 @@ describe('the enforce setting and the hook', () => {
     if (canRun) expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +bubblewrap/);
     // Who makes the mounts, by the client's shell: bash itself, or the helper for zsh.
     if (canRun && landlockHelper() && landlockBuiltin(landlockHelper()!)) expect(await doctor(cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' }))).toMatch(/the mounts are made in the client's own shell/);
-    const zsh = ['/bin/zsh', '/usr/bin/zsh'].find((p) => existsSync(p));
-    if (canRun && landlockHelper() && zsh) expect(await doctor(cleanEnv({ HOME: home, SHELL: zsh }))).toMatch(new RegExp(`the mounts are made by bashguard's helper .* for the client's shell \\(${zsh}\\)`));
+    if (canRun && landlockHelper() && ZSH) expect(await doctor(cleanEnv({ HOME: home, SHELL: ZSH }))).toMatch(new RegExp(`the mounts are made by bashguard's helper .* for the client's shell \\(${ZSH}\\)`));
     userConfig({ enforce: 'off' });
     expect(await doctor(cleanEnv({ HOME: home }))).toMatch(/^ok +enforcement +off \(set in .*config.json\)/);
     userConfig({ enforce: 'client' });
