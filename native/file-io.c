@@ -1,8 +1,8 @@
 // bashguard's file functions in C: the start entries' bundle and code cache (readBundle, below),
 // and the hook's own input and output through plain system calls: its event on stdin, its answer
-// on stdout, its line in the decision log (src/cli/main.ts hookIO, src/log/decisions.ts), its
-// kept event (src/hook/kept-event.ts), and the stat calls of the workspace's discovery and config
-// (src/layout/discover.ts, src/workspace/host.ts, src/policy/config.ts).
+// on stdout, its line in the decision log (src/frontends/cli/main.ts hookIO, src/layers/log/decisions.ts), its
+// kept event (src/frontends/hook/kept-event.ts), and the stat calls of the workspace's discovery and config
+// (src/policy/layout/discover.ts, src/policy/workspace/host.ts, src/policy/config.ts).
 //
 // Why (bench/README.md, fifteenth round): the hook is a fresh Node process on every tool call,
 // and the first call of each of Node's fs functions in a process runs Node's own JavaScript for it
@@ -24,14 +24,14 @@
 //   a regular file (>= 0), or STAT_* below for anything else.
 // createFile(path, text) -> true: a new file (O_EXCL, mode 0600 less the umask, as Node's
 //   writeFileSync(path, text, { mode: 0o600, flag: 'wx' })) holding the text's UTF-8; errors throw
-//   as above (EEXIST when it is there). The hook's kept event (src/hook/kept-event.ts).
+//   as above (EEXIST when it is there). The hook's kept event (src/frontends/hook/kept-event.ts).
 // removeFile(path) -> boolean: unlink(2); whether it removed the file.
 // privateDir(path) -> boolean: a real directory (not a link) owned by this user, mode 0700 or
-//   tighter (src/startup/cache-dir.ts dirIsPrivate).
+//   tighter (src/runtime/startup/cache-dir.ts dirIsPrivate).
 // isTerminal(fd) -> boolean: isatty(3) (Node's tty.isatty loads node:tty, and node:net with it).
 //
 // readBundle: what a bashguard start entry (dist/hook-start.cjs, the lint entries) reads before it
-// compiles its bundle through the V8 code cache (src/startup/code-cache.ts), done in C.
+// compiles its bundle through the V8 code cache (src/runtime/startup/code-cache.ts), done in C.
 //
 // Why (bench/README.md, fifteenth round): the hook is a fresh Node process on every tool call. In
 // JavaScript, reading the 450 KB bundle between the CommonJS wrapper's two ends, decoding it into
@@ -48,7 +48,7 @@
 //         bundle is not ASCII (the caller decodes UTF-8 itself) or cannot be read (the caller's
 //         own read then reports the error as require would);
 //   data: the cache file's bytecode when `cache` (a path, or null) is a file bashguard wrote for
-//         exactly these bytes, trusted on the same terms as src/startup/cache-dir.ts's
+//         exactly these bytes, trusted on the same terms as src/runtime/startup/cache-dir.ts's
 //         readPrivateFile and code-cache.ts's readCache: a private directory (a real directory
 //         owned by this user, mode 0700 or tighter), the file opened without following a link
 //         (and without blocking on a FIFO), a regular file owned by this user that nobody else
@@ -454,7 +454,7 @@ static long latin1_arg(napi_env env, napi_value v, char *buf, size_t max) {
 
 // The cache file's data for `source` (n bytes), as a new Buffer; NULL when it is not one to trust.
 static napi_value read_cache(napi_env env, const char *file, const char *magic, const char *source, size_t n) {
-  // The directory: a real directory of ours that nobody else can enter (src/startup/cache-dir.ts).
+  // The directory: a real directory of ours that nobody else can enter (src/runtime/startup/cache-dir.ts).
   char dir[PATH_MAX + 1];
   const char *slash = strrchr(file, '/');
   if (!slash || slash == file) return NULL;

@@ -13,7 +13,7 @@
 // large folios), so only lint asks for it, not the hook (whose peak RSS is a target).
 // setLanguage still takes another grammar: the TSLanguage that tree-sitter-bash's own addon
 // exports as a type-tagged napi External (bindings/node/binding.cc), as tree-sitter's binding
-// does (src/language.cc checks the same tag).
+// does (its language.cc checks the same tag).
 //
 // Record layout, 4 words per visible node in preorder (what a tree cursor visits):
 //   [0] symbol | field id << 16   [1] start   [2] end (UTF-16 code units: bytes / 2)
@@ -378,7 +378,7 @@ static napi_value sha256_hex(napi_env env, napi_callback_info info) {
 // calls, looked up in the Node process (every Node exports V8's API to addons); true when it was
 // found and called, false otherwise (the caller then uses node:v8). node:v8 costs a process that
 // sets a flag ~1.5 ms on Node 24 (it loads node:stream; Node 20 and 22 still have the v8 binding
-// for ~0.1 ms): lint sets its analysis flags at run time on every run (src/startup/v8-flags.ts).
+// for ~0.1 ms): lint sets its analysis flags at run time on every run (src/runtime/startup/v8-flags.ts).
 typedef void (*v8_set_flags_fn)(const char *, size_t);
 static napi_value set_v8_flags(napi_env env, napi_callback_info info) {
   static void *slot = NULL;
@@ -465,7 +465,7 @@ static napi_value arm_time_limit(napi_env env, napi_callback_info info) {
 }
 
 // A restart instead of a kill (`bashguard lint` analyzes in its own process too, in place of one
-// of its children: src/lint/rerun.ts; and the hook run without its supervisor script, which
+// of its children: src/frontends/lint/rerun.ts; and the hook run without its supervisor script, which
 // answers as for an unanalyzable call: src/util/time-limit.ts). prepareRerun(path, argv, env,
 // note) copies the command line that runs the same lint with each file in a child process (env
 // null: the process's environment as it is when the signal comes), and makes SIGALRM's
@@ -649,7 +649,7 @@ static napi_value rerun_after(napi_env env, napi_callback_info info) {
   return out;
 }
 
-// spawnChild(path, argv, env, onReply): starts a lint child (src/lint/spawn-worker.ts) with
+// spawnChild(path, argv, env, onReply): starts a lint child (src/frontends/lint/spawn-worker.ts) with
 // posix_spawn: its stdin the read end of a new pipe, its descriptor 3 the write end of another,
 // its stdout /dev/null, its stderr this process's; signals at their defaults and none blocked, as
 // Node's own spawn leaves them. Returns [pid, the requests' write end (close-on-exec here)].

@@ -6,7 +6,9 @@
 //   - an import against the pipeline's direction (the engine never imports the policy, a layer,
 //     the runtime or a front end; the policy never imports a layer or a front end; ...);
 //   - a front end importing another front end (they share only the front ends' own core, src/frontends/*.ts);
-//   - a file in a folder the table below does not place (say where a new folder belongs).
+//   - a file in a folder the table below does not place (say where a new folder belongs);
+//   - a folder the table names that src/ does not have (the table describes the tree as it is);
+//   - a comment in src/, native/, scripts/ or bench/ naming a src/ path that does not exist.
 //
 //   node scripts/check-layers.mjs            # exit 0 when clean, 1 with one line per violation
 //   node scripts/check-layers.mjs --graph    # also the unit-to-unit imports
@@ -30,8 +32,6 @@ const LAYERS = {
   'frontend core': { may: ['base', 'engine', 'policy', 'layers', 'runtime'] },
   // Front ends: peers, which never import one another.
   frontend: { may: ['base', 'engine', 'policy', 'layers', 'runtime', 'frontend core'], peers: false },
-  // Test tooling that still sits in src/ (the oracle): nothing imports it.
-  tooling: { may: [] },
   // The programs and the package's face: they put the front ends together.
   entry: { may: ['base', 'engine', 'policy', 'layers', 'runtime', 'frontend core', 'frontend'] },
 };
@@ -39,14 +39,13 @@ const LAYERS = {
 /** Unit name -> layer. Group folders (engine/, policy/, ...) name their own root unit. */
 const UNITS = {
   util: 'base',
-  engine: 'engine', parse: 'engine', syntax: 'engine', effects: 'engine', shell: 'engine', interpret: 'engine', commands: 'engine', 'analyze.ts': 'engine',
+  engine: 'engine', parse: 'engine', syntax: 'engine', effects: 'engine', shell: 'engine', interpret: 'engine', commands: 'engine',
   policy: 'policy', rules: 'policy', layout: 'policy', workspace: 'policy', scenario: 'policy',
-  layers: 'layers', env: 'layers', sandbox: 'layers', enforcement: 'layers', audit: 'layers', prompt: 'layers', log: 'layers',
+  layers: 'layers', env: 'layers', sandbox: 'layers', audit: 'layers', prompt: 'layers', log: 'layers',
   runtime: 'runtime', startup: 'runtime',
   frontends: 'frontend core',
   hook: 'frontend', lint: 'frontend', library: 'frontend', corpus: 'frontend',
   cli: 'entry', 'api.ts': 'entry',
-  oracle: 'tooling',
 };
 const GROUPS = new Set(['engine', 'policy', 'frontends', 'layers', 'runtime']);
 
@@ -146,6 +145,39 @@ function shortestCycles(comp, edges) {
   return out;
 }
 
+const COMMENTED = /\.(ts|mts|cts|js|mjs|cjs|c|h|cc)$/;
+/** `//` line comments and `/* ... *\/` blocks (enough for the names they mention; strings may hide a `//`). */
+const COMMENT = /\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g;
+/** A src/ path in prose: not a glob, not part of a longer path (another project's src/ is written without it). */
+const SRC_PATH = /(?<![\w./-])src\/[\w./-]*\w/g;
+
+/** Comments naming a src/ path that is not there; `.js` names the `.ts` it is built from. */
+export function staleComments(root) {
+  const out = [];
+  const exists = (p) => existsSync(join(root, p)) || (/\.(m|c)?js$/.test(p) && existsSync(join(root, p.replace(/js$/, 'ts'))));
+  for (const dir of ['src', 'native', 'scripts', 'bench']) {
+    if (!existsSync(join(root, dir))) continue;
+    const walk = (d) => {
+      for (const e of readdirSync(d).sort()) {
+        const p = join(d, e);
+        if (statSync(p).isDirectory()) { if (e !== 'node_modules' && e !== 'results') walk(p); continue; }
+        if (!COMMENTED.test(e) || /\.generated\./.test(e)) continue;
+        const text = readFileSync(p, 'utf8');
+        for (const m of text.matchAll(COMMENT)) {
+          for (const name of m[0].matchAll(SRC_PATH)) {
+            const path = name[0].replace(/\.$/, '');
+            if (exists(path)) continue;
+            const line = text.slice(0, m.index + name.index).split('\n').length;
+            out.push(`${relative(root, p).split(sep).join('/')}:${line}: a comment names ${path}, which is not there`);
+          }
+        }
+      }
+    };
+    walk(join(root, dir));
+  }
+  return out;
+}
+
 /** Checks the tree at `root`; returns { problems, notes, unitEdges }. */
 export function checkLayers(root) {
   const srcDir = join(root, 'src');
@@ -215,6 +247,10 @@ export function checkLayers(root) {
       problems.push(`folder cycle: ${c.join(' -> ')} (${hops.map((h) => unitEdges.get(h)[0]).join('; ')})`);
     }
   }
+  const placed = new Set(files.map((f) => unitOf(relative(srcDir, f).split(sep).join('/'))));
+  for (const unit of Object.keys(UNITS)) if (!placed.has(unit) && !GROUPS.has(unit)) problems.push(`UNITS names '${unit}', which no file of src/ is in (remove it, or it names a folder that moved)`);
+  for (const g of GROUPS) if (!existsSync(join(srcDir, g))) problems.push(`GROUPS names '${g}', which is no folder of src/`);
+  problems.push(...staleComments(root));
   for (const key of Object.keys(ALLOWED)) if (!used.has(key) && !unitEdges.has(key)) notes.push(`allowed edge ${key} is no longer found: remove it from ALLOWED`);
   return { problems, notes, unitEdges };
 }

@@ -14,7 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const check = (r: string): { problems: string[] } => checkLayers(r);
 
 /** A copy of src/ with `plant` applied: paths are repo paths, imports written relative to the importer. */
-function withPlanted(plant: (add: (file: string, ...imports: string[]) => void) => void): string[] {
+function withPlanted(plant: (add: (file: string, ...imports: string[]) => void) => void, edit?: (dir: string) => void): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'bg-layers-'));
   try {
     cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true });
@@ -26,6 +26,7 @@ function withPlanted(plant: (add: (file: string, ...imports: string[]) => void) 
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), imports.map((to) => `import type {} from '${spec(to)}';\n`).join('') + 'export const planted = 1;\n');
     });
+    edit?.(dir);
     return check(dir).problems;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -47,6 +48,14 @@ describe('check-layers', () => {
       add('src/util/planted-a.ts', 'src/util/planted-b.ts');
       add('src/util/planted-b.ts', 'src/util/planted-a.ts');
       add('src/planted-folder/x.ts');
+      add('src/util/planted-comment.ts');
+    }, (dir) => {
+      // A comment naming a moved file, one naming a real file, and the same name outside a comment.
+      writeFileSync(join(dir, 'src/util/planted-comment.ts'), [
+        '// see src/util/no-such-file.ts and src/util/quote.ts',
+        "export const s = 'src/util/also-missing.ts';", ''].join('\n'));
+      // A folder the table names that the tree no longer has.
+      rmSync(join(dir, 'src/layers/log'), { recursive: true });
     }).join('\n');
 
     it('the engine importing a front end (a type import is enough)', () => {
@@ -66,6 +75,14 @@ describe('check-layers', () => {
     });
     it('a folder it cannot place', () => {
       expect(problems).toMatch(/'planted-folder' is in no layer/);
+    });
+    it('a comment naming a src/ path that is not there, and only that one', () => {
+      expect(problems).toMatch(/src\/util\/planted-comment\.ts:1: a comment names src\/util\/no-such-file\.ts/);
+      expect(problems).not.toMatch(/names src\/util\/quote\.ts/);
+      expect(problems).not.toMatch(/also-missing/);
+    });
+    it('a folder the table names that src/ does not have', () => {
+      expect(problems).toMatch(/UNITS names 'log', which no file of src\/ is in/);
     });
   });
 });

@@ -6,10 +6,10 @@
  * Known case: after a pipeline of three or more commands, the grammar's scanner can carry the
  * last command over an unescaped newline when the next line has a redirect:
  *
- *   ls | ls | cp src/app.sh /home/dev/repo/README.md
+ *   ls | ls | cp lib/app.sh /home/dev/repo/README.md
  *   echo ok > out.txt
  *
- * parses as one `cp` with arguments `src/app.sh /home/dev/repo/README.md echo ok` and the
+ * parses as one `cp` with arguments `lib/app.sh /home/dev/repo/README.md echo ok` and the
  * redirect `> out.txt` on the whole pipeline, so the real destination of `cp` is lost. Bash ends a
  * simple command at an unescaped newline, so no `command` node may have one between its children.
  */

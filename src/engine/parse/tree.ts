@@ -95,7 +95,7 @@ export interface SymbolNames {
 }
 
 /**
- * Node types the grammar never gives a child (tree-sitter-bash's src/node-types.json: no
+ * Node types the grammar never gives a child (tree-sitter-bash's generated node-types.json: no
  * `children`, `fields` or `subtypes`; test/unit/engine/parse/grammar-facts.test.ts keeps this list equal to
  * it). One string, types separated by spaces (none holds one): looked up only when a symbol is
  * first met, and cheaper to load than an array and a set in every hook process. In a tree without errors such a node can still hold an extra: of the grammar's extras only
