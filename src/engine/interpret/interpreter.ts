@@ -15,6 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
+import { enterReturnable, leaveReturnable, setAsideReturned } from './control-flow.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
@@ -266,7 +267,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
     const { vars, pos } = template ? { vars: template.vars.fork(), pos: template.pos } : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
+    return { cwd, oldpwd: null, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, returns: [], extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
@@ -476,7 +477,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return;
     }
     if (how === 'source') {
-      this.runNested(entry.text, st, range, label);
+      const outer = enterReturnable(st);
+      try {
+        this.runNested(entry.text, st, range, label);
+      } finally {
+        leaveReturnable(st, outer);
+      }
       return;
     }
     const child = this.child(st);
@@ -594,6 +600,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (cmd.op === '&&' && !isTest(cmd.left)) {
           const ifLeftFailed = cloneState(st);
           this.exec(cmd.right, st, stdin);
+          if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
           if (st.terminated || st.returned) assign(st, ifLeftFailed);
           this.status = this.status === false ? false : null;
           return;
@@ -1141,11 +1148,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const saved = st.pos;
     this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
+    const outerReturns = enterReturnable(st);
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
+      leaveReturnable(st, outerReturns);
       this.closeRedirects(st, layer);
-      st.returned = false;
       st.pos = saved;
       const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
       if (n > 0) this.activeFunctions.set(fn.name, n);
@@ -1535,7 +1543,13 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
       return;
     }
-    this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
+    // `return` in a sourced file ends that file, not the script that sourced it.
+    const outer = enterReturnable(st);
+    try {
+      this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
+    } finally {
+      leaveReturnable(st, outer);
+    }
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
@@ -1626,6 +1640,7 @@ function assign(target: State, source: State): void {
   target.funcs = source.funcs;
   target.terminated = source.terminated;
   target.returned = source.returned;
+  target.returns = source.returns;
   target.extras = source.extras;
 }
 

@@ -1,0 +1,50 @@
+/**
+ * Where `return` lands. A path that returned while another went on is set aside on the state
+ * (State#returns, by joinStates) and comes back here, when the function or sourced file it
+ * returned from ends: the caller goes on from the join of every path that returned and the one
+ * that fell through. So a call ends its caller's path only when every path through the callee
+ * exits.
+ */
+import { cloneState, joinStates, type State } from '../shell/state.js';
+
+/** Starts a function body or a sourced file on `st`; returns what `leaveReturnable` needs. */
+export function enterReturnable(st: State): readonly State[] {
+  const outer = st.returns;
+  st.returns = [];
+  return outer;
+}
+
+/** Ends it: joins the paths that returned with the one that fell through, and puts back the caller's set-aside paths. */
+export function leaveReturnable(st: State, outer: readonly State[]): void {
+  const pending = st.returns;
+  st.returned = false;
+  st.returns = outer;
+  if (pending.length === 0) return;
+  const ends = [st, ...pending.map((p) => ({ ...p, returned: false, terminated: false, returns: outer }))];
+  const joined = joinStates(ends);
+  copyInto(st, joined);
+}
+
+/**
+ * `a && return`: the path where a succeeded returned, the other goes on; the returned one is set
+ * aside on `goesOn` (a copy of the state before a).
+ */
+export function setAsideReturned(returned: State, goesOn: State): void {
+  const kept = cloneState(returned);
+  kept.returned = true;
+  goesOn.returns = [...goesOn.returns, ...returned.returns.filter((r) => !goesOn.returns.includes(r)), kept];
+}
+
+function copyInto(target: State, source: State): void {
+  if (target === source) return;
+  target.cwd = source.cwd;
+  target.oldpwd = source.oldpwd;
+  target.dirStack = source.dirStack;
+  target.vars = source.vars;
+  target.pos = source.pos;
+  target.funcs = source.funcs;
+  target.terminated = source.terminated;
+  target.returned = source.returned;
+  target.returns = source.returns;
+  target.extras = source.extras;
+}

@@ -1,0 +1,63 @@
+/**
+ * Where paths end: `exit` and `return` end a path only where bash reaches them on it, a function
+ * call ends its caller's path only when every path through the function exits, and a condition
+ * on a value the script does not fix keeps both paths. Each case writes outside the worktree
+ * after the construct, so an interpreter that wrongly ends the path allows it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { analyzeWith } from '../../../../src/engine/analyze.js';
+import { evaluate } from '../../../../src/policy/policy.js';
+import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../../../src/policy/scenario/standard.js';
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await getParser('native');
+});
+
+function decide(cmd: string, files: Record<string, string> = {}): string {
+  const analysis = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host: { readFile: (p) => files[p] ?? null } });
+  return evaluate(analysis.effects, standardPolicy(memoryFs())!).decision;
+}
+
+describe('a function that may return is not a function that exits', () => {
+  it('a return on one branch keeps the path after the call', () => {
+    expect(decide('f(){ if test true = "$X"; then return; fi; exit 0; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ [ -n "$X" ] && return; exit 0; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ case "$X" in a) return;; esac; exit 1; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ while read -r l; do return; done; exit 1; }; f; touch ../../x')).not.toBe('allow');
+  });
+
+  it('the state of the path that returned is the one after the call', () => {
+    // Only the returned path moved to the main checkout: `touch x` lands there on it.
+    expect(decide('f(){ if test true = "$X"; then cd ../..; return; fi; exit 0; }; f; touch x')).toBe('deny');
+    expect(decide('f(){ [ -n "$X" ] && { cd ../..; return; }; exit 0; }; f; touch x')).toBe('deny');
+  });
+
+  it('a nested function\'s returns stay its own', () => {
+    expect(decide('g(){ if test true = "$X"; then return; fi; exit 0; }; f(){ g; exit 0; }; f; touch ../../x')).toBe('allow');
+  });
+
+  it('a function that exits on every path still ends the caller\'s path', () => {
+    expect(decide('f(){ exit 0; }; f; touch ../../x')).toBe('allow');
+    expect(decide('f(){ if test true = "$X"; then exit 1; fi; exit 0; }; f; touch ../../x')).toBe('allow');
+    expect(decide('f(){ if test true = "$X"; then (return); fi; exit 0; }; f; touch ../../x')).toBe('allow');
+  });
+
+  it('the benign twin stays allowed', () => {
+    expect(decide('f(){ if test true = "$X"; then return; fi; exit 0; }; f; touch x')).toBe('allow');
+  });
+});
+
+describe('`return` in a sourced file ends that file', () => {
+  it('the script that sourced it goes on', () => {
+    const lib = { [`${WORKTREE}/lib.sh`]: 'return 0\necho never\n' };
+    expect(decide('. ./lib.sh; touch ../../x', lib)).toBe('deny');
+    expect(decide('. ./lib.sh; touch x', lib)).toBe('allow');
+  });
+
+  it('a sourced file that returns on one path and exits on the other keeps the path', () => {
+    const lib = { [`${WORKTREE}/lib.sh`]: '[ -n "$X" ] && return 0\nexit 1\n' };
+    expect(decide('. ./lib.sh; touch ../../x', lib)).not.toBe('allow');
+  });
+});
