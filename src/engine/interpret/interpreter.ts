@@ -66,7 +66,22 @@ export interface AnalyzeContext {
   sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
   gitToplevel?(dir: string): string | null;
+  /**
+   * The variables of `env` a condition may be decided on: the analyzed shell provably has their
+   * values. The rest of `env` names an effect's likely path but decides nothing, as does a
+   * variable the script does not set (it may come from the environment). Default: HOME_KNOWN.
+   */
+  knownEnv?: readonly string[];
 }
+
+/**
+ * The hook's default: HOME, because the agent's client starts the hook and the agent's shell as
+ * the same user, and both inherit the client's HOME (bash keeps it; a login shell sets it from
+ * the same password entry). $PWD is not read from the environment at all: it is the cwd the
+ * client gives, which the interpreter tracks. Every other variable of the hook's environment may
+ * differ in the agent's shell (its start-up files run there, not here).
+ */
+export const HOME_KNOWN: readonly string[] = ['HOME'];
 
 export interface CommandTrace {
   range: Range;
@@ -285,6 +300,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** The exit status of the last command when it is known (tests on known values, `true`, `false`). */
   status: Truth = null;
+  guesses = 0;
+
+  envKnown(name: string): boolean {
+    return (this.ctx.knownEnv ?? HOME_KNOWN).includes(name);
+  }
+
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
   /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
@@ -705,7 +726,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       for (const w of cmd.values ?? []) {
         const { fields } = expandWord(w, st, this);
         for (const f of fields) {
-          if (f.glob || f.value.includes(HOLE)) exact = false;
+          if (f.glob || f.guessed || f.value.includes(HOLE)) exact = false;
           values.push(f);
         }
       }
@@ -982,6 +1003,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const target = resolveNameref(st, a.name);
     const prevVar = getVar(st, target);
     const prev = a.append ? prevVar?.value ?? '' : '';
+    // `X+=v` on a variable the script did not set appends to whatever the environment gave it.
+    const guessed = value.guessed || (a.append && (!prevVar || prevVar.guessed || (prevVar.fromEnvironment && !this.envKnown(target))));
     if (prevVar?.array && !prevVar.array.assoc) {
       // `a=x` on an array sets element 0.
       const entries = prevVar.array.entries.filter(([k]) => k !== '0');
@@ -992,7 +1015,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
       ...value.evidence,
       { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
-    ], flags.exported);
+    ], flags.exported, guessed);
   }
 
   /** Sets an array variable (element 0 is also its scalar value). */
@@ -1162,16 +1185,18 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     }
   }
 
-  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
     name = resolveNameref(st, name);
     const prev = getVar(st, name);
-    putVar(st, name, {
+    const v: Variable = {
       value,
       confidence,
       evidence: evidence.slice(-6),
       exported: exported ?? prev?.exported ?? false,
       fromEnvironment: false,
-    });
+    };
+    if (guessed) v.guessed = true;
+    putVar(st, name, v);
   }
 
   // ---------------------------------------------------------------- redirects

@@ -30,6 +30,8 @@ export interface Variable {
   array?: ArrayValue;
   /** `declare -n` / `local -n`: this variable names another one. */
   nameref?: string;
+  /** Its value rests on a guess about the environment (Field#guessed): no condition is decided on it. */
+  guessed?: boolean;
 }
 
 export interface ArrayValue {
@@ -297,7 +299,9 @@ function joinVariable(maps: readonly { get(name: string): Variable | undefined }
   const vs = maps.map((m) => m.get(name));
   if (v0 && vs.every((v) => v && v.value === v0.value && sameArray(v.array, v0.array) && v.nameref === v0.nameref)) {
     const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
-    return { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
+    const joined: Variable = { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
+    if (vs.some((v) => v!.guessed)) joined.guessed = true;
+    return joined;
   }
   // The last 4 evidence items over all branches (`vs.flatMap((v) => v?.evidence ?? []).slice(-4)`).
   const ev: Evidence[] = [];

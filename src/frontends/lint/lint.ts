@@ -379,11 +379,15 @@ export class Linter {
     const scriptDir = scriptPath ? dirname(scriptPath) : this.displayCwd;
     const fromScript = (p: string) => resolve(scriptDir, p.replace(/^SCRIPTDIR(?=\/|$)/, scriptDir));
     const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? []), ...scope.config.sourcePath] };
+    // What the configuration, the command line or a directive sets, and the script's own path,
+    // are given; the rest of the environment (the CI runner's HOME, PATH ...) is not the one the
+    // script will run in, so no condition is decided on it.
+    const knownEnv = Object.keys(env);
     if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints }).verdict;
+      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints, knownEnv }).verdict;
     } finally {
       this.current = null;
     }
