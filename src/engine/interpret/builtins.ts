@@ -5,6 +5,7 @@ import type { Invocation } from '../commands/context.js';
 import { evaluateTest } from '../shell/conditions.js';
 import { displayPath } from '../shell/paths.js';
 import { formatPrintf } from './printf.js';
+import { parseSet, parseShopt } from './option-parse.js';
 import type { CwdValue } from '../shell/state.js';
 import { optionChange, setShellOption, SET_LETTERS } from '../shell/shell-options.js';
 
@@ -286,14 +287,10 @@ const unalias: Builtin = (inv) => {
 };
 
 const shopt: Builtin = (inv, interp) => {
-  const on = inv.args.some((a) => a.value === '-s');
-  const off = inv.args.some((a) => a.value === '-u');
-  const setO = inv.args.some((a) => a.value === '-o');
-  if (inv.args.some((a) => a.value === 'expand_aliases')) {
-    if (on) inv.st.extras.expandAliases = interp.sourceLine(inv.range);
-    else if (off) inv.st.extras.expandAliases = null;
-  }
-  if (on || off) for (const a of inv.args) if (!a.value.startsWith('-')) changeOption(inv, interp, a.value, on, !setO);
+  const { on, setO, names } = parseShopt(inv.args.map((a) => a.value));
+  if (on === null) return true;
+  if (!setO && names.includes('expand_aliases')) inv.st.extras.expandAliases = on ? interp.sourceLine(inv.range) : null;
+  for (const name of names) changeOption(inv, interp, name, on, !setO);
   return true;
 };
 
@@ -312,26 +309,12 @@ function changeOption(inv: Invocation, interp: BuiltinHost, name: string, on: bo
 /** `set -- a b`: the positional parameters; `set -P`, `set -o physical` ...: options (src/engine/shell/shell-options.ts). */
 const set: Builtin = (inv, interp) => {
   const args = inv.args;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (v === '--' || v === '-' || !/^[-+]/.test(v)) break;
-    const on = v.startsWith('-');
-    if (v === '-o' || v === '+o') {
-      const name = args[i + 1]?.value;
-      if (name === undefined) return true; // `set -o`: lists the options
-      changeOption(inv, interp, name, on, false);
-      i++;
-      continue;
-    }
-    for (const letter of v.slice(1)) {
-      const name = SET_LETTERS[letter];
-      if (name) changeOption(inv, interp, name, on, false);
-    }
+  const { changes, positional } = parseSet(args.map((a) => a.value));
+  for (const c of changes) {
+    const name = c.name ?? SET_LETTERS[c.letter!];
+    if (name) changeOption(inv, interp, name, c.on, false);
   }
-  if (i >= args.length) return true;
-  const values = args.slice(args[i]!.value === '--' ? i + 1 : i);
-  interp.setPositional(inv.st, values);
+  if (positional !== null) interp.setPositional(inv.st, args.slice(positional));
   return true;
 };
 

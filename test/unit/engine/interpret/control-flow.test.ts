@@ -61,3 +61,46 @@ describe('`return` in a sourced file ends that file', () => {
     expect(decide('. ./lib.sh; touch ../../x', lib)).not.toBe('allow');
   });
 });
+
+describe('a variable the script does not set decides no condition', () => {
+  it('an unset variable is not known to be empty', () => {
+    expect(decide('[ -n "${FOO:-}" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('[ -z "${FOO-}" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('[[ ${FOO:+set} == set ]] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('test "${FOO:-no}" = no && exit 0; touch ../../x')).not.toBe('allow');
+  });
+
+  it('nor is a value copied from one, or printed from one', () => {
+    expect(decide('x=${FOO:-}; [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('x=$(printf %s "${FOO:-}"); [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('for a in ${L:-x}; do exit 0; done; touch ../../x')).not.toBe('allow');
+  });
+
+  it('a value of the analysis\' environment other than HOME decides nothing (the agent\'s shell has its own)', () => {
+    const env = { ...standardEnv(), TMPDIR: '/tmp' };
+    const run = (cmd: string, knownEnv?: string[]) => evaluate(analyzeWith(parser, cmd, { cwd: WORKTREE, env, knownEnv }).effects, standardPolicy(memoryFs())!).decision;
+    expect(run('[ -n "$TMPDIR" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(run('[ -n "$HOME" ] && exit 0; touch ../../x')).toBe('allow');
+    // Lint gives the variables it knows; HOME is not one of them there.
+    expect(run('[ -n "$HOME" ] && exit 0; touch ../../x', [])).not.toBe('allow');
+    expect(run('[ -n "$TMPDIR" ] && exit 0; touch ../../x', ['TMPDIR'])).toBe('allow');
+  });
+
+  it('what the script sets still decides', () => {
+    expect(decide('FOO=1; [ -n "${FOO:-}" ] && exit 0; touch ../../x')).toBe('allow');
+    expect(decide('FOO=; [ -n "${FOO:-}" ] || exit 0; touch ../../x')).toBe('allow');
+    expect(decide('a=(x); [ -z "${a[1]:-}" ] && exit 0; touch ../../x')).toBe('allow');
+  });
+
+  it('the benign twin stays allowed', () => {
+    expect(decide('[ -n "${FOO:-}" ] || exit 0; touch x')).toBe('allow');
+  });
+});
+
+describe('set reads its options as bash does', () => {
+  it('`set -euo pipefail` leaves the positional parameters alone', () => {
+    expect(decide('set -euo pipefail; [ -n "${1:-}" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('set -- a; set -euo pipefail; [ "$1" = a ] && exit 0; touch ../../x')).toBe('allow');
+    expect(decide('set -- a; set -euo pipefail; [ "$1" = a ] || exit 0; touch ../../x')).toBe('deny');
+  });
+});
