@@ -108,7 +108,7 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
   });
   const analysis = interp.run(script);
   // Written out: a spread of the result cost ~4% of a check.
-  return { effects: analysis.effects, timeline: analysis.timeline, commands: analysis.commands, script, backend: parser.backend };
+  return { effects: analysis.effects, timeline: analysis.timeline, commands: analysis.commands, unreachable: analysis.unreachable, script, backend: parser.backend };
 }
 
 export async function analyze(source: string, opts: AnalyzeOptions, parser?: BashParser): Promise<AnalysisResult> {

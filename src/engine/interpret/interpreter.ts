@@ -16,6 +16,7 @@ import { evaluateTest, type FileKind, type TestContext, type Truth } from '../sh
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
 import { enterReturnable, leaveReturnable, setAsideReturned } from './control-flow.js';
+import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
@@ -94,6 +95,8 @@ export interface Analysis {
   effects: Effect[];
   timeline: CwdEvent[];
   commands: CommandTrace[];
+  /** Lint (everyFunction): the regions of the analyzed text no path reaches, when every path was followed. */
+  unreachable?: Unreachable[];
 }
 
 import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
@@ -271,7 +274,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private stepLimitReported = false;
   private nextNamedFd = 10;
 
-  constructor(readonly ctx: AnalyzeContext) {}
+  constructor(readonly ctx: AnalyzeContext) {
+    this.reach = ctx.everyFunction ? new Reachability() : null;
+  }
 
   initialState(): State {
     const env = this.ctx.env;
@@ -290,10 +295,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
     this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
+    this.mainSource = this.source.id;
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
     if (this.ctx.everyFunction) this.runUncalled(st);
-    return { effects: this.effects, timeline: this.timeline, commands: this.commands };
+    const limited = this.reach !== null && this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit');
+    return { effects: this.effects, timeline: this.timeline, commands: this.commands, unreachable: this.reach && !limited ? this.reach.result() : undefined };
   }
 
   // ---------------------------------------------------------------- shell state the builtins use
@@ -305,6 +312,15 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   envKnown(name: string): boolean {
     return (this.ctx.knownEnv ?? HOME_KNOWN).includes(name);
   }
+
+  /** Lint (everyFunction): the commands of the analyzed text reached, and where paths ended (reachability.ts). */
+  private readonly reach: Reachability | null;
+  private mainSource = -1;
+
+  private readonly functionSite: FunctionSite = (fn) => {
+    const def = this.definedAt.get(fn);
+    return def ? { line: fn.range.line, file: def.source.id === this.mainSource ? null : def.source.file } : null;
+  };
 
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
@@ -565,6 +581,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
+    if (this.reach !== null && this.source.id === this.mainSource) this.reach.reach(cmd);
     if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
       // Redirects on a compound command apply to its whole body, then end.
       const layer = this.openRedirects(cmd.redirects, st);
@@ -582,8 +599,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.status = null;
     switch (cmd.kind) {
       case 'sequence':
-        for (const item of cmd.items) {
-          if (st.terminated || st.returned) break;
+        for (let i = 0; i < cmd.items.length; i++) {
+          const item = cmd.items[i]!;
+          if (st.terminated || st.returned) {
+            if (this.reach !== null && this.source.id === this.mainSource) this.reach.endedAt(cmd.items, i, st, this.functionSite);
+            break;
+          }
           if (item.background) this.exec(item.command, cloneState(st), { kind: 'unknown' });
           else this.exec(item.command, st, stdin);
         }
