@@ -299,7 +299,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
     if (this.ctx.everyFunction) this.runUncalled(st);
-    const limited = this.reach !== null && this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit');
+    // A limit left paths unfollowed; a parse error left the file's structure partly unknown (a
+    // command read as unconditional may be the right side of `||`): no region is said unreachable.
+    const limited = this.reach !== null && (script.problems.length > 0 || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
     return { effects: this.effects, timeline: this.timeline, commands: this.commands, unreachable: this.reach && !limited ? this.reach.result() : undefined };
   }
 
@@ -316,6 +318,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   /** Lint (everyFunction): the commands of the analyzed text reached, and where paths ended (reachability.ts). */
   private readonly reach: Reachability | null;
   private mainSource = -1;
+  /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
+  private returnable = 0;
 
   private readonly functionSite: FunctionSite = (fn) => {
     const def = this.definedAt.get(fn);
@@ -515,9 +519,11 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     }
     if (how === 'source') {
       const outer = enterReturnable(st);
+      this.returnable++;
       try {
         this.runNested(entry.text, st, range, label);
       } finally {
+        this.returnable--;
         leaveReturnable(st, outer);
       }
       return;
@@ -611,6 +617,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         return;
       case 'simple':
         this.simple(cmd, st, stdin);
+        // `return` outside a function and a sourced file: bash says so and goes on (status 1).
+        // Where the analyzed text is itself sourced it ends there; going on covers that too.
+        if (st.returned && this.returnable === 0) st.returned = false;
         return;
       case 'pipeline':
         this.pipeline(cmd.commands, st, stdin);
@@ -1193,9 +1202,11 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
     const outerReturns = enterReturnable(st);
+    this.returnable++;
     try {
       this.exec(fn.body, st, layer.stdin ?? stdin);
     } finally {
+      this.returnable--;
       leaveReturnable(st, outerReturns);
       this.closeRedirects(st, layer);
       st.pos = saved;
@@ -1591,9 +1602,11 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     }
     // `return` in a sourced file ends that file, not the script that sourced it.
     const outer = enterReturnable(st);
+    this.returnable++;
     try {
       this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
     } finally {
+      this.returnable--;
       leaveReturnable(st, outer);
     }
   }

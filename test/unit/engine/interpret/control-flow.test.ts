@@ -104,3 +104,11 @@ describe('set reads its options as bash does', () => {
     expect(decide('set -- a; set -euo pipefail; [ "$1" = a ] || exit 0; touch ../../x')).toBe('deny');
   });
 });
+
+describe('`return` outside a function and a sourced file ends nothing', () => {
+  it('bash says so and goes on', () => {
+    expect(decide('return 0; touch ../../x')).toBe('deny');
+    expect(decide('[ -n "$X" ] || return; touch ../../x')).toBe('deny');
+    expect(decide('(return 1); touch ../../x')).toBe('deny');
+  });
+});

@@ -35,6 +35,11 @@ describe('unreachable regions', () => {
     expect(unreachable('(exit 1)\necho y\n')).toEqual([]);
   });
 
+  it('nothing after a top-level return (an executed script goes on), nor in a file with a parse error', () => {
+    expect(unreachable('echo a\nreturn 0\necho b\n')).toEqual([]);
+    expect(unreachable('exit 0\necho b\nif then fi\n')).toEqual([]);
+  });
+
   it('a region reached by one call is not unreachable because another call skipped it', () => {
     expect(unreachable('f() { [ "$1" = a ] && return; echo x; }\nf a\nf b\n')).toEqual([]);
   });
