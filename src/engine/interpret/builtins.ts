@@ -27,7 +27,7 @@ export const SHELL_KEYWORDS: readonly string[] = ['if', 'then', 'else', 'elif', 
 export const INTERPRETER_BUILTINS: readonly string[] = ['alias', 'unalias', 'hash', 'trap', 'shopt'];
 
 /** Table builtins whose handler here runs first (see above). */
-export const INTERPRETER_REFINES: readonly string[] = [':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'pushd', 'popd', 'set', 'shift', 'let', 'getopts'];
+export const INTERPRETER_REFINES: readonly string[] = [':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'pushd', 'popd', 'set', 'shift', 'let', 'getopts', 'break', 'continue'];
 
 /** Handles the builtin; false hands it to the command table (whose entry models it). */
 type Builtin = (inv: Invocation, interp: BuiltinHost) => boolean;
@@ -37,6 +37,13 @@ const inert: Builtin = () => true;
 
 const status = (value: boolean): Builtin => (_inv, interp) => {
   interp.status = value;
+  return true;
+};
+
+/** `break [N]`, `continue [N]`: a count not known statically leaves the path as it is (it goes on: more is analyzed, not less). */
+const loopJump = (kind: 'break' | 'continue'): Builtin => (inv, interp) => {
+  const n = inv.args.length === 0 ? 1 : /^[1-9]\d*$/.test(inv.args[0]!.value) ? Number(inv.args[0]!.value) : null;
+  if (n !== null) interp.loopJump(inv.st, kind, n);
   return true;
 };
 
@@ -382,6 +389,8 @@ export const BUILTINS: Record<string, Builtin> = {
   shift,
   let: unknownVars((inv) => inv.args.map((a) => a.value)),
   getopts: unknownVars((inv) => inv.args.slice(1, 2).map((a) => a.value)),
+  break: loopJump('break'),
+  continue: loopJump('continue'),
   // Reserved words reach the interpreter as commands only when the parser split a construct it
   // does not build (`coproc NAME { ...; }`): the closing word itself does nothing.
   if: inert, then: inert, else: inert, elif: inert, fi: inert, case: inert, esac: inert, for: inert, select: inert,

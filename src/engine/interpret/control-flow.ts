@@ -48,3 +48,40 @@ function copyInto(target: State, source: State): void {
   target.returns = source.returns;
   target.extras = source.extras;
 }
+
+/**
+ * `break` and `continue`: the path leaves the loop body where bash reaches them. It is set aside
+ * for its loop (N levels out for `break N`), and the loop joins it: a `continue` into the next
+ * iteration and the loop's end, a `break` into the loop's end. The path itself ends there, so
+ * what follows in the body (an `exit` after a `break`) does not end the paths that left.
+ */
+export class LoopFrames {
+  private readonly frames: { breaks: State[]; continues: State[] }[] = [];
+
+  enter(): void {
+    this.frames.push({ breaks: [], continues: [] });
+  }
+
+  /** The paths that left by `continue` since the last call (they go on with the next iteration). */
+  takeContinues(): State[] {
+    const f = this.frames[this.frames.length - 1]!;
+    const out = f.continues;
+    f.continues = [];
+    return out;
+  }
+
+  /** Ends the innermost loop: every path set aside for it. */
+  leave(): State[] {
+    const f = this.frames.pop()!;
+    return [...f.breaks, ...f.continues];
+  }
+
+  /** Outside a loop bash says so and goes on: false, and the path is unchanged. */
+  jump(st: State, kind: 'break' | 'continue', levels: number): boolean {
+    if (this.frames.length === 0) return false;
+    const f = this.frames[Math.max(0, this.frames.length - levels)]!;
+    (kind === 'break' ? f.breaks : f.continues).push(cloneState(st));
+    st.terminated = true;
+    return true;
+  }
+}

@@ -15,7 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { enterReturnable, leaveReturnable, setAsideReturned } from './control-flow.js';
+import { enterReturnable, leaveReturnable, LoopFrames, setAsideReturned } from './control-flow.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
@@ -320,6 +320,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private mainSource = -1;
   /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
   private returnable = 0;
+  /** The loops being run, for `break` and `continue` (control-flow.ts). */
+  private readonly loops = new LoopFrames();
+
+  loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
+    this.loops.jump(st, kind, levels);
+  }
 
   private readonly functionSite: FunctionSite = (fn) => {
     const def = this.definedAt.get(fn);
@@ -750,6 +756,23 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
+    this.loops.enter();
+    let left: State[] = [];
+    try {
+      this.loopBody(cmd, st, stdin);
+    } finally {
+      left = this.loops.leave();
+    }
+    if (left.length > 0) assign(st, joinStates([st, ...left]));
+  }
+
+  /** After one iteration of an unrolled loop: the paths that `continue`d go on with the next. */
+  private nextIteration(st: State): void {
+    const cont = this.loops.takeContinues();
+    if (cont.length > 0) assign(st, joinStates([st, ...cont]));
+  }
+
+  private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
     if (cmd.loop === 'for' || cmd.loop === 'select') {
       const values: Field[] = [];
       let exact = cmd.values !== null;
@@ -767,6 +790,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           if (st.terminated) break;
           this.setVar(st, cmd.variable ?? '_', v.value, 'likely', [{ range: cmd.range, note: `loop variable ${cmd.variable}=${v.value}` }]);
           this.exec(cmd.body, st, stdin);
+          this.nextIteration(st);
         }
         if (values.length === 0) assign(st, before);
         return;
@@ -789,6 +813,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (st.terminated) break;
         this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
         this.exec(cmd.body, st, { kind: 'unknown' });
+        this.nextIteration(st);
       }
       return;
     }

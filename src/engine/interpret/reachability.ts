@@ -52,7 +52,7 @@ export class Reachability {
   }
 }
 
-const ENDS_SHELL: Record<string, string> = { exit: 'exit', logout: 'exit', return: 'return', exec: 'exec' };
+const ENDS_SHELL: Record<string, string> = { exit: 'exit', logout: 'exit', return: 'return', exec: 'exec', break: 'break', continue: 'continue' };
 
 function reasonFor(prev: Command, st: State, site: FunctionSite): string {
   const line = prev.range.line;

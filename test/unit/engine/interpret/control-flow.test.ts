@@ -112,3 +112,21 @@ describe('`return` outside a function and a sourced file ends nothing', () => {
     expect(decide('(return 1); touch ../../x')).toBe('deny');
   });
 });
+
+describe('break and continue leave the loop body where bash reaches them', () => {
+  it('an exit after a break does not end the path that left the loop', () => {
+    expect(decide('for a in 1 2; do break; exit 0; done; touch ../../x')).toBe('deny');
+    expect(decide('while read -r l; do [ -n "$l" ] && break; exit 0; done; touch ../../x')).not.toBe('allow');
+    expect(decide('for a in 1 2; do for b in 1; do break 2; done; exit 0; done; touch ../../x')).toBe('deny');
+  });
+
+  it('a continue goes on with the next iteration, with its state', () => {
+    expect(decide('for a in 1 2; do [ $a = 1 ] && continue; cd ../..; done; touch x')).toBe('deny');
+    expect(decide('for a in 1 2; do [ $a = 2 ] && continue; exit 0; done; touch ../../x')).toBe('allow');
+    expect(decide('for a in 1 2; do [ $a = 1 ] && continue; exit 0; done; touch ../../x')).toBe('allow');
+  });
+
+  it('outside a loop they end nothing (bash says so and goes on)', () => {
+    expect(decide('f() { break; touch ../../x; }; f')).toBe('deny');
+  });
+});

@@ -35,6 +35,10 @@ describe('unreachable regions', () => {
     expect(unreachable('(exit 1)\necho y\n')).toEqual([]);
   });
 
+  it('after break and continue, inside the loop only', () => {
+    expect(unreachable('for a in 1 2; do\n  break\n  exit 0\ndone\necho x\n')).toEqual(['3: after `break` on line 2']);
+  });
+
   it('nothing after a top-level return (an executed script goes on), nor in a file with a parse error', () => {
     expect(unreachable('echo a\nreturn 0\necho b\n')).toEqual([]);
     expect(unreachable('exit 0\necho b\nif then fi\n')).toEqual([]);
