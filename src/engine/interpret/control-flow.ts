@@ -7,22 +7,32 @@
  */
 import { cloneState, joinStates, type State } from '../shell/state.js';
 
-/** Starts a function body or a sourced file on `st`; returns what `leaveReturnable` needs. */
-export function enterReturnable(st: State): readonly State[] {
-  const outer = st.returns;
-  st.returns = [];
-  return outer;
+/** The function bodies and sourced files being run: where a `return` lands. */
+export class ReturnFrames {
+  /** How many are open: with none, `return` ends nothing (bash says so and goes on, status 1). */
+  depth = 0;
+
+  /** Runs a function body or a sourced file on `st`, then joins the paths that returned with the one that fell through. */
+  run(st: State, body: () => void): void {
+    const outer = st.returns;
+    st.returns = [];
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+      leave(st, outer);
+    }
+  }
 }
 
-/** Ends it: joins the paths that returned with the one that fell through, and puts back the caller's set-aside paths. */
-export function leaveReturnable(st: State, outer: readonly State[]): void {
+function leave(st: State, outer: readonly State[]): void {
   const pending = st.returns;
   st.returned = false;
   st.returns = outer;
   if (pending.length === 0) return;
   const ends = [st, ...pending.map((p) => ({ ...p, returned: false, terminated: false, returns: outer }))];
-  const joined = joinStates(ends);
-  copyInto(st, joined);
+  copyInto(st, joinStates(ends));
 }
 
 /**
@@ -58,22 +68,26 @@ function copyInto(target: State, source: State): void {
 export class LoopFrames {
   private readonly frames: { breaks: State[]; continues: State[] }[] = [];
 
-  enter(): void {
+  /** Runs a loop on `st`, then joins the paths that left it by `break` or `continue`. */
+  run(st: State, body: () => void): void {
     this.frames.push({ breaks: [], continues: [] });
+    let left: State[] = [];
+    try {
+      body();
+    } finally {
+      const f = this.frames.pop()!;
+      left = [...f.breaks, ...f.continues];
+    }
+    if (left.length > 0) copyInto(st, joinStates([st, ...left]));
   }
 
-  /** The paths that left by `continue` since the last call (they go on with the next iteration). */
-  takeContinues(): State[] {
+  /** After one iteration of an unrolled loop: the paths that `continue`d go on with the next. */
+  nextIteration(st: State): void {
     const f = this.frames[this.frames.length - 1]!;
-    const out = f.continues;
+    if (f.continues.length === 0) return;
+    const cont = f.continues;
     f.continues = [];
-    return out;
-  }
-
-  /** Ends the innermost loop: every path set aside for it. */
-  leave(): State[] {
-    const f = this.frames.pop()!;
-    return [...f.breaks, ...f.continues];
+    copyInto(st, joinStates([st, ...cont]));
   }
 
   /** Outside a loop bash says so and goes on: false, and the path is unchanged. */

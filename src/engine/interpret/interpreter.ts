@@ -15,7 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { enterReturnable, leaveReturnable, LoopFrames, setAsideReturned } from './control-flow.js';
+import { LoopFrames, ReturnFrames, setAsideReturned } from './control-flow.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
@@ -319,7 +319,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private readonly reach: Reachability | null;
   private mainSource = -1;
   /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
-  private returnable = 0;
+  private readonly returns = new ReturnFrames();
   /** The loops being run, for `break` and `continue` (control-flow.ts). */
   private readonly loops = new LoopFrames();
 
@@ -524,14 +524,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return;
     }
     if (how === 'source') {
-      const outer = enterReturnable(st);
-      this.returnable++;
-      try {
-        this.runNested(entry.text, st, range, label);
-      } finally {
-        this.returnable--;
-        leaveReturnable(st, outer);
-      }
+      this.returns.run(st, () => this.runNested(entry.text, st, range, label));
       return;
     }
     const child = this.child(st);
@@ -625,7 +618,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         this.simple(cmd, st, stdin);
         // `return` outside a function and a sourced file: bash says so and goes on (status 1).
         // Where the analyzed text is itself sourced it ends there; going on covers that too.
-        if (st.returned && this.returnable === 0) st.returned = false;
+        if (st.returned && this.returns.depth === 0) st.returned = false;
         return;
       case 'pipeline':
         this.pipeline(cmd.commands, st, stdin);
@@ -756,20 +749,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.loops.enter();
-    let left: State[] = [];
-    try {
-      this.loopBody(cmd, st, stdin);
-    } finally {
-      left = this.loops.leave();
-    }
-    if (left.length > 0) assign(st, joinStates([st, ...left]));
-  }
-
-  /** After one iteration of an unrolled loop: the paths that `continue`d go on with the next. */
-  private nextIteration(st: State): void {
-    const cont = this.loops.takeContinues();
-    if (cont.length > 0) assign(st, joinStates([st, ...cont]));
+    this.loops.run(st, () => this.loopBody(cmd, st, stdin));
   }
 
   private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
@@ -790,7 +770,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           if (st.terminated) break;
           this.setVar(st, cmd.variable ?? '_', v.value, 'likely', [{ range: cmd.range, note: `loop variable ${cmd.variable}=${v.value}` }]);
           this.exec(cmd.body, st, stdin);
-          this.nextIteration(st);
+          this.loops.nextIteration(st);
         }
         if (values.length === 0) assign(st, before);
         return;
@@ -813,7 +793,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (st.terminated) break;
         this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
         this.exec(cmd.body, st, { kind: 'unknown' });
-        this.nextIteration(st);
+        this.loops.nextIteration(st);
       }
       return;
     }
@@ -1226,13 +1206,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const saved = st.pos;
     this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
-    const outerReturns = enterReturnable(st);
-    this.returnable++;
     try {
-      this.exec(fn.body, st, layer.stdin ?? stdin);
+      this.returns.run(st, () => this.exec(fn.body, st, layer.stdin ?? stdin));
     } finally {
-      this.returnable--;
-      leaveReturnable(st, outerReturns);
       this.closeRedirects(st, layer);
       st.pos = saved;
       const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
@@ -1626,14 +1602,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return;
     }
     // `return` in a sourced file ends that file, not the script that sourced it.
-    const outer = enterReturnable(st);
-    this.returnable++;
-    try {
-      this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
-    } finally {
-      this.returnable--;
-      leaveReturnable(st, outer);
-    }
+    this.returns.run(st, () => this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs));
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
