@@ -32,6 +32,8 @@ export interface AnalyzeOptions {
   file?: string;
   everyFunction?: boolean;
   sourceHints?: { at: Map<number, string>; dirs: string[] };
+  /** The variables of `env` a condition may be decided on (AnalyzeContext#knownEnv). */
+  knownEnv?: readonly string[];
   /** false: Analysis#commands stays empty (the traces `bashguard explain` shows; a decision needs none). */
   commandTraces?: boolean;
 }
@@ -96,6 +98,7 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
     file: opts.file,
     everyFunction: opts.everyFunction,
     sourceHints: opts.sourceHints,
+    knownEnv: opts.knownEnv,
     commandTraces: opts.commandTraces,
     parse: (src) => {
       if (performance.now() > deadline) return { error: 'analysis stopped at its time budget', limit: true };
@@ -105,7 +108,7 @@ export function analyzeWith(parser: BashParser, source: string, opts: AnalyzeOpt
   });
   const analysis = interp.run(script);
   // Written out: a spread of the result cost ~4% of a check.
-  return { effects: analysis.effects, timeline: analysis.timeline, commands: analysis.commands, script, backend: parser.backend };
+  return { effects: analysis.effects, timeline: analysis.timeline, commands: analysis.commands, unreachable: analysis.unreachable, script, backend: parser.backend };
 }
 
 export async function analyze(source: string, opts: AnalyzeOptions, parser?: BashParser): Promise<AnalysisResult> {

@@ -16,11 +16,13 @@ export interface ScenarioRun {
 export function runScenario(
   parser: BashParser,
   cmd: string,
-  opts: { cwd?: string; symlinks?: Record<string, string>; files?: Record<string, string>; config?: Config; env?: Record<string, string> } = {},
+  opts: { cwd?: string; symlinks?: Record<string, string>; files?: Record<string, string>; config?: Config; env?: Record<string, string>; lint?: boolean } = {},
 ): ScenarioRun {
   const cwd = opts.cwd ?? WORKTREE;
   const fs = memoryFs(opts.symlinks ?? {}, opts.files ?? {});
-  const analysis = analyzeWith(parser, cmd, { cwd, env: { ...standardEnv(cwd), ...opts.env }, host: fs, gitToplevel: () => null });
+  // `lint`: as lint analyzes a file (every function, no variable of the environment known, unreachable regions).
+  const lint = opts.lint ? { everyFunction: true, knownEnv: Object.keys(opts.env ?? {}) } : {};
+  const analysis = analyzeWith(parser, cmd, { cwd, env: { ...standardEnv(cwd), ...opts.env }, host: fs, gitToplevel: () => null, ...lint });
   const policy = standardPolicy(fs, cwd, opts.config ?? DEFAULT_CONFIG);
   const verdict: Verdict = policy ? evaluate(analysis.effects, policy) : { decision: 'allow', findings: [] };
   return { analysis, verdict };

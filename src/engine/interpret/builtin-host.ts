@@ -26,6 +26,8 @@ export interface BuiltinHost {
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void;
   dynamicProblem(reason: string, text: string, range: Range): void;
   limitProblem(reason: string, text: string, range: Range): void;
+  /** `break N` / `continue N`: the path leaves N loops (control-flow.ts LoopFrames). */
+  loopJump(st: State, kind: 'break' | 'continue', levels: number): void;
   emitOutput(text: string): void;
   runBackground(fields: Field[], inv: Invocation): void;
   runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void;

@@ -5,6 +5,7 @@ import type { Invocation } from '../commands/context.js';
 import { evaluateTest } from '../shell/conditions.js';
 import { displayPath } from '../shell/paths.js';
 import { formatPrintf } from './printf.js';
+import { parseSet, parseShopt } from './option-parse.js';
 import type { CwdValue } from '../shell/state.js';
 import { optionChange, setShellOption, SET_LETTERS } from '../shell/shell-options.js';
 
@@ -26,7 +27,7 @@ export const SHELL_KEYWORDS: readonly string[] = ['if', 'then', 'else', 'elif', 
 export const INTERPRETER_BUILTINS: readonly string[] = ['alias', 'unalias', 'hash', 'trap', 'shopt'];
 
 /** Table builtins whose handler here runs first (see above). */
-export const INTERPRETER_REFINES: readonly string[] = [':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'pushd', 'popd', 'set', 'shift', 'let', 'getopts'];
+export const INTERPRETER_REFINES: readonly string[] = [':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'pushd', 'popd', 'set', 'shift', 'let', 'getopts', 'break', 'continue'];
 
 /** Handles the builtin; false hands it to the command table (whose entry models it). */
 type Builtin = (inv: Invocation, interp: BuiltinHost) => boolean;
@@ -36,6 +37,13 @@ const inert: Builtin = () => true;
 
 const status = (value: boolean): Builtin => (_inv, interp) => {
   interp.status = value;
+  return true;
+};
+
+/** `break [N]`, `continue [N]`: a count not known statically leaves the path as it is (it goes on: more is analyzed, not less). */
+const loopJump = (kind: 'break' | 'continue'): Builtin => (inv, interp) => {
+  const n = inv.args.length === 0 ? 1 : /^[1-9]\d*$/.test(inv.args[0]!.value) ? Number(inv.args[0]!.value) : null;
+  if (n !== null) interp.loopJump(inv.st, kind, n);
   return true;
 };
 
@@ -286,14 +294,10 @@ const unalias: Builtin = (inv) => {
 };
 
 const shopt: Builtin = (inv, interp) => {
-  const on = inv.args.some((a) => a.value === '-s');
-  const off = inv.args.some((a) => a.value === '-u');
-  const setO = inv.args.some((a) => a.value === '-o');
-  if (inv.args.some((a) => a.value === 'expand_aliases')) {
-    if (on) inv.st.extras.expandAliases = interp.sourceLine(inv.range);
-    else if (off) inv.st.extras.expandAliases = null;
-  }
-  if (on || off) for (const a of inv.args) if (!a.value.startsWith('-')) changeOption(inv, interp, a.value, on, !setO);
+  const { on, setO, names } = parseShopt(inv.args.map((a) => a.value));
+  if (on === null) return true;
+  if (!setO && names.includes('expand_aliases')) inv.st.extras.expandAliases = on ? interp.sourceLine(inv.range) : null;
+  for (const name of names) changeOption(inv, interp, name, on, !setO);
   return true;
 };
 
@@ -312,26 +316,12 @@ function changeOption(inv: Invocation, interp: BuiltinHost, name: string, on: bo
 /** `set -- a b`: the positional parameters; `set -P`, `set -o physical` ...: options (src/engine/shell/shell-options.ts). */
 const set: Builtin = (inv, interp) => {
   const args = inv.args;
-  let i = 0;
-  for (; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (v === '--' || v === '-' || !/^[-+]/.test(v)) break;
-    const on = v.startsWith('-');
-    if (v === '-o' || v === '+o') {
-      const name = args[i + 1]?.value;
-      if (name === undefined) return true; // `set -o`: lists the options
-      changeOption(inv, interp, name, on, false);
-      i++;
-      continue;
-    }
-    for (const letter of v.slice(1)) {
-      const name = SET_LETTERS[letter];
-      if (name) changeOption(inv, interp, name, on, false);
-    }
+  const { changes, positional } = parseSet(args.map((a) => a.value));
+  for (const c of changes) {
+    const name = c.name ?? SET_LETTERS[c.letter!];
+    if (name) changeOption(inv, interp, name, c.on, false);
   }
-  if (i >= args.length) return true;
-  const values = args.slice(args[i]!.value === '--' ? i + 1 : i);
-  interp.setPositional(inv.st, values);
+  if (positional !== null) interp.setPositional(inv.st, args.slice(positional));
   return true;
 };
 
@@ -399,6 +389,8 @@ export const BUILTINS: Record<string, Builtin> = {
   shift,
   let: unknownVars((inv) => inv.args.map((a) => a.value)),
   getopts: unknownVars((inv) => inv.args.slice(1, 2).map((a) => a.value)),
+  break: loopJump('break'),
+  continue: loopJump('continue'),
   // Reserved words reach the interpreter as commands only when the parser split a construct it
   // does not build (`coproc NAME { ...; }`): the closing word itself does nothing.
   if: inert, then: inert, else: inert, elif: inert, fi: inert, case: inert, esac: inert, for: inert, select: inert,

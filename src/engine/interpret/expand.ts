@@ -20,6 +20,13 @@ export interface ExpandHooks {
   problem(reason: string, text: string, word: Word): void;
   /** The cwd for `$PWD` (first candidate) or null. */
   pwd(st: State): string | null;
+  /**
+   * Whether a condition may rely on this variable of the analysis' environment (the client's
+   * shell provably has the same value); otherwise the value is a guess (see Field#guessed).
+   */
+  envKnown(name: string): boolean;
+  /** Counts expansions that gave a guess, so a command substitution can tell its output rests on one. */
+  guesses: number;
 }
 
 /** Limits brace expansion so `{1..1000000}` or `{a,b}` x 30 cannot blow up. */
@@ -40,6 +47,7 @@ interface Acc {
   text: string;
   confidence: Confidence;
   evidence: Evidence[];
+  guessed?: boolean;
 }
 
 const UNQUOTED_SPECIAL = /[{,}*?[]/;
@@ -86,7 +94,7 @@ export function resolveNameref(st: State, name: string): string {
   return n;
 }
 
-export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value: string; confidence: Confidence; evidence: Evidence[] } | null {
+export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null {
   name = resolveNameref(st, name);
   if (name === 'PWD') {
     const pwd = hooks.pwd(st);
@@ -101,6 +109,7 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
   }
   const v = getVar(st, name);
   if (!v) return null;
+  if (v.guessed || (v.fromEnvironment && !hooks.envKnown(name))) return { value: v.value, confidence: v.confidence, evidence: v.evidence, guessed: true };
   return { value: v.value, confidence: v.confidence, evidence: v.evidence };
 }
 
@@ -123,7 +132,7 @@ export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields:
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, false);
   // No marker (no unquoted brace, split point or glob character): one field, the text itself,
   // as the general path below gives it (most words of most commands).
-  if (!MARKER.test(acc.text)) return { fields: [{ value: acc.text, confidence: acc.confidence, evidence: acc.evidence, glob: false }], truncated: false };
+  if (!MARKER.test(acc.text)) return { fields: [guessedIf(acc, { value: acc.text, confidence: acc.confidence, evidence: acc.evidence, glob: false })], truncated: false };
   const { words, truncated } = braceExpand(acc.text, MAX_FIELDS);
   const fields: Field[] = [];
   for (const whole of words) {
@@ -131,15 +140,21 @@ export function expandWord(word: Word, st: State, hooks: ExpandHooks): { fields:
       for (const piece of w.split(SPLIT)) {
         if (piece === '' && w.includes(SPLIT)) continue;
         const glob = /[\uE010-\uE012]/.test(piece);
-        fields.push({ value: unmark(piece), confidence: acc.confidence, evidence: acc.evidence, glob });
+        fields.push(guessedIf(acc, { value: unmark(piece), confidence: acc.confidence, evidence: acc.evidence, glob }));
       }
     }
   }
   // A word that expands to nothing (an empty unquoted variable) gives no field, as in bash.
   if (fields.length === 0 && word.parts.some((p) => p.kind === 'text' && p.quoting !== 'none')) {
-    fields.push({ value: '', confidence: acc.confidence, evidence: acc.evidence, glob: false });
+    fields.push(guessedIf(acc, { value: '', confidence: acc.confidence, evidence: acc.evidence, glob: false }));
   }
   return { fields, truncated };
+}
+
+/** Marks a field whose text rests on a guess (only then: most fields never carry the flag). */
+function guessedIf(acc: Acc, f: Field): Field {
+  if (acc.guessed) f.guessed = true;
+  return f;
 }
 
 /** Expands a word that bash does not split or glob (assignment values, `case` subjects, heredocs). */
@@ -148,7 +163,7 @@ export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   for (const part of word.parts) appendPart(acc, part, st, hooks, word, true);
   // Markers are rare in a scalar (`"$@"`, unquoted braces): no pass over the text without one.
   const value = MARKER.test(acc.text) ? unmark(acc.text.replace(BRACE_MARKS, braceChar).replace(SPLIT_MARKS, ' ')) : acc.text;
-  return { value, confidence: acc.confidence, evidence: acc.evidence, glob: false };
+  return guessedIf(acc, { value, confidence: acc.confidence, evidence: acc.evidence, glob: false });
 }
 
 /** Any of the private-use markers above. */
@@ -214,10 +229,16 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
       } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value, ifs);
       acc.confidence = weakest(acc.confidence, v.confidence);
       if (v.evidence.length) acc.evidence = lastOf(acc.evidence, v.evidence, 6);
+      if (v.guessed) {
+        acc.guessed = true;
+        hooks.guesses++;
+      }
       return;
     }
     case 'command-sub': {
+      const guessesBefore = hooks.guesses;
       const out = hooks.commandSubstitution(part.body, st, part.text);
+      if (hooks.guesses !== guessesBefore) acc.guessed = true;
       acc.text += part.quoted || scalar ? out : markExpansion(out, ifsOf(st));
       if (out.includes(HOLE)) acc.confidence = weakest(acc.confidence, 'possible');
       else acc.confidence = weakest(acc.confidence, 'likely');
@@ -246,16 +267,20 @@ interface ParamResult {
   fields?: string[];
   /** `${a[*]}`: the elements joined into one word when quoted. */
   joined?: boolean;
+  /** The text rests on a guess about the environment (see Field#guessed). */
+  guessed?: boolean;
 }
 
 const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
 
 /** The elements of an array variable (a scalar is an array of one), or null when unknown. */
-function arrayOf(st: State, name: string): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[] } | null {
-  const v = getVar(st, resolveNameref(st, name));
+function arrayOf(st: State, name: string, hooks: ExpandHooks): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[]; guessed: boolean } | null {
+  const resolved = resolveNameref(st, name);
+  const v = getVar(st, resolved);
   if (!v) return null;
-  if (v.array) return { entries: v.array.entries, assoc: v.array.assoc, partial: v.array.partial, confidence: v.confidence, evidence: v.evidence };
-  return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence };
+  const guessed = !!v.guessed || (v.fromEnvironment && !hooks.envKnown(resolved));
+  if (v.array) return { entries: v.array.entries, assoc: v.array.assoc, partial: v.array.partial, confidence: v.confidence, evidence: v.evidence, guessed };
+  return { entries: [['0', v.value]], assoc: false, partial: v.value.includes(HOLE), confidence: v.confidence, evidence: v.evidence, guessed };
 }
 
 /** An array subscript's key: an associative key as written, an index computed when it is a plain number or variable. */
@@ -301,7 +326,7 @@ function paramValue(
   if (sub || ((part.name === '@' || part.name === '*') && st.pos.get('@')?.array)) {
     const base = sub ? sub[1]! : '@';
     const index = sub ? sub[2]! : part.name;
-    const arr = arrayOf(st, base);
+    const arr = arrayOf(st, base, hooks);
     const all = index === '@' || index === '*';
     if (arr === null) {
       return { value: HOLE, confidence: 'likely', evidence: note(`\${${part.name}} is not set by the command`) };
@@ -327,7 +352,8 @@ function paramValue(
     else if (hit) elem = { value: hit[1], confidence: arr.confidence, evidence: arr.evidence };
     else elem = arr.partial ? { value: HOLE, confidence: 'possible', evidence: arr.evidence } : null;
     if (isLength) return elem && !elem.value.includes(HOLE) ? { ...elem, value: String(elem.value.length) } : { value: HOLE, confidence: 'possible', evidence: [] };
-    return withOperator(elem, part, op, st, hooks, note);
+    // An element a fully known array lacks is unset for certain.
+    return withOperator(elem, part, op, st, hooks, note, elem === null && !arr.guessed);
   }
   const known = lookupVar(st, part.name, hooks);
   if (isLength) {
@@ -346,7 +372,23 @@ function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'par
 }
 
 function withOperator(
-  known: { value: string; confidence: Confidence; evidence: Evidence[] } | null,
+  known: { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null,
+  part: Extract<WordPart, { kind: 'param' }>,
+  op: string | null,
+  st: State,
+  hooks: ExpandHooks,
+  note: (n: string) => Evidence[],
+  unsetKnown = false,
+): ParamResult {
+  const r = operatorValue(known, part, op, st, hooks, note);
+  // A variable the script did not set may come from the environment with any value: what the
+  // operator gives for "unset" is a guess, as is anything computed from a guessed value.
+  if (((known === null && !unsetKnown) || known?.guessed) && !r.guessed) return { ...r, guessed: true };
+  return r;
+}
+
+function operatorValue(
+  known: { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null,
   part: Extract<WordPart, { kind: 'param' }>,
   op: string | null,
   st: State,

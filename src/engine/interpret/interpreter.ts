@@ -15,6 +15,8 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
+import { LoopFrames, ReturnFrames, setAsideReturned } from './control-flow.js';
+import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
 /** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
@@ -65,7 +67,22 @@ export interface AnalyzeContext {
   sourceHints?: { at: Map<number, string>; dirs: string[] };
   /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
   gitToplevel?(dir: string): string | null;
+  /**
+   * The variables of `env` a condition may be decided on: the analyzed shell provably has their
+   * values. The rest of `env` names an effect's likely path but decides nothing, as does a
+   * variable the script does not set (it may come from the environment). Default: HOME_KNOWN.
+   */
+  knownEnv?: readonly string[];
 }
+
+/**
+ * The hook's default: HOME, because the agent's client starts the hook and the agent's shell as
+ * the same user, and both inherit the client's HOME (bash keeps it; a login shell sets it from
+ * the same password entry). $PWD is not read from the environment at all: it is the cwd the
+ * client gives, which the interpreter tracks. Every other variable of the hook's environment may
+ * differ in the agent's shell (its start-up files run there, not here).
+ */
+export const HOME_KNOWN: readonly string[] = ['HOME'];
 
 export interface CommandTrace {
   range: Range;
@@ -78,6 +95,8 @@ export interface Analysis {
   effects: Effect[];
   timeline: CwdEvent[];
   commands: CommandTrace[];
+  /** Lint (everyFunction): the regions of the analyzed text no path reaches, when every path was followed. */
+  unreachable?: Unreachable[];
 }
 
 import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
@@ -255,7 +274,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private stepLimitReported = false;
   private nextNamedFd = 10;
 
-  constructor(readonly ctx: AnalyzeContext) {}
+  constructor(readonly ctx: AnalyzeContext) {
+    this.reach = ctx.everyFunction ? new Reachability() : null;
+  }
 
   initialState(): State {
     const env = this.ctx.env;
@@ -266,7 +287,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     if (!template && Object.isFrozen(env)) ENV_VARS.set(env, (template = envVariables(env, true)));
     const { vars, pos } = template ? { vars: template.vars.fork(), pos: template.pos } : envVariables(env, false);
     const cwd: CwdValue = { paths: [normalizeLogical(this.ctx.cwd)], confidence: 'certain', evidence: [], changed: false };
-    return { cwd, oldpwd: null, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, extras: emptyExtras() };
+    return { cwd, oldpwd: null, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, returns: [], extras: emptyExtras() };
   }
 
   run(script: Script, st: State = this.initialState()): Analysis {
@@ -274,16 +295,43 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
     }
     this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
+    this.mainSource = this.source.id;
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
     if (this.ctx.everyFunction) this.runUncalled(st);
-    return { effects: this.effects, timeline: this.timeline, commands: this.commands };
+    // A limit left paths unfollowed; a parse error left the file's structure partly unknown (a
+    // command read as unconditional may be the right side of `||`): no region is said unreachable.
+    const limited = this.reach !== null && (script.problems.length > 0 || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
+    return { effects: this.effects, timeline: this.timeline, commands: this.commands, unreachable: this.reach && !limited ? this.reach.result() : undefined };
   }
 
   // ---------------------------------------------------------------- shell state the builtins use
 
   /** The exit status of the last command when it is known (tests on known values, `true`, `false`). */
   status: Truth = null;
+  guesses = 0;
+
+  envKnown(name: string): boolean {
+    return (this.ctx.knownEnv ?? HOME_KNOWN).includes(name);
+  }
+
+  /** Lint (everyFunction): the commands of the analyzed text reached, and where paths ended (reachability.ts). */
+  private readonly reach: Reachability | null;
+  private mainSource = -1;
+  /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
+  private readonly returns = new ReturnFrames();
+  /** The loops being run, for `break` and `continue` (control-flow.ts). */
+  private readonly loops = new LoopFrames();
+
+  loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
+    this.loops.jump(st, kind, levels);
+  }
+
+  private readonly functionSite: FunctionSite = (fn) => {
+    const def = this.definedAt.get(fn);
+    return def ? { line: fn.range.line, file: def.source.id === this.mainSource ? null : def.source.file } : null;
+  };
+
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
   /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
@@ -476,7 +524,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return;
     }
     if (how === 'source') {
-      this.runNested(entry.text, st, range, label);
+      this.returns.run(st, () => this.runNested(entry.text, st, range, label));
       return;
     }
     const child = this.child(st);
@@ -538,6 +586,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
+    if (this.reach !== null && this.source.id === this.mainSource) this.reach.reach(cmd);
     if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
       // Redirects on a compound command apply to its whole body, then end.
       const layer = this.openRedirects(cmd.redirects, st);
@@ -555,14 +604,21 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.status = null;
     switch (cmd.kind) {
       case 'sequence':
-        for (const item of cmd.items) {
-          if (st.terminated || st.returned) break;
+        for (let i = 0; i < cmd.items.length; i++) {
+          const item = cmd.items[i]!;
+          if (st.terminated || st.returned) {
+            if (this.reach !== null && this.source.id === this.mainSource) this.reach.endedAt(cmd.items, i, st, this.functionSite);
+            break;
+          }
           if (item.background) this.exec(item.command, cloneState(st), { kind: 'unknown' });
           else this.exec(item.command, st, stdin);
         }
         return;
       case 'simple':
         this.simple(cmd, st, stdin);
+        // `return` outside a function and a sourced file: bash says so and goes on (status 1).
+        // Where the analyzed text is itself sourced it ends there; going on covers that too.
+        if (st.returned && this.returns.depth === 0) st.returned = false;
         return;
       case 'pipeline':
         this.pipeline(cmd.commands, st, stdin);
@@ -594,6 +650,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (cmd.op === '&&' && !isTest(cmd.left)) {
           const ifLeftFailed = cloneState(st);
           this.exec(cmd.right, st, stdin);
+          if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
           if (st.terminated || st.returned) assign(st, ifLeftFailed);
           this.status = this.status === false ? false : null;
           return;
@@ -692,13 +749,17 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
+    this.loops.run(st, () => this.loopBody(cmd, st, stdin));
+  }
+
+  private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
     if (cmd.loop === 'for' || cmd.loop === 'select') {
       const values: Field[] = [];
       let exact = cmd.values !== null;
       for (const w of cmd.values ?? []) {
         const { fields } = expandWord(w, st, this);
         for (const f of fields) {
-          if (f.glob || f.value.includes(HOLE)) exact = false;
+          if (f.glob || f.guessed || f.value.includes(HOLE)) exact = false;
           values.push(f);
         }
       }
@@ -709,6 +770,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           if (st.terminated) break;
           this.setVar(st, cmd.variable ?? '_', v.value, 'likely', [{ range: cmd.range, note: `loop variable ${cmd.variable}=${v.value}` }]);
           this.exec(cmd.body, st, stdin);
+          this.loops.nextIteration(st);
         }
         if (values.length === 0) assign(st, before);
         return;
@@ -731,6 +793,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (st.terminated) break;
         this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
         this.exec(cmd.body, st, { kind: 'unknown' });
+        this.loops.nextIteration(st);
       }
       return;
     }
@@ -975,6 +1038,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const target = resolveNameref(st, a.name);
     const prevVar = getVar(st, target);
     const prev = a.append ? prevVar?.value ?? '' : '';
+    // `X+=v` on a variable the script did not set appends to whatever the environment gave it.
+    const guessed = value.guessed || (a.append && (!prevVar || prevVar.guessed || (prevVar.fromEnvironment && !this.envKnown(target))));
     if (prevVar?.array && !prevVar.array.assoc) {
       // `a=x` on an array sets element 0.
       const entries = prevVar.array.entries.filter(([k]) => k !== '0');
@@ -985,7 +1050,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
       ...value.evidence,
       { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
-    ], flags.exported);
+    ], flags.exported, guessed);
   }
 
   /** Sets an array variable (element 0 is also its scalar value). */
@@ -1142,10 +1207,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.setPositional(st, args);
     const layer = this.openRedirects(fn.redirects, st);
     try {
-      this.exec(fn.body, st, layer.stdin ?? stdin);
+      this.returns.run(st, () => this.exec(fn.body, st, layer.stdin ?? stdin));
     } finally {
       this.closeRedirects(st, layer);
-      st.returned = false;
       st.pos = saved;
       const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
       if (n > 0) this.activeFunctions.set(fn.name, n);
@@ -1154,16 +1218,18 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     }
   }
 
-  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
+  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
     name = resolveNameref(st, name);
     const prev = getVar(st, name);
-    putVar(st, name, {
+    const v: Variable = {
       value,
       confidence,
       evidence: evidence.slice(-6),
       exported: exported ?? prev?.exported ?? false,
       fromEnvironment: false,
-    });
+    };
+    if (guessed) v.guessed = true;
+    putVar(st, name, v);
   }
 
   // ---------------------------------------------------------------- redirects
@@ -1535,7 +1601,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
       return;
     }
-    this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs);
+    // `return` in a sourced file ends that file, not the script that sourced it.
+    this.returns.run(st, () => this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs));
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
@@ -1626,6 +1693,7 @@ function assign(target: State, source: State): void {
   target.funcs = source.funcs;
   target.terminated = source.terminated;
   target.returned = source.returned;
+  target.returns = source.returns;
   target.extras = source.extras;
 }
 

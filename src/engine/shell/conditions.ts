@@ -41,7 +41,9 @@ function or(a: Truth, b: () => Truth): Truth {
 }
 
 /** Decides `test ARGS` / `[ ARGS ]` / `[[ ARGS ]]` (already expanded), or null. */
-export function evaluateTest(args: Field[], ctx: TestContext): Truth {
+export function evaluateTest(given: Field[], ctx: TestContext): Truth {
+  // A guessed value (Field#guessed) may be anything at run time: it decides nothing.
+  const args = given.some((f) => f.guessed) ? given.map((f) => (f.guessed ? { ...f, value: HOLE } : f)) : given;
   let i = 0;
   const peek = (k = 0): Field | undefined => args[i + k];
   const v = (f: Field | undefined) => f?.value;

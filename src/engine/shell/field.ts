@@ -15,4 +15,10 @@ export interface Field {
   glob: boolean;
   /** The glob may match names starting with `.` (dotglob, GLOBIGNORE, an extglob pattern). */
   dotglob?: boolean;
+  /**
+   * The text rests on a guess: a variable the script did not set taken as unset (`${X:-}` as
+   * empty) or at the value of the analysis' own environment, which is not the analyzed shell's.
+   * Good enough to name the likely path of an effect; never enough to decide a condition.
+   */
+  guessed?: boolean;
 }

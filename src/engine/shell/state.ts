@@ -30,6 +30,8 @@ export interface Variable {
   array?: ArrayValue;
   /** `declare -n` / `local -n`: this variable names another one. */
   nameref?: string;
+  /** Its value rests on a guess about the environment (Field#guessed): no condition is decided on it. */
+  guessed?: boolean;
 }
 
 export interface ArrayValue {
@@ -57,6 +59,13 @@ export interface State {
   /** Set by `exit` (ends this shell) and `return` (ends the current function). */
   terminated: boolean;
   returned: boolean;
+  /**
+   * Paths that ran `return` in a branch while others went on (`if c; then return; fi; exit`): kept
+   * here until the function (or sourced file) ends, where they join the path that fell through, so
+   * a call ends its caller's path only when every path through the function exits. Never changed
+   * in place (a stash builds a new array).
+   */
+  returns: readonly State[];
   /** Descriptors, aliases, hashed commands, traps (src/engine/shell/extras.ts). */
   extras: Extras;
 }
@@ -117,6 +126,7 @@ export function cloneState(s: State): State {
     funcs: s.funcs.fork(),
     terminated: false,
     returned: false,
+    returns: s.returns,
     extras: forkExtras(s.extras),
   };
 }
@@ -131,7 +141,7 @@ export function childState(s: State): State {
     if (pos === NO_POSITIONAL) pos = new Map();
     (pos as Map<string, Variable>).set(k, v);
   }
-  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, extras: childExtras(s.extras) };
+  return { cwd: s.cwd, oldpwd: s.oldpwd, dirStack: [], vars, pos, funcs: CowMap.of(), terminated: false, returned: false, returns: [], extras: childExtras(s.extras) };
 }
 
 function sameCwd(a: CwdValue, b: CwdValue): boolean {
@@ -183,10 +193,17 @@ function dedupeEvidence(ev: Evidence[]): Evidence[] {
 
 /** Joins the states at the end of alternative branches; branches that exited are ignored. */
 export function joinStates(states: State[]): State {
-  const live: State[] = [];
-  for (let i = 0; i < states.length; i++) if (!states[i]!.terminated) live.push(states[i]!);
-  if (live.length === 0) return { ...states[0]!, terminated: true };
-  if (live.length === 1) return live[0]!;
+  const all: State[] = [];
+  for (let i = 0; i < states.length; i++) if (!states[i]!.terminated) all.push(states[i]!);
+  // A branch that returned while another goes on is set aside until its function ends (State#returns).
+  let live = all;
+  let returns = pendingReturns(states);
+  if (all.some((s) => s.returned) && all.some((s) => !s.returned)) {
+    live = all.filter((s) => !s.returned);
+    returns = [...returns, ...all.filter((s) => s.returned).map((s) => ({ ...s }))];
+  }
+  if (live.length === 0) return { ...states[0]!, terminated: true, returns };
+  if (live.length === 1) return live[0]!.returns === returns ? live[0]! : { ...live[0]!, returns };
   const base = live[0]!;
   const cwds: CwdValue[] = [];
   const extras: Extras[] = [];
@@ -208,8 +225,26 @@ export function joinStates(states: State[]): State {
     funcs: sameFuncs ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
     terminated: false,
     returned,
+    returns,
     extras: joinExtras(extras),
   };
+}
+
+/** The returned paths every branch carries (branches forked from one state share its array). */
+function pendingReturns(states: State[]): readonly State[] {
+  let out = states[0]!.returns;
+  for (let i = 1; i < states.length; i++) {
+    const r = states[i]!.returns;
+    if (r === out || r.length === 0) continue;
+    if (out.length === 0) {
+      out = r;
+      continue;
+    }
+    const seen = new Set(out);
+    const extra = r.filter((s) => !seen.has(s));
+    if (extra.length > 0) out = [...out, ...extra];
+  }
+  return out;
 }
 
 function joinVars(live: State[]): CowMap<string, Variable> {
@@ -264,7 +299,9 @@ function joinVariable(maps: readonly { get(name: string): Variable | undefined }
   const vs = maps.map((m) => m.get(name));
   if (v0 && vs.every((v) => v && v.value === v0.value && sameArray(v.array, v0.array) && v.nameref === v0.nameref)) {
     const conf = vs.reduce<Confidence>((c, v) => weakest(c, v!.confidence), 'certain');
-    return { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
+    const joined: Variable = { ...v0, confidence: v0.fromEnvironment && conf === 'certain' ? 'certain' : weakest(conf, 'likely') };
+    if (vs.some((v) => v!.guessed)) joined.guessed = true;
+    return joined;
   }
   // The last 4 evidence items over all branches (`vs.flatMap((v) => v?.evidence ?? []).slice(-4)`).
   const ev: Evidence[] = [];

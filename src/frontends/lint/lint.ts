@@ -20,6 +20,7 @@ import { nodeFs, type PhysicalFs } from '../../policy/physical.js';
 import { displayPath, isInside } from '../../engine/shell/paths.js';
 import { nodeHost } from '../../policy/workspace/host.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
+import type { Unreachable } from '../../engine/interpret/reachability.js';
 import { openWorkspace, type Workspace } from '../../policy/workspace/index.js';
 import { ruleById, type RuleId, type Severity } from '../../policy/rules/catalog.js';
 import type { Confidence } from '../../engine/effects/confidence.js';
@@ -379,11 +380,18 @@ export class Linter {
     const scriptDir = scriptPath ? dirname(scriptPath) : this.displayCwd;
     const fromScript = (p: string) => resolve(scriptDir, p.replace(/^SCRIPTDIR(?=\/|$)/, scriptDir));
     const sourceHints = { at: new Map(hints.sources.map((h) => [h.line, fromScript(h.path)] as const)), dirs: [...hints.sourcePaths.map(fromScript), ...(this.opts.sourcePath ?? []), ...scope.config.sourcePath] };
+    // What the configuration, the command line or a directive sets, and the script's own path,
+    // are given; the rest of the environment (the CI runner's HOME, PATH ...) is not the one the
+    // script will run in, so no condition is decided on it.
+    const knownEnv = Object.keys(env);
     if (!this.parser) throw new Error('this lint process has no parser (its children analyze)');
     this.current = source;
     let verdict: ReturnType<Workspace['check']>['verdict'];
+    let unreachable: Unreachable[];
     try {
-      verdict = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints }).verdict;
+      const check = scope.ws.check(this.parser, source, { cwd, env, commandTraces: false, deterministic: true, maxSteps: this.opts.maxSteps ?? LINT_DEFAULT_STEPS, file: scriptPath ?? undefined, everyFunction: true, sourceHints, knownEnv });
+      verdict = check.verdict;
+      unreachable = check.analysis?.unreachable ?? [];
     } finally {
       this.current = null;
     }
@@ -408,6 +416,15 @@ export class Linter {
       // (`eval "$x"`, `bash -c`) may be an artefact of an unknown value: left as it is.
       if (lf.rule === 'BG0001' && lf.via.length === 0) lf.confidence = 'certain';
       out.push(lf);
+    }
+    // Every line is analyzed or explained: the regions no path reaches, with why.
+    for (const u of unreachable) {
+      if (suppress(directives, 'BG0005', u.range.line)) {
+        result.suppressed++;
+        continue;
+      }
+      const f = this.ownFinding('BG0005', scope.config, `unreachable: ${u.reason}`, display, u.range, 'certain');
+      if (f) out.push(f);
     }
     for (const p of problems) {
       const f = this.ownFinding('BG0003', scope.config, p.message, display, p.range, 'certain');

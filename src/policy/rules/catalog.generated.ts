@@ -69,6 +69,23 @@ export const RULE_DATA = [
     ]
   },
   {
+    "id": "BG0005",
+    "name": "unreachable-code",
+    "severity": "info",
+    "summary": "Lint only: commands no path of the script reaches (after an `exit`, a `return`, or a function that exits on every path), with the reason.",
+    "docs": "## What it does\nReports, at its first line, each region of a script that bash never runs: the commands after an\n`exit`, a `return` or an `exec`, after a call to a function that exits on every path through it,\nor after an `if`/`case` whose every branch exits. The message says why (`after \\`exit\\` on line\n3`, `` `die` (line 1) exits on every path``), as ShellCheck's SC2317 does.\n\nA region is reported only when bash provably never gets there: a condition on a value the script\ndoes not fix (an environment variable, an argument, a file) keeps both paths, a function that may\nreturn ends nothing, and a file whose analysis stopped at a limit (BG0002) gets no such note.\nEverything else lint does not report was read and found to write nothing that matters.\n\n## Why it matters\nLint analyzes what runs. A region it finds unreachable is not checked, so the note tells where\nthat is and why: if the reason is wrong (the guard depends on something bashguard took as known),\nthe code below it deserves a look. The hook never reports it (a command's dead code writes nothing).\n\n## Example\n```bash bad\ndie() { echo \"$*\" >&2; exit 1; }\ndie \"no such target\"\nrm -rf /home/dev/repo/build\n```\n```bash good\ndie() { echo \"$*\" >&2; exit 1; }\n[ -d build ] || die \"no such target\"\nrm -rf build\n```\n\n## How to fix\nRemove the dead code, or fix the guard above it if the code was meant to run.",
+    "examples": [
+      {
+        "kind": "bad",
+        "code": "die() { echo \"$*\" >&2; exit 1; }\ndie \"no such target\"\nrm -rf /home/dev/repo/build"
+      },
+      {
+        "kind": "good",
+        "code": "die() { echo \"$*\" >&2; exit 1; }\n[ -d build ] || die \"no such target\"\nrm -rf build"
+      }
+    ]
+  },
+  {
     "id": "BG1001",
     "name": "write-outside-worktree",
     "severity": "error",

@@ -304,10 +304,10 @@ export class Workspace {
   }
 
   /** Analyzes a Bash command run from `cwd` (default: where the workspace was opened) and decides. */
-  check(parser: BashParser, command: string, opts: { cwd?: string; budgetMs?: number; env?: Env; commandTraces?: boolean; deterministic?: boolean; maxSteps?: number; file?: string; everyFunction?: boolean; sourceHints?: { at: Map<number, string>; dirs: string[] } } = {}): CommandCheck {
+  check(parser: BashParser, command: string, opts: { cwd?: string; budgetMs?: number; env?: Env; commandTraces?: boolean; deterministic?: boolean; maxSteps?: number; file?: string; everyFunction?: boolean; sourceHints?: { at: Map<number, string>; dirs: string[] }; knownEnv?: readonly string[] } = {}): CommandCheck {
     const cwd = opts.cwd ?? this.cwd;
     const env = opts.env ? { ...analysisEnv(this.env), PWD: cwd, ...opts.env } : this.commandEnv(cwd);
-    const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: this.boundGitToplevel, budgetMs: opts.budgetMs, commandTraces: opts.commandTraces, deterministic: opts.deterministic, maxSteps: opts.maxSteps, file: opts.file, everyFunction: opts.everyFunction, sourceHints: opts.sourceHints });
+    const analysis = analyzeWith(parser, command, { cwd, env, host: this.host, gitToplevel: this.boundGitToplevel, budgetMs: opts.budgetMs, commandTraces: opts.commandTraces, deterministic: opts.deterministic, maxSteps: opts.maxSteps, file: opts.file, everyFunction: opts.everyFunction, sourceHints: opts.sourceHints, knownEnv: opts.knownEnv });
     const policy = this.policy();
     if (this.skipped || !policy) return { workspace: this, analysis, verdict: { decision: 'allow', findings: [] } };
     return { workspace: this, analysis, verdict: evaluate(analysis.effects, policy) };

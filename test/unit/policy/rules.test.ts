@@ -31,7 +31,9 @@ const parser = await getParser();
  */
 function runExample(code: string): { rules: Set<string>; decision: string; findings: Finding[] } {
   const { verdict } = runScenario(parser, code);
-  if (!/#\s*bashguard\s/i.test(code)) return { rules: new Set(verdict.findings.map((f) => f.rule)), decision: verdict.decision, findings: verdict.findings };
+  // BG0005 is lint's: the regions a lint analysis of the example finds unreachable.
+  const unreachable = runScenario(parser, code, { lint: true }).analysis.unreachable ?? [];
+  if (!/#\s*bashguard\s/i.test(code)) return { rules: new Set([...verdict.findings.map((f) => f.rule), ...(unreachable.length > 0 ? ['BG0005'] : [])]), decision: verdict.decision, findings: verdict.findings };
   const { directives, problems } = parseDirectives(code);
   const kept = verdict.findings.filter((f) => !suppress(directives, f.rule, f.range.line));
   const rules = new Set<string>(kept.map((f) => f.rule));

@@ -8,11 +8,18 @@ export default command({
     const vals = inv.args.map((a) => a.value);
     let i = 0;
     let newline = true;
+    let escapes = false;
     while (i < vals.length && /^-[neE]+$/.test(vals[i]!)) {
-      if (vals[i]!.includes('n')) newline = false;
+      for (const c of vals[i]!.slice(1)) {
+        if (c === 'n') newline = false;
+        else escapes = c === 'e';
+      }
       i++;
     }
-    return vals.slice(i).join(' ') + (newline ? '\n' : '');
+    const rest = vals.slice(i);
+    // `-e` interprets backslash escapes (`\c` ends the output, `\057` is `/`): not computed here.
+    if (escapes && rest.some((v) => v.includes('\\'))) return null;
+    return rest.join(' ') + (newline ? '\n' : '');
   },
 });
 
@@ -20,4 +27,5 @@ export const examples: readonly Example[] = [
   ['echo x > ../../x', 'deny'],
   ['touch "$(echo ../..)/x"', 'deny'],
   ['echo ../../x', 'allow'],
+  ['[ "$(echo -e \'x\\c\')" = x ] || exit 0; touch ../../x', 'deny'],
 ];

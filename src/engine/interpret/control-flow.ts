@@ -1,0 +1,101 @@
+/**
+ * Where `return` lands. A path that returned while another went on is set aside on the state
+ * (State#returns, by joinStates) and comes back here, when the function or sourced file it
+ * returned from ends: the caller goes on from the join of every path that returned and the one
+ * that fell through. So a call ends its caller's path only when every path through the callee
+ * exits.
+ */
+import { cloneState, joinStates, type State } from '../shell/state.js';
+
+/** The function bodies and sourced files being run: where a `return` lands. */
+export class ReturnFrames {
+  /** How many are open: with none, `return` ends nothing (bash says so and goes on, status 1). */
+  depth = 0;
+
+  /** Runs a function body or a sourced file on `st`, then joins the paths that returned with the one that fell through. */
+  run(st: State, body: () => void): void {
+    const outer = st.returns;
+    st.returns = [];
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+      leave(st, outer);
+    }
+  }
+}
+
+function leave(st: State, outer: readonly State[]): void {
+  const pending = st.returns;
+  st.returned = false;
+  st.returns = outer;
+  if (pending.length === 0) return;
+  const ends = [st, ...pending.map((p) => ({ ...p, returned: false, terminated: false, returns: outer }))];
+  copyInto(st, joinStates(ends));
+}
+
+/**
+ * `a && return`: the path where a succeeded returned, the other goes on; the returned one is set
+ * aside on `goesOn` (a copy of the state before a).
+ */
+export function setAsideReturned(returned: State, goesOn: State): void {
+  const kept = cloneState(returned);
+  kept.returned = true;
+  goesOn.returns = [...goesOn.returns, ...returned.returns.filter((r) => !goesOn.returns.includes(r)), kept];
+}
+
+function copyInto(target: State, source: State): void {
+  if (target === source) return;
+  target.cwd = source.cwd;
+  target.oldpwd = source.oldpwd;
+  target.dirStack = source.dirStack;
+  target.vars = source.vars;
+  target.pos = source.pos;
+  target.funcs = source.funcs;
+  target.terminated = source.terminated;
+  target.returned = source.returned;
+  target.returns = source.returns;
+  target.extras = source.extras;
+}
+
+/**
+ * `break` and `continue`: the path leaves the loop body where bash reaches them. It is set aside
+ * for its loop (N levels out for `break N`), and the loop joins it: a `continue` into the next
+ * iteration and the loop's end, a `break` into the loop's end. The path itself ends there, so
+ * what follows in the body (an `exit` after a `break`) does not end the paths that left.
+ */
+export class LoopFrames {
+  private readonly frames: { breaks: State[]; continues: State[] }[] = [];
+
+  /** Runs a loop on `st`, then joins the paths that left it by `break` or `continue`. */
+  run(st: State, body: () => void): void {
+    this.frames.push({ breaks: [], continues: [] });
+    let left: State[] = [];
+    try {
+      body();
+    } finally {
+      const f = this.frames.pop()!;
+      left = [...f.breaks, ...f.continues];
+    }
+    if (left.length > 0) copyInto(st, joinStates([st, ...left]));
+  }
+
+  /** After one iteration of an unrolled loop: the paths that `continue`d go on with the next. */
+  nextIteration(st: State): void {
+    const f = this.frames[this.frames.length - 1]!;
+    if (f.continues.length === 0) return;
+    const cont = f.continues;
+    f.continues = [];
+    copyInto(st, joinStates([st, ...cont]));
+  }
+
+  /** Outside a loop bash says so and goes on: false, and the path is unchanged. */
+  jump(st: State, kind: 'break' | 'continue', levels: number): boolean {
+    if (this.frames.length === 0) return false;
+    const f = this.frames[Math.max(0, this.frames.length - levels)]!;
+    (kind === 'break' ? f.breaks : f.continues).push(cloneState(st));
+    st.terminated = true;
+    return true;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Where paths end: `exit` and `return` end a path only where bash reaches them on it, a function
+ * call ends its caller's path only when every path through the function exits, and a condition
+ * on a value the script does not fix keeps both paths. Each case writes outside the worktree
+ * after the construct, so an interpreter that wrongly ends the path allows it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { analyzeWith } from '../../../../src/engine/analyze.js';
+import { evaluate } from '../../../../src/policy/policy.js';
+import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../../../src/policy/scenario/standard.js';
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await getParser('native');
+});
+
+function decide(cmd: string, files: Record<string, string> = {}): string {
+  const analysis = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host: { readFile: (p) => files[p] ?? null } });
+  return evaluate(analysis.effects, standardPolicy(memoryFs())!).decision;
+}
+
+describe('a function that may return is not a function that exits', () => {
+  it('a return on one branch keeps the path after the call', () => {
+    expect(decide('f(){ if test true = "$X"; then return; fi; exit 0; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ [ -n "$X" ] && return; exit 0; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ case "$X" in a) return;; esac; exit 1; }; f; touch ../../x')).not.toBe('allow');
+    expect(decide('f(){ while read -r l; do return; done; exit 1; }; f; touch ../../x')).not.toBe('allow');
+  });
+
+  it('the state of the path that returned is the one after the call', () => {
+    // Only the returned path moved to the main checkout: `touch x` lands there on it.
+    expect(decide('f(){ if test true = "$X"; then cd ../..; return; fi; exit 0; }; f; touch x')).toBe('deny');
+    expect(decide('f(){ [ -n "$X" ] && { cd ../..; return; }; exit 0; }; f; touch x')).toBe('deny');
+  });
+
+  it('a nested function\'s returns stay its own', () => {
+    expect(decide('g(){ if test true = "$X"; then return; fi; exit 0; }; f(){ g; exit 0; }; f; touch ../../x')).toBe('allow');
+  });
+
+  it('a function that exits on every path still ends the caller\'s path', () => {
+    expect(decide('f(){ exit 0; }; f; touch ../../x')).toBe('allow');
+    expect(decide('f(){ if test true = "$X"; then exit 1; fi; exit 0; }; f; touch ../../x')).toBe('allow');
+    expect(decide('f(){ if test true = "$X"; then (return); fi; exit 0; }; f; touch ../../x')).toBe('allow');
+  });
+
+  it('the benign twin stays allowed', () => {
+    expect(decide('f(){ if test true = "$X"; then return; fi; exit 0; }; f; touch x')).toBe('allow');
+  });
+});
+
+describe('`return` in a sourced file ends that file', () => {
+  it('the script that sourced it goes on', () => {
+    const lib = { [`${WORKTREE}/lib.sh`]: 'return 0\necho never\n' };
+    expect(decide('. ./lib.sh; touch ../../x', lib)).toBe('deny');
+    expect(decide('. ./lib.sh; touch x', lib)).toBe('allow');
+  });
+
+  it('a sourced file that returns on one path and exits on the other keeps the path', () => {
+    const lib = { [`${WORKTREE}/lib.sh`]: '[ -n "$X" ] && return 0\nexit 1\n' };
+    expect(decide('. ./lib.sh; touch ../../x', lib)).not.toBe('allow');
+  });
+});
+
+describe('a variable the script does not set decides no condition', () => {
+  it('an unset variable is not known to be empty', () => {
+    expect(decide('[ -n "${FOO:-}" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('[ -z "${FOO-}" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('[[ ${FOO:+set} == set ]] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('test "${FOO:-no}" = no && exit 0; touch ../../x')).not.toBe('allow');
+  });
+
+  it('nor is a value copied from one, or printed from one', () => {
+    expect(decide('x=${FOO:-}; [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('x=$(printf %s "${FOO:-}"); [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('for a in ${L:-x}; do exit 0; done; touch ../../x')).not.toBe('allow');
+  });
+
+  it('a value of the analysis\' environment other than HOME decides nothing (the agent\'s shell has its own)', () => {
+    const env = { ...standardEnv(), TMPDIR: '/tmp' };
+    const run = (cmd: string, knownEnv?: string[]) => evaluate(analyzeWith(parser, cmd, { cwd: WORKTREE, env, knownEnv }).effects, standardPolicy(memoryFs())!).decision;
+    expect(run('[ -n "$TMPDIR" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(run('[ -n "$HOME" ] && exit 0; touch ../../x')).toBe('allow');
+    // Lint gives the variables it knows; HOME is not one of them there.
+    expect(run('[ -n "$HOME" ] && exit 0; touch ../../x', [])).not.toBe('allow');
+    expect(run('[ -n "$TMPDIR" ] && exit 0; touch ../../x', ['TMPDIR'])).toBe('allow');
+  });
+
+  it('what the script sets still decides', () => {
+    expect(decide('FOO=1; [ -n "${FOO:-}" ] && exit 0; touch ../../x')).toBe('allow');
+    expect(decide('FOO=; [ -n "${FOO:-}" ] || exit 0; touch ../../x')).toBe('allow');
+    expect(decide('a=(x); [ -z "${a[1]:-}" ] && exit 0; touch ../../x')).toBe('allow');
+  });
+
+  it('the benign twin stays allowed', () => {
+    expect(decide('[ -n "${FOO:-}" ] || exit 0; touch x')).toBe('allow');
+  });
+});
+
+describe('set reads its options as bash does', () => {
+  it('`set -euo pipefail` leaves the positional parameters alone', () => {
+    expect(decide('set -euo pipefail; [ -n "${1:-}" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('set -- a; set -euo pipefail; [ "$1" = a ] && exit 0; touch ../../x')).toBe('allow');
+    expect(decide('set -- a; set -euo pipefail; [ "$1" = a ] || exit 0; touch ../../x')).toBe('deny');
+  });
+});
+
+describe('`return` outside a function and a sourced file ends nothing', () => {
+  it('bash says so and goes on', () => {
+    expect(decide('return 0; touch ../../x')).toBe('deny');
+    expect(decide('[ -n "$X" ] || return; touch ../../x')).toBe('deny');
+    expect(decide('(return 1); touch ../../x')).toBe('deny');
+  });
+});
+
+describe('break and continue leave the loop body where bash reaches them', () => {
+  it('an exit after a break does not end the path that left the loop', () => {
+    expect(decide('for a in 1 2; do break; exit 0; done; touch ../../x')).toBe('deny');
+    expect(decide('while read -r l; do [ -n "$l" ] && break; exit 0; done; touch ../../x')).not.toBe('allow');
+    expect(decide('for a in 1 2; do for b in 1; do break 2; done; exit 0; done; touch ../../x')).toBe('deny');
+  });
+
+  it('a continue goes on with the next iteration, with its state', () => {
+    expect(decide('for a in 1 2; do [ $a = 1 ] && continue; cd ../..; done; touch x')).toBe('deny');
+    expect(decide('for a in 1 2; do [ $a = 2 ] && continue; exit 0; done; touch ../../x')).toBe('allow');
+    expect(decide('for a in 1 2; do [ $a = 1 ] && continue; exit 0; done; touch ../../x')).toBe('allow');
+  });
+
+  it('outside a loop they end nothing (bash says so and goes on)', () => {
+    expect(decide('f() { break; touch ../../x; }; f')).toBe('deny');
+  });
+});
