@@ -37,6 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { casePatternEdits, testOpeners, testPatternEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
@@ -317,6 +318,8 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     return out;
   }
   for (const e of substringEdits(tree.root, [])) add([e]);
+  // Extglob groups in `[[ ]]` patterns and case patterns (./patterns.ts).
+  for (const t of testOpeners(tree.root)) for (const e of testPatternEdits(source, t.end)) add([e]);
   const stack = [tree.root];
   while (stack.length) {
     const n = stack.pop()!;
@@ -334,6 +337,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
       const g = extglobGroupAt(source, n.end - 1);
       if (g) add([g]);
+      for (const e of casePatternEdits(source, n)) add([e]);
       const e = forDo(source, n);
       if (e) add([e]);
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
