@@ -119,6 +119,9 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     }
   }
   for (const g of gaps) if (!overlaps(edits, g.start, g.end)) edits.push(g);
+  // `<<\DOC_END` alone on its line (a comment block nothing reads): a redirect with no command,
+  // which the grammar rejects; a `:` is inserted, its node dropped again.
+  if (first.hasErrors) for (const h of heredocs ?? []) if (/(?:^|\n)[ \t]*$/.test(source.slice(0, h.op)) && /^[ \t]*(?:\n|$)/.test(source.slice(h.wordEnd)) && !overlaps(edits, h.op, h.op)) edits.push({ start: h.op, end: h.op, text: ': ' });
   for (const at of emptyBackquotes) {
     // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
     // its node is dropped and the substitution stays empty.

@@ -68,6 +68,15 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
+  it('a heredoc alone on its line (no command): no parse error, its expansions still run, the write after it found', () => {
+    const quoted = `echo a\n<<\\DOC_END\n(1) ... if a "topic\nDOC_END\ntouch ${MAIN}/README.md\n`;
+    if (hasBash) expect(bashAccepts(quoted)).toBe(true);
+    expect(parse(parser, quoted).problems).toEqual([]);
+    expect(runScenario(parser, quoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+    const unquoted = `<<EOF\n$(touch ${MAIN}/README.md) (x\nEOF\n`;
+    expect(runScenario(parser, unquoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
   describe('a parse error costs only its own command', () => {
     // Each middle is rejected by bash too: BG0001 there, and the writes around it still found.
     const cases: [string, number][] = [
