@@ -174,3 +174,18 @@ export function testOpeners(root: SyntaxNode): SyntaxNode[] {
   }
   return out;
 }
+
+/**
+ * `$((16#$x))`: a base prefix glued to a plain `$name` in arithmetic, which the grammar rejects
+ * but reads as `16#${x}` (the same value to bash). Two insertions, so the name keeps its range.
+ */
+export function arithmeticBaseEdits(source: string, n: SyntaxNode): Edit[] {
+  const out: Edit[] = [];
+  const re = /(?<![\w#])\d+#\$([A-Za-z_][A-Za-z0-9_]*)/g;
+  const text = source.slice(n.start, n.end);
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const name = n.start + m.index + m[0].length - m[1]!.length;
+    out.push({ start: name, end: name, text: '{' }, { start: name + m[1]!.length, end: name + m[1]!.length, text: '}' });
+  }
+  return out;
+}

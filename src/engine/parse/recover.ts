@@ -37,7 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
-import { casePatternEdits, testOpeners, testPatternEdits } from './patterns.js';
+import { arithmeticBaseEdits, casePatternEdits, testOpeners, testPatternEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
@@ -356,6 +356,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
         if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
       }
     }
+    if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
     // first redirect, and being inserted text its node is dropped again.

@@ -26,8 +26,8 @@ function parse(parser: BashParser, src: string): Script {
   return buildScript(r);
 }
 
-/** Extglob groups in pattern words (bash-completion's idiom): `[[ == ]]` and case patterns. */
-const EXTGLOB = [
+const ACCEPTED = [
+  // Extglob groups in pattern words (bash-completion's idiom): `[[ == ]]` and case patterns.
   '[[ $i == *.@(jar|zip) && -r $i ]] && echo a',
   '[[ $cur == @(*/|[.~])* ]] || echo a',
   '[[ ${w[*]} == *\\ -@(*([^ -])f|-file )* ]]',
@@ -36,20 +36,23 @@ const EXTGLOB = [
   'case $p in\n  --help | -!(-*)@([sD]|[hV]*))\n    return ;;\nesac',
   'case $p in\n  ?(-)-geometry | ?(-)-window | \\\n    ?(-)-gputest)\n    echo a ;;\nesac',
   'case "$w" in\n  *" -t dsa"?( *))\n    s=(1024) ;;\n  *) s=() ;;\nesac',
+  // A base prefix on a plain `$name` in arithmetic.
+  'seq $((16#$start)) $((16#$end))',
+  'a "$(printf "%01x" $((16#$sid)))"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
 ];
 
 describe('the inputs are valid bash', () => {
-  it.skipIf(!hasBash)(`bash -O extglob -n accepts all ${EXTGLOB.length}`, () => {
-    expect(EXTGLOB.filter((s) => !bashAccepts(s))).toEqual([]);
+  it.skipIf(!hasBash)(`bash -O extglob -n accepts all ${ACCEPTED.length}`, () => {
+    expect(ACCEPTED.filter((s) => !bashAccepts(s))).toEqual([]);
   });
 });
 
 describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   const parser = parsers[backend]!;
 
-  it('every extglob pattern input parses with no problem left', () => {
-    const bad = EXTGLOB.map((s) => ({ s, p: parse(parser, s).problems.map((p) => p.reason) })).filter((x) => x.p.length > 0);
+  it('every accepted input parses with no problem left', () => {
+    const bad = ACCEPTED.map((s) => ({ s, p: parse(parser, s).problems.map((p) => p.reason) })).filter((x) => x.p.length > 0);
     expect(bad).toEqual([]);
   });
 
@@ -61,6 +64,12 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(JSON.stringify(c)).toContain(JSON.stringify('-!(-*)@([sD]|[hV]*)'));
     const paths = runScenario(parser, src).verdict.findings.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/README.md`]));
+  });
+
+  it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
+    const src = `n=$((16#$x)); touch ${MAIN}/README.md`;
+    expect(parse(parser, src).body.items[0]!.command).toMatchObject({ kind: 'simple', assigns: [{ name: 'n', value: { parts: [{ kind: 'arith', text: '$((16#$x))' }] } }] });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('a command substitution in an extglob group is not hidden (the group is left to the grammar)', () => {
@@ -98,7 +107,7 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
 describe('native and WASM agree', () => {
   it('identical trees and IR on every input', () => {
     const mismatches: string[] = [];
-    for (const src of EXTGLOB) {
+    for (const src of ACCEPTED) {
       const a = parsers.native!.parse(src);
       const b = parsers.wasm!.parse(src);
       if (a.ok !== b.ok) mismatches.push(`${JSON.stringify(src)}: outcome`);
