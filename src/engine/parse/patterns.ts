@@ -13,35 +13,74 @@ import type { SyntaxNode } from './tree.js';
 
 const EXTGLOB = '@!?*+';
 
-/** The extglob groups inside [start, end) of `source`, each as letters; none is nested in another. */
-export function maskGroups(source: string, start: number, end: number): Edit[] {
-  const out: Edit[] = [];
+/**
+ * The extglob groups inside [start, end) of `source` (quoted text skipped), as `?`s. With
+ * `expansions`, expansions, command substitutions and quoted parts inside a group keep their text,
+ * so the grammar still builds their nodes (a `$(...)` in a pattern still runs); without, such a
+ * group is left alone (in `[[ ]]` and case patterns the grammar reads `+($x)` itself).
+ */
+export function maskGroups(source: string, start: number, end: number, expansions = false): Edit[][] {
+  const out: Edit[][] = [];
   for (let i = start; i < end; i++) {
     const c = source[i]!;
-    if (c === '\\') {
-      i++;
-      continue;
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const j = source.indexOf("'", i + 1);
+      if (j < 0 || j >= end) return out;
+      i = j;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = skipQuoted(source, i);
+      if (j < 0 || j > end) return out;
+      i = j - 1;
+    } else if (c === '$') i++;
+    else if (EXTGLOB.includes(c) && source[i + 1] === '(') {
+      const g = groupRuns(source, i, end, expansions);
+      if (!g) return out;
+      out.push(g.edits);
+      i = g.close;
     }
-    if (!EXTGLOB.includes(c) || source[i + 1] !== '(') continue;
-    const close = groupEnd(source, i + 1, end);
-    if (close < 0) return out;
-    out.push({ start: i, end: close + 1, text: '?'.repeat(close + 1 - i) });
-    i = close;
   }
   return out;
 }
 
-/** At `(`: the offset of its matching `)` before `end`, or -1 (an expansion, quote or newline inside). */
-function groupEnd(source: string, open: number, end: number): number {
+/** At an extglob operator: its group's literal characters as `?` runs, and the offset of its `)`. */
+function groupRuns(source: string, at: number, end: number, expansions: boolean): { edits: Edit[]; close: number } | null {
+  const edits: Edit[] = [];
+  let run = -1;
+  const flush = (i: number) => {
+    if (run >= 0 && i > run) edits.push({ start: run, end: i, text: '?'.repeat(i - run) });
+    run = -1;
+  };
   let depth = 0;
-  for (let i = open; i < end; i++) {
+  for (let i = at; i < end; i++) {
     const c = source[i]!;
+    const expansion = c === '$' && /[({A-Za-z_]/.test(source[i + 1] ?? '');
+    if (c === '\n') return null;
+    if (c === "'" || c === '"' || c === '`' || expansion) {
+      if (!expansions) return null;
+      flush(i);
+      let j: number;
+      if (c === "'") j = source.indexOf("'", i + 1) + 1;
+      else if (c === '$' && source[i + 1] !== '(' && source[i + 1] !== '{') {
+        // `$name` written `${name}` (two insertions, the name keeps its range): a `?` or a
+        // letter right after a plain `$name` would change how the grammar (or bash) reads it.
+        j = i + 1 + /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1))![0].length;
+        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: j, end: j, text: '}' });
+      } else j = skipQuoted(source, i);
+      if (j <= 0 || j > end) return null;
+      i = j - 1;
+      continue;
+    }
+    if (run < 0) run = i;
     if (c === '\\') i++;
-    else if (c === '\n' || c === "'" || c === '"' || c === '$' || c === '`') return -1;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
+    else if (c === '(' && (depth > 0 || i === at + 1)) depth++;
+    else if (c === '(') return null;
+    else if (c === ')' && --depth === 0) {
+      flush(i + 1);
+      return { edits, close: i };
+    }
   }
-  return -1;
+  return null;
 }
 
 /**
@@ -49,8 +88,8 @@ function groupEnd(source: string, open: number, end: number): number {
  * them, up to the closing `]]`; the groups in each word after `==`, `!=` or `=`, as letters.
  * Empty when the `]]` is not found the way bash finds it.
  */
-export function testPatternEdits(source: string, from: number): Edit[] {
-  const out: Edit[] = [];
+export function testPatternEdits(source: string, from: number): Edit[][] {
+  const out: Edit[][] = [];
   let prev = '';
   let i = from;
   while (i < source.length) {
@@ -145,13 +184,14 @@ function skipQuoted(s: string, i: number): number {
  * A line that is a case item's pattern list (`  --help | -!(-*)@([sD]|[hV]*))`): words joined by
  * `|`, ending at the `)` that closes the list. Null when the line is not one.
  */
-const PATTERN_WORD = String.raw`(?:[^\s|()'"$\x60;&<>\\]|\\.|'[^'\n]*'|"[^"$\x60\\\n]*"|[@!?*+]\((?:[^()\n'"$\x60]|\([^()\n'"$\x60]*\))*\))+`;
+const NAME = String.raw`\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}\n'"$\x60]*\}`;
+const PATTERN_WORD = String.raw`(?:[^\s|()'"$\x60;&<>\\]|\\.|${NAME}|'[^'\n]*'|"[^"$\x60\\\n]*"|[@!?*+]\((?:[^()\n'"$\x60]|${NAME}|\([^()\n'"$\x60]*\))*\))+`;
 // Ends at the list's `)`, or at a `|` and a line continuation (the list goes on on the next line).
 const PATTERN_LINE = new RegExp(String.raw`^[ \t]*\(?[ \t]*${PATTERN_WORD}(?:[ \t]*\|[ \t]*${PATTERN_WORD})*[ \t]*(?:\)|\|[ \t]*\\$)`);
 
-/** The groups in the case pattern lists on the lines an ERROR node spans. */
-export function casePatternEdits(source: string, n: SyntaxNode): Edit[] {
-  const out: Edit[] = [];
+/** The groups (the edits of each) in the case pattern lists on the lines an ERROR node spans. */
+export function casePatternEdits(source: string, n: SyntaxNode): Edit[][] {
+  const out: Edit[][] = [];
   let at = source.lastIndexOf('\n', n.start - 1) + 1;
   while (at < n.end && at < source.length) {
     const nl = source.indexOf('\n', at);
@@ -186,6 +226,60 @@ export function arithmeticBaseEdits(source: string, n: SyntaxNode): Edit[] {
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const name = n.start + m.index + m[0].length - m[1]!.length;
     out.push({ start: name, end: name, text: '{' }, { start: name + m[1]!.length, end: name + m[1]!.length, text: '}' });
+  }
+  return out;
+}
+
+/**
+ * Extglob groups in command words (`ls -d $d/!(CVS)`, `f=(!(CVS))`, `for s in $d/!($skip); do`,
+ * also inside `$( )` and backquotes) that start inside one of `ranges` (the ERROR nodes, and the
+ * nodes with a MISSING token; a group overlapping one). The text is read from its start with bash's quoting (an ERROR can
+ * begin inside a string the grammar misread), so quoted text, `${...}`, `$'...'`, comments,
+ * heredoc bodies (`bodies`), `[[ ]]` (./testPatternEdits) and arithmetic (`(( a*(b+1) ))`, where
+ * `*(` is multiplication) are never taken for one.
+ */
+export function wordGlobEdits(source: string, ranges: readonly [number, number][], bodies: readonly [number, number][]): Edit[][] {
+  const out: Edit[][] = [];
+  if (ranges.length === 0 || !/[@!?*+]\(/.test(source)) return out;
+  const inRange = (from: number, to: number) => ranges.some(([a, b]) => a <= to && from < b);
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n') {
+      const body = bodies.find(([a]) => a === i + 1);
+      if (body) i = body[1] - 1;
+    } else if (c === "'" || (c === '$' && source[i + 1] === "'")) {
+      // `$'...'` takes backslash escapes; `'...'` none.
+      const ansi = c === '$';
+      let j = ansi ? i + 2 : i + 1;
+      while (j < source.length && source[j] !== "'") j += ansi && source[j] === '\\' ? 2 : 1;
+      if (j >= source.length) return out;
+      i = j;
+    } else if (c === '"' || (c === '$' && (source[i + 1] === '{' || source.startsWith('((', i + 1)))) {
+      const j = skipQuoted(source, i);
+      if (j < 0) return out;
+      i = j - 1;
+    } else if (c === '$') {
+      // `$(` (its commands are read on, as any), `$name` or a special parameter (`$!(` is not a group).
+      if (source[i + 1] !== '(') i++;
+    } else if (c === '#' && (i === 0 || /[\s;&|(]/.test(source[i - 1]!))) {
+      const nl = source.indexOf('\n', i);
+      if (nl < 0) return out;
+      i = nl - 1;
+    } else if (c === '[' && source[i + 1] === '[' && /^[\s;&|(]?$/.test(source[i - 1] ?? '') && /\s/.test(source[i + 2] ?? '')) {
+      const j = source.slice(i + 2).search(/\s\]\](?=[\s;&|)]|$)/);
+      if (j < 0) return out;
+      i = i + 2 + j + 2;
+    } else if (c === '(' && source[i + 1] === '(' && !EXTGLOB.includes(source[i - 1] ?? '')) {
+      const j = source.indexOf('))', i + 2);
+      if (j < 0) return out;
+      i = j + 1;
+    } else if (EXTGLOB.includes(c) && source[i + 1] === '(') {
+      const g = groupRuns(source, i, source.length, true);
+      if (!g) continue;
+      if (inRange(i, g.close)) out.push(g.edits);
+      i = g.close;
+    }
   }
   return out;
 }

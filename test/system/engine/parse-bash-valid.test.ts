@@ -36,6 +36,12 @@ const ACCEPTED = [
   'case $p in\n  --help | -!(-*)@([sD]|[hV]*))\n    return ;;\nesac',
   'case $p in\n  ?(-)-geometry | ?(-)-window | \\\n    ?(-)-gputest)\n    echo a ;;\nesac',
   'case "$w" in\n  *" -t dsa"?( *))\n    s=(1024) ;;\n  *) s=() ;;\nesac',
+  // Extglob groups in command words.
+  'ls -d $d/!(CVS)',
+  'a=(!(CVS))',
+  'for s in $d/!($skip); do echo "$s"; done',
+  'COMPREPLY=($(command ls -d ${c}/!(CVSROOT)))',
+  'echo `ls !(x)`',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -64,6 +70,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(JSON.stringify(c)).toContain(JSON.stringify('-!(-*)@([sD]|[hV]*)'));
     const paths = runScenario(parser, src).verdict.findings.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/README.md`]));
+  });
+
+  it('an extglob group in a command word keeps its parts: the text around, and the variable in it', () => {
+    const loop = parse(parser, 'for s in $d/!($skip); do :; done').body.items[0]!.command;
+    expect(loop).toMatchObject({ kind: 'loop', values: [{ text: '$d/!($skip)', parts: [{ kind: 'param', name: 'd' }, { kind: 'text', value: '/!(' }, { kind: 'param', name: 'skip' }, { kind: 'text', value: ')' }] }] });
+    const src = `ls -d $d/!(CVS) > /dev/null; ls !($(touch ${MAIN}/a)); touch ${MAIN}/README.md`;
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
