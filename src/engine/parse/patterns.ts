@@ -85,12 +85,13 @@ function groupRuns(source: string, at: number, end: number, expansions: boolean)
 
 /**
  * The words of the `[[ ]]` whose text begins at `from` (just after `[[`), read as bash splits
- * them, up to the closing `]]`; the groups in each word after `==`, `!=` or `=`, as letters.
+ * them, up to the closing `]]`; the groups in each word after `==`, `!=` or `=`, as `?`s.
  * Empty when the `]]` is not found the way bash finds it.
  */
 export function testPatternEdits(source: string, from: number): Edit[][] {
   const out: Edit[][] = [];
   let prev = '';
+  let prevStart = -1;
   let i = from;
   while (i < source.length) {
     while (i < source.length && (source[i] === ' ' || source[i] === '\t' || source[i] === '\n' || source.startsWith('\\\n', i))) i += source[i] === '\\' ? 2 : 1;
@@ -100,6 +101,7 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     const op = compared ? null : /^(?:&&|\|\||!=|[()!<>])/.exec(source.slice(i, i + 2));
     if (op && op[0] !== '!=') {
       prev = op[0];
+      prevStart = i;
       i += op[0].length;
       continue;
     }
@@ -107,7 +109,12 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     if (end <= start) return [];
     const word = source.slice(start, end);
     if (compared && prev !== '=~') out.push(...maskGroups(source, start, end));
+    // `=` (bash's `==`): the grammar reads a pattern after a lone `=` as a regex that runs on
+    // past `&&` (`[[ $a = $m/$v && $b ]]` loses its `]]`); after `==` it reads the pattern. The
+    // `==` token maps back onto the `=` the IR reads.
+    if (prev === '=' && !/[=!<>]$/.test(source.slice(0, prevStart).trimEnd())) out.push([{ start: prevStart, end: prevStart + 1, text: '==' }]);
     prev = word;
+    prevStart = start;
     i = end;
   }
   return [];

@@ -42,6 +42,9 @@ const ACCEPTED = [
   'for s in $d/!($skip); do echo "$s"; done',
   'COMPREPLY=($(command ls -d ${c}/!(CVSROOT)))',
   'echo `ls !(x)`',
+  // A pattern after a lone `=` in `[[ ]]`, then `&&`.
+  '[[ $a = $m/$v/$1 && \\\n  $b = $(readlink -f $c) ]] && echo a',
+  '[[ $m = ${1:-*} && $v = ${2:-*} ]] || echo a',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -78,6 +81,13 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const src = `ls -d $d/!(CVS) > /dev/null; ls !($(touch ${MAIN}/a)); touch ${MAIN}/README.md`;
     expect(parse(parser, src).problems).toEqual([]);
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it("[[ a = pattern && ... ]]: the test keeps its `]]`, and the write after it is found", () => {
+    const src = `[[ $a = $m/$v && $b = c ]] && touch ${MAIN}/README.md`;
+    const list = parse(parser, src).body.items[0]!.command;
+    expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
