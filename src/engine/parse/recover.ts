@@ -37,6 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { arithmeticBaseEdits, casePatternEdits, testOpeners, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
@@ -118,6 +119,9 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     }
   }
   for (const g of gaps) if (!overlaps(edits, g.start, g.end)) edits.push(g);
+  // `<<\DOC_END` alone on its line (a comment block nothing reads): a redirect with no command,
+  // which the grammar rejects; a `:` is inserted, its node dropped again.
+  if (first.hasErrors) for (const h of heredocs ?? []) if (/(?:^|\n)[ \t]*$/.test(source.slice(0, h.op)) && /^[ \t]*(?:\n|$)/.test(source.slice(h.wordEnd)) && !overlaps(edits, h.op, h.op)) edits.push({ start: h.op, end: h.op, text: ': ' });
   for (const at of emptyBackquotes) {
     // `$(:)`: the grammar rejects an empty `$()`; the inserted `:` maps to no original text, so
     // its node is dropped and the substitution stays empty.
@@ -317,6 +321,9 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     return out;
   }
   for (const e of substringEdits(tree.root, [])) add([e]);
+  // Extglob groups in `[[ ]]` patterns and case patterns (./patterns.ts).
+  for (const t of testOpeners(tree.root)) for (const g of testPatternEdits(source, t.end)) add(g);
+  const bad: [number, number][] = [];
   const stack = [tree.root];
   while (stack.length) {
     const n = stack.pop()!;
@@ -334,6 +341,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
       const g = extglobGroupAt(source, n.end - 1);
       if (g) add([g]);
+      for (const g of casePatternEdits(source, n)) add(g);
       const e = forDo(source, n);
       if (e) add([e]);
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
@@ -349,6 +357,8 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
         if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
       }
     }
+    if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
+    if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
     // first redirect, and being inserted text its node is dropped again.
@@ -393,6 +403,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       stack.push(c);
     }
   }
+  for (const g of wordGlobEdits(source, bad, (scanSource(source)?.heredocs ?? []).map((h) => [h.bodyStart, h.lineEnd]))) add(g);
   // Lines the grammar joined, as read from a tree with errors, are often the errors' own doing
   // (`[ \( ... \) ]; then` seen joined with the next line, where `;` would make `then;`): they are
   // repaired from the tree the error repairs give, in the next round. Likewise the other repairs

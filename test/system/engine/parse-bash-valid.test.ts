@@ -1,0 +1,142 @@
+/**
+ * No parse error on code bash accepts (issue 48 item 4), and a parse error costs only its own
+ * command. Every input is first confirmed with the real bash (`bash -O extglob -n`); every test
+ * runs on both backends, and the two must build the same tree and IR.
+ */
+import { spawnSync } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
+import { buildScript } from '../../../src/engine/syntax/build.js';
+import type { Script } from '../../../src/engine/syntax/ir.js';
+import { runScenario } from '../../helpers/scenario.js';
+
+const parsers: Record<string, BashParser> = {
+  native: await getParser('native'),
+  wasm: await getParser('wasm'),
+};
+
+const MAIN = '/home/dev/repo';
+const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
+const bashAccepts = (src: string): boolean => spawnSync('bash', ['-O', 'extglob', '-n', '-c', src], { stdio: 'ignore' }).status === 0;
+
+function parse(parser: BashParser, src: string): Script {
+  const r = parser.parse(src);
+  if (!r.ok) throw new Error(`${parser.backend}: ${r.message}`);
+  return buildScript(r);
+}
+
+const ACCEPTED = [
+  // Extglob groups in pattern words (bash-completion's idiom): `[[ == ]]` and case patterns.
+  '[[ $i == *.@(jar|zip) && -r $i ]] && echo a',
+  '[[ $cur == @(*/|[.~])* ]] || echo a',
+  '[[ ${w[*]} == *\\ -@(*([^ -])f|-file )* ]]',
+  '[[ $prev != ?([0-9][0-9]|[0-6S]) ]]',
+  '[[ $x =~ ^(a|b)$ && $y == !(z) ]]',
+  'case $p in\n  --help | -!(-*)@([sD]|[hV]*))\n    return ;;\nesac',
+  'case $p in\n  ?(-)-geometry | ?(-)-window | \\\n    ?(-)-gputest)\n    echo a ;;\nesac',
+  'case "$w" in\n  *" -t dsa"?( *))\n    s=(1024) ;;\n  *) s=() ;;\nesac',
+  // Extglob groups in command words.
+  'ls -d $d/!(CVS)',
+  'a=(!(CVS))',
+  'for s in $d/!($skip); do echo "$s"; done',
+  'COMPREPLY=($(command ls -d ${c}/!(CVSROOT)))',
+  'echo `ls !(x)`',
+  // A pattern after a lone `=` in `[[ ]]`, then `&&`.
+  '[[ $a = $m/$v/$1 && \\\n  $b = $(readlink -f $c) ]] && echo a',
+  '[[ $m = ${1:-*} && $v = ${2:-*} ]] || echo a',
+  // A base prefix on a plain `$name` in arithmetic.
+  'seq $((16#$start)) $((16#$end))',
+  'a "$(printf "%01x" $((16#$sid)))"',
+  'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
+];
+
+describe('the inputs are valid bash', () => {
+  it.skipIf(!hasBash)(`bash -O extglob -n accepts all ${ACCEPTED.length}`, () => {
+    expect(ACCEPTED.filter((s) => !bashAccepts(s))).toEqual([]);
+  });
+});
+
+describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
+  const parser = parsers[backend]!;
+
+  it('every accepted input parses with no problem left', () => {
+    const bad = ACCEPTED.map((s) => ({ s, p: parse(parser, s).problems.map((p) => p.reason) })).filter((x) => x.p.length > 0);
+    expect(bad).toEqual([]);
+  });
+
+  it('an extglob pattern keeps its own text, and writes before and after it are found', () => {
+    const src = `touch ${MAIN}/a\ncase $1 in\n  -!(-*)@([sD]|[hV]*)) x=1 ;;\nesac\n[[ $x == *.@(jar|zip) ]] && touch ${MAIN}/b\ntouch ${MAIN}/README.md\n`;
+    const s = parse(parser, src);
+    const c = s.body.items[1]!.command;
+    expect(c.kind).toBe('case');
+    expect(JSON.stringify(c)).toContain(JSON.stringify('-!(-*)@([sD]|[hV]*)'));
+    const paths = runScenario(parser, src).verdict.findings.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/README.md`]));
+  });
+
+  it('an extglob group in a command word keeps its parts: the text around, and the variable in it', () => {
+    const loop = parse(parser, 'for s in $d/!($skip); do :; done').body.items[0]!.command;
+    expect(loop).toMatchObject({ kind: 'loop', values: [{ text: '$d/!($skip)', parts: [{ kind: 'param', name: 'd' }, { kind: 'text', value: '/!(' }, { kind: 'param', name: 'skip' }, { kind: 'text', value: ')' }] }] });
+    const src = `ls -d $d/!(CVS) > /dev/null; ls !($(touch ${MAIN}/a)); touch ${MAIN}/README.md`;
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it("[[ a = pattern && ... ]]: the test keeps its `]]`, and the write after it is found", () => {
+    const src = `[[ $a = $m/$v && $b = c ]] && touch ${MAIN}/README.md`;
+    const list = parse(parser, src).body.items[0]!.command;
+    expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
+    const src = `n=$((16#$x)); touch ${MAIN}/README.md`;
+    expect(parse(parser, src).body.items[0]!.command).toMatchObject({ kind: 'simple', assigns: [{ name: 'n', value: { parts: [{ kind: 'arith', text: '$((16#$x))' }] } }] });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('a command substitution in an extglob group is not hidden (the group is left to the grammar)', () => {
+    const src = `[[ $x == @($(touch ${MAIN}/README.md)) ]]`;
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('a heredoc alone on its line (no command): no parse error, its expansions still run, the write after it found', () => {
+    const quoted = `echo a\n<<\\DOC_END\n(1) ... if a "topic\nDOC_END\ntouch ${MAIN}/README.md\n`;
+    if (hasBash) expect(bashAccepts(quoted)).toBe(true);
+    expect(parse(parser, quoted).problems).toEqual([]);
+    expect(runScenario(parser, quoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+    const unquoted = `<<EOF\n$(touch ${MAIN}/README.md) (x\nEOF\n`;
+    expect(runScenario(parser, unquoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  describe('a parse error costs only its own command', () => {
+    // Each middle is rejected by bash too: BG0001 there, and the writes around it still found.
+    const cases: [string, number][] = [
+      ['echo )', 2],
+      ['f() {\n  echo )\n}', 2],
+      ['if true; then\n  echo )\nfi', 3],
+      ['case x in\n  a) echo ) ;;\nesac', 3],
+    ];
+    it.each(cases)('%j', (middle, line) => {
+      if (hasBash) expect(bashAccepts(middle)).toBe(false);
+      const src = `touch ${MAIN}/a\n${middle}\ntouch ${MAIN}/README.md\n`;
+      const findings = runScenario(parser, src).verdict.findings;
+      expect(findings.filter((f) => f.rule === 'BG0001').map((f) => f.range.line)).toEqual([line]);
+      expect(findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+    });
+  });
+});
+
+describe('native and WASM agree', () => {
+  it('identical trees and IR on every input', () => {
+    const mismatches: string[] = [];
+    for (const src of ACCEPTED) {
+      const a = parsers.native!.parse(src);
+      const b = parsers.wasm!.parse(src);
+      if (a.ok !== b.ok) mismatches.push(`${JSON.stringify(src)}: outcome`);
+      else if (a.ok && b.ok && (!isDeepStrictEqual(a.root, b.root) || !isDeepStrictEqual(buildScript(a), buildScript(b)))) mismatches.push(`${JSON.stringify(src)}: tree or IR`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
