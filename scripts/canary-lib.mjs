@@ -9,6 +9,7 @@
 // only lints.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,19 +110,22 @@ export function shellFiles(pkg, root) {
   return out;
 }
 
-/** bash's verdict on each file: accepted by `bash -O extglob -n` with nothing on stderr. One bash process for all. */
+/**
+ * bash's verdict on each file: accepted by `bash -O extglob -n` with nothing on stderr (a warning
+ * such as an unterminated here-document means the text is not what it looks like). One bash per
+ * file, as many at a time as there are CPUs.
+ */
 export function bashAccepts(files) {
   if (files.length === 0) return [];
-  const script = 'for f; do if bash -O extglob -n "$f" 2>"$T" && ! [ -s "$T" ]; then echo 1; else echo 0; fi; done';
-  const out = [];
-  for (let i = 0; i < files.length; i += 500) {
-    const chunk = files.slice(i, i + 500);
-    const tmp = join(cacheDir(), `.bashn.${process.pid}`);
-    const r = execFileSync('bash', ['-c', script, 'bash', ...chunk], { encoding: 'utf8', env: { ...process.env, T: tmp }, maxBuffer: 1 << 24 });
-    rmSync(tmp, { force: true });
-    out.push(...r.trim().split('\n').map((x) => x === '1'));
-  }
-  return out;
+  const script = 'for f; do if e=$(bash -O extglob -n "$f" 2>&1) && [ -z "$e" ]; then printf "1 %s\\0" "$f"; else printf "0 %s\\0" "$f"; fi; done';
+  const r = spawnSync('xargs', ['-0', '-n', '50', '-P', String(availableParallelism()), 'bash', '-c', script, 'bash'], { input: files.join('\0') + '\0', encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`bash -n over ${files.length} files failed: ${r.stderr || r.error?.message}`);
+  const ok = new Map(r.stdout.split('\0').filter(Boolean).map((x) => [x.slice(2), x[0] === '1']));
+  return files.map((f) => {
+    const v = ok.get(f);
+    if (v === undefined) throw new Error(`bash -n gave no answer for ${f}`);
+    return v;
+  });
 }
 
 /**
