@@ -44,7 +44,7 @@ export const PACKAGES = [
 ];
 
 /** Bumped when how files are chosen or canaries are placed changes: the prepared tree is rebuilt. */
-const HARNESS_VERSION = 1;
+const HARNESS_VERSION = 2;
 
 export const CANARY_PREFIX = '/etc/bashguard-canary-';
 
@@ -128,19 +128,28 @@ export function bashAccepts(files) {
   });
 }
 
+/** `exit`, or `exec` of a command (not `exec >file`, which only redirects): the script ends there. */
+const ENDS_SCRIPT = /^(exit\b|exec\s+(-[acl]+\s+)*[^\s<>&0-9-])/;
+
 /**
- * Where the canary goes: after the last line, or before a trailing top-level `exit` (the last
- * code line, unindented, a complete command on its own: bash -n accepts the lines before it).
+ * Where the canary goes: after the last line, or before a trailing top-level `exit` or `exec CMD`
+ * (the last code line, unindented, not continuing the line before it), where a canary after it
+ * would be dead by construction.
  * Returns the 0-based index of the line the canary is inserted before.
  */
 export function canaryIndex(lines) {
   let last = lines.length;
   while (last > 0 && /^\s*(#.*)?$/.test(lines[last - 1])) last--;
-  if (last > 0 && /^exit\b/.test(lines[last - 1])) {
+  if (last > 0 && ENDS_SCRIPT.test(lines[last - 1])) {
     const prev = lines.slice(0, last - 1).reverse().find((l) => !/^\s*(#.*)?$/.test(l)) ?? '';
     if (!/(\\|&&|\|\||\|)\s*$/.test(prev)) return last - 1;
   }
   return lines.length;
+}
+
+/** Removes what an older harness or pin list left in the cache (entries named PREFIX*, not `.part`). */
+function dropStale(prefix) {
+  for (const name of readdirSync(cacheDir())) if (name.startsWith(prefix) && !name.endsWith('.part')) rmSync(join(cacheDir(), name), { recursive: true, force: true });
 }
 
 /**
@@ -180,7 +189,7 @@ export function prepare(pkgsDir, log = () => {}) {
   const files = written.filter((_, i) => still[i]).map(({ tmpPath, ...w }) => w);
   const info = { files, total: candidates.length, rejected: candidates.length - files.length };
   writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(info));
-  rmSync(dir, { recursive: true, force: true });
+  dropStale('prepared-');
   renameSync(tmp, dir);
   return { dir, ...info };
 }
@@ -287,7 +296,7 @@ export function hookCases(cmds) {
   rmSync(dir, { recursive: true, force: true });
   const cases = cmds.map((c, i) => ({ ...c, text: texts[i] })).filter((_, i) => ok[i]);
   const info = { cases, total: cmds.length };
-  mkdirSync(cacheDir(), { recursive: true });
+  dropStale('hook-');
   writeFileSync(file, JSON.stringify(info));
   return info;
 }

@@ -26,7 +26,7 @@ const lintSeconds = (performance.now() - t0) / 1000;
 const count = (xs, fate) => xs.filter((x) => x.fate === fate).length;
 const CAUSES = ['parse-error', 'incomplete', 'unreachable-unverified', 'dropped'];
 console.log(`lint: ${PACKAGES.length} codebases, ${prepared.total} shell files, ${prepared.files.length} bash-valid with a canary (${prepared.rejected} left out: bash -n rejects them), ${lintSeconds.toFixed(1)} s`);
-console.log(['codebase'.padEnd(22), 'files', 'reported', 'unreach', ...CAUSES.map((c) => c.replace('unreachable-', 'unr-'))].map((s, i) => (i ? s.padStart(12) : s)).join(''));
+console.log(['codebase'.padEnd(22), 'files', 'reported', 'unreach', ...CAUSES.map((c) => c.replace('unreachable-', ''))].map((s, i) => (i ? s.padStart(12) : s)).join(''));
 for (const p of [...PACKAGES.map((x) => x.name), 'total']) {
   const xs = p === 'total' ? fates : fates.filter((f) => f.pkg === p);
   console.log([p.padEnd(22), xs.length, count(xs, 'reported'), count(xs, 'unreachable'), ...CAUSES.map((c) => count(xs, c))].map((s, i) => (i ? String(s).padStart(12) : s)).join(''));

@@ -26,12 +26,14 @@ beforeAll(() => {
 }, 15 * MINUTES);
 
 describe('where the canary goes', () => {
-  it('at the end, or before a trailing top-level exit that ends a complete command', () => {
+  it('at the end, or before a trailing top-level exit or exec of a command', () => {
     expect(canaryIndex(['a', 'b'])).toBe(2);
     expect(canaryIndex(['a', 'exit 0', '', '# end'])).toBe(1);
     expect(canaryIndex(['f() {', '  exit 1', '}'])).toBe(3);
     expect(canaryIndex(['a &&', 'exit 1'])).toBe(2);
     expect(canaryIndex(['a \\', 'exit 1'])).toBe(2);
+    expect(canaryIndex(['a', 'exec "$BATS_ROOT/bin/bats" "$@"'])).toBe(1);
+    expect(canaryIndex(['a', 'exec >"$log" 2>&1'])).toBe(2);
   });
 
   it("an unreachable note's reason counts only when the cited exit is a top-level command before the canary", () => {
