@@ -201,7 +201,8 @@ export function prepare(pkgsDir, log = () => {}) {
 export function lintAll(prepared, { bin = join(REPO, 'bin', 'bashguard.js'), jobs } = {}) {
   const args = [bin, 'lint', '--format', 'json', '--fail-on', 'none', '--norc', '--no-progress', '--root', prepared.dir, ...(jobs ? ['--jobs', String(jobs)] : []), ...prepared.files.map((f) => f.path)];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30, cwd: prepared.dir, env: { ...process.env, NO_COLOR: '1' } });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`bashguard lint exited ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`);
+  // 1: findings fail; 3: a file not fully analyzed (BG0002, classified as `incomplete` below).
+  if (![0, 1, 3].includes(r.status)) throw new Error(`bashguard lint exited ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`);
   const report = JSON.parse(r.stdout);
   const byPath = new Map();
   for (const f of report.files) byPath.set(resolve(prepared.dir, f.file), f);
