@@ -13,6 +13,9 @@ import { availableParallelism } from 'node:os';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reasonHolds } from './canary-reason.mjs';
+
+export { reasonHolds };
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -207,29 +210,6 @@ export function lintAll(prepared, { bin = join(REPO, 'bin', 'bashguard.js'), job
   const byPath = new Map();
   for (const f of report.files) byPath.set(resolve(prepared.dir, f.file), f);
   return byPath;
-}
-
-const blank = (l) => /^\s*(#.*)?$/.test(l);
-
-/**
- * Whether an unreachable note's reason is true, as far as can be checked from the text: it names
- * `exit`/`exec` on a line N before the canary, line N starts (unindented) with that word or has it
- * after a `;`, the lines up to N are complete commands (bash -n accepts them) and line N does not
- * continue the line before. Reasons of another form (a function that exits on every path) are not
- * checked here: they count as unverified.
- */
-export function reasonHolds(note, source, canaryLine) {
-  const m = /after `(exit|exec)[^`]*` on line (\d+)/.exec(note.message);
-  if (!m) return false;
-  const n = Number(m[2]);
-  if (n >= canaryLine) return false;
-  const lines = source.split('\n');
-  const line = lines[n - 1] ?? '';
-  if (!new RegExp(`^(${m[1]}\\b|.*;\\s*${m[1]}\\b)`).test(line)) return false;
-  const prev = lines.slice(0, n - 1).reverse().find((l) => !blank(l)) ?? '';
-  if (/(\\|&&|\|\||\|)\s*$/.test(prev)) return false;
-  const r = spawnSync('bash', ['-O', 'extglob', '-n'], { input: lines.slice(0, n).join('\n') + '\n', encoding: 'utf8' });
-  return r.status === 0 && r.stderr === '';
 }
 
 /**

@@ -45,6 +45,21 @@ describe('where the canary goes', () => {
     expect(reasonHolds({ message: 'unreachable: `f` (line 3) exits on every path' }, src, 6)).toBe(false);
     expect(reasonHolds(note(2), 'a ||\nexit 0\necho canary > /etc/x\n', 3)).toBe(false);
   });
+
+  it('an `if`/`case` every path of which exits, and a function that exits on every path, are checked in bash\'s normal form', () => {
+    const ifNote = { message: 'unreachable: every path through the `if` on line 1 exits' };
+    expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nelif b; then c; exit 2\nelse\n  exit 1\nfi\necho canary > /etc/x\n', 7)).toBe(true);
+    expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nfi\necho canary > /etc/x\n', 4)).toBe(false);
+    expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nelse\n  ( exit 1 )\nfi\necho canary > /etc/x\n', 6)).toBe(false);
+    const caseNote = { message: 'unreachable: every path through the `case` on line 1 exits' };
+    expect(reasonHolds(caseNote, 'case $1 in\n a) exit 1;;\n *) exit 2;;\nesac\necho canary > /etc/x\n', 5)).toBe(true);
+    expect(reasonHolds(caseNote, 'case $1 in\n a) exit 1;;\n b) exit 2;;\nesac\necho canary > /etc/x\n', 5)).toBe(false);
+    const fNote = { message: 'unreachable: `f` (line 1) exits on every path (called on line 5)' };
+    expect(reasonHolds(fNote, 'f() {\n  echo "$*" >&2\n  exit 1\n}\nf x\necho canary > /etc/x\n', 6)).toBe(true);
+    expect(reasonHolds(fNote, 'f() {\n  if x; then return; fi\n  exit 0\n}\nf\necho canary > /etc/x\n', 6)).toBe(false);
+    expect(reasonHolds(fNote, 'f() {\n  if [ -z "$1" ]; then exit 1; fi\n}\n\nf "$a"\necho canary > /etc/x\n', 6)).toBe(false);
+    expect(reasonHolds(fNote, 'f() {\n  exit 1\n}\n\nf || true\necho canary > /etc/x\n', 6)).toBe(false);
+  });
 });
 
 describe('lint reports every canary', () => {
