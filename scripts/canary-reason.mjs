@@ -9,8 +9,9 @@
 // accepts them silently) and the line before does not continue into it. "Always exits" is read from
 // `declare -f`'s normal form of the code (one command per line, four spaces per level): a block
 // exits when one of its commands does and no `return`, `break` or `continue` comes first; `exit`/`exec CMD` does; an `if` with an `else` does when
-// every branch does; a `case` with a `*)` arm does when every arm does. Anything else (a call to
-// another function, a subshell, a pipeline, a here-document) is not proven, so the reason is not
+// every branch does; a `case` with a `*)` arm does when every arm does; a call of a function
+// defined once at the top level before it does when its body does. Anything else (a subshell, a
+// pipeline, a here-document) is not proven, so the reason is not
 // counted: the check can say "unverified" about a true reason, never "true" about a false one.
 import { spawnSync } from 'node:child_process';
 
@@ -66,20 +67,22 @@ function commands(block, indent) {
 }
 
 /** Whether a block at `indent` ends the script on every path (see the header). */
-export function alwaysExits(block, indent) {
+export function alwaysExits(block, indent, ctx = null) {
   const cmds = commands(block, indent);
   if (!cmds) return false;
   // A `return`, `break` or `continue` before the exit (or inside the command) may leave first.
   for (const c of cmds) {
-    if (c.some((l) => /(^|[\s;&|(])(return|break|continue)\b/.test(l))) return false;
-    if (commandExits(c, indent)) return true;
+    // (A loop's own `break`/`continue` stay inside it; `break 2` may not.)
+    const leaves = /^(while|until|for|select) /.test(c[0].trim()) ? /(^|[\s;&|(])(return\b|(break|continue)\s+[2-9])/ : /(^|[\s;&|(])(return|break|continue)\b/;
+    if (c.some((l) => leaves.test(l))) return false;
+    if (commandExits(c, indent, ctx)) return true;
   }
   return false;
 }
 
-function commandExits(c, indent) {
+function commandExits(c, indent, ctx) {
   const head = c[0].trim();
-  if (c.length === 1) return EXITS.test(head);
+  if (c.length === 1) return EXITS.test(head) || callExits(head, ctx);
   const at = (l) => indentOf(l) === indent;
   if (/^if .*; then$/.test(head)) {
     if (!(at(c.at(-1)) && /^fi;?$/.test(c.at(-1).trim()))) return false;
@@ -94,7 +97,7 @@ function commandExits(c, indent) {
       } else cur.push(l);
     }
     branches.push(cur);
-    return hasElse && branches.every((b) => alwaysExits(b, indent + 4));
+    return hasElse && branches.every((b) => alwaysExits(b, indent + 4, ctx));
   }
   if (/^case .* in $/.test(c[0].trimStart()) || /^case .* in$/.test(head)) {
     if (!(at(c.at(-1)) && /^esac;?$/.test(c.at(-1).trim()))) return false;
@@ -105,7 +108,7 @@ function commandExits(c, indent) {
       else if (arms.length > 0 && indentOf(l) >= indent + 8) arms.at(-1).body.push(l);
       else return false;
     }
-    return arms.some((a) => a.pattern === '*)') && arms.every((a) => alwaysExits(a.body, indent + 8));
+    return arms.some((a) => a.pattern === '*)') && arms.every((a) => alwaysExits(a.body, indent + 8, ctx));
   }
   return false;
 }
@@ -127,22 +130,48 @@ export function reasonHolds(note, source, canaryLine) {
     if (n >= canaryLine || !lines[n - 1]?.startsWith(m[1]) || !topLevel(lines, n)) return false;
     const end = commandEnd(lines, n, canaryLine - 1);
     const body = end === null ? null : normalForm(lines.slice(n - 1, end).join('\n'));
-    return body !== null && alwaysExits(body, 4);
+    return body !== null && alwaysExits(body, 4, { lines, before: n, visiting: new Set() });
   }
   m = /`([A-Za-z_][\w:.-]*)` \(line (\d+)\) exits on every path \(called on line (\d+)\)/.exec(note.message);
   if (m) {
     const [name, def, call] = [m[1], Number(m[2]), Number(m[3])];
-    const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (!(def < call && call < canaryLine) || !topLevel(lines, call) || !new RegExp(`^${esc}(\\s+[^|&;<>()]*)?;?\\s*$`).test(lines[call - 1])) return false;
-    // Defined once: a later definition would make the call run other code.
-    const defines = new RegExp(`^\\s*(function\\s+${esc}\\b|${esc}\\s*\\(\\s*\\))`);
-    if (lines.slice(0, call - 1).filter((l) => defines.test(l)).length !== 1 || !defines.test(lines[def - 1] ?? '')) return false;
-    const end = commandEnd(lines, def, call - 1);
-    const body = end === null ? null : normalForm(lines.slice(def - 1, end).join('\n'));
-    if (body === null || !new RegExp(`^    (function )?${esc} \\(\\) $`).test(body[0] ?? '') || body[1] !== '    { ') return false;
-    const close = body.indexOf('    }', 2);
-    if (close < 0) return false;
-    return alwaysExits(body.slice(2, close), 8);
+    if (!(def < call && call < canaryLine) || !topLevel(lines, call)) return false;
+    const ctx = { lines, before: call, visiting: new Set() };
+    return callExits(lines[call - 1].trimEnd(), ctx, name, def);
   }
   return false;
+}
+
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether a simple command (one normal-form line) is a call of a function of the file that exits
+ * on every path: defined once, at the top level, before line `ctx.before` (so defined when called).
+ */
+function callExits(line, ctx, expected, expectedDef) {
+  if (!ctx || ctx.visiting.size > 6) return false;
+  // A simple command: its words, quotes taken out, hold no operator (its arguments' values do not
+  // matter: every branch of the body must exit, whatever they are).
+  const bare = line.trim().replace(/'[^']*'|"(\\.|[^"\\])*"/g, '""');
+  const cm = /^([A-Za-z_][\w:.-]*)(\s+[^|&;<>()`]*)?;?$/.exec(bare);
+  if (!cm || (expected !== undefined && cm[1] !== expected) || ctx.visiting.has(cm[1])) return false;
+  const name = cm[1];
+  const defines = new RegExp(`^\\s*(function\\s+${escape(name)}\\b|${escape(name)}\\s*\\(\\s*\\))`);
+  const defs = [];
+  ctx.lines.forEach((l, i) => {
+    if (defines.test(l)) defs.push(i + 1);
+  });
+  // Defined once: another definition would make the call run other code.
+  if (defs.length !== 1 || defs[0] >= ctx.before || (expectedDef !== undefined && defs[0] !== expectedDef) || !topLevel(ctx.lines, defs[0])) return false;
+  const end = commandEnd(ctx.lines, defs[0], ctx.before - 1);
+  const body = end === null ? null : normalForm(ctx.lines.slice(defs[0] - 1, end).join('\n'));
+  if (body === null || !new RegExp(`^    (function )?${escape(name)} \\(\\) $`).test(body[0] ?? '') || body[1] !== '    { ') return false;
+  const close = body.indexOf('    }', 2);
+  if (close < 0) return false;
+  ctx.visiting.add(name);
+  try {
+    return alwaysExits(body.slice(2, close), 8, ctx);
+  } finally {
+    ctx.visiting.delete(name);
+  }
 }

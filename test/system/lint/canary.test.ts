@@ -59,6 +59,9 @@ describe('where the canary goes', () => {
     expect(reasonHolds(fNote, 'f() {\n  if x; then return; fi\n  exit 0\n}\nf\necho canary > /etc/x\n', 6)).toBe(false);
     expect(reasonHolds(fNote, 'f() {\n  if [ -z "$1" ]; then exit 1; fi\n}\n\nf "$a"\necho canary > /etc/x\n', 6)).toBe(false);
     expect(reasonHolds(fNote, 'f() {\n  exit 1\n}\n\nf || true\necho canary > /etc/x\n', 6)).toBe(false);
+    expect(reasonHolds(fNote, 'f() {\n  while a; do break; done\n  die\n}\nf\necho canary > /etc/x\n', 6)).toBe(false);
+    const viaDie = { message: 'unreachable: `f` (line 2) exits on every path (called on line 3)' };
+    expect(reasonHolds(viaDie, 'die() { exit 1; }\nf() { while a; do break; done; die "$x: no"; }\nf\necho canary > /etc/x\n', 4)).toBe(true);
   });
 });
 
