@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO } from './canary-lib.mjs';
 
-/** Returns [{ corpus, cmd, decision, first }] in the order of `cases`. */
-export async function hookCanaries(cases) {
-  const api = await import(pathToFileURL(join(REPO, 'dist', 'api.js')).href);
+/** Returns [{ corpus, cmd, decision, first }] in the order of `cases`. `checkout`: whose dist/ decides (default this one). */
+export async function hookCanaries(cases, { checkout = REPO } = {}) {
+  const api = await import(pathToFileURL(join(checkout, 'dist', 'api.js')).href);
   // Under $HOME (or /dev/shm), not /tmp: a scratch root around the layout would hide climbs out of it.
   const at = ['/dev/shm', homedir()].find((d) => {
     try {

@@ -69,7 +69,7 @@ export function fetchPackages(log = () => {}) {
   for (const p of PACKAGES) {
     const dest = join(base, `${p.name}_${p.version.replace(/:/g, '%3a')}`);
     if (existsSync(join(dest, '.done'))) continue;
-    const tmp = `${dest}.part`;
+    const tmp = `${dest}.part-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(join(tmp, 'root'), { recursive: true });
     log(`fetching ${p.name}=${p.version}`);
@@ -83,8 +83,7 @@ export function fetchPackages(log = () => {}) {
     execFileSync('dpkg-deb', ['-x', join(tmp, deb), join(tmp, 'root')]);
     rmSync(join(tmp, deb));
     writeFileSync(join(tmp, '.done'), '');
-    rmSync(dest, { recursive: true, force: true });
-    renameSync(tmp, dest);
+    publish(tmp, dest);
   }
   return { dir: base };
 }
@@ -150,9 +149,19 @@ export function canaryIndex(lines) {
   return lines.length;
 }
 
-/** Removes what an older harness or pin list left in the cache (entries named PREFIX*, not `.part`). */
-function dropStale(prefix) {
-  for (const name of readdirSync(cacheDir())) if (name.startsWith(prefix) && !name.endsWith('.part')) rmSync(join(cacheDir(), name), { recursive: true, force: true });
+/** Moves a finished `.part-PID` into place; a run that finished first has put the same there. */
+function publish(tmp, dest) {
+  try {
+    renameSync(tmp, dest);
+  } catch (err) {
+    if (!existsSync(dest)) throw err;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Removes what an older harness or pin list left in the cache (entries named PREFIX*, not another run's `.part-PID`). */
+function dropStale(prefix, keep) {
+  for (const name of readdirSync(cacheDir())) if (name.startsWith(prefix) && name !== keep && !name.includes('.part-')) rmSync(join(cacheDir(), name), { recursive: true, force: true });
 }
 
 /**
@@ -166,7 +175,7 @@ export function prepare(pkgsDir, log = () => {}) {
   const manifest = join(dir, 'manifest.json');
   if (existsSync(manifest)) return { dir, ...JSON.parse(readFileSync(manifest, 'utf8')) };
   log('preparing the canaried copies');
-  const tmp = `${dir}.part`;
+  const tmp = `${dir}.part-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   const candidates = [];
   for (const p of PACKAGES) {
@@ -192,8 +201,8 @@ export function prepare(pkgsDir, log = () => {}) {
   const files = written.filter((_, i) => still[i]).map(({ tmpPath, ...w }) => w);
   const info = { files, total: candidates.length, rejected: candidates.length - files.length };
   writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(info));
-  dropStale('prepared-');
-  renameSync(tmp, dir);
+  dropStale('prepared-', `prepared-${key}`);
+  publish(tmp, dir);
   return { dir, ...info };
 }
 
@@ -264,7 +273,7 @@ export function hookCases(cmds) {
   const key = createHash('sha256').update(JSON.stringify({ HARNESS_VERSION, HOOK_CANARY, cmds: cmds.map((c) => c.cmd) })).digest('hex').slice(0, 16);
   const file = join(cacheDir(), `hook-${key}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const dir = join(cacheDir(), `hook-${key}.part`);
+  const dir = join(cacheDir(), `hook-${key}.part-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const texts = cmds.map((c) => `${c.cmd}\n${HOOK_CANARY}`);
@@ -277,7 +286,8 @@ export function hookCases(cmds) {
   rmSync(dir, { recursive: true, force: true });
   const cases = cmds.map((c, i) => ({ ...c, text: texts[i] })).filter((_, i) => ok[i]);
   const info = { cases, total: cmds.length };
-  dropStale('hook-');
-  writeFileSync(file, JSON.stringify(info));
+  dropStale('hook-', `hook-${key}.json`);
+  writeFileSync(`${file}.part-${process.pid}`, JSON.stringify(info));
+  renameSync(`${file}.part-${process.pid}`, file);
   return info;
 }

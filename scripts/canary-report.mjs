@@ -7,12 +7,15 @@
 //   node scripts/canary-report.mjs            # the tables
 //   node scripts/canary-report.mjs --list     # also every missed canary (file, line, cause)
 //   node scripts/canary-report.mjs --no-hook  # lint only
+//   node scripts/canary-report.mjs --checkout DIR   # measure another built checkout (its bin/ and dist/)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentCommands, classify, fetchPackages, FOUND, hookCases, lintAll, PACKAGES, prepare, REPO } from './canary-lib.mjs';
 
 const args = process.argv.slice(2);
+const at = args.indexOf('--checkout');
+const checkout = at >= 0 ? resolve(args[at + 1]) : REPO;
 const log = (m) => process.stderr.write(`canary: ${m}\n`);
 const fetched = fetchPackages(log);
 if (fetched.skip) {
@@ -21,11 +24,11 @@ if (fetched.skip) {
 }
 const prepared = prepare(fetched.dir, log);
 let t0 = performance.now();
-const fates = classify(prepared, lintAll(prepared));
+const fates = classify(prepared, lintAll(prepared, { bin: join(checkout, 'bin', 'bashguard.js') }));
 const lintSeconds = (performance.now() - t0) / 1000;
 const count = (xs, fate) => xs.filter((x) => x.fate === fate).length;
 const CAUSES = ['parse-error', 'incomplete', 'unreachable-unverified', 'dropped'];
-console.log(`lint: ${PACKAGES.length} codebases, ${prepared.total} shell files, ${prepared.files.length} bash-valid with a canary (${prepared.rejected} left out: bash -n rejects them), ${lintSeconds.toFixed(1)} s`);
+console.log(`${checkout === REPO ? '' : `checkout ${checkout}\n`}lint: ${PACKAGES.length} codebases, ${prepared.total} shell files, ${prepared.files.length} bash-valid with a canary (${prepared.rejected} left out: bash -n rejects them), ${lintSeconds.toFixed(1)} s`);
 console.log(['codebase'.padEnd(22), 'files', 'reported', 'unreach', ...CAUSES.map((c) => c.replace('unreachable-', ''))].map((s, i) => (i ? s.padStart(12) : s)).join(''));
 for (const p of [...PACKAGES.map((x) => x.name), 'total']) {
   const xs = p === 'total' ? fates : fates.filter((f) => f.pkg === p);
@@ -44,7 +47,7 @@ if (!existsSync(join(sharedDir, 'corpora', 'commands'))) {
 const { cases, total } = hookCases(agentCommands(sharedDir));
 const { hookCanaries } = await import(pathToFileURL(join(REPO, 'scripts', 'canary-hook.mjs')).href);
 t0 = performance.now();
-const results = await hookCanaries(cases);
+const results = await hookCanaries(cases, { checkout });
 const allowed = results.filter((r) => r.decision === 'allow');
 console.log(`hook: ${total} agent commands, ${cases.length} with the canary on a line of its own (bash -n), ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 for (const c of [...new Set(cases.map((x) => x.corpus))]) {
