@@ -10,7 +10,7 @@ import { getParser, useDenseParseTable, type BackendChoice } from '../../engine/
 import { packageVersion } from '../../util/package-root.js';
 import type { Severity } from '../../policy/rules/catalog.js';
 import { collectTargets, displayName } from './files.js';
-import { LINT_DEFAULT_STEPS, Linter, regroup, SEVERITY_RANK, type FileResult } from './lint.js';
+import { LINT_DEFAULT_STEPS, LINT_OFF_BY_DEFAULT, Linter, regroup, SEVERITY_RANK, type FileResult } from './lint.js';
 import { defaultWorkers, jobSizes, lintIsolated } from './isolated.js';
 import { othersBeforePrestart } from './spawn-worker.js';
 import { offeredOthers, prepareRerun } from './rerun.js';
@@ -129,7 +129,7 @@ async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<n
   // Lint parses whole scripts: the native parser's dense table, where it parses (here or there).
   useDenseParseTable();
   const parser = isolated && parserChoice === undefined ? null : await getParser(parserChoice as BackendChoice | undefined);
-  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk), sourcePath: (opts.sourcePath ?? []).map((d) => existingDir(io, '--source-path', d)), vars };
+  const linterOpts = { root, cwd, env: io.env, reportUnusedDirectives: Boolean(opts.reportUnusedDirectives), noConfig: Boolean(opts.norc), maxSteps, readDisk: Boolean(opts.readDisk), sourcePath: (opts.sourcePath ?? []).map((d) => existingDir(io, '--source-path', d)), vars, optIn: [...(include ?? [])].filter((r) => LINT_OFF_BY_DEFAULT.has(r)) };
   const linter = new Linter(parser, linterOpts, io.cwd);
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));

@@ -130,7 +130,18 @@ export interface LintOptions {
   sourcePath?: string[];
   /** `--var NAME=VALUE`: variables' values where every script starts. */
   vars?: Record<string, string>;
+  /** Rules of LINT_OFF_BY_DEFAULT that `--include` names: reported although no config asks. */
+  optIn?: RuleId[];
 }
+
+/**
+ * Rules that are the hook's business, not CI's: off in lint unless the configuration sets their
+ * severity (`"rules": {"BG1005": "error"}`) or `--include` names them. BG1005 guards the files that
+ * switch an agent's guard off (`.claude/settings.json` ...); in a repository's own scripts a tree
+ * writer that "may drop" one (`tar -x`, `cp -r`) is a finding on nearly every installer, and no
+ * agent is running.
+ */
+export const LINT_OFF_BY_DEFAULT: ReadonlySet<RuleId> = new Set<RuleId>(['BG1005']);
 
 /** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
 export const LINT_DEFAULT_STEPS = 100_000;
@@ -404,6 +415,7 @@ export class Linter {
         result.suppressed++;
         continue;
       }
+      if (LINT_OFF_BY_DEFAULT.has(f.rule) && scope.config.rules[f.rule] === undefined && !this.opts.optIn?.includes(f.rule)) continue;
       const lf = toLintFinding(f, other === null ? display : displayName(other, this.displayCwd));
       if (o) {
         // Where the code is, and how this file got there as evidence (each step in its own file).

@@ -166,6 +166,24 @@ describe("the linters' usual flags and formats", () => {
     expect(bad.err.trim()).toBe('bashguard: --exclude: unknown rule BG9999 (run `bashguard rules` for the list)');
   });
 
+  it("agent control files (BG1005) are the hook's business: off in lint unless the config or -i asks", async () => {
+    write('k/x.sh', 'tar -xf "$1" -C .\necho "{}" > .claude/settings.json\ntouch /etc/k\n');
+    const byDefault = rules(await lint(['--format', 'json', 'k']));
+    expect(byDefault).toEqual(['k/x.sh:3:BG1001:error']);
+    const asked = rules(await lint(['--format', 'json', '-i', 'write-to-protected-file', 'k']));
+    expect(asked).toContain('k/x.sh:2:BG1005:error');
+    expect(asked.some((x) => x.startsWith('k/x.sh:1:BG1005:'))).toBe(true);
+    expect(asked.some((x) => x.includes('BG1001'))).toBe(false);
+    write('k/.bashguard.json', JSON.stringify({ rules: { BG1005: 'warning' } }));
+    try {
+      const configured = rules(await lint(['--format', 'json', 'k']));
+      expect(configured).toContain('k/x.sh:2:BG1005:warning');
+      expect(configured).toContain('k/x.sh:3:BG1001:error');
+    } finally {
+      rmSync(join(dir, 'k/.bashguard.json'));
+    }
+  });
+
   it('-S filters what is printed, and the exit code follows what is printed', async () => {
     const errorsOnly = await lint(['--format', 'json', '-S', 'error', 'f']);
     expect(rules(errorsOnly).every((x) => x.endsWith(':error'))).toBe(true);
