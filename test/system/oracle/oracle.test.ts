@@ -227,6 +227,8 @@ describe('oracle skip detection (static)', () => {
     expect(preRunSkipReason('curl -s -o x file:///home/dev/repo/README.md')).toBeNull();
     expect(preRunSkipReason('curl -o x file:///a https://x')).toMatch(/needs network/);
     expect(preRunSkipReason('curl -K cfg file:///a')).toMatch(/needs network/);
+    expect(preRunSkipReason('tmux new-session -d make')).toBeNull();
+    expect(preRunSkipReason('tmux attach')).toMatch(/interactive program: tmux/);
     expect(preRunSkipReason('git clone https://github.com/a/b ../../x')).toMatch(/needs network: git clone/);
     expect(preRunSkipReason('git clone /home/dev/repo /home/dev/other/c')).toBeNull();
     expect(preRunSkipReason('git push')).toMatch(/needs network/);

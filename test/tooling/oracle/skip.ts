@@ -517,6 +517,8 @@ export function preRunSkipReason(cmd: string): string | null {
       const r = gitNetwork(inv.args) ?? gitInteractive(inv.args);
       if (r) return r;
     }
+    // tmux with a detached session (-d) or a command for a running server needs no terminal.
+    if (name === 'tmux' && inv.args.some((a) => a === '-d' || /^(?:ls|list-\w+|kill-\w+|send-keys|send|run-shell|run|has-session|has|display-message|display)$/.test(a))) continue;
     if (INTERACTIVE.has(name)) {
       // vim -es / ex -s / emacs --batch run as scripts; everything else wants a terminal.
       const scripted = inv.args.some((a) => a === '-es' || a === '-Es' || a === '--batch' || a === '-s' || a === '--script');
