@@ -8,7 +8,7 @@ import { handOver } from '../daemon.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 /** The commands of a crontab's text (crontab(5): five time fields or an @keyword, then the command up to an unescaped %). */
-export function cronCommands(text: string): string[] {
+function cronCommands(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
