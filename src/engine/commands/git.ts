@@ -723,6 +723,14 @@ function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void
     case 'init': {
       const positional = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--shared', '--ref-format']);
       const dir = positional[0] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+      if (t.gitDir && !t.gitDir.value.includes(HOLE)) {
+        // GIT_DIR / --git-dir: the repository is made there (relative to DIR, which git enters
+        // first), and DIR gets nothing but itself (git-init(1), GIT_DIR).
+        const g = t.gitDir.value.startsWith('/') || !positional[0] ? t.gitDir : { ...t.gitDir, value: `${dir.value.replace(/\/+$/, '')}/${t.gitDir.value}` };
+        w('mkdir', g, 'git init', true);
+        if (positional[0]) w('mkdir', dir, 'git init', false);
+        return;
+      }
       // A repository's own files (`.git/...`), not a tree of names not known statically.
       w('mkdir', dir, 'git init', true);
       return;
