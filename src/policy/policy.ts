@@ -167,9 +167,9 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   const unknownAt = holeAt < 0 ? globAt : globAt < 0 ? holeAt : Math.min(holeAt, globAt);
   // With an unknown stretch, only the directory before it is known.
   const knownPart = unknownAt < 0 ? e.path : e.path.slice(0, e.path.lastIndexOf('/', unknownAt) + 1) || '/';
-  // `rm link` and `rm -r link` remove the link itself (`rm -r link/` goes through it): only its
-  // directory is resolved through symlinks.
-  const noFollow = e.op === 'delete' && unknownAt < 0 && !knownPart.endsWith('/');
+  // `rm link` and `rm -r link` remove the link itself (`rm -r link/` goes through it), and an edit
+  // that renames a new file over the path replaces the link: only its directory is resolved through symlinks.
+  const noFollow = (e.op === 'delete' || e.replaces === true) && unknownAt < 0 && !knownPart.endsWith('/');
   let physical = noFollow ? joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(knownPart)) || '/', fs), basenameOf(normalizeLogical(knownPart))) : resolvePhysical(knownPart, fs);
   let confidence = e.confidence;
   const procHole = physical.indexOf(HOLE);
@@ -202,7 +202,9 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
       if (inner) add('BG1005', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} ${e.op === 'delete' ? 'deletes' : 'writes'} ${physical}, which holds ${inner.root}: ${inner.why ?? 'a protected file'}`, inner.root, e, e.evidence);
       else if (!placesTree(e, ctx, regions, fs, physical, add) && region.kind !== 'device') {
         if (e.op === 'link' && e.linkTarget === undefined && e.hardLinkSource === undefined && hardLinks && !e.subtree) hardLinks.set(physical, null);
-        else if (hardLinks?.has(physical) && IN_PLACE.has(e.op) && hardLinks.get(physical) === null) {
+        else if (e.replaces) {
+          // A new inode takes the name: no hard link to it is written through.
+        } else if (hardLinks?.has(physical) && IN_PLACE.has(e.op) && hardLinks.get(physical) === null) {
           const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
           add('BG1005', weakest(e.confidence, 'possible'), `\`${e.command}\`${via} writes ${physical}, which this command made a link to a file not known here (a hard link writes its source: it may be a protected file)`, physical, e, e.evidence);
         } else if (hardLinks?.has(physical) && IN_PLACE.has(e.op)) {

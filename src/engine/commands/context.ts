@@ -37,6 +37,8 @@ export interface WriteOptions {
   cwdOverride?: CwdValue;
   confidenceCap?: Confidence;
   linkTarget?: string;
+  /** Written by renaming a new file over the path (WriteEffect.replaces): a link there is replaced, not followed. */
+  replaces?: boolean;
   /** A hard link's source as written (`ln SRC DST`): the link shares SRC's inode (WriteEffect.hardLinkSource). */
   hardLinkSource?: string;
   viaDescriptor?: { fd: number; text: string };

@@ -169,6 +169,16 @@ function has(args: Field[], ...flags: string[]): boolean {
   return args.some((a) => flags.includes(a.value) || flags.some((f) => f.startsWith('--') && a.value.startsWith(f + '=')));
 }
 
+/** `-n` alone or in a cluster of the subcommand's short flags (`git clean -nd`), or `--dry-run`, before any `--`. */
+function dryRun(args: Field[], shortFlags: string): boolean {
+  const cluster = new RegExp(`^-[${shortFlags}]*n[${shortFlags}]*$`);
+  for (const a of args) {
+    if (a.value === '--') return false;
+    if (a.value === '--dry-run' || cluster.test(a.value)) return true;
+  }
+  return false;
+}
+
 function operands(args: Field[]): Field[] {
   return args.filter((a) => !a.value.startsWith('-'));
 }
@@ -277,6 +287,21 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
       return has(args, '--check', '--stat', '--numstat', '--summary') && !has(args, '--apply') ? 'read' : 'checkout';
     case 'hook':
       return 'read';
+    // A trial run writes nothing: clean, add, rm and mv take -n (alone or in a cluster of their
+    // short flags) or --dry-run (git-clean(1), git-add(1), git-rm(1), git-mv(1)).
+    case 'clean':
+      return dryRun(args, 'dfinqxX') ? 'read' : 'checkout';
+    case 'add':
+      return dryRun(args, 'vfnuAN') ? 'read' : 'checkout';
+    case 'rm':
+      return dryRun(args, 'fnrq') ? 'read' : 'checkout';
+    case 'mv':
+      return dryRun(args, 'fnkv') ? 'read' : 'checkout';
+    case 'commit':
+      return has(args, '--dry-run') ? 'read' : 'checkout';
+    case 'submodule':
+      // git-submodule(1): with no command, `status`; `status` and `summary` only report.
+      return ops.length === 0 || ['status', 'summary'].includes(ops[0]!.value) ? 'read' : 'checkout';
   }
   if (READ.has(sub)) return 'read';
   if (CHECKOUT.has(sub)) return 'checkout';
@@ -698,6 +723,14 @@ function gitPathWrites(t: Target, inv: Invocation, interp: CommandContext): void
     case 'init': {
       const positional = operandsSkipping(t.args, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--shared', '--ref-format']);
       const dir = positional[0] ?? { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
+      if (t.gitDir && !t.gitDir.value.includes(HOLE)) {
+        // GIT_DIR / --git-dir: the repository is made there (relative to DIR, which git enters
+        // first), and DIR gets nothing but itself (git-init(1), GIT_DIR).
+        const g = t.gitDir.value.startsWith('/') || !positional[0] ? t.gitDir : { ...t.gitDir, value: `${dir.value.replace(/\/+$/, '')}/${t.gitDir.value}` };
+        w('mkdir', g, 'git init', true);
+        if (positional[0]) w('mkdir', dir, 'git init', false);
+        return;
+      }
       // A repository's own files (`.git/...`), not a tree of names not known statically.
       w('mkdir', dir, 'git init', true);
       return;

@@ -5,6 +5,7 @@
  * variable moves (`withEnvWrites`). A spec in specs/ picks one and gives it its data.
  */
 import { HOLE, type WriteOp } from '../effects/types.js';
+import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
 import type { CwdValue } from '../shell/state.js';
@@ -46,6 +47,8 @@ export function writes(spec: WritesSpec): CommandSpec {
 
 export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, interp: CommandContext, cwd?: CwdValue): void {
   if (spec.noWriteFlags && hasOption(p, ...spec.noWriteFlags)) return;
+  // GNU tools print their help or version and exit before touching an operand.
+  if (hasOption(p, '--help', '--version')) return;
   let op = spec.op;
   for (const [flag, flagOp] of Object.entries(spec.flagOps ?? {})) if (hasOption(p, flag)) op = flagOp;
   const subtree = spec.subtreeFlags ? hasOption(p, ...spec.subtreeFlags) : false;
@@ -179,8 +182,13 @@ export interface CodeSpec {
   codeOptions: string[];
   /** The first operand is the program when no code option is given (awk, sed). */
   programOperand?: boolean;
-  /** In-place editing flag (`perl -i`, `ruby -i`): the file operands are modified. */
-  inPlace?: string;
+  /**
+   * In-place editing (`perl -i`, `ruby -i`, `gawk -i inplace`): the file operands are rewritten by
+   * renaming a new file over each (a symlink there is replaced, not followed). `values`: the option
+   * edits in place only with one of these values (gawk's `-i` loads any library); `confidenceCap`:
+   * where the program behind the name may not edit at all (`awk` is mawk on some systems).
+   */
+  inPlace?: { options: readonly string[]; values?: readonly string[]; confidenceCap?: Confidence };
   /** Operands after inline code are its argv (python, node), not input files (perl -n, awk). */
   argvOperands?: boolean;
 }
@@ -216,8 +224,9 @@ export function code(spec: CodeSpec): CommandSpec {
       for (const s of snippets) if (inlineCodeWrites(s, lang, inv, interp, `inline ${inv.name} code`)) sink = true;
       // `python3 -c CODE ARG...`: arguments handed to code that writes may be the paths it writes.
       if (spec.argvOperands && sink) codeArguments(files, inv, interp);
-      const inPlace = spec.inPlace && p.options.some((o) => o.name === spec.inPlace);
-      if (inPlace) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`);
+      const ip = spec.inPlace;
+      const inPlace = ip && p.options.some((o) => ip.options.includes(o.name) && (!ip.values || ip.values.includes(o.value?.value ?? '')));
+      if (inPlace) for (const f of files) interp.write('modify', f, inv.st, inv.range, `${inv.name} -i`, { replaces: true, ...(ip.confidenceCap ? { confidenceCap: ip.confidenceCap } : {}) });
     },
   };
 }
@@ -354,8 +363,24 @@ export function singleDashOutputs(options: Record<string, WriteOp>): CommandSpec
   };
 }
 
-/** Formatters that rewrite their operands unless asked to only check (`black`, `isort`, `ruff format`). */
-export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[]): CommandSpec {
+/** What a formatter's options are, beyond the check and fix flags. */
+export interface FormatterOptions {
+  /** Options that take the next word as their value (`--config FILE`, `-l 100`): that word is read, not rewritten. */
+  values?: readonly string[];
+  /** Options that take no value. */
+  flags?: readonly string[];
+  /** The options send the result to standard output (`rustfmt --emit stdout`): nothing is rewritten. */
+  toStdout?(args: readonly string[]): boolean;
+}
+
+/**
+ * Formatters that rewrite their operands unless asked to only check (`black`, `isort`, `ruff format`).
+ * The word after an option the entry does not list may be that option's value rather than a file,
+ * so its rewrite is only possible.
+ */
+export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[], opts: FormatterOptions = {}): CommandSpec {
+  const known = new Set([...checkFlags, ...(fixFlags ?? []), ...(opts.flags ?? [])]);
+  const values = new Set(opts.values ?? []);
   return {
     category: 'writes',
     run(inv, interp) {
@@ -367,7 +392,25 @@ export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?:
         args = args.slice(s + 1);
       } else if (fixFlags && !args.some((a) => fixFlags.includes(a.value))) return;
       if (args.some((a) => checkFlags.includes(a.value))) return;
-      for (const a of args) if (!a.value.startsWith('-')) interp.write('modify', a, inv.st, inv.range, inv.name, { subtree: true });
+      if (opts.toStdout?.(args.map((a) => a.value))) return;
+      let onlyOperands = false;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (!onlyOperands && a.value === '--') {
+          onlyOperands = true;
+          continue;
+        }
+        if (!onlyOperands && a.value.startsWith('-')) {
+          if (a.value === '-' || a.value.includes('=')) continue;
+          if (values.has(a.value)) i++;
+          else if (!known.has(a.value) && args[i + 1] && !args[i + 1]!.value.startsWith('-')) {
+            // Unlisted option: the next word is its value or a file.
+            interp.write('modify', args[++i]!, inv.st, inv.range, inv.name, { subtree: true, confidenceCap: 'possible' });
+          }
+          continue;
+        }
+        interp.write('modify', a, inv.st, inv.range, inv.name, { subtree: true });
+      }
     },
   };
 }

@@ -62,6 +62,12 @@ export interface WriteEffect {
   /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
   linkTarget?: string;
   /**
+   * The command writes a new file beside the path and renames it over the path (`sed -i` without
+   * --follow-symlinks, `perl -i`, `ruby -i`, `gawk -i inplace`): a symlink or hard link at the path
+   * itself is replaced by a regular file, and what it pointed to is not written.
+   */
+  replaces?: boolean;
+  /**
    * For a hard link (`ln SRC DST`, `link SRC DST`, `cp -l SRC DST`): the absolute path of SRC (HOLE
    * where unknown). A hard link shares SRC's inode, so every later write through DST is a write
    * to SRC: the policy judges the link as a write to SRC as well as to DST.

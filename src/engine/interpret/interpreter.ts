@@ -1369,6 +1369,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
       ...(opts.hardLinkSource !== undefined ? { hardLinkSource: hardLinkSourceOf(opts.hardLinkSource, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
       ...(opts.tree ? { tree: true } : {}),
+      ...(opts.replaces ? { replaces: true } : {}),
       ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),
     });
     const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];

@@ -224,6 +224,11 @@ describe('oracle skip detection (static)', () => {
 
   it('flags network and interactive programs', () => {
     expect(preRunSkipReason('curl https://x')).toMatch(/needs network/);
+    expect(preRunSkipReason('curl -s -o x file:///home/dev/repo/README.md')).toBeNull();
+    expect(preRunSkipReason('curl -o x file:///a https://x')).toMatch(/needs network/);
+    expect(preRunSkipReason('curl -K cfg file:///a')).toMatch(/needs network/);
+    expect(preRunSkipReason('tmux new-session -d make')).toBeNull();
+    expect(preRunSkipReason('tmux attach')).toMatch(/interactive program: tmux/);
     expect(preRunSkipReason('git clone https://github.com/a/b ../../x')).toMatch(/needs network: git clone/);
     expect(preRunSkipReason('git clone /home/dev/repo /home/dev/other/c')).toBeNull();
     expect(preRunSkipReason('git push')).toMatch(/needs network/);

@@ -482,13 +482,27 @@ function gitInteractive(args: string[]): string | null {
   return null;
 }
 
+/** curl given only file:// URLs and options known to take no value (or -o FILE): no network. */
+function localCurl(args: string[]): boolean {
+  const flags = new Set(['-s', '-S', '-sS', '-f', '-L', '-fsSL', '-sSL', '-O', '--silent', '--show-error', '--fail', '--location', '--remote-name']);
+  let urls = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-o' || a === '--output') i++;
+    else if (flags.has(a)) continue;
+    else if (a.startsWith('file://')) urls++;
+    else return false;
+  }
+  return urls > 0;
+}
+
 /** Why this command cannot be checked here, judged before running it; null if it can run. */
 export function preRunSkipReason(cmd: string): string | null {
   // `:(){ :|:& };:` and friends: the pid namespace would contain it, but not the load it causes.
   if (/([^\s(){};|&]+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&/.test(cmd)) return 'fork bomb';
   for (const inv of invocations(cmd)) {
     const name = basename(inv.program);
-    if (NETWORK_PROGRAMS.has(name)) return `needs network: ${name}`;
+    if (NETWORK_PROGRAMS.has(name) && !(name === 'curl' && localCurl(inv.args))) return `needs network: ${name}`;
     if (NETWORK_RUNNERS.has(name)) return `needs network: ${name} (may download the package)`;
     const subs = NETWORK_SUBCOMMANDS[name];
     if (subs) {
@@ -503,6 +517,8 @@ export function preRunSkipReason(cmd: string): string | null {
       const r = gitNetwork(inv.args) ?? gitInteractive(inv.args);
       if (r) return r;
     }
+    // tmux with a detached session (-d) or a command for a running server needs no terminal.
+    if (name === 'tmux' && inv.args.some((a) => a === '-d' || /^(?:ls|list-\w+|kill-\w+|send-keys|send|run-shell|run|has-session|has|display-message|display)$/.test(a))) continue;
     if (INTERACTIVE.has(name)) {
       // vim -es / ex -s / emacs --batch run as scripts; everything else wants a terminal.
       const scripted = inv.args.some((a) => a === '-es' || a === '-Es' || a === '--batch' || a === '-s' || a === '--script');

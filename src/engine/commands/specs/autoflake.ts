@@ -3,7 +3,7 @@ import { formatter } from '../kinds.js';
 
 export default command({
   names: ['autoflake'],
-  build: () => formatter(['--check', '--check-diff'], ['-i', '--in-place']),
+  build: () => formatter(['--check', '--check-diff'], ['-i', '--in-place'], undefined, { values: ['--imports', '--exclude', '-j', '--jobs', '--config'], flags: ['-r', '--recursive', '--remove-all-unused-imports', '--remove-unused-variables', '--remove-duplicate-keys', '--expand-star-imports', '--ignore-init-module-imports', '-s', '--stdout', '-c', '--quiet', '-v', '--verbose'] }),
 });
 
 export const examples: readonly Example[] = [

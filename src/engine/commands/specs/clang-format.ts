@@ -3,7 +3,7 @@ import { formatter } from '../kinds.js';
 
 export default command({
   names: ['clang-format'],
-  build: () => formatter(['--dry-run', '-n'], ['-i']),
+  build: () => formatter(['--dry-run', '-n'], ['-i'], undefined, { values: ['-style', '--style', '-assume-filename', '--assume-filename', '-lines', '--lines', '-offset', '--offset', '-length', '--length', '-fallback-style', '--fallback-style'], flags: ['--Werror', '--verbose', '--sort-includes'] }),
 });
 
 export const examples: readonly Example[] = [

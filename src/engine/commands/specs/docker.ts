@@ -3,6 +3,7 @@ import type { Confidence } from '../../effects/confidence.js';
 import type { Field } from '../../shell/field.js';
 import { parseArgs } from '../args.js';
 import { unlisted } from '../unknown.js';
+import { handOver } from '../daemon.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
 
 const DOCKER_GLOBAL = ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey'];
@@ -32,6 +33,9 @@ const docker: CommandSpec = {
     if (sub === 'compose') {
       // Bind mounts and build outputs live in the compose file: the project directory may be written.
       interp.write('maybe-write', { value: '.', confidence: 'certain', evidence: [], glob: false }, inv.st, inv.range, `${inv.name} compose`, { subtree: true, confidenceCap: 'possible' });
+      // `compose up|run|exec|start` has the daemon run the services' commands.
+      const verb = args.find((a) => ['up', 'run', 'exec', 'start', 'restart', 'create'].includes(a.value));
+      if (verb) handOver(inv, interp, { daemon: inv.name === 'podman' ? 'podman' : 'the docker daemon', what: `${inv.name} compose ${verb.value}`, code: null, cwd: null, remote: true });
     }
     const p = parseArgs(args, { short: DOCKER_VALUE_SHORT, long: DOCKER_VALUE_LONG });
     const w = (op: WriteOp, f: Field, what: string, opts: { subtree?: boolean; confidenceCap?: Confidence } = {}) => interp.write(op, f, inv.st, inv.range, `${inv.name} ${what}`, opts);
@@ -64,8 +68,14 @@ const docker: CommandSpec = {
         if (src && /(?:^|,)type=bind(?:,|$)/.test(v.value) && !/(?:^|,)(?:readonly|ro)(?:=true|=1)?(?:,|$)/.test(v.value)) w('maybe-write', { ...v, value: src }, `${sub} --mount`, { subtree: true, confidenceCap: 'possible' });
       } else if (['-f', '--file', '--env-file', '-e', '--env', '-t', '--tag', '--name', '-w', '--workdir', '-p', '--publish', '-u', '--user', '-l', '--label', '--build-arg', '--format', '--filter', '--platform', '--target', '--network', '--entrypoint', '-m', '--memory', '-h', '--hostname'].includes(o.name)) described.add(o.name);
     }
-    // `docker run IMAGE CMD ARGS`: the command runs in the container, not here.
-    if (sub === 'run' || sub === 'create' || sub === 'exec') return;
+    // `docker run IMAGE CMD ARGS`: the daemon runs the command in a container, not here: with the
+    // daemon's rights (root for docker), and its bind mounts (above) reach this machine's files.
+    if (sub === 'run' || sub === 'exec' || sub === 'start') {
+      const daemon = inv.name === 'podman' ? 'podman' : 'the docker daemon';
+      handOver(inv, interp, { daemon, what: `${inv.name} ${sub}`, code: null, cwd: null, remote: true });
+      return;
+    }
+    if (sub === 'create') return;
     const rest: Field[] = [];
     for (const o of p.options) if (o.value && !described.has(o.name)) rest.push(o.value);
     // `build CONTEXT` is read; other subcommands' operands are not described.
@@ -83,7 +93,12 @@ export const examples: readonly Example[] = [
   ['docker cp c:/out ../../dist', 'deny'],
   ['docker cp c:/out dist', 'allow'],
   ['docker run --rm -v /home/dev/repo:/w alpine true', 'ask'],
-  ['docker run --rm -v /home/dev/repo:/w:ro alpine true', 'allow'],
+  ['docker run --rm -v /home/dev/repo:/w:ro alpine true', 'ask'],
+  ['docker exec c touch /x', 'ask'],
+  ['podman run --rm alpine true', 'ask'],
+  ['docker ps', 'allow'],
+  ['docker compose up -d', 'ask'],
+  ['docker compose ps', 'allow'],
   ['docker build -o ../../out .', 'deny'],
   ['docker build -t x .', 'allow'],
 ];

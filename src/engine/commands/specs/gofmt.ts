@@ -3,7 +3,7 @@ import { formatter } from '../kinds.js';
 
 export default command({
   names: ['gofmt'],
-  build: () => formatter([], ['-w']),
+  build: () => formatter([], ['-w'], undefined, { values: ['-r', '-cpuprofile'], flags: ['-s', '-e', '-l', '-d'] }),
 });
 
 export const examples: readonly Example[] = [

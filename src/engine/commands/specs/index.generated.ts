@@ -3,6 +3,7 @@ import type { SpecModule } from '../spec.js';
 import spec_7z from './7z.js';
 import spec_Rscript from './Rscript.js';
 import spec_ar from './ar.js';
+import spec_at from './at.js';
 import spec_autoflake from './autoflake.js';
 import spec_autopep8 from './autopep8.js';
 import spec_awk from './awk.js';
@@ -33,6 +34,7 @@ import spec_command from './command.js';
 import spec_convert from './convert.js';
 import spec_cp from './cp.js';
 import spec_cpio from './cpio.js';
+import spec_crontab from './crontab.js';
 import spec_csplit from './csplit.js';
 import spec_curl from './curl.js';
 import spec_cwebp from './cwebp.js';
@@ -136,6 +138,7 @@ import spec_ruff from './ruff.js';
 import spec_runuser from './runuser.js';
 import spec_rustfmt from './rustfmt.js';
 import spec_scp from './scp.js';
+import spec_screen from './screen.js';
 import spec_script from './script.js';
 import spec_sed from './sed.js';
 import spec_setfacl from './setfacl.js';
@@ -156,11 +159,13 @@ import spec_stdbuf from './stdbuf.js';
 import spec_strace from './strace.js';
 import spec_su from './su.js';
 import spec_sudo from './sudo.js';
+import spec_systemd$2drun from './systemd-run.js';
 import spec_tar from './tar.js';
 import spec_taskset from './taskset.js';
 import spec_tee from './tee.js';
 import spec_time from './time.js';
 import spec_timeout from './timeout.js';
+import spec_tmux from './tmux.js';
 import spec_touch from './touch.js';
 import spec_tree from './tree.js';
 import spec_true from './true.js';
@@ -196,6 +201,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_7z,
   spec_Rscript,
   spec_ar,
+  spec_at,
   spec_autoflake,
   spec_autopep8,
   spec_awk,
@@ -226,6 +232,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_convert,
   spec_cp,
   spec_cpio,
+  spec_crontab,
   spec_csplit,
   spec_curl,
   spec_cwebp,
@@ -329,6 +336,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_runuser,
   spec_rustfmt,
   spec_scp,
+  spec_screen,
   spec_script,
   spec_sed,
   spec_setfacl,
@@ -349,11 +357,13 @@ export const SPECS: readonly SpecModule[] = [
   spec_strace,
   spec_su,
   spec_sudo,
+  spec_systemd$2drun,
   spec_tar,
   spec_taskset,
   spec_tee,
   spec_time,
   spec_timeout,
+  spec_tmux,
   spec_touch,
   spec_tree,
   spec_true,

@@ -3,7 +3,7 @@ import { code } from '../kinds.js';
 
 export default command({
   names: ['perl'],
-  build: () => code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: '-i' }),
+  build: () => code({ grammar: { short: 'eEIMmlx0dDC', long: [] }, codeOptions: ['-e', '-E'], inPlace: { options: ['-i'] } }),
 });
 
 export const examples: readonly Example[] = [

@@ -3,7 +3,7 @@ import { code } from '../kinds.js';
 
 export default command({
   names: ['ruby'],
-  build: () => code({ grammar: { short: 'eIrECFTx', long: [] }, codeOptions: ['-e'], inPlace: '-i' }),
+  build: () => code({ grammar: { short: 'eIrECFTx', long: [] }, codeOptions: ['-e'], inPlace: { options: ['-i'] } }),
 });
 
 export const examples: readonly Example[] = [

@@ -7,6 +7,7 @@ const sed: CommandSpec = {
     // `-i[SUFFIX]` and `--in-place[=SUFFIX]` take an optional, attached value only.
     const args = inv.args;
     let inPlace = false;
+    let followLinks = false;
     let scriptGiven = false;
     const operands: Field[] = [];
     const scripts: string[] = [];
@@ -23,6 +24,7 @@ const sed: CommandSpec = {
       }
       if (a.startsWith('--')) {
         if (a === '--in-place' || a.startsWith('--in-place=')) inPlace = true;
+        else if (a === '--follow-symlinks') followLinks = true;
         else if (a === '--expression' || a === '--file') {
           scriptGiven = true;
           if (a === '--expression' && args[i + 1]) scripts.push(args[i + 1]!.value);
@@ -58,7 +60,10 @@ const sed: CommandSpec = {
         interp.write('write', { value: m[1]!.trim(), confidence: 'likely', evidence: [], glob: false }, inv.st, inv.range, 'sed w');
       }
     }
-    if (inPlace) for (const f of operands) interp.write('modify', f, inv.st, inv.range, 'sed -i');
+    // sed -i writes a new file in the operand's directory and renames it over the operand (GNU and
+    // BSD alike), so a symlink operand is replaced by a regular file and its target is not written;
+    // sed(1): "--follow-symlinks  follow symlinks when processing in place".
+    if (inPlace) for (const f of operands) interp.write('modify', f, inv.st, inv.range, followLinks ? 'sed -i --follow-symlinks' : 'sed -i', followLinks ? {} : { replaces: true });
   },
 };
 

@@ -10,4 +10,5 @@ export const examples: readonly Example[] = [
   ['touch ../../x', 'deny'],
   ['touch x', 'allow'],
   ['touch --no-create=../../x y', 'ask'],
+  ['touch --help ../../x', 'allow'],
 ];
