@@ -360,12 +360,21 @@ export function writeSettings(file: string, settings: Json): void {
 
 /** Writes `text` to `file` through a temporary file and a rename, with `mode` (null: the default). */
 function writeAtomically(file: string, text: string, mode: number | null): void {
-  mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.bashguard-${process.pid}.tmp`;
-  writeFileSync(tmp, text, mode === null ? {} : { mode });
-  // (writeFileSync's mode passes through the umask.)
-  if (mode !== null) chmodSync(tmp, mode);
-  renameSync(tmp, file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(tmp, text, mode === null ? {} : { mode });
+    if (mode !== null) chmodSync(tmp, mode); // (writeFileSync's mode passes through the umask.)
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // never written: the directory is not ours
+    }
+    const denied = ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
+    throw new UsageError(`cannot write ${file}: ${errnoText(err)}${denied ? ' (run as a user who may write it: root for --managed)' : ''}`);
+  }
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { Option } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile } from '../../util/safe-read.js';
 import { resolve } from 'node:path';
 import { errnoText, UsageError, type IO } from '../io.js';
 import { getParser, type BackendChoice } from '../../engine/parse/index.js';
@@ -25,11 +26,11 @@ import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../../util/time-limit.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
-    try {
-      return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${errnoText(err)}`);
-    }
+    if (file === '-') return io.readStdin();
+    // Non-blocking, a regular file only (a FIFO would hang the read), bounded: the hook's own read.
+    const r = readRegularFile(resolve(io.cwd, file));
+    if (r.ok) return r.text;
+    throw new UsageError(r.code === 'ENOENT' ? `cannot read ${file}: no such file or directory` : r.message.replace(resolve(io.cwd, file), file));
   }
   if (command === '-') return io.readStdin();
   if (command === undefined) throw new UsageError('give a command to analyze (or --file FILE, or - for stdin)');
@@ -88,7 +89,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
 
   program
     .command('check')
-    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask or deny, 2 error)')
+    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask, deny or a command bash rejects, 2 error)')
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
     .option('-f, --file <file>', 'read the command from a file')
@@ -116,15 +117,17 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         }
       }
       if (opts.json) {
-        io.stdout(JSON.stringify({ decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend, ...(note ? { analysis: verdict.decision, note } : {}) }, null, 2) + '\n');
+        io.stdout(JSON.stringify({ decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend, ...(note ? { analysis: verdict.decision, bashRejects: true, note } : {}) }, null, 2) + '\n');
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
-        io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
-        if (note) io.stdout(`the hook answers ${decision.toUpperCase()}: ${note}\n`);
+        // One headline, the hook's answer; where bash rejects the command, that comes first (and the
+        // exit code is 1: the command as given does not run as written), the analysis' findings below.
+        if (note) io.stdout(`${s.bold(decision === 'allow' ? 'BASH REJECTS IT' : decision.toUpperCase())}: the hook answers ${decision.toUpperCase()}: ${note}\n${s.dim(`the analysis alone (${verdict.decision.toUpperCase()}):`)}\n`);
+        io.stdout(visible(note ? formatVerdict(verdict, s, source).split('\n').slice(1).join('\n') : formatVerdict(verdict, s, source)) + '\n');
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
-      exitCode = decision === 'allow' ? 0 : 1;
+      exitCode = decision === 'allow' && !note ? 0 : 1;
     });
 
   program

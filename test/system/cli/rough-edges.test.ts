@@ -1,0 +1,111 @@
+/**
+ * The CLI's rough edges a newcomer met (issue 49): each answer is one consistent decision, one
+ * clear line and a defined exit code, and no read blocks on a FIFO.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/frontends/cli/main.js';
+import type { IO } from '../../../src/frontends/io.js';
+import { cannotRun, REPO_ROOT } from '../../helpers/shared.js';
+
+const T = realpathSync(mkdtempSync(join(tmpdir(), 'bashguard-rough-')));
+const MAIN = join(T, 'main');
+const WT = join(MAIN, '.builders', 'b1');
+const HOME = join(T, 'home');
+const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME };
+
+beforeAll(() => {
+  mkdirSync(HOME);
+  execFileSync('git', ['init', '-q', MAIN], { env: GIT_ENV });
+  execFileSync('git', ['-C', MAIN, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'i'], { env: GIT_ENV });
+  execFileSync('git', ['-C', MAIN, 'worktree', 'add', '-q', WT], { env: GIT_ENV });
+});
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+async function cli(argv: string[], cwd = WT, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), readStdin: async () => '', env: { HOME, PATH: '/usr/bin:/bin', ...env }, cwd, isTTY: false };
+  const code = await run(argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('check on a command bash rejects', () => {
+  it('prints one headline, the hook\'s answer, and exits 1', async () => {
+    const r = await cli(['check', 'echo (('], WT);
+    const first = r.stdout.split('\n')[0]!;
+    expect(first).toMatch(/^BASH REJECTS IT: the hook answers ALLOW/);
+    // No second headline contradicting the first.
+    expect(r.stdout.split('\n').filter((l) => /^(ASK|DENY|ALLOW)\b/.test(l))).toEqual([]);
+    expect(r.code).toBe(1);
+  });
+
+  it('says the same in JSON', async () => {
+    const r = await cli(['check', '--json', 'echo (('], WT);
+    const j = JSON.parse(r.stdout) as { decision: string; analysis: string; bashRejects: boolean };
+    expect([j.decision, j.analysis, j.bashRejects]).toEqual(['allow', 'ask', true]);
+    expect(r.code).toBe(1);
+  });
+
+  it('a parsable allowed command still exits 0', async () => {
+    const r = await cli(['check', 'echo hi > out.txt'], WT);
+    expect(r.stdout.split('\n')[0]).toBe('ALLOW');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('reads that would block', () => {
+  const fifo = join(T, 'fifo');
+  beforeAll(() => execFileSync('mkfifo', [fifo]));
+
+  it('check -f FIFO is refused in one line, exit 2', async () => {
+    const r = await cli(['check', '--file', fifo], WT);
+    expect(r.stderr).toBe(`bashguard: ${fifo}: a FIFO, not a regular file; not read\n`);
+    expect(r.code).toBe(2);
+  });
+
+  it('lint FIFO is refused in one line, exit 2, no report', async () => {
+    const r = await cli(['lint', fifo], WT);
+    expect(r.stderr).toMatch(/^bashguard: .*fifo: a FIFO, not a regular file; not read/);
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('lint on files it cannot lint', () => {
+  it('a missing file: the error on stderr, nothing on stdout, exit 2', async () => {
+    const r = await cli(['lint', join(T, 'missing.sh')], WT);
+    expect(r.stderr).toBe(`bashguard: ${join(T, 'missing.sh')}: no such file or directory\n`);
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+  });
+
+  it("a file with NUL and escape bytes: the frame shows no control character", async () => {
+    const f = join(WT, 'nul.sh');
+    writeFileSync(f, 'echo a\0b \x1b[31mred > /x\n');
+    const r = await cli(['lint', f], WT);
+    expect(r.stdout).toContain('binary file');
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(r.stdout).toContain('echo a\u2400b \u241b[31mred');
+    expect(r.code).toBe(1); // the finding (an error): lint's exit code for findings
+  });
+});
+
+describe('install --managed without the right to write', () => {
+  it('one line naming the file and the reason, exit 2', (ctx) => {
+    const bin = join(REPO_ROOT, 'bin', 'bashguard.js');
+    const dir = join(T, 'root-only');
+    mkdirSync(dir);
+    chmodSync(dir, 0o555); // nobody (run as root) and a non-root runner alike cannot write in it
+    const target = join(dir, 'sub', 'managed-settings.json');
+    const args = [bin, 'install', '--managed', '--managed-path', target];
+    const asUser = process.getuid?.() === 0 ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8', cwd: '/', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent' } }) : null;
+    if (asUser?.error || (asUser && /runuser: /.test(asUser.stderr))) return ctx.skip(cannotRun(`cannot run as nobody here: ${asUser.error?.message ?? asUser.stderr.trim()}`));
+    const r = asUser ?? spawnSync(process.execPath, args, { encoding: 'utf8', cwd: '/', env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
+    expect(r.stderr).toBe(`bashguard: cannot write ${target}: permission denied (run as a user who may write it: root for --managed)\n`);
+    expect(r.status).toBe(2);
+  });
+});
