@@ -373,7 +373,8 @@ function writeAtomically(file: string, text: string, mode: number | null): void 
       // never written: the directory is not ours
     }
     const denied = ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
-    throw new UsageError(`cannot write ${file}: ${errnoText(err)}${denied ? ' (run as a user who may write it: root for --managed)' : ''}`);
+    // (The errno code stays on it for callers that word it themselves: writeExecForm.)
+    throw Object.assign(new UsageError(`cannot write ${file}: ${errnoText(err)}${denied ? ' (run as a user who may write it: root for --managed)' : ''}`), { code: (err as NodeJS.ErrnoException).code });
   }
 }
 
