@@ -109,3 +109,34 @@ describe('install --managed without the right to write', () => {
     expect(r.status).toBe(2);
   });
 });
+
+describe('evidence names what changed the directory', () => {
+  it('`git -C ../..` is cited as git -C, not as a cd', async () => {
+    const r = await cli(['check', '--json', 'git -C ../.. commit -m x'], WT);
+    const j = JSON.parse(r.stdout) as { findings: { rule: string; evidence: { note: string }[] }[] };
+    const notes = j.findings.flatMap((f) => f.evidence.map((e) => e.note));
+    expect(notes).toContain(`git's directory became ${MAIN} at \`git -C ../..\` (1:1)`);
+    expect(notes.join('\n')).not.toContain('`cd ../..`');
+  });
+
+  it('a real `cd ../..` is still cited as one', async () => {
+    const r = await cli(['check', '--json', 'cd ../.. && git commit -m x'], WT);
+    const j = JSON.parse(r.stdout) as { findings: { evidence: { note: string }[] }[] };
+    expect(j.findings.flatMap((f) => f.evidence.map((e) => e.note))).toContain(`cwd became ${MAIN} at \`cd ../..\` (1:1)`);
+  });
+});
+
+describe('logs --json', () => {
+  it('keeps the whole reason the hook gave, every line of it', async () => {
+    const state = join(T, 'state');
+    const event = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: WT, tool_name: 'Bash', tool_input: { command: 'git -C ../.. commit -m x' } });
+    const out: string[] = [];
+    const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => event, env: { HOME, PATH: '/usr/bin:/bin', XDG_STATE_HOME: state }, cwd: WT, isTTY: false };
+    expect(await run(['hook'], io)).toBe(0);
+    const given = (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+    expect(given.split('\n').length).toBeGreaterThan(1);
+    const logs = await cli(['logs', '--json'], WT, { XDG_STATE_HOME: state });
+    const records = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { reason: string });
+    expect(records.map((r) => r.reason)).toEqual([given]);
+  });
+});
