@@ -30,7 +30,7 @@ async function readSource(io: IO, command: string | undefined, file: string | un
     // Non-blocking, a regular file only (a FIFO would hang the read), bounded: the hook's own read.
     const r = readRegularFile(resolve(io.cwd, file));
     if (r.ok) return r.text;
-    throw new UsageError(r.code === 'ENOENT' ? `cannot read ${file}: no such file or directory` : r.message.replace(resolve(io.cwd, file), file));
+    throw new UsageError(`cannot read ${file}: ${r.code === 'ENOTREG' || r.code === 'EFBIG' ? r.message.slice(r.message.indexOf(': ') + 2) : errnoText(r)}`);
   }
   if (command === '-') return io.readStdin();
   if (command === undefined) throw new UsageError('give a command to analyze (or --file FILE, or - for stdin)');
@@ -213,13 +213,13 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath, enforce: opts.enforce });
         return;
       }
-      if (agentOf(opts.agent) !== 'claude') {
-        if (opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
+      if (agentOf(opts.agent) !== 'claude' && opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
+      if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
+      if (!opts.user) (await import('./install-scope.js')).projectInstallCheck(io, opts.agent, Boolean(opts.project), Boolean(opts.dryRun));
+      if (opts.agent !== 'claude') {
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
-      if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
-      if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
       exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, enforce: opts.enforce });
     });
 
@@ -239,11 +239,11 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath });
         return;
       }
-      if (agentOf(opts.agent) !== 'claude') {
-        exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
-        return;
-      }
-      exitCode = runUninstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+      const scope = opts.user ? 'user' : 'project';
+      if (agentOf(opts.agent) !== 'claude') exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope, dryRun: Boolean(opts.dryRun) });
+      else exitCode = runUninstall(io, { scope, dryRun: Boolean(opts.dryRun) });
+      const left = scope === 'project' && !opts.dryRun ? (await import('./install-scope.js')).userHookLeft(io, opts.agent) : null;
+      if (left) io.stdout(`note: bashguard's hook in ${left} stays active for every checkout, this one included (\`bashguard uninstall${opts.agent === 'claude' ? '' : ` --agent ${opts.agent}`} --user\` removes it)\n`);
     });
 
   program
@@ -292,25 +292,6 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     return 2;
   }
   return (await parseProgram(program, argv)) ?? exitCode;
-}
-
-/**
- * A project install run inside a linked worktree writes that worktree's own `.claude/settings.json`:
- * an untracked file that only sessions in this worktree read (not the main checkout, not the
- * other worktrees), the placement the README warns against. Without an explicit `--project` it
- * is refused with where each choice reaches; with it, it is done and the same is said.
- */
-function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void {
-  const found = discoverLayout(io.cwd);
-  if (!found.ok || found.layout.current.kind !== 'linked-worktree' || !found.layout.current.root) return;
-  const wt = found.layout.current.root;
-  const main = found.layout.main?.root ?? null;
-  const where =
-    `this is the linked worktree ${wt}${main ? ` of ${main}` : ''}. A project install writes ${wt}/.claude/settings.json (untracked), ` +
-    `read only by sessions in this worktree: NOT by ${main ? `the main checkout ${main}, ` : ''}other worktrees, or worktrees made later. ` +
-    '`bashguard install --user` covers every checkout (what orchestrated worktrees need)';
-  if (!explicit) throw new UsageError(`${where}; pass --project to write the worktree's file anyway.`);
-  if (!dryRun) io.stderr(`bashguard: note: ${where}.\n`);
 }
 
 function agentOf(name: string): string {

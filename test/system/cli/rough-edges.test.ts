@@ -3,7 +3,7 @@
  * clear line and a defined exit code, and no read blocks on a FIFO.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('reads that would block', () => {
 
   it('check -f FIFO is refused in one line, exit 2', async () => {
     const r = await cli(['check', '--file', fifo], WT);
-    expect(r.stderr).toBe(`bashguard: ${fifo}: a FIFO, not a regular file; not read\n`);
+    expect(r.stderr).toBe(`bashguard: cannot read ${fifo}: a FIFO, not a regular file; not read\n`);
     expect(r.code).toBe(2);
   });
 
@@ -138,5 +138,41 @@ describe('logs --json', () => {
     const logs = await cli(['logs', '--json'], WT, { XDG_STATE_HOME: state });
     const records = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { reason: string });
     expect(records.map((r) => r.reason)).toEqual([given]);
+  });
+});
+
+describe('project installs where they guard nothing or little', () => {
+  it.each(['claude', 'codex', 'gemini', 'cursor', 'copilot'])('%s: install outside a git checkout is refused and writes nothing', async (agent) => {
+    const plain = join(T, `plain-${agent}`);
+    mkdirSync(plain);
+    const r = await cli(['install', '--agent', agent], plain);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^bashguard: ${plain} is not inside a git checkout: a project install would write ${plain}/\\S+, and the hook allows every call outside a checkout\\.`));
+    expect(r.stderr.split('\n').length).toBe(2);
+    expect(readdirSync(plain)).toEqual([]);
+  });
+
+  it.each(['codex', 'gemini', 'cursor'])('%s: install in a linked worktree is refused without --project, as for Claude Code', async (agent) => {
+    const r = await cli(['install', '--agent', agent], WT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/this is the linked worktree .* read only by sessions in this worktree: NOT by the main checkout/);
+    expect(r.stderr).toContain(`bashguard install --agent ${agent} --user`);
+    expect(readdirSync(WT).filter((n) => n.startsWith('.') && n !== '.git')).toEqual([]);
+    const forced = await cli(['install', '--agent', agent, '--project'], WT);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toMatch(/^bashguard: note: this is the linked worktree /);
+    expect((await cli(['uninstall', '--agent', agent], WT)).code).toBe(0);
+  });
+
+  it.each(['claude', 'codex'])('%s: a bare uninstall in a worktree says the user-level hook stays active', async (agent) => {
+    const home = join(T, `home-${agent}`);
+    mkdirSync(home);
+    expect((await cli(['install', '--agent', agent, '--user'], WT, { HOME: home })).code).toBe(0);
+    const r = await cli(['uninstall', '--agent', agent], WT, { HOME: home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`note: bashguard's hook in ${home}/\\S+ stays active for every checkout`));
+    expect((await cli(['uninstall', '--agent', agent, '--user'], WT, { HOME: home })).code).toBe(0);
+    const after = await cli(['uninstall', '--agent', agent], WT, { HOME: home });
+    expect(after.stdout).not.toContain('stays active');
   });
 });
