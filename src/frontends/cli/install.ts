@@ -762,7 +762,7 @@ function enforcementCheck(io: IO, ws: ReturnType<typeof openWorkspace>): Check {
 }
 
 /** Claude Code's managed settings file on Linux (macOS: /Library/Application Support/ClaudeCode/). */
-export async function runDoctor(io: IO): Promise<number> {
+export async function runDoctor(io: IO, json = false): Promise<number> {
   const checks: Check[] = [];
   const major = Number(process.versions.node.split('.')[0]);
   checks.push({ ok: major >= 20, label: 'node', detail: `${process.version} (needs >= 20)` });
@@ -833,6 +833,7 @@ export async function runDoctor(io: IO): Promise<number> {
   const found = discoverLayout(io.cwd);
   if (found.ok) layout = `${found.layout.current.kind} at ${found.layout.current.root ?? found.layout.current.gitDir}${found.layout.current.kind === 'linked-worktree' ? ` (main checkout ${found.layout.main?.root ?? 'none'}, ${found.layout.siblings.length} sibling worktree(s))` : ''}`;
   checks.push({ ok: true, label: 'layout here', detail: layout });
-  for (const c of checks) io.stdout(`${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(18)} ${c.detail}\n`);
+  if (json) io.stdout(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
+  else for (const c of checks) io.stdout(`${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(18)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
 }

@@ -2,7 +2,7 @@
  * The commander program for everything but the hook's fast path. Each command only formats what
  * the engine (src/policy/workspace, src/engine/analyze.ts) returns.
  */
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
 import { statSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
@@ -55,12 +55,29 @@ function parserChoice(v: string | undefined): BackendChoice | undefined {
 }
 
 export async function runProgram(argv: string[], given: IO): Promise<number> {
+  const { program, result } = await defineProgram(given);
+  if (argv.length === 0) {
+    // Like most CLIs: no command is a usage error, the usage goes to stderr.
+    given.stderr(program.helpInformation());
+    return 2;
+  }
+  return result(await parseProgram(program, argv));
+}
+
+/**
+ * The whole program, every command defined (what `--help`, the tests and the flags table of
+ * docs/usage.md read), and `result`: the exit code once it has run.
+ */
+export async function defineProgram(given: IO): Promise<{ program: Command; result: (parsed: number | undefined) => number }> {
   let exitCode = 0;
   // Commander's own messages (usage errors, help) and the errors a command throws (main.ts) go to
   // `given`; what the commands print goes through `io`, which --quiet silences.
   const program = rootProgram(given);
   let quiet = false;
-  const io: IO = { ...given, stdout: (t) => void (quiet || given.stdout(t)), stderr: (t) => void (quiet || given.stderr(t)) };
+  // `--format json` of a command whose output is lines of text (install, demo ...): the lines,
+  // collected here, are printed as one JSON document with the exit code (see jsonOfLines).
+  let lines: string[] | null = null;
+  const io: IO = { ...given, stdout: (t) => void (quiet || (lines ? lines.push(t) : given.stdout(t))), stderr: (t) => void (quiet || given.stderr(t)) };
   Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
 
   program
@@ -92,7 +109,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask, deny or a command bash rejects, 2 error)')
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
-    .option('-f, --file <file>', 'read the command from a file')
+    .option('--file <file>', 'read the command from a file (- for stdin)')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
@@ -135,7 +152,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     .description('print the syntax IR, the cwd timeline, every effect with its confidence and evidence, and the decision')
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
-    .option('-f, --file <file>', 'read the command from a file')
+    .option('--file <file>', 'read the command from a file (- for stdin)')
     .option('--parser <backend>', 'native, wasm or auto')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string }) => {
       opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
@@ -250,12 +267,12 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     .command('doctor')
     .description('check the installation, both parsers and the hook, with a self-test')
     .option('--agent <client>', `check this agent client's hook config: ${AGENT_NAMES.join(', ')}`, 'claude')
-    .action(async (opts: { agent: string }) => {
+    .action(async (opts: { agent: string; format?: string; json?: boolean }) => {
       if (agentOf(opts.agent) !== 'claude') {
         exitCode = (await import('./install-agents.js')).runAgentDoctor(io, opts.agent);
         return;
       }
-      exitCode = await runDoctor(io);
+      exitCode = await runDoctor(io, chosenFormat(opts, TEXT_JSON, 'text') === 'json');
     });
 
   program
@@ -276,22 +293,36 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     exitCode = code;
   });
 
-  for (const c of program.commands) {
-    if (['check', 'explain', 'rules', 'logs'].includes(c.name())) addFormatOptions(c, TEXT_JSON, 'text');
+  const corpus = program.commands.find((c) => c.name() === 'corpus')!;
+  for (const c of [...program.commands, ...corpus.commands]) {
+    if (c === corpus || ['hook', 'lint', '__lint-worker', '__flags-table'].includes(c.name())) continue;
     // Every command but the hook's (whose output is its answer) and lint's (its own entry).
-    if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+    if (!c.options.some((o) => o.long === '--format')) addFormatOptions(c, TEXT_JSON, 'text');
+    c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
   }
   program.hook('preAction', (_root, action) => {
     // lint's own --quiet keeps its errors (lint-command.ts); everywhere else it silences the output.
     if (action.name() !== 'lint' && action.opts().quiet === true) quiet = true;
+    const opts = action.opts() as { format?: string; json?: boolean; agent?: string };
+    const ownJson = action.parent?.name() !== 'corpus' && (['check', 'explain', 'rules', 'logs'].includes(action.name()) || (action.name() === 'doctor' && opts.agent === 'claude'));
+    if (!ownJson && LINE_COMMANDS.has(action.name()) && chosenFormat(opts, TEXT_JSON, 'text') === 'json') lines = [];
   });
 
-  if (argv.length === 0) {
-    // Like most CLIs: no command is a usage error, the usage goes to stderr.
-    io.stderr(program.helpInformation());
-    return 2;
-  }
-  return (await parseProgram(program, argv)) ?? exitCode;
+  const result = (parsed: number | undefined): number => {
+    const code = parsed ?? exitCode;
+    if (lines !== null && !quiet) given.stdout(jsonOfLines(lines, code));
+    return code;
+  };
+  return { program, result };
+}
+
+/** The commands whose output is lines of text: `--format json` gives them as jsonOfLines. */
+const LINE_COMMANDS = new Set(['install', 'uninstall', 'doctor', 'demo', 'add', 'check']);
+
+/** `{"exitCode": N, "lines": [...]}`: a line-oriented command's output as one JSON document. */
+function jsonOfLines(chunks: string[], exitCode: number): string {
+  const text = chunks.join('').replace(/\n$/, '');
+  return JSON.stringify({ exitCode, lines: text === '' ? [] : text.split('\n') }, null, 2) + '\n';
 }
 
 function agentOf(name: string): string {
