@@ -10,13 +10,13 @@ import { resolve } from 'node:path';
 import { errnoText, UsageError, type IO } from '../io.js';
 import { getParser, type BackendChoice } from '../../engine/parse/index.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
-import { discoverLayout } from '../../policy/layout/discover.js';
 import { ConfigError } from '../../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
 import { runDemo } from './demo.js';
 import { judgeBash } from '../decide.js';
-import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
+import { runInstall, runUninstall, type ClaudeHookForm } from './install.js';
+import { runDoctor } from './doctor.js';
 import { effectsToJson } from './json.js';
 import { addFormatOptions, chosenFormat } from './format-option.js';
 
