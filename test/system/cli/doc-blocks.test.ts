@@ -73,5 +73,7 @@ describe('runnable blocks of README.md and docs/usage.md', () => {
     if (lang === 'js') expect(promised.length, where).toBeGreaterThan(0);
     const printed = r.stdout.trim().split('\n');
     promised.forEach((re, i) => expect(printed[i], where).toMatch(re));
+    // An sh block's `# {"..." ...` comment: the JSON the command prints starts so.
+    for (const m of text.matchAll(/#\s+(\{.*?)\s*\.\.\.$/gm)) expect(r.stdout, where).toContain(m[1]!);
   });
 });
