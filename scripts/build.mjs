@@ -166,3 +166,5 @@ await cachedBundle({
   plugins: [lazyCrypto],
 });
 console.error('build: dist/bashguard.js, dist/api.js, dist/guard-child.js, dist/code-cache.cjs, dist/hook.cjs, dist/hook-start.cjs, dist/lint-worker.cjs, dist/lint-worker-start.cjs, dist/lint-cli.cjs, dist/lint-start.cjs');
+// docs/usage.md's flags table, from the CLI just built (its own definitions).
+execFileSync(process.execPath, [fileURLToPath(new URL('./gen-flags-table.mjs', import.meta.url))], { stdio: 'inherit' });

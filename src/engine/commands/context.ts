@@ -66,7 +66,8 @@ export interface CommandContext {
   dynamicProblem(reason: string, text: string, range: Range): void;
   /** Every absolute path `code` mentions may be written. */
   maybeWrites(code: string, range: Range, command: string, what: string): void;
-  resolveCd(st: State, target: Field, range: Range, physical: boolean): CwdValue;
+  /** `how`: what changes the directory, for the evidence (`cd`, `git -C`, `tar -C` ...). */
+  resolveCd(st: State, target: Field, range: Range, physical: boolean, how?: string): CwdValue;
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
   pwd(st: State): string | null;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;

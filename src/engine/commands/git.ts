@@ -144,7 +144,7 @@ function parseGlobal(inv: Invocation, interp: CommandContext): Target {
     else if (GLOBAL_WITH_VALUE.has(name) && name !== '--exec-path') value = args[++i] ?? null;
     if (name === '-C' && value) {
       // `-C` chains: each relative one is taken from the previous; an empty one is ignored.
-      if (value.value !== '') dir = interp.resolveCd({ ...inv.st, cwd: dir }, value, inv.range, false);
+      if (value.value !== '') dir = interp.resolveCd({ ...inv.st, cwd: dir }, value, inv.range, false, 'git -C');
     } else if (name === '-c' && value) {
       const eq = value.value.indexOf('=');
       config.push({ key: eq >= 0 ? value.value.slice(0, eq) : value.value, value: { ...value, value: eq >= 0 ? value.value.slice(eq + 1) : 'true' } });

@@ -1468,9 +1468,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   /** Resolves a `cd` target the way bash does (logical by default, physical with -P). */
-  resolveCd(st: State, target: Field, range: Range, physical: boolean): CwdValue {
+  resolveCd(st: State, target: Field, range: Range, physical: boolean, how = 'cd'): CwdValue {
     const text = displayPath(target.value);
     const note = (n: string): Evidence => ({ range, note: n });
+    const who = how === 'cd' ? 'cwd' : `${how.split(' ')[0]}'s directory`;
     if (target.value.includes(HOLE) && !target.glob && !target.value.startsWith(HOLE) && (target.value.startsWith('/') || st.cwd.paths?.length === 1)) {
       // `cd "$(mktemp -d)"`, `cd /repo/$X`: the directory is unknown but lies under a known one;
       // keep the known part so later relative paths still resolve below it.
@@ -1479,7 +1480,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return {
         paths: [joined],
         confidence: weakest(target.confidence, 'possible'),
-        evidence: [...target.evidence, note(`cwd became a directory not known statically, under ${under || '/'}, at \`cd ${text}\` (${range.line}:${range.column})`)].slice(-8),
+        evidence: [...target.evidence, note(`${who} became a directory not known statically, under ${under || '/'}, at \`${how} ${text}\` (${range.line}:${range.column})`)].slice(-8),
         changed: true,
       };
     }
@@ -1488,13 +1489,13 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return {
         paths: null,
         confidence: 'possible',
-        evidence: [...target.evidence, note(`cwd became unknown at \`cd ${text}\` (${range.line}:${range.column})${known ? ` (somewhere under ${dirnameOf(known + 'x')})` : ''}`)],
+        evidence: [...target.evidence, note(`${who} became unknown at \`${how} ${text}\` (${range.line}:${range.column})${known ? ` (somewhere under ${dirnameOf(known + 'x')})` : ''}`)],
         changed: true,
       };
     }
     const bases = target.value.startsWith('/') ? ['/'] : st.cwd.paths;
     if (bases === null) {
-      return { paths: null, confidence: 'possible', evidence: [...st.cwd.evidence, note(`\`cd ${text}\` from an unknown cwd`)], changed: true };
+      return { paths: null, confidence: 'possible', evidence: [...st.cwd.evidence, note(`\`${how} ${text}\` from an unknown cwd`)], changed: true };
     }
     const paths = [...new Set(bases.map((b) => {
       const logical = normalizeLogical(joinPath(b, target.value));
@@ -1509,7 +1510,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       evidence: [
         ...(target.value.startsWith('/') ? [] : st.cwd.evidence),
         ...target.evidence,
-        note(`cwd became ${where} at \`cd ${text}\` (${range.line}:${range.column})`),
+        note(`${who} became ${where} at \`${how} ${text}\` (${range.line}:${range.column})`),
       ].slice(-8),
       changed: true,
     };

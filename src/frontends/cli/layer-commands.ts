@@ -42,7 +42,7 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   program
     .command('env')
     .description('print GIT_DIR, GIT_WORK_TREE and GIT_CEILING_DIRECTORIES that pin git to this worktree (for the builder\'s environment)')
-    .option('--format <format>', 'shell or json (default: shell)')
+    .option('-f, --format <format>', 'shell or json (default: shell)')
     .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
     .action((opts: { format?: string; json?: boolean; dir?: string }) =>
@@ -56,7 +56,7 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   const sandbox = program
     .command('sandbox')
     .description('print the OS-sandbox grants for this worktree: json, bwrap arguments or a sandbox-exec profile')
-    .option('--format <format>', 'json, bwrap or sandbox-exec (default: json)')
+    .option('-f, --format <format>', 'json, bwrap or sandbox-exec (default: json)')
     .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
     .enablePositionalOptions()
@@ -93,7 +93,7 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
     .command('audit')
     .description('after a builder ran: what changed outside its worktree (other checkouts, shared config, hooks, refs); exit 1 on changes')
     .option('--baseline <action>', 'save: record the current state as the baseline (before the builder starts) and exit')
-    .option('--format <format>', 'text or json (default: text)')
+    .option('-f, --format <format>', 'text or json (default: text)')
     .option('--json', 'same as --format json')
     .option('--write-root <path>', 'a declared write root for the worktree\'s own diff (repeatable; relative to the worktree)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--base <rev>', 'the commit the worktree\'s diff is taken against (default: its HEAD when the baseline was saved)')
@@ -121,7 +121,7 @@ export function register(program: Command, io: IO, setExit: SetExit): void {
   program
     .command('prompt')
     .description('print the worktree rules for a builder\'s prompt or role doc (the worktree root, the main checkout it must not use, what bashguard blocks)')
-    .option('--format <format>', 'text or json (default: text)')
+    .option('-f, --format <format>', 'text or json (default: text)')
     .option('--json', 'same as --format json')
     .option('-C, --dir <dir>', 'the worktree (default: the current directory)')
     .action((opts: { format?: string; json?: boolean; dir?: string }) =>

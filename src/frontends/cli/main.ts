@@ -63,6 +63,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
+/** docs/usage.md's flags table (scripts/gen-flags-table.mjs); loaded only when asked for. */
+export async function flagsTable(): Promise<string> {
+  return (await import('./flags-table.js')).flagsTable();
+}
+
 /** Where a restarted hook's event is put for the moment of its restart: bashguard's private cache directory. */
 function eventDir(env: IO['env']): string {
   return cacheLocation(env) ?? '/nonexistent';

@@ -2,20 +2,21 @@
  * The commander program for everything but the hook's fast path. Each command only formats what
  * the engine (src/policy/workspace, src/engine/analyze.ts) returns.
  */
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseProgram, rootProgram } from './root.js';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile } from '../../util/safe-read.js';
 import { resolve } from 'node:path';
 import { errnoText, UsageError, type IO } from '../io.js';
 import { getParser, type BackendChoice } from '../../engine/parse/index.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
-import { discoverLayout } from '../../policy/layout/discover.js';
 import { ConfigError } from '../../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
 import { runDemo } from './demo.js';
 import { judgeBash } from '../decide.js';
-import { runInstall, runUninstall, runDoctor, type ClaudeHookForm } from './install.js';
+import { runInstall, runUninstall, type ClaudeHookForm } from './install.js';
+import { runDoctor } from './doctor.js';
 import { effectsToJson } from './json.js';
 import { addFormatOptions, chosenFormat } from './format-option.js';
 
@@ -25,11 +26,11 @@ import { armOrRefuse, TIME_LIMIT_UNAVAILABLE } from '../../util/time-limit.js';
 
 async function readSource(io: IO, command: string | undefined, file: string | undefined): Promise<string> {
   if (file) {
-    try {
-      return file === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, file), 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${errnoText(err)}`);
-    }
+    if (file === '-') return io.readStdin();
+    // Non-blocking, a regular file only (a FIFO would hang the read), bounded: the hook's own read.
+    const r = readRegularFile(resolve(io.cwd, file));
+    if (r.ok) return r.text;
+    throw new UsageError(`cannot read ${file}: ${r.code === 'ENOTREG' || r.code === 'EFBIG' ? r.message.slice(r.message.indexOf(': ') + 2) : errnoText(r)}`);
   }
   if (command === '-') return io.readStdin();
   if (command === undefined) throw new UsageError('give a command to analyze (or --file FILE, or - for stdin)');
@@ -54,12 +55,29 @@ function parserChoice(v: string | undefined): BackendChoice | undefined {
 }
 
 export async function runProgram(argv: string[], given: IO): Promise<number> {
+  const { program, result } = await defineProgram(given);
+  if (argv.length === 0) {
+    // Like most CLIs: no command is a usage error, the usage goes to stderr.
+    given.stderr(program.helpInformation());
+    return 2;
+  }
+  return result(await parseProgram(program, argv));
+}
+
+/**
+ * The whole program, every command defined (what `--help`, the tests and the flags table of
+ * docs/usage.md read), and `result`: the exit code once it has run.
+ */
+export async function defineProgram(given: IO): Promise<{ program: Command; result: (parsed: number | undefined) => number }> {
   let exitCode = 0;
   // Commander's own messages (usage errors, help) and the errors a command throws (main.ts) go to
   // `given`; what the commands print goes through `io`, which --quiet silences.
   const program = rootProgram(given);
   let quiet = false;
-  const io: IO = { ...given, stdout: (t) => void (quiet || given.stdout(t)), stderr: (t) => void (quiet || given.stderr(t)) };
+  // `--format json` of a command whose output is lines of text (install, demo ...): the lines,
+  // collected here, are printed as one JSON document with the exit code (see jsonOfLines).
+  let lines: string[] | null = null;
+  const io: IO = { ...given, stdout: (t) => void (quiet || (lines ? lines.push(t) : given.stdout(t))), stderr: (t) => void (quiet || given.stderr(t)) };
   Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
 
   program
@@ -88,10 +106,10 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
 
   program
     .command('check')
-    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask or deny, 2 error)')
+    .description('decide on a command as the hook would, with the explanation (exit 0 allow, 1 ask, deny or a command bash rejects, 2 error)')
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
-    .option('-f, --file <file>', 'read the command from a file')
+    .option('--file <file>', 'read the command from a file (- for stdin)')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
@@ -116,15 +134,17 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         }
       }
       if (opts.json) {
-        io.stdout(JSON.stringify({ decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend, ...(note ? { analysis: verdict.decision, note } : {}) }, null, 2) + '\n');
+        io.stdout(JSON.stringify({ decision, skipped: scope.skipped, root: scope.root, findings: verdict.findings, parser: parser.backend, ...(note ? { analysis: verdict.decision, bashRejects: true, note } : {}) }, null, 2) + '\n');
       } else {
         const s = style(io.isTTY && !io.env.NO_COLOR);
         if (scope.skipped) io.stdout(`${s.dim(`not enforcing: ${scope.skipped}`)}\n`);
-        io.stdout(visible(formatVerdict(verdict, s, source)) + '\n');
-        if (note) io.stdout(`the hook answers ${decision.toUpperCase()}: ${note}\n`);
+        // One headline, the hook's answer; where bash rejects the command, that comes first (and the
+        // exit code is 1: the command as given does not run as written), the analysis' findings below.
+        if (note) io.stdout(`${s.bold(decision === 'allow' ? 'BASH REJECTS IT' : decision.toUpperCase())}: the hook answers ${decision.toUpperCase()}: ${note}\n${s.dim(`the analysis alone (${verdict.decision.toUpperCase()}):`)}\n`);
+        io.stdout(visible(note ? formatVerdict(verdict, s, source).split('\n').slice(1).join('\n') : formatVerdict(verdict, s, source)) + '\n');
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
-      exitCode = decision === 'allow' ? 0 : 1;
+      exitCode = decision === 'allow' && !note ? 0 : 1;
     });
 
   program
@@ -132,7 +152,7 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     .description('print the syntax IR, the cwd timeline, every effect with its confidence and evidence, and the decision')
     .argument('[command]', 'the bash command (or - for stdin)')
     .option('--cwd <dir>', 'directory the command runs in', io.cwd)
-    .option('-f, --file <file>', 'read the command from a file')
+    .option('--file <file>', 'read the command from a file (- for stdin)')
     .option('--parser <backend>', 'native, wasm or auto')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string }) => {
       opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
@@ -210,13 +230,13 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath, enforce: opts.enforce });
         return;
       }
-      if (agentOf(opts.agent) !== 'claude') {
-        if (opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
+      if (agentOf(opts.agent) !== 'claude' && opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
+      if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
+      if (!opts.user) (await import('./install-scope.js')).projectInstallCheck(io, opts.agent, Boolean(opts.project), Boolean(opts.dryRun));
+      if (opts.agent !== 'claude') {
         exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
         return;
       }
-      if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
-      if (!opts.user) worktreeInstallCheck(io, Boolean(opts.project), Boolean(opts.dryRun));
       exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, enforce: opts.enforce });
     });
 
@@ -236,23 +256,23 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
         exitCode = runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath });
         return;
       }
-      if (agentOf(opts.agent) !== 'claude') {
-        exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
-        return;
-      }
-      exitCode = runUninstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+      const scope = opts.user ? 'user' : 'project';
+      if (agentOf(opts.agent) !== 'claude') exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope, dryRun: Boolean(opts.dryRun) });
+      else exitCode = runUninstall(io, { scope, dryRun: Boolean(opts.dryRun) });
+      const left = scope === 'project' && !opts.dryRun ? (await import('./install-scope.js')).userHookLeft(io, opts.agent) : null;
+      if (left) io.stdout(`note: bashguard's hook in ${left} stays active for every checkout, this one included (\`bashguard uninstall${opts.agent === 'claude' ? '' : ` --agent ${opts.agent}`} --user\` removes it)\n`);
     });
 
   program
     .command('doctor')
     .description('check the installation, both parsers and the hook, with a self-test')
     .option('--agent <client>', `check this agent client's hook config: ${AGENT_NAMES.join(', ')}`, 'claude')
-    .action(async (opts: { agent: string }) => {
+    .action(async (opts: { agent: string; format?: string; json?: boolean }) => {
       if (agentOf(opts.agent) !== 'claude') {
         exitCode = (await import('./install-agents.js')).runAgentDoctor(io, opts.agent);
         return;
       }
-      exitCode = await runDoctor(io);
+      exitCode = await runDoctor(io, chosenFormat(opts, TEXT_JSON, 'text') === 'json');
     });
 
   program
@@ -273,41 +293,36 @@ export async function runProgram(argv: string[], given: IO): Promise<number> {
     exitCode = code;
   });
 
-  for (const c of program.commands) {
-    if (['check', 'explain', 'rules', 'logs'].includes(c.name())) addFormatOptions(c, TEXT_JSON, 'text');
+  const corpus = program.commands.find((c) => c.name() === 'corpus')!;
+  for (const c of [...program.commands, ...corpus.commands]) {
+    if (c === corpus || ['hook', 'lint', '__lint-worker', '__flags-table'].includes(c.name())) continue;
     // Every command but the hook's (whose output is its answer) and lint's (its own entry).
-    if (!['hook', 'lint', '__lint-worker'].includes(c.name())) c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+    if (!c.options.some((o) => o.long === '--format')) addFormatOptions(c, TEXT_JSON, 'text');
+    c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
   }
   program.hook('preAction', (_root, action) => {
     // lint's own --quiet keeps its errors (lint-command.ts); everywhere else it silences the output.
     if (action.name() !== 'lint' && action.opts().quiet === true) quiet = true;
+    const opts = action.opts() as { format?: string; json?: boolean; agent?: string };
+    const ownJson = action.parent?.name() !== 'corpus' && (['check', 'explain', 'rules', 'logs'].includes(action.name()) || (action.name() === 'doctor' && opts.agent === 'claude'));
+    if (!ownJson && LINE_COMMANDS.has(action.name()) && chosenFormat(opts, TEXT_JSON, 'text') === 'json') lines = [];
   });
 
-  if (argv.length === 0) {
-    // Like most CLIs: no command is a usage error, the usage goes to stderr.
-    io.stderr(program.helpInformation());
-    return 2;
-  }
-  return (await parseProgram(program, argv)) ?? exitCode;
+  const result = (parsed: number | undefined): number => {
+    const code = parsed ?? exitCode;
+    if (lines !== null && !quiet) given.stdout(jsonOfLines(lines, code));
+    return code;
+  };
+  return { program, result };
 }
 
-/**
- * A project install run inside a linked worktree writes that worktree's own `.claude/settings.json`:
- * an untracked file that only sessions in this worktree read (not the main checkout, not the
- * other worktrees), the placement the README warns against. Without an explicit `--project` it
- * is refused with where each choice reaches; with it, it is done and the same is said.
- */
-function worktreeInstallCheck(io: IO, explicit: boolean, dryRun: boolean): void {
-  const found = discoverLayout(io.cwd);
-  if (!found.ok || found.layout.current.kind !== 'linked-worktree' || !found.layout.current.root) return;
-  const wt = found.layout.current.root;
-  const main = found.layout.main?.root ?? null;
-  const where =
-    `this is the linked worktree ${wt}${main ? ` of ${main}` : ''}. A project install writes ${wt}/.claude/settings.json (untracked), ` +
-    `read only by sessions in this worktree: NOT by ${main ? `the main checkout ${main}, ` : ''}other worktrees, or worktrees made later. ` +
-    '`bashguard install --user` covers every checkout (what orchestrated worktrees need)';
-  if (!explicit) throw new UsageError(`${where}; pass --project to write the worktree's file anyway.`);
-  if (!dryRun) io.stderr(`bashguard: note: ${where}.\n`);
+/** The commands whose output is lines of text: `--format json` gives them as jsonOfLines. */
+const LINE_COMMANDS = new Set(['install', 'uninstall', 'doctor', 'demo', 'add', 'check']);
+
+/** `{"exitCode": N, "lines": [...]}`: a line-oriented command's output as one JSON document. */
+function jsonOfLines(chunks: string[], exitCode: number): string {
+  const text = chunks.join('').replace(/\n$/, '');
+  return JSON.stringify({ exitCode, lines: text === '' ? [] : text.split('\n') }, null, 2) + '\n';
 }
 
 function agentOf(name: string): string {

@@ -117,7 +117,8 @@ function logDecision(io: IO, answer: HookAnswer, info: EventInfo, client: string
     ...(info.value === null ? {} : 'path' in info.value ? info.value : { command: info.value.command.length > 4096 ? info.value.command.slice(0, 4096) + '...' : info.value.command }),
     decision: answer.decision as 'ask' | 'deny' | 'sandbox',
     rules: rules.length ? rules : answer.kind ? [answer.kind] : [],
-    reason: answer.reason.split('\n')[0]!,
+    // The whole reason the agent was given (bounded like the command): `logs --json` shows it as given.
+    reason: answer.reason.length > 8192 ? answer.reason.slice(0, 8192) + '...' : answer.reason,
     entrypoint: io.env.CLAUDE_CODE_ENTRYPOINT ?? null,
     attended: io.env.CLAUDE_CODE_SESSION_ATTENDED ?? null,
     ...(client === 'claude' ? {} : { client }),

@@ -134,6 +134,9 @@ async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<n
 
   const { targets, errors } = collectTargets(paths, io.cwd, (abs, isDir) => linter.isIgnored(abs, isDir));
   for (const e of errors) io.stderr(`bashguard: ${e}\n`);
+  // Nothing readable was named: the errors above are the whole answer (no "0 files linted" report),
+  // except in the formats a CI tool reads its errors from.
+  if (targets.length === 0 && errors.length > 0 && format !== 'sarif' && format !== 'github') return 2;
   if (targets.length === 0 && errors.length === 0) {
     // As ESLint and ShellCheck: nothing to lint is an error, not a clean run.
     throw new UsageError(`lint: no shell scripts found in ${paths.join(' ')} (*.sh, *.bash, or a sh/bash shebang; or all of them are ignored)`);

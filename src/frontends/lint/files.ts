@@ -5,6 +5,7 @@
  */
 import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { kindOf } from '../../util/safe-read.js';
 
 export interface FileTarget {
   /** Absolute path, or '-' for stdin. */
@@ -112,6 +113,9 @@ export function collectTargets(args: string[], cwd: string, ignored: (abs: strin
       continue;
     }
     if (st.isDirectory()) walk(abs);
+    // A FIFO, socket or device would block the read (or never end): as the hook's reads
+    // (src/util/safe-read.ts), only a regular file is read; stdin is `-`.
+    else if (!st.isFile()) errors.push(`${arg}: ${kindOf(st)}, not a regular file; not read (\`-\` reads stdin)`);
     else if (!ignored(abs, false)) add(abs, true);
   }
   return { targets, errors };

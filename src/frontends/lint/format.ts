@@ -57,6 +57,15 @@ function severityText(sev: Severity, s: Style): string {
 }
 
 /** Up to one line of context before, the finding's lines (at most 3), carets under the first. */
+/**
+ * A script's bytes as the terminal may show them: each control character (a NUL, an escape
+ * sequence's ESC, a backspace) becomes its one-character picture (U+2400 block), so the caret line
+ * below stays aligned and nothing in a linted file drives the terminal.
+ */
+function shown(t: string): string {
+  return t.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}
+
 export function codeFrame(source: string, f: LintFinding, s: Style): string[] {
   if (!source) return [];
   const lines = source.split('\n');
@@ -65,7 +74,7 @@ export function codeFrame(source: string, f: LintFinding, s: Style): string[] {
   const [first, last] = w;
   const width = String(last).length;
   const clip = (t: string) => {
-    const clean = t.replace(/\r$/, '').replace(/\t/g, '    ');
+    const clean = shown(t.replace(/\r$/, '').replace(/\t/g, '    '));
     return clean.length > 160 ? clean.slice(0, 157) + '...' : clean;
   };
   const out: string[] = [];

@@ -30,7 +30,7 @@ export interface DecisionRecord {
   /** `sandbox`: allowed to run contained (bashguard sandbox run). */
   decision: 'ask' | 'deny' | 'sandbox';
   rules: string[];
-  /** The reason the agent was given (first line). */
+  /** The reason the agent was given (whole, up to 8 KiB). */
   reason: string;
   /** CLAUDE_CODE_ENTRYPOINT: cli (interactive), sdk-cli (-p), sdk-ts, sdk-py, ... */
   entrypoint: string | null;

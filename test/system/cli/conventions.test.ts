@@ -75,7 +75,7 @@ describe('--quiet', () => {
   });
 
   it('errors are still printed', async () => {
-    const r = await cli(['check', '-q', '-f', join(layout.root, 'absent.sh')]);
+    const r = await cli(['check', '-q', '--file', join(layout.root, 'absent.sh')]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^bashguard: cannot read .*absent\.sh: no such file or directory\n$/);
   });
@@ -93,15 +93,15 @@ describe('input echoed back', () => {
   });
 
   it('a file name with control characters in an error message', async () => {
-    const r = await cli(['check', '-f', 'no\x1b[31mfile']);
+    const r = await cli(['check', '--file', 'no\x1b[31mfile']);
     expect(r.err).toBe('bashguard: cannot read no\\x1b[31mfile: no such file or directory\n');
   });
 });
 
 describe('file errors in words', () => {
   it.each([
-    [['check', '-f', '.'], /cannot read \.: is a directory, not a file/],
-    [['explain', '-f', 'absent'], /cannot read absent: no such file or directory/],
+    [['check', '--file', '.'], /cannot read \.: is a directory, not a file/],
+    [['explain', '--file', 'absent'], /cannot read absent: no such file or directory/],
     [['prompt', '-C', 'absent'], /-C absent: no such directory/],
   ])('%j', async (argv, text) => {
     const r = await cli(argv as string[]);

@@ -81,9 +81,9 @@ describe.skipIf(SKIP || !entry)(`Gemini CLI ${GEMINI_CLI_VERSION} e2e${entry ? '
     expect(String(r.responses[0]?.response.error)).toMatch(/Gemini CLI waits forever for a confirmation/);
   }, 180_000);
 
-  it('project settings (<worktree>/.gemini/settings.json, as `install --agent gemini` writes by default) block too', async () => {
+  it('project settings (<worktree>/.gemini/settings.json, as `install --agent gemini --project` writes) block too', async () => {
     settings(); // user settings without the hook
-    bashguard(['install', '--agent', 'gemini']);
+    bashguard(['install', '--agent', 'gemini', '--project']); // (in a linked worktree: refused without --project)
     expect(readFileSync(join(layout.worktree, '.gemini', 'settings.json'), 'utf8')).toContain('--agent gemini');
     const r = await agent([{ tool: 'run_shell_command', args: { command: `git -C ${layout.main} rm -q README.md`, description: 'x' } }]);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);

@@ -7,7 +7,7 @@ const cpio: CommandSpec = {
   run(inv, interp) {
     const p = parseArgs(inv.args, { short: 'CDEFHIMORs', long: ['directory', 'file', 'format', 'pattern-file', 'message', 'owner', 'io-size', 'block-size', 'rsh-command'] });
     const dirs = optionValues(p, '-D', '--directory');
-    const cwd = dirs.length > 0 ? interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false) : undefined;
+    const cwd = dirs.length > 0 ? interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false, 'cpio -D') : undefined;
     const here = { value: '.', confidence: 'certain' as const, evidence: [], glob: false };
     if (hasOption(p, '-t', '--list')) return;
     if (hasOption(p, '-o', '--create')) {

@@ -34,7 +34,7 @@ const tar: CommandSpec = {
     const del = hasOption(p, '--delete');
     const dirs = optionValues(p, '-C', '--directory');
     let cwd: CwdValue | undefined;
-    if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[0]!, inv.range, false);
+    if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[0]!, inv.range, false, 'tar -C');
     const files = optionValues(p, '-f', '--file');
     const archive = (f: Field | undefined): string | null => {
       if (!f || f.value === '-' || f.value.includes(HOLE)) return null;
