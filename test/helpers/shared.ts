@@ -8,6 +8,7 @@
  * programs the tests depend on are never skipped silently in CI.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,4 +93,23 @@ export function platformSkip(skip: boolean, reason: string): string | null {
   if (!skip) return null;
   process.stderr.write(`[skipped] ${reason} (platform)\n`);
   return reason;
+}
+
+let bindingLoads: boolean | undefined;
+
+/**
+ * Null when tree-sitter's own binding loads, else why `what` cannot run (through cannotRun). It is
+ * an optional dependency: npm drops it, without a word, where it cannot build it (no C++ compiler,
+ * make or python3, or no Node headers); bashguard then parses with its shipped tree export or WASM.
+ */
+export function bindingOrSkip(what: string): string | null {
+  if (bindingLoads === undefined) {
+    try {
+      createRequire(join(REPO_ROOT, 'package.json'))('tree-sitter');
+      bindingLoads = true;
+    } catch {
+      bindingLoads = false;
+    }
+  }
+  return unless(bindingLoads, `${what}: tree-sitter's own binding (an optional dependency) is not installed: npm leaves it out where it cannot be built (no compiler, make, python3 or Node headers)`);
 }
