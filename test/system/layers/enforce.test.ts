@@ -199,18 +199,18 @@ describe.skipIf(!canRun).each([
   it('escapes the analyzer cannot see fail: interpreters, scripts, indirection, hard links, renames', () => {
     const main = L.main;
     const escapes = [
-      `python3 -c "open('../../ESC1','w').write('x')"`,
+      `node -e "require('fs').writeFileSync('../../ESC1','x')"`,
       `node -e "require('fs').writeFileSync('${main}/ESC2', 'x')"`,
       `printf 'echo x > %s/ESC3\\n' "${main}" > s.sh && sh s.sh`,
       `printf 'all:\\n\\ttouch %s/ESC4\\n' "${main}" > Makefile.esc && make -f Makefile.esc`,
       `node -e "require('fs').appendFileSync(process.env.HOME + '/.claude/settings.json', 'x')"`,
-      `python3 -c "import os; os.makedirs('.claude', exist_ok=True); open('.claude/settings.local.json','w').write('{}')"`,
+      `node -e "require('fs').mkdirSync('.claude',{recursive:true});require('fs').writeFileSync('.claude/settings.local.json','{}')"`,
       `ln ${home}/.claude/settings.json ./hardlink.json`,
       `mv ${home}/.claude ${home}/.claude-moved`,
       `mv ${home} ${L.root}/home-moved`,
-      `python3 -c "open('${main}/.git/config','a').write('[core]\\n\\thooksPath=/tmp\\n')"`,
-      `python3 -c "open('${main}/.git/hooks/post-commit','w').write('x')"`,
-      `python3 -c "open('${L.sibling}/ESC5','w').write('x')"`,
+      `node -e "require('fs').appendFileSync('${main}/.git/config','[core]\\n\\thooksPath=/tmp\\n')"`,
+      `node -e "require('fs').writeFileSync('${main}/.git/hooks/post-commit','x')"`,
+      `node -e "require('fs').writeFileSync('${L.sibling}/ESC5','x')"`,
       `node -e "require('fs').writeFileSync(process.execPath, 'x')"`,
       `echo x > /proc/1/root${main}/ESC6`,
       `mount -o remount,rw ${main}`,
@@ -243,7 +243,7 @@ describe.skipIf(!canRun).each([
   });
 
   it('the same commands do their legitimate work: the worktree, /tmp, HOME, a commit on the branch, a cd for the next call', () => {
-    expect(run(`python3 -c "open('made.txt','w').write('ok')"`).code).toBe(0);
+    expect(run(`node -e "require('fs').writeFileSync('made.txt','ok')"`).code).toBe(0);
     expect(readFileSync(join(L.worktree, 'made.txt'), 'utf8')).toBe('ok');
     const tmp = join('/tmp', `bashguard-enforce-${process.pid}`);
     expect(run(`node -e "require('fs').writeFileSync('${tmp}', 'ok')"`).code).toBe(0);

@@ -229,7 +229,7 @@ describe.skipIf(!avail.ok).each([
   });
 
   it('the worktree, /tmp, HOME caches, a commit on the branch and a cd for the next call work; the exit status is the command\'s', () => {
-    expect(run(`python3 -c "open('sub/made.txt','w').write('ok')"`).code).toBe(0);
+    expect(run(`node -e "require('fs').writeFileSync('sub/made.txt','ok')"`).code).toBe(0);
     expect(readFileSync(join(L.worktree, 'sub', 'made.txt'), 'utf8')).toBe('ok');
     expect(run('echo more >> README.md && mkdir -p sub/a/b && echo deep > sub/a/b/c').code).toBe(0);
     expect(readFileSync(join(L.worktree, 'README.md'), 'utf8')).toBe('# scratch\nmore\n');
@@ -259,7 +259,7 @@ describe.skipIf(!avail.ok).each([
     const link = join('/tmp', `bashguard-ll-link-${process.pid}`);
     const escapes = [
       `echo x >> ${L.main}/README.md`,
-      `python3 -c "open('${L.main}/README.md','w').write('x')"`,
+      `node -e "require('fs').writeFileSync('${L.main}/README.md','x')"`,
       `touch ${L.main}/NEW`,
       `mkdir ${L.main}/newdir`,
       `rm ${L.main}/docs/guide.md`,
@@ -276,7 +276,7 @@ describe.skipIf(!avail.ok).each([
       `mv ${home}/.claude ${home}/.claude-moved`,
       `echo x > ${home}/.claude/hooks/launcher.cjs`,
       `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`,
-      `python3 -c "open('${L.main}/.git/config','a').write('[core]\\n\\thooksPath=/tmp\\n')"`,
+      `node -e "require('fs').appendFileSync('${L.main}/.git/config','[core]\\n\\thooksPath=/tmp\\n')"`,
       `echo x > ${L.main}/.git/hooks/post-commit`,
       // A hard link of a protected file into /tmp (Landlock's REFER: EXDEV), then written through.
       `ln ${settings} ${link}.hard && echo x >> ${link}.hard`,
