@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { BWRAP_PROBE, findBwrap } from '../../src/layers/sandbox/enforce.js';
+import { PLATFORM_REASONS, cannotRun, platformSkip } from './shared.js';
 
 export interface BwrapHere {
   bwrap: string | null;
@@ -23,8 +24,8 @@ export function bwrapHere(skipping: string, wanted = true): BwrapHere {
   const why =
     process.platform !== 'linux' ? `bubblewrap needs Linux (this is ${process.platform})` : !bwrap ? 'bubblewrap (bwrap) is not installed' : !canRun ? `bwrap cannot create a sandbox here: ${probe?.stderr.trim()}` : '';
   if (!canRun && wanted) {
-    if (process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-    console.log(`skipping ${skipping}: ${why}`);
+    if (process.platform !== 'linux') platformSkip(true, `${skipping}: ${PLATFORM_REASONS.linuxOnly}`);
+    else cannotRun(`${skipping}: ${why}`);
   }
   return { bwrap, canRun, why };
 }

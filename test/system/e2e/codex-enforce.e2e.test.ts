@@ -23,12 +23,13 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, makeLayout, type Layout } from './layout.js';
 import { codexBinary, codexConfig, fakeResponses, runCodex, CODEX_VERSION, type CodexSandbox, type Step as ToolStep } from './codex.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const SKIP = E2E_OFF || !bwrapHere('the Codex enforcement e2e', !E2E_OFF).canRun;
 const bin = SKIP ? null : codexBinary();
+if (!SKIP && !bin) cannotRun('the Codex enforcement e2e: cannot install @openai/codex offline and no cache');
 
 interface Step {
   label: string;

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLayout, type Layout } from './layout.js';
 import { codexBinary, codexConfig, fakeResponses, runCodex, CODEX_VERSION, type Step } from './codex.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
 
 const SKIP = process.env.BASHGUARD_E2E === '0' || process.platform === 'win32';
 const bin = SKIP ? null : codexBinary();
+if (!SKIP && !bin) cannotRun('the Codex CLI e2e: cannot install @openai/codex offline and no cache');
 
 describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e${bin ? '' : ' (skipped: cannot install @openai/codex offline and no cache)'}`, () => {
   let layout: Layout;

@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLayout, type Layout } from './layout.js';
 import { fakeGemini, geminiEntry, runGemini, GEMINI_CLI_VERSION, type Step } from './gemini.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
 
 const SKIP = process.env.BASHGUARD_E2E === '0' || process.platform === 'win32';
 const entry = SKIP ? null : geminiEntry();
+if (!SKIP && !entry) cannotRun('the Gemini CLI e2e: cannot install @google/gemini-cli offline and no cache');
 
 describe.skipIf(SKIP || !entry)(`Gemini CLI ${GEMINI_CLI_VERSION} e2e${entry ? '' : ' (skipped: cannot install @google/gemini-cli offline and no cache)'}`, () => {
   let layout: Layout;

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_REASONS, cannotRun, platformSkip } from '../../helpers/shared.js';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
 import { bash, cdSteps, decision, escapeSteps, landed, legitOutcomes, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
 import { git } from './layout.js';
@@ -37,8 +38,8 @@ function landlockHere(): boolean {
   try {
     const a = landlockAvailable({ HOME: home, PATH: process.env.PATH });
     const why = !a.ok ? a.why : !landlockBuiltin(a.helper!) ? 'the Landlock builtin (build/Release/bashguard-landlock.so) is not installed' : null;
-    if (why && process.platform === 'linux' && process.env.BASHGUARD_REQUIRE_ALL === '1') throw new Error(`BASHGUARD_REQUIRE_ALL=1: ${why}`);
-    if (why) console.log(`skipping the Landlock e2e: ${why}`);
+    if (why && process.platform === 'linux') cannotRun(`the Landlock e2e: ${why}`);
+    else if (why) platformSkip(true, `the Landlock e2e: ${PLATFORM_REASONS.linuxOnly}`);
     return why === null;
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_REASONS, cannotRun, platformSkip } from '../../helpers/shared.js';
 import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, runClaude, type ClaudeRun } from './claude.js';
 import { startFakeAnthropic, stepOfToolUseId, type FakeAnthropic, type ScriptStep } from './fake-anthropic.js';
 import { git, makeLayout, snapshotMain, type Layout, type MainSnapshot } from './layout.js';
@@ -21,7 +22,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const avail = bwrapAvailable(process.env);
 const SKIP = process.env.BASHGUARD_E2E === '0' || process.platform !== 'linux' || !avail.ok;
-if (!avail.ok) console.log(`skipping the sandbox-decision e2e: ${avail.reason}`);
+if (!avail.ok && process.env.BASHGUARD_E2E !== '0') {
+  if (process.platform === 'linux') cannotRun(`the sandbox-decision e2e: ${avail.reason}`);
+  else platformSkip(true, `the sandbox-decision e2e: ${PLATFORM_REASONS.linuxOnly}`);
+}
 
 interface Step extends ScriptStep {
   label: string;

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { cannotRun } from '../../helpers/shared.js';
 import { knownCommands, lookupCommand, duplicateNames } from '../../../src/engine/commands/registry.js';
 import { INTERPRETER_BUILTINS, SHELL_KEYWORDS } from '../../../src/engine/interpret/builtins.js';
 import { WRAPPER_ARGS } from '../../tooling/oracle/skip.js';
@@ -35,7 +36,7 @@ describe('closed world: bash builtins and keywords', () => {
   const names = bashNames();
 
   it('every name of `compgen -b -k` is a table entry, an interpreter builtin or a keyword', (ctx) => {
-    if (!names) return ctx.skip('bash is not installed');
+    if (!names) return ctx.skip(cannotRun('bash is not installed'));
     const known = new Set([...knownCommands(), ...INTERPRETER_BUILTINS, ...SHELL_KEYWORDS]);
     expect(names.filter((n) => !known.has(n))).toEqual([]);
   });

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { getParser } from '../../../src/engine/parse/index.js';
 import { loadNative, loadNativeBackend, nativeLoadMethod } from '../../../src/engine/parse/native.js';
 import { copyExported, symbolNames, type ExportedTree } from '../../../src/engine/parse/tree.js';
-import { cannotRun, REPO_ROOT, sharedDirOrSkip } from '../../helpers/shared.js';
+import { bindingOrSkip, cannotRun, REPO_ROOT, sharedDirOrSkip } from '../../helpers/shared.js';
 import { corpusCommands } from '../../helpers/corpus-commands.js';
 import { exportAndCursor, type Copied } from '../../helpers/export-and-cursor.js';
 
@@ -61,7 +61,8 @@ function sharedInputs(): string[] {
 }
 
 describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
-  it('is the native parser by default, and tree-sitter\'s binding stays loadable beside it', async () => {
+  const noBinding = bindingOrSkip('the tree export beside the binding');
+  it.skipIf(noBinding !== null)('is the native parser by default, and tree-sitter\'s binding stays loadable beside it', async () => {
     expect(loadNative().loadedBy).toBe('export');
     expect(nativeLoadMethod()).toBe('export');
     expect(loadNativeBackend('direct').loadedBy).toBe('direct');
@@ -70,7 +71,7 @@ describe.skipIf(!built)(`tree export${skip ? ` (${skip})` : ''}`, () => {
     expect(r.ok && r.root.children[0]!.type).toBe('command');
   });
 
-  it('gives the same trees as the cursor copy of tree-sitter\'s binding', () => {
+  it.skipIf(noBinding !== null)('gives the same trees as the cursor copy of tree-sitter\'s binding', () => {
     const both = exportAndCursor();
     const inputs = [...SHAPES, ...corpusCommands(), ...sharedInputs()];
     let same = 0;

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { unless } from '../../helpers/shared.js';
 import { getParser, type BashParser, type ParseResult } from '../../../src/engine/parse/index.js';
 import { scanHeredocs } from '../../../src/engine/parse/heredocs.js';
 import { applyEdits } from '../../../src/engine/parse/rewrite.js';
@@ -21,7 +22,7 @@ const parsers: Record<string, BashParser> = {
 };
 
 const MAIN_README = '/home/dev/repo/README.md';
-const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
+const hasBash = unless(spawnSync('bash', ['-c', 'exit 0']).status === 0, 'parse-recovery: bash is not installed (the `bash -n` comparisons)') === null;
 
 /** `bash -n` accepts the input (skipped, with the reason, where there is no bash). */
 function bashAccepts(src: string): boolean {

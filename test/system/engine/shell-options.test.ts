@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { cannotRun } from '../../helpers/shared.js';
 import { SET_OPTIONS, SHELL_VARIABLES, SHOPT_OPTIONS, SPECIAL_PARAMETERS, type ShellStateEntry } from '../../../src/engine/shell/shell-options.js';
 import { getParser, runScenario } from '../../helpers/scenario.js';
 
@@ -29,13 +30,13 @@ const tables: Array<[string, Record<string, ShellStateEntry>]> = [
 describe('shell state that changes resolution', () => {
   it('lists every `set -o` option of the installed bash', (ctx) => {
     const names = bashList('set -o');
-    if (!names) return ctx.skip('bash is not installed');
+    if (!names) return ctx.skip(cannotRun('bash is not installed'));
     expect(names.filter((n) => !(n in SET_OPTIONS))).toEqual([]);
   });
 
   it('lists every `shopt` option of the installed bash', (ctx) => {
     const names = bashList('shopt');
-    if (!names) return ctx.skip('bash is not installed');
+    if (!names) return ctx.skip(cannotRun('bash is not installed'));
     expect(names.filter((n) => !(n in SHOPT_OPTIONS))).toEqual([]);
   });
 

@@ -55,7 +55,7 @@ describe('fuzz', () => {
       });
       const found = Object.values(stats.unique);
       if (LONG_SECONDS > 0 || found.length > 0) {
-        process.stderr.write(`[fuzz] seed ${stats.seed}: ${stats.execs} execs in ${(stats.ms / 1000).toFixed(1)} s, corpus ${stats.corpus}, features ${stats.features}, decisions ${JSON.stringify(stats.decisions)}, slowest ${stats.slowestMs.toFixed(0)} ms, unique findings ${found.length}\n`);
+        process.stderr.write(`[fuzz] seed ${stats.seed}: ${stats.execs} execs in ${(stats.ms / 1000).toFixed(1)} s, corpus ${stats.corpus}, features ${stats.features}, decisions ${JSON.stringify(stats.decisions)}, slowest ${stats.slowestMs.toFixed(0)} ms CPU, unique findings ${found.length}\n`);
       }
       expect(
         found.map((f) => `${f.signature} (x${f.count}) input=${JSON.stringify(f.input)}`),

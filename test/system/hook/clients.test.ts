@@ -8,6 +8,7 @@ import { commandDefinition } from '../../../src/util/quote.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bwrapHere } from '../../helpers/bwrap.js';
 import { run } from '../../../src/frontends/cli/main.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
@@ -40,8 +41,7 @@ async function hook(agent: string, payload: unknown, exitCode = false) {
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-const bwrapBin = process.platform === 'linux' ? findBwrap(process.env) : null;
-const canBwrap = bwrapBin !== null && spawnSync(bwrapBin, ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc', '--', 'true']).status === 0;
+const canBwrap = bwrapHere("codex's held-or-wrapped check on read-only paths").canRun;
 const json = (s: string) => JSON.parse(s) as Record<string, unknown>;
 const escape = () => `echo x > ${layout.main}/README.md`;
 const ASK = 'echo x > "$FOO/f"'; // an unknown directory: BG4001, ask by default

@@ -11,14 +11,14 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 import { execFormText } from '../../../src/frontends/cli/install.js';
 import { runCli } from '../../helpers/memory-io.js';
 import { isAllowOutput } from '../../helpers/allow.js';
 
 const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
 const LIMIT_S = 2;
-const withAddon = existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node')) && process.platform !== 'win32';
+const withAddon = addonOrSkip("the unsupervised hook's time limit (the addon arms it)") === null;
 
 let layout: GitLayout;
 beforeAll(() => {

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { PLATFORM_REASONS, REPO_ROOT, cannotRun, platformSkip } from '../../helpers/shared.js';
 import { HELPER_MOUNTS, ZSH } from '../../helpers/layers.js';
 import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 
@@ -20,16 +20,18 @@ const AS = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--']
 const BASH = '/bin/bash';
 
 function why(): string | null {
-  if (process.platform !== 'linux') return 'Linux only';
-  if (process.getuid?.() !== 0) return 'runs as root only, to become another user (as a user, enforce.test.ts is this case)';
+  // Where it runs: Linux, as root (to become another user; as a user, enforce.test.ts is this case).
+  if (process.platform !== 'linux') return platformSkip(true, PLATFORM_REASONS.linuxOnly);
+  if (process.getuid?.() !== 0) return platformSkip(true, PLATFORM_REASONS.asRoot);
   if (spawnSync('setpriv', ['--version']).status !== 0) return 'setpriv (util-linux) is not installed';
   if (!landlockHelper() || !landlockBuiltin(landlockHelper()!)) return 'the in-shell builtin is not installed';
   if (spawnSync(AS[0]!, [...AS.slice(1), 'test', '-r', join(REPO_ROOT, 'dist', 'hook.cjs')]).status !== 0) return `nobody cannot read this checkout (${REPO_ROOT})`;
   if (spawnSync(AS[0]!, [...AS.slice(1), 'unshare', '-U', 'true']).status !== 0) return 'nobody cannot create a user namespace here';
   return null;
 }
-const skip = why();
-if (skip) console.log(`skipping the enforcement as another user: ${skip}`);
+/** A platform reason from why(), or a missing piece (through cannotRun: a failure in CI). */
+const whyNot = why();
+const skip = whyNot === null || (Object.values(PLATFORM_REASONS) as string[]).includes(whyNot) ? whyNot : cannotRun(`the enforcement as another user: ${whyNot}`);
 
 describe.skipIf(skip !== null)('the default enforcement for a user other than root (as nobody)', () => {
   let L: GitLayout;

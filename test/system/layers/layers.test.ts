@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannotRun } from '../../helpers/shared.js';
 import { layoutBase, makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
@@ -29,7 +30,7 @@ afterAll(() => {
 });
 
 const avail = bwrapAvailable(process.env);
-if (!avail.ok) console.log(`skipping the sandbox row: ${avail.reason}`);
+if (!avail.ok) cannotRun(`the sandbox row: ${avail.reason}`);
 
 describe('layers cover each other\'s gaps', () => {
   (avail.ok ? it : it.skip)('sandbox: shared refs are writable by design (seed 002); the hook stops it first, the audit reports it after', () => {

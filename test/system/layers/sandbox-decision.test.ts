@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannotRun } from '../../helpers/shared.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { parseConfig, ConfigError, DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { tighten } from '../../../src/policy/workspace/index.js';
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => L?.cleanup());
 
 const avail = bwrapAvailable(process.env);
-if (!avail.ok) console.log(`skipping the sandboxed runs: ${avail.reason}`);
+if (!avail.ok) cannotRun(`the sandboxed runs: ${avail.reason}`);
 const itBwrap = avail.ok ? it : it.skip;
 
 async function hook(command: string, opts: { exitCode?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: Record<string, any> | null; stderr: string }> {

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannotRun } from '../../helpers/shared.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { bwrapAvailable, effectiveAccess, runSandboxed, sandboxPlan, seatbeltProfile } from '../../../src/layers/sandbox/index.js';
@@ -22,7 +23,7 @@ beforeAll(() => {
 afterAll(() => L?.cleanup());
 
 const avail = bwrapAvailable(process.env);
-if (!avail.ok) console.log(`skipping the bubblewrap runs: ${avail.reason}`);
+if (!avail.ok) cannotRun(`the bubblewrap runs: ${avail.reason}`);
 const itBwrap = avail.ok ? it : it.skip;
 
 describe('sandbox grants', () => {

@@ -8,13 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unless } from '../../helpers/shared.js';
 import { createGuard, type Guard } from '../../../src/api.js';
 import { shellSyntax } from '../../../src/frontends/shell-syntax.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 
 const BASH = ['/bin/bash', '/usr/bin/bash'].find((b) => existsSync(b));
-const d = BASH ? describe : describe.skip;
-if (!BASH) console.warn('shell-syntax tests skipped: no bash in /bin or /usr/bin');
+const noBash = unless(BASH !== undefined, 'shell-syntax: no bash in /bin or /usr/bin');
+const d = describe.skipIf(noBash !== null);
 
 let layout: GitLayout;
 let guard: Guard;

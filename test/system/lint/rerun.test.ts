@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 import { analyzersWithThisProcess } from '../../../src/frontends/lint/spawn-worker.js';
 import { ISOLATE_ENV } from '../../../src/frontends/lint/rerun.js';
 
@@ -19,7 +19,7 @@ const CLI = join(REPO_ROOT, 'bin', 'bashguard.js');
 const PAD = `# ${'x'.repeat(99)}\n`.repeat(50);
 const HANG = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'parser-hang.sh.txt'), 'utf8');
 /** The restart needs bashguard's addon (its timer and handler); without it the run keeps its child. */
-const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
+const ADDON = addonOrSkip('lint restarted in the lint process') === null;
 
 describe('analyzersWithThisProcess: which command lines the lint process analyzes in', () => {
   const one = () => 1;

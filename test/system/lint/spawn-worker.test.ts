@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSize, spawnWorker, totalBytes, type WorkerProcess } from '../../../src/frontends/lint/spawn-worker.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 
-const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
+const ADDON = addonOrSkip('spawnWorker through the addon') === null;
 
 /** Replies `echo:<line>` on descriptor 3 for each request line; `exit N` exits with N; `hang` never answers. */
 const ECHO = `const fs = require('fs');

@@ -8,9 +8,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/memory-io.js';
+import { cpuMsWithChildren as cpuMs } from '../../helpers/cpu-time.js';
 
 const DIRS = ['/usr/bin', '/usr/sbin', '/usr/share', '/usr/lib/git-core'];
+/** CPU time of this process and the lint processes it started (which the machine's load does not change). */
 const BUDGET_MS = 60_000;
+/** Only a hang fails on wall time: far beyond the budget, whatever the load. */
+const HUNG_MS = 600_000;
 
 function systemScripts(): string[] {
   let out = '';
@@ -24,12 +28,12 @@ function systemScripts(): string[] {
 }
 
 describe('lint: the shell scripts of this machine', () => {
-  it('lints every file without crashing, in bounded time', { timeout: BUDGET_MS * 2 }, async () => {
+  it('lints every file without crashing, in bounded time', { timeout: HUNG_MS }, async () => {
     const files = systemScripts();
     expect(files.length).toBeGreaterThan(20);
-    const t0 = performance.now();
+    const t0 = cpuMs();
     const { code, out, err } = await runCli(['lint', '--format', 'json', ...files], { env: { HOME: '/root', TMPDIR: '/tmp', USER: 'root' }, cwd: '/' });
-    const ms = performance.now() - t0;
+    const ms = cpuMs() - t0;
     expect(err).not.toMatch(/internal error/);
     expect([0, 1]).toContain(code);
     const j = JSON.parse(out) as {
@@ -47,6 +51,6 @@ describe('lint: the shell scripts of this machine', () => {
     expect(ms).toBeLessThan(BUDGET_MS);
     const byRule: Record<string, number> = {};
     for (const f of j.files) for (const x of f.findings) byRule[x.rule] = (byRule[x.rule] ?? 0) + 1;
-    console.info(`lint-system: ${files.length} files, ${(ms / 1000).toFixed(1)} s, ${j.summary.errors} errors / ${j.summary.warnings} warnings / ${j.summary.infos} info, by rule ${JSON.stringify(byRule)}`);
+    console.info(`lint-system: ${files.length} files, ${(ms / 1000).toFixed(1)} s CPU, ${j.summary.errors} errors / ${j.summary.warnings} warnings / ${j.summary.infos} info, by rule ${JSON.stringify(byRule)}`);
   });
 });

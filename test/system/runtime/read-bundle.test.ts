@@ -12,10 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, readCache, writeCache } from '../../../src/runtime/startup/code-cache.js';
 import { treeAddon } from '../../../src/util/tree-addon.js';
-import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 
-const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
-if (!ADDON) cannotRun('read-bundle: the addon is not built here (scripts/build-native.mjs)');
+const ADDON = addonOrSkip('read-bundle') === null;
 
 type ReadBundle = (bundle: string, head: string, tail: string, cache: string | null, magic: string) => [string, Buffer | null] | null;
 let readBundle: ReadBundle;

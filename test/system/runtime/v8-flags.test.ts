@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { v8FlagSetter } from '../../../src/runtime/startup/v8-flags.js';
 import { treeAddon } from '../../../src/util/tree-addon.js';
-import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 
 const ADDON_FILE = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
-const ADDON = process.platform !== 'win32' && existsSync(ADDON_FILE);
-if (!ADDON) cannotRun('v8-flags: the addon is not built here (scripts/build-native.mjs)');
+const ADDON = addonOrSkip('v8-flags') === null;
 
 /** Runs `body` in a fresh node; its stdout, parsed as JSON. */
 function child(body: string): unknown {

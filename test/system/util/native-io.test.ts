@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeIO, STAT, type NativeIO } from '../../../src/util/native-io.js';
-import { REPO_ROOT, cannotRun } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip, cannotRun } from '../../helpers/shared.js';
 
 const ADDON_FILE = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
-const ADDON = process.platform !== 'win32' && existsSync(ADDON_FILE);
-if (!ADDON) cannotRun('native-io: the addon is not built here (scripts/build-native.mjs)');
+const ADDON = addonOrSkip('native-io') === null;
 const root = process.getuid?.() === 0;
 
 let dir: string;

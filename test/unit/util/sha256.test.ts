@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, sha256IsNative } from '../../../src/util/sha256.js';
 import { treeAddon } from '../../../src/util/tree-addon.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, addonOrSkip } from '../../helpers/shared.js';
 
-const ADDON = process.platform !== 'win32' && existsSync(join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node'));
+const ADDON = addonOrSkip('sha256 through the addon') === null;
 const reference = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('sha256Hex', () => {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pointFinder } from '../../../../src/engine/parse/tree.js';
-import { sharedDirOrSkip } from '../../../helpers/shared.js';
+import { sharedDirOrSkip, bindingOrSkip } from '../../../helpers/shared.js';
 
 interface TsNode {
   startIndex: number;
@@ -23,6 +23,8 @@ describe('pointFinder matches tree-sitter positions', () => {
   const shared = sharedDirOrSkip();
   it('on every node of the shared parser test inputs (CRLF and non-ASCII included)', (ctx) => {
     if (shared.skip !== null) return ctx.skip(shared.skip);
+    const noBinding = bindingOrSkip("pointFinder against tree-sitter's own positions");
+    if (noBinding !== null) return ctx.skip(noBinding);
     const require = createRequire(import.meta.url);
     const Parser = require('tree-sitter') as new () => { setLanguage(l: unknown): void; parse(s: string, o?: null, opts?: { bufferSize: number }): { rootNode: TsNode } };
     const parser = new Parser();

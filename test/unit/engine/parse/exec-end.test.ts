@@ -4,6 +4,7 @@
  * corpus/parse-recovery.yaml check the outcome against real bash).
  */
 import { describe, expect, it } from 'vitest';
+import { unless } from '../../../helpers/shared.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
 import { endsInExec, execLines, firstErrorAt } from '../../../../src/engine/parse/exec-end.js';
@@ -124,7 +125,7 @@ describe('parse stops after a top-level exec line', () => {
   });
 
   const expect_ = '/usr/bin/expect_multixterm';
-  it.skipIf(!existsSync(expect_))(`a real expect script (${expect_}) reads as bash only up to its exec line`, async () => {
+  it.skipIf(unless(existsSync(expect_), `${expect_} is not installed (expect; .ci/run installs it)`) !== null)(`a real expect script (${expect_}) reads as bash only up to its exec line`, async () => {
     const text = readFileSync(expect_, 'utf8');
     const r = (await getParser('native')).parse(text);
     expect(r.ok).toBe(true);
