@@ -1,10 +1,10 @@
 /**
  * Enforcement of every Bash call the hook allows (issue #38): the analyzer predicts, the OS holds
  * the line. The hook answers an allowed call with the command wrapped in bubblewrap, computed from
- * the same workspace model as the analysis (./grants.ts with `base: 'rw'`): the file system as the
- * user has it (installs, caches, /tmp, servers, HOME), with the main checkout, the sibling
- * worktrees, the shared git dir except this worktree's own git state, and every control file
- * read-only.
+ * the same write roots as the analysis (src/policy/write-roots.ts, ./grants.ts with `base: 'ro'`):
+ * the worktree, this worktree's own git state, the scratch dirs, the tool caches and the configured
+ * roots writable, every control file inside them read-only, and the rest of the file system
+ * (HOME, the main checkout, the sibling worktrees, the shared git dir) read-only.
  *
  * The wrapper is plain shell text that calls bwrap directly with the argument vector computed at
  * hook time (no second node start inside the command). It keeps the client's semantics:
@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -135,9 +135,23 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
   return out;
 }
 
-/** The enforcement plan for a workspace: the file system as it is, the protected regions read-only. */
+/**
+ * Devices as the user has them; /dev/shm is outside the write roots as for the analyzer (POSIX
+ * shared memory and semaphores live there: a user whose tools need them adds it to `writeRoots`).
+ */
+const DEVICES = [
+  { path: '/dev', access: 'rw' as const, why: 'devices as the user has them' },
+  { path: '/dev/shm', access: 'ro' as const, why: 'shared memory, outside the write roots' },
+  // (bubblewrap mounts a new one; Landlock grants it to a user other than root: /dev/stdout is /proc/self/fd/1)
+  { path: '/proc', access: 'rw' as const, why: "the processes' own entries (/proc/self/fd)" },
+];
+
+/**
+ * The enforcement plan for a workspace: the write roots writable (the same model as the analyzer's,
+ * src/policy/write-roots.ts), everything else read-only, the protected paths inside the roots too.
+ */
 export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore): SandboxPlan {
-  const opts = { base: 'rw' as const, extra: enforcementControlPaths(ws.env, bwrap, shell) };
+  const opts = { base: 'ro' as const, reserve: true, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES };
   if (!store) return sandboxPlan(ws, opts);
   // Kept per worktree with every input the plan is computed from (the key, compared whole) and
   // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
@@ -167,7 +181,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-1';
+const PLAN_FORMAT = 'enforce-plan-2';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -206,9 +220,11 @@ export interface FactStore {
 export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
-  args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
+  const base = plan.grants.find((g) => g.path === '/')?.access ?? 'rw';
+  if (base === 'ro') args.push('--ro-bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
+  else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
   const shm = root && existsSync('/dev/shm');
-  if (shm) args.push('--bind', '/dev/shm', '/dev/shm');
+  if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
   for (const g of needed(plan.grants, root)) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
@@ -231,8 +247,28 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
  */
 export function mountsText(plan: SandboxPlan, root: boolean): string | null {
   const lines: string[] = [];
-  for (const g of needed(plan.grants, root)) {
-    if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev') continue;
+  const grants = needed(plan.grants, root);
+  // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
+  // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
+  // a user other than root cannot create a new top-level entry (root can: docs/limits.md).
+  const topRw = new Set<string>();
+  if (grants[0]?.path === '/' && grants[0].access === 'ro') {
+    for (const g of grants) if (g.access === 'rw' && !g.reserve && g.path.lastIndexOf('/') === 0) topRw.add(g.path);
+    let top: Dirent[];
+    try {
+      top = readdirSync('/', { withFileTypes: true });
+    } catch {
+      return null;
+    }
+    for (const d of top) {
+      const p = `/${d.name}`;
+      if (!d.isDirectory() || p === '/dev' || p === '/proc' || topRw.has(p)) continue;
+      if (p.includes('\n')) return null;
+      lines.push(`r${p}`);
+    }
+  }
+  for (const g of grants) {
+    if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
     if (g.path.includes('\n')) return null;
     lines.push(`${g.reserve === 'file' ? 'n' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
   }
@@ -249,6 +285,11 @@ export function mountsText(plan: SandboxPlan, root: boolean): string | null {
 function needed(grants: Grant[], root: boolean): Grant[] {
   const out: Grant[] = [];
   for (const g of grants) {
+    // (the base, which every other grant is measured against)
+    if (g.path === '/') {
+      out.push(g);
+      continue;
+    }
     let enclosing: Grant | null = null;
     for (const k of out) if (k.path !== g.path && (k.path === '/' || g.path.startsWith(k.path + '/')) && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
     const access = enclosing?.access ?? 'rw';
