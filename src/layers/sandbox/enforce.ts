@@ -624,7 +624,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the complement of the main checkout, siblings, shared git state and control files; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
@@ -649,7 +649,13 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/** The plan's write roots, as doctor names them (the line in force: a tool writing elsewhere adds a root to `writeRoots`). */
+function writeRootsSaid(plan: SandboxPlan): string {
+  const rw = plan.grants.filter((g) => g.access === 'rw' && !g.pin && g.path !== '/dev' && g.path !== '/proc').map((g) => g.path);
+  return rw.length > 6 ? `${rw.slice(0, 6).join(', ')} and ${rw.length - 6} more` : rw.join(', ');
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */
