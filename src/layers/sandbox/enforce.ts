@@ -49,6 +49,7 @@ import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
+import { refStamp } from './git-refs.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
@@ -150,8 +151,8 @@ const DEVICES = [
  * The enforcement plan for a workspace: the write roots writable (the same model as the analyzer's,
  * src/policy/write-roots.ts), everything else read-only, the protected paths inside the roots too.
  */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore): SandboxPlan {
-  const opts = { base: 'ro' as const, reserve: true, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES };
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs = true): SandboxPlan {
+  const opts = { base: 'ro' as const, reserve: true, heldRefs, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES };
   if (!store) return sandboxPlan(ws, opts);
   // Kept per worktree with every input the plan is computed from (the key, compared whole) and
   // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
@@ -163,6 +164,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
     ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
     ws.env.HOME ?? null,
     opts.extra,
+    heldRefs && l?.current.kind === 'linked-worktree' ? refStamp(l.current.commonDir, l.current.gitDir) : null,
   ]);
   // (named by the worktree: hashing the whole key would cost more than it saves)
   const name = `enforce-plan-${hash64(`${l?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`;
@@ -181,7 +183,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-2';
+const PLAN_FORMAT = 'enforce-plan-3';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -518,7 +520,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     if (useLandlock) {
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
-        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store),
+        // (not the held refs: Landlock refuses the lock file beside a protected ref, so no commit would run)
+        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         shell,
         store,

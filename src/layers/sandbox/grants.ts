@@ -18,6 +18,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../util/native-io.js';
 import { physicalPath } from '../../util/physical-path.js';
+import { refGrants } from './git-refs.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -161,6 +162,11 @@ export interface PlanOptions {
    * write roots need it, `<worktree>/.claude/`); with `base: 'rw'` always.
    */
   reserve?: boolean;
+  /**
+   * Of the shared git dir, a linked worktree may write only its own branch's ref and reflog and
+   * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
+   */
+  heldRefs?: boolean;
   /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them, but /dev/shm). */
   more?: { path: string; access: Access; why: string }[];
 }
@@ -201,7 +207,8 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   for (const s of l.siblings) if (s.root && s.root !== root) add(s.root, 'ro', 'a sibling worktree');
   add(common, 'ro', 'the shared git dir');
   add(root, 'rw', 'the worktree');
-  for (const own of ['objects', 'refs', 'logs', 'packed-refs']) add(`${common}/${own}`, 'rw', "git's shared store, written by this worktree's commits");
+  if (opts.heldRefs && l.current.kind === 'linked-worktree') for (const g of refGrants(common, l.current.gitDir)) add(g.path, g.access, g.why);
+  else for (const own of ['objects', 'refs', 'logs', 'packed-refs']) add(`${common}/${own}`, 'rw', "git's shared store, written by this worktree's commits");
   if (l.current.kind === 'linked-worktree') add(l.current.gitDir, 'rw', "this worktree's admin dir (index, HEAD, logs)");
   else add(`${root}/.git`, 'rw', 'the git dir of this checkout');
   add(`${common}/config`, 'ro', 'the shared repository config (core.hooksPath, credential.helper, url.insteadOf)');

@@ -71,8 +71,10 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       { path: join(claudeReal, 'hooks', 'launcher'), why: "a new hook file in ~/.claude's real directory" },
       { path: join(L.outside, 'x'), why: 'a directory beside the checkouts, outside every write root' },
       { path: join(home, 'x'), why: 'HOME, outside every write root' },
+      // Shared git state (issue 51 item 2): another branch's ref and reflog, the main checkout's HEAD reflog, tags.
+      ...['refs/heads/b2', 'logs/refs/heads/b2', 'logs/HEAD', 'refs/tags/v1', 'refs/stash', 'packed-refs'].map((p) => ({ path: join(git, p), why: `shared git state: ${p}` })),
     ];
-    writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'HEAD'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x')];
+    writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'refs', 'heads', 'b1'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x')];
   });
   afterAll(() => L?.cleanup());
 
