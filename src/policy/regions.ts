@@ -36,6 +36,8 @@ export interface RegionInput {
   scratch: string[];
   /** Configured extra write roots. */
   writeRoots: string[];
+  /** The tool caches writable by default (./write-roots.ts `toolCacheRoots`). */
+  caches?: { path: string; why: string }[];
   /** Protected paths with the reason each is protected. */
   protect: { path: string; why: string }[];
 }
@@ -68,6 +70,7 @@ export function buildRegions(input: RegionInput): Region[] {
     }
   }
   for (const r of input.writeRoots) regions.push({ kind: 'allowed', root: r });
+  for (const c of input.caches ?? []) regions.push({ kind: 'allowed', root: c.path, why: c.why });
   for (const d of DEVICE_ROOTS) regions.push({ kind: 'device', root: d });
   for (const p of input.protect) regions.push({ kind: 'protected', root: normalizeLogical(p.path), why: p.why });
   return regions;

@@ -1,10 +1,10 @@
 /**
  * Enforcement of every Bash call the hook allows (issue #38): the analyzer predicts, the OS holds
  * the line. The hook answers an allowed call with the command wrapped in bubblewrap, computed from
- * the same workspace model as the analysis (./grants.ts with `base: 'rw'`): the file system as the
- * user has it (installs, caches, /tmp, servers, HOME), with the main checkout, the sibling
- * worktrees, the shared git dir except this worktree's own git state, and every control file
- * read-only.
+ * the same write roots as the analysis (src/policy/write-roots.ts, ./grants.ts with `base: 'ro'`):
+ * the worktree, this worktree's own git state, the scratch dirs, the tool caches and the configured
+ * roots writable, every control file inside them read-only, and the rest of the file system
+ * (HOME, the main checkout, the sibling worktrees, the shared git dir) read-only.
  *
  * The wrapper is plain shell text that calls bwrap directly with the argument vector computed at
  * hook time (no second node start inside the command). It keeps the client's semantics:
@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -49,6 +49,7 @@ import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
+import { refStamp } from './git-refs.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
@@ -135,9 +136,23 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
   return out;
 }
 
-/** The enforcement plan for a workspace: the file system as it is, the protected regions read-only. */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore): SandboxPlan {
-  const opts = { base: 'rw' as const, extra: enforcementControlPaths(ws.env, bwrap, shell) };
+/**
+ * Devices as the user has them; /dev/shm is outside the write roots as for the analyzer (POSIX
+ * shared memory and semaphores live there: a user whose tools need them adds it to `writeRoots`).
+ */
+const DEVICES = [
+  { path: '/dev', access: 'rw' as const, why: 'devices as the user has them' },
+  { path: '/dev/shm', access: 'ro' as const, why: 'shared memory, outside the write roots' },
+  // (bubblewrap mounts a new one; Landlock grants it to a user other than root: /dev/stdout is /proc/self/fd/1)
+  { path: '/proc', access: 'rw' as const, why: "the processes' own entries (/proc/self/fd)" },
+];
+
+/**
+ * The enforcement plan for a workspace: the write roots writable (the same model as the analyzer's,
+ * src/policy/write-roots.ts), everything else read-only, the protected paths inside the roots too.
+ */
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs = true): SandboxPlan {
+  const opts = { base: 'ro' as const, reserve: true, heldRefs, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES };
   if (!store) return sandboxPlan(ws, opts);
   // Kept per worktree with every input the plan is computed from (the key, compared whole) and
   // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
@@ -149,6 +164,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
     ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
     ws.env.HOME ?? null,
     opts.extra,
+    heldRefs && l?.current.kind === 'linked-worktree' ? refStamp(l.current.commonDir, l.current.gitDir) : null,
   ]);
   // (named by the worktree: hashing the whole key would cost more than it saves)
   const name = `enforce-plan-${hash64(`${l?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`;
@@ -167,7 +183,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-1';
+const PLAN_FORMAT = 'enforce-plan-3';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -206,9 +222,11 @@ export interface FactStore {
 export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
-  args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
+  const base = plan.grants.find((g) => g.path === '/')?.access ?? 'rw';
+  if (base === 'ro') args.push('--ro-bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
+  else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
   const shm = root && existsSync('/dev/shm');
-  if (shm) args.push('--bind', '/dev/shm', '/dev/shm');
+  if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
   for (const g of needed(plan.grants, root)) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
@@ -231,8 +249,28 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
  */
 export function mountsText(plan: SandboxPlan, root: boolean): string | null {
   const lines: string[] = [];
-  for (const g of needed(plan.grants, root)) {
-    if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev') continue;
+  const grants = needed(plan.grants, root);
+  // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
+  // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
+  // a user other than root cannot create a new top-level entry (root can: docs/limits.md).
+  const topRw = new Set<string>();
+  if (grants[0]?.path === '/' && grants[0].access === 'ro') {
+    for (const g of grants) if (g.access === 'rw' && !g.reserve && g.path.lastIndexOf('/') === 0) topRw.add(g.path);
+    let top: Dirent[];
+    try {
+      top = readdirSync('/', { withFileTypes: true });
+    } catch {
+      return null;
+    }
+    for (const d of top) {
+      const p = `/${d.name}`;
+      if (!d.isDirectory() || p === '/dev' || p === '/proc' || topRw.has(p)) continue;
+      if (p.includes('\n')) return null;
+      lines.push(`r${p}`);
+    }
+  }
+  for (const g of grants) {
+    if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
     if (g.path.includes('\n')) return null;
     lines.push(`${g.reserve === 'file' ? 'n' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
   }
@@ -249,6 +287,11 @@ export function mountsText(plan: SandboxPlan, root: boolean): string | null {
 function needed(grants: Grant[], root: boolean): Grant[] {
   const out: Grant[] = [];
   for (const g of grants) {
+    // (the base, which every other grant is measured against)
+    if (g.path === '/') {
+      out.push(g);
+      continue;
+    }
     let enclosing: Grant | null = null;
     for (const k of out) if (k.path !== g.path && (k.path === '/' || g.path.startsWith(k.path + '/')) && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
     const access = enclosing?.access ?? 'rw';
@@ -477,7 +520,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     if (useLandlock) {
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
-        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store),
+        // (not the held refs: Landlock refuses the lock file beside a protected ref, so no commit would run)
+        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false),
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         shell,
         store,
@@ -583,7 +627,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the complement of the main checkout, siblings, shared git state and control files; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
@@ -608,7 +652,13 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/** The plan's write roots, as doctor names them (the line in force: a tool writing elsewhere adds a root to `writeRoots`). */
+function writeRootsSaid(plan: SandboxPlan): string {
+  const rw = plan.grants.filter((g) => g.access === 'rw' && !g.pin && g.path !== '/dev' && g.path !== '/proc').map((g) => g.path);
+  return rw.length > 6 ? `${rw.slice(0, 6).join(', ')} and ${rw.length - 6} more` : rw.join(', ');
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */

@@ -18,6 +18,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../util/native-io.js';
 import { physicalPath } from '../../util/physical-path.js';
+import { refGrants } from './git-refs.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -156,6 +157,18 @@ export interface PlanOptions {
    * empty means the same as their absence: `~/.gitconfig`, `~/.zshenv`).
    */
   extra?: { path: string; why: string; emptyOk?: boolean }[];
+  /**
+   * Reserve missing control names that lie in a writable place (the enforcement: only those in the
+   * write roots need it, `<worktree>/.claude/`); with `base: 'rw'` always.
+   */
+  reserve?: boolean;
+  /**
+   * Of the shared git dir, a linked worktree may write only its own branch's ref and reflog and
+   * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
+   */
+  heldRefs?: boolean;
+  /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them, but /dev/shm). */
+  more?: { path: string; access: Access; why: string }[];
 }
 
 /** The grants for the worktree a workspace was opened in. Throws LayerError where there is no linked worktree or checkout. */
@@ -178,16 +191,24 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   const want: Grant[] = [];
   const add = (path: string, access: Access, why: string) => want.push({ path, access, why });
   if (base === 'rw') add('/', 'rw', 'the file system as the user has it');
-  else
+  else {
+    // The write roots of the workspace (src/policy/write-roots.ts), as the analyzer has them; the
+    // rest of the file system read-only, the directory holding a root under a scratch dir included.
+    add('/', 'ro', 'everything outside the write roots');
     for (const r of ws.regions) {
       if (r.kind === 'scratch') add(r.root, 'rw', 'scratch directory');
-      else if (r.kind === 'allowed') add(r.root, 'rw', 'configured write root');
+      else if (r.kind === 'allowed') add(r.root, 'rw', r.why ? `write root: ${r.why}` : 'configured write root');
+      else if (r.kind === 'outside') add(r.root, 'ro', r.why ?? 'outside the write roots');
     }
+    // (a write root of the same path wins: `writeRoots: ["/dev/shm"]`)
+    for (const m of opts.more ?? []) if (!ws.regions.some((r) => (r.kind === 'allowed' || r.kind === 'scratch') && r.root === m.path)) add(m.path, m.access, m.why);
+  }
   if (l.main?.root && l.main.root !== root) add(l.main.root, 'ro', 'the main checkout');
   for (const s of l.siblings) if (s.root && s.root !== root) add(s.root, 'ro', 'a sibling worktree');
   add(common, 'ro', 'the shared git dir');
   add(root, 'rw', 'the worktree');
-  for (const own of ['objects', 'refs', 'logs', 'packed-refs']) add(`${common}/${own}`, 'rw', "git's shared store, written by this worktree's commits");
+  if (opts.heldRefs && l.current.kind === 'linked-worktree') for (const g of refGrants(common, l.current.gitDir)) add(g.path, g.access, g.why);
+  else for (const own of ['objects', 'refs', 'logs', 'packed-refs']) add(`${common}/${own}`, 'rw', "git's shared store, written by this worktree's commits");
   if (l.current.kind === 'linked-worktree') add(l.current.gitDir, 'rw', "this worktree's admin dir (index, HEAD, logs)");
   else add(`${root}/.git`, 'rw', 'the git dir of this checkout');
   add(`${common}/config`, 'ro', 'the shared repository config (core.hooksPath, credential.helper, url.insteadOf)');
@@ -197,22 +218,23 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   const reserve: Grant[] = [];
   const home = ws.env.HOME?.startsWith('/') ? real(ws.env.HOME) : null;
   const protectedPaths: { path: string; why: string; emptyOk?: boolean }[] = [...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected file' })), ...(opts.extra ?? [])];
+  const reserveOn = base === 'rw' || opts.reserve === true;
   for (const r of protectedPaths) {
     if (existsSync(r.path)) add(r.path, 'ro', r.why);
-    else if (base === 'rw' && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
+    else if (reserveOn && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
       const p = `${real(dirname(r.path))}/${r.path.slice(r.path.lastIndexOf('/') + 1)}`;
       if (!reserve.some((g) => g.path === p)) reserve.push({ path: p, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet, with an empty file`, reserve: 'file' });
     } else {
       // A name that does not exist cannot be bound without creating it on the real disk.
       const anc = nearestExisting(r.path);
-      const dir = anc && base === 'rw' ? reservable(r.path, anc, [root, home]) : null;
+      const dir = anc && reserveOn ? reservable(r.path, anc, [root, home]) : null;
       if (dir) {
         // With the whole file system writable, a control directory that does not exist yet
         // (`<worktree>/.claude/`, `~/.config/bashguard/`, `.github/hooks/`) could be created with a
         // settings file in it: reserve it with an empty read-only directory (which leaves an empty
         // directory there).
         if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true });
-      } else if (anc && anc !== root && (isInside(anc, root) || (base === 'rw' && home !== null && anc !== home && isInside(anc, home)))) {
+      } else if (anc && anc !== root && (isInside(anc, root) || (reserveOn && home !== null && anc !== home && isInside(anc, home)))) {
         // Keep its nearest existing directory read-only instead, when that is a dedicated
         // directory below the worktree or HOME (`.claude/` for `.claude/settings.local.json`).
         add(anc, 'ro', `holds ${r.path} (${r.why}), which does not exist yet`);

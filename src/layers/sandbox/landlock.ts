@@ -260,6 +260,8 @@ export function landlockRules(
   };
   for (const g of grants) {
     if (g.access !== 'rw') continue;
+    // (as root, /proc gets no rule even where the plan grants it: see the file comment)
+    if (opts.root && (g.path === '/proc' || g.path.startsWith('/proc/'))) continue;
     // Granted by an enclosing rule already, or descended into from one.
     const enclosing = grants.filter((e) => e.path !== g.path && isInside(g.path, e.path)).sort((a, b) => b.path.length - a.path.length)[0];
     if (enclosing && enclosing.access === 'rw') continue;

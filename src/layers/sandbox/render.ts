@@ -33,7 +33,8 @@ export function bwrapBase(root: boolean): string[] {
 
 export function bwrapArgs(plan: SandboxPlan, command: readonly string[], opts: BwrapOptions): string[] {
   const args = bwrapBase(opts.root);
-  for (const g of plan.grants) args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
+  // (`/` read-only is the base above)
+  for (const g of plan.grants) if (g.path !== '/') args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
   args.push('--chdir', opts.cwd, '--', ...command);
   return args;
 }
@@ -51,6 +52,6 @@ export function seatbeltProfile(plan: SandboxPlan): string {
     '(deny file-write*)',
     '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys"))',
   ];
-  for (const g of plan.grants) lines.push(`(${g.access === 'rw' ? 'allow' : 'deny'} file-write* (subpath ${sbString(g.path)}))`);
+  for (const g of plan.grants) if (g.path !== '/') lines.push(`(${g.access === 'rw' ? 'allow' : 'deny'} file-write* (subpath ${sbString(g.path)}))`);
   return lines.join('\n') + '\n';
 }

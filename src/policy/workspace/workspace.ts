@@ -25,6 +25,7 @@ import { nodeHost } from './host.js';
 import { gitFileStates } from './git-state.js';
 import { decisionLogDir } from './state-dirs.js';
 import { cacheLocation } from '../../util/cache-location.js';
+import { toolCacheRoots } from '../write-roots.js';
 
 /** How the write root was chosen (lint reports it). */
 export type RootSource = 'linked-worktree' | 'checkout' | 'option' | 'script-dir' | 'config';
@@ -112,7 +113,7 @@ export class Workspace {
     this.fs = opts.fs ?? nodeFs;
     this.host = opts.host ?? nodeHost;
     this.regions = this.root
-      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, protect: this.protectedFiles() })
+      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, caches: toolCacheRoots(env), protect: this.protectedFiles() })
       : [];
   }
 

@@ -41,6 +41,8 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     mkdirSync(join(claudeReal, 'hooks'), { recursive: true });
     writeFileSync(join(claudeReal, 'settings.json'), '{}\n');
     mkdirSync(home, { recursive: true });
+    // (npm's cache exists: a tool cache that does not is not created, HOME being read-only)
+    mkdirSync(join(home, '.npm'), { recursive: true });
     symlinkSync(claudeReal, join(home, '.claude'));
     writeFileSync(join(home, '.claude.json'), '{}\n');
     writeFileSync(join(home, '.profile'), '# profile\n');
@@ -67,8 +69,12 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       ...enforcementControlPaths(env, bwrap!, shell).map((c) => ({ path: c.path, why: c.why })),
       { path: join(home, '.claude', 'settings.json'), why: 'the user settings, through the symlinked ~/.claude' },
       { path: join(claudeReal, 'hooks', 'launcher'), why: "a new hook file in ~/.claude's real directory" },
+      { path: join(L.outside, 'x'), why: 'a directory beside the checkouts, outside every write root' },
+      { path: join(home, 'x'), why: 'HOME, outside every write root' },
+      // Shared git state (issue 51 item 2): another branch's ref and reflog, the main checkout's HEAD reflog, tags.
+      ...['refs/heads/b2', 'logs/refs/heads/b2', 'logs/HEAD', 'refs/tags/v1', 'refs/stash', 'packed-refs'].map((p) => ({ path: join(git, p), why: `shared git state: ${p}` })),
     ];
-    writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'HEAD'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x'), join(L.outside, 'x')];
+    writable = [join(L.worktree, 'README.md'), join(L.worktree, 'new', 'x'), join(git, 'objects', 'ab'), join(git, 'refs', 'heads', 'b1'), join(git, 'logs', 'refs', 'heads', 'b1'), join(git, 'worktrees', 'b1', 'index'), join(home, '.npm', 'x')];
   });
   afterAll(() => L?.cleanup());
 
@@ -84,9 +90,9 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     const args = enforcementArgs(plan, process.getuid?.() === 0);
     const binds = args.filter((a) => a === '--bind' || a === '--ro-bind' || a === '--dev-bind' || a === '--tmpfs').length;
     expect(binds).toBeLessThan(plan.grants.length);
-    // ~/.claude's real directory is bound once: the settings file inside it is not bound again.
+    // ~/.claude's real directory lies outside every write root: read-only already, not bound, nor the settings file inside it.
     const claudeReal = join(L.root, 'claude-real');
-    expect(args.filter((a) => a === claudeReal).length).toBe(2);
+    expect(args).not.toContain(claudeReal);
     expect(args).not.toContain(join(claudeReal, 'settings.json'));
   });
 

@@ -179,12 +179,20 @@ describe.skipIf(!canRun).each([
   });
   afterAll(() => L?.cleanup());
 
-  it('the plan: the file system as it is, the protected regions read-only', () => {
+  it('the plan: the write roots writable, everything else read-only', () => {
+    mkdirSync(join(home, '.npm'), { recursive: true });
+    mkdirSync(join(home, '.cache'), { recursive: true });
     const plan = enforcementPlan(openWorkspace(L.worktree, { env }), bwrap!, clientShell(env));
     const access = (p: string) => effectiveAccess(p, plan.grants);
     expect(access(join(L.worktree, 'x'))).toBe('rw');
     expect(access(join(home, '.npm', 'cache'))).toBe('rw');
-    expect(access(join(L.outside, 'x'))).toBe('rw');
+    expect(access(join(home, '.cache', 'pip', 'x'))).toBe('rw');
+    expect(access('/tmp/x')).toBe('rw');
+    expect(access('/dev/null')).toBe('rw');
+    // Outside every write root: read-only, whatever the analyzer predicted.
+    for (const p of [join(L.outside, 'x'), join(home, 'x'), join(home, '.ssh', 'authorized_keys'), join(home, '.local', 'bin', 'x'), '/etc/x', '/dev/shm/x', join(L.root, 'x')]) {
+      expect(access(p), p).toBe('ro');
+    }
     for (const p of [join(L.main, 'README.md'), join(L.sibling, 'x'), join(L.main, '.git', 'config'), join(L.main, '.git', 'hooks', 'pre-commit'), join(home, '.claude', 'settings.json'), join(home, '.claude', 'hooks', 'x'), join(home, '.claude.json')]) {
       expect(access(p), p).toBe('ro');
     }
@@ -223,6 +231,11 @@ describe.skipIf(!canRun).each([
       // client's shell), and a nested user namespace's power over the mounts.
       `echo x > /proc/$PPID/root${main}/ESC10`,
       `unshare -Urm sh -c 'umount ${main}; echo x > ${main}/ESC11'`,
+      // Outside every write root, beside the checkouts and in HOME: not protected, not writable.
+      `python3 -c "open('${L.outside}/ESC12','w').write('x')"`,
+      `touch "$HOME/ESC13"`,
+      `mkdir -p "$HOME/.local/bin" && echo x > "$HOME/.local/bin/ESC14"`,
+      `mkdir "$HOME/.ssh"`,
     ];
     const before = git(main, ['status', '--porcelain']);
     const settings = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
@@ -232,13 +245,14 @@ describe.skipIf(!canRun).each([
     }
     for (const f of ['ESC1', 'ESC2', 'ESC3', 'ESC4', 'ESC6', 'ESC10', 'ESC11']) expect(existsSync(join(main, f)), f).toBe(false);
     expect(existsSync(join(L.sibling, 'ESC5'))).toBe(false);
+    for (const p of [join(L.outside, 'ESC12'), join(home, 'ESC13'), join(home, '.local'), join(home, '.ssh')]) expect(existsSync(p), p).toBe(false);
     expect(existsSync(join(L.worktree, '.claude', 'settings.local.json'))).toBe(false);
     expect(existsSync(join(L.worktree, 'hardlink.json'))).toBe(false);
     expect(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).toBe(settings);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(true);
     expect(readFileSync(join(main, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
-    // (reserved with an empty file, which git and the shells read as no file)
-    for (const f of ['.gitconfig', '.zshenv', '.bashrc']) expect(existsSync(join(home, f)) ? readFileSync(join(home, f), 'utf8') : '', f).toBe('');
+    // (outside the write roots: neither written nor reserved, so no empty file is left either)
+    for (const f of ['.gitconfig', '.zshenv', '.bashrc']) expect(existsSync(join(home, f)), f).toBe(false);
     expect(git(main, ['status', '--porcelain'])).toBe(before);
   });
 
@@ -294,9 +308,7 @@ describe.skipIf(!canRun).each([
     expect(run('exit 5').code).toBe(5);
   });
 
-  it('a reserved control file stays read-only to a background process that outlives its call', () => {
-    // (reserved files are made by the hook and stay: a name the host removed while a sandbox
-    // still lives would lose its read-only mount in that sandbox)
+  it('a missing control file outside the write roots is not reserved, and a background process that outlives its call cannot create it', () => {
     const rc = join(home, '.zshrc');
     rmSync(rc, { force: true });
     const marker = join(L.worktree, 'bg-tried');
@@ -305,7 +317,7 @@ describe.skipIf(!canRun).each([
     const until = Date.now() + 10_000;
     while (!existsSync(marker) && Date.now() < until) spawnSync('sleep', ['0.1']);
     expect(readFileSync(marker, 'utf8').trim()).not.toBe('0');
-    expect(readFileSync(rc, 'utf8')).toBe('');
+    expect(existsSync(rc)).toBe(false);
     expect(existsSync(join(L.main, 'ESC-BG'))).toBe(false);
   });
 

@@ -307,8 +307,9 @@ describe.skipIf(!avail.ok).each([
     const plan = enforcementPlan(openWorkspace(L.worktree, { env }), landlockHelper()!, clientShell(env));
     const coarse = landlockRules(plan, { root: false, perDirLimit: 1 });
     if ('error' in coarse) throw new Error(coarse.error);
-    expect(coarse.coarse.map((c) => c.path)).toContain(home);
-    expect(coarse.rules.some((r) => r.path.startsWith(home + '/'))).toBe(false);
+    // (the worktree holds protected paths: its entries are granted one by one, here none)
+    expect(coarse.coarse.map((c) => c.path)).toContain(L.worktree);
+    expect(coarse.rules.some((r) => r.path.startsWith(L.worktree + '/'))).toBe(false);
     const over = landlockRules(plan, { root: false, ruleLimit: 3 });
     expect(over).toMatchObject({ error: expect.stringMatching(/more than 3 Landlock rules/) });
   });
@@ -415,33 +416,36 @@ describe.skipIf(!avail.ok).each([
     const store = memoryStore();
     const settings = join(home, '.claude', 'settings.json');
     const before = protectedState();
-    writeFileSync(join(home, 'granted.txt'), 'g\n');
-    const a = enforceCall(openWorkspace(L.worktree, { env }), 'echo x > "$HOME/.npm/settings.json"; touch "$HOME/.npm/new"', 'landlock', env, undefined, store);
-    const b = enforceCall(openWorkspace(L.worktree, { env }), 'echo x > "$HOME/granted.txt/inner"', 'landlock', env, undefined, store);
+    // (entries of the worktree, which holds protected paths: each is granted by its own rule)
+    const wt = L.worktree;
+    mkdirSync(join(wt, 'cache-dir'), { recursive: true });
+    writeFileSync(join(wt, 'granted.txt'), 'g\n');
+    const a = enforceCall(openWorkspace(L.worktree, { env }), `echo x > ${join(wt, 'cache-dir', 'settings.json')}; touch ${join(wt, 'cache-dir', 'new')}`, 'landlock', env, undefined, store);
+    const b = enforceCall(openWorkspace(L.worktree, { env }), `echo x > ${join(wt, 'granted.txt', 'inner')}`, 'landlock', env, undefined, store);
     if (a.kind !== 'landlock' || b.kind !== 'landlock') throw new Error('not enforced by Landlock');
-    expect(a.rules.rules).toContainEqual({ path: join(home, '.npm'), file: false });
-    expect(b.rules.rules).toContainEqual({ path: join(home, 'granted.txt'), file: true });
-    renameSync(join(home, '.npm'), join(home, '.npm-away'));
-    symlinkSync(join(home, '.claude'), join(home, '.npm'));
-    rmSync(join(home, 'granted.txt'));
-    mkdirSync(join(home, 'granted.txt'));
-    writeFileSync(join(home, 'granted.txt', 'inner'), 'kept\n');
+    expect(a.rules.rules).toContainEqual({ path: join(wt, 'cache-dir'), file: false });
+    expect(b.rules.rules).toContainEqual({ path: join(wt, 'granted.txt'), file: true });
+    renameSync(join(wt, 'cache-dir'), join(wt, 'cache-away'));
+    symlinkSync(join(home, '.claude'), join(wt, 'cache-dir'));
+    rmSync(join(wt, 'granted.txt'));
+    mkdirSync(join(wt, 'granted.txt'));
+    writeFileSync(join(wt, 'granted.txt', 'inner'), 'kept\n');
     try {
       expect(runAsClient(a.command, L.worktree, env).code).not.toBe(0);
       expect(runAsClient(b.command, L.worktree, env).code).not.toBe(0);
       expect(protectedState()).toEqual(before);
       expect(readFileSync(settings, 'utf8')).toBe('{"hooks":{}}\n');
       expect(existsSync(join(home, '.claude', 'new'))).toBe(false);
-      expect(readFileSync(join(home, 'granted.txt', 'inner'), 'utf8')).toBe('kept\n');
+      expect(readFileSync(join(wt, 'granted.txt', 'inner'), 'utf8')).toBe('kept\n');
       // The next call sees the change: computed again, no rule for either name.
       const c = enforceCall(openWorkspace(L.worktree, { env }), 'true', 'landlock', env, undefined, store);
       if (c.kind !== 'landlock') throw new Error('not enforced by Landlock');
-      expect(c.rules.rules.map((r) => r.path)).not.toContain(join(home, '.npm'));
-      expect(c.rules.rules).not.toContainEqual({ path: join(home, 'granted.txt'), file: true });
+      expect(c.rules.rules.map((r) => r.path)).not.toContain(join(wt, 'cache-dir'));
+      expect(c.rules.rules).not.toContainEqual({ path: join(wt, 'granted.txt'), file: true });
     } finally {
-      rmSync(join(home, '.npm'));
-      renameSync(join(home, '.npm-away'), join(home, '.npm'));
-      rmSync(join(home, 'granted.txt'), { recursive: true, force: true });
+      rmSync(join(wt, 'cache-dir'));
+      renameSync(join(wt, 'cache-away'), join(wt, 'cache-dir'));
+      rmSync(join(wt, 'granted.txt'), { recursive: true, force: true });
     }
   });
 
@@ -519,7 +523,8 @@ describe('the Landlock rules kept between calls', () => {
     L = makeGitLayout('bashguard-llkeep-');
     home = join(L.root, 'home');
     mkdirSync(join(home, '.claude'), { recursive: true });
-    mkdirSync(join(home, '.npm'), { recursive: true });
+    // (a directory of the worktree, which holds protected paths and so is listed entry by entry)
+    mkdirSync(join(L.worktree, 'cache'), { recursive: true });
     writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
     // (a bash user: where SHELL names no bash, Claude Code picks zsh first and the builtin does not apply)
     env = cleanEnv({ HOME: home, TMPDIR: '/tmp', SHELL: '/bin/bash' });
@@ -543,26 +548,26 @@ describe('the Landlock rules kept between calls', () => {
       expect(r).toEqual(fresh());
       return paths(r);
     };
-    expect(step(() => writeFileSync(join(home, 'added.txt'), 'a'))).toContain(join(home, 'added.txt'));
-    const renamed = step(() => renameSync(join(home, 'added.txt'), join(home, 'renamed.txt')));
-    expect(renamed).toContain(join(home, 'renamed.txt'));
-    expect(renamed).not.toContain(join(home, 'added.txt'));
-    expect(step(() => rmSync(join(home, 'renamed.txt')))).not.toContain(join(home, 'renamed.txt'));
-    expect(paths(kept(store))).toContain(join(home, '.npm'));
+    expect(step(() => writeFileSync(join(L.worktree, 'added.txt'), 'a'))).toContain(join(L.worktree, 'added.txt'));
+    const renamed = step(() => renameSync(join(L.worktree, 'added.txt'), join(L.worktree, 'renamed.txt')));
+    expect(renamed).toContain(join(L.worktree, 'renamed.txt'));
+    expect(renamed).not.toContain(join(L.worktree, 'added.txt'));
+    expect(step(() => rmSync(join(L.worktree, 'renamed.txt')))).not.toContain(join(L.worktree, 'renamed.txt'));
+    expect(paths(kept(store))).toContain(join(L.worktree, 'cache'));
     const swapped = step(() => {
-      rmSync(join(home, '.npm'), { recursive: true });
-      symlinkSync(join(home, '.claude'), join(home, '.npm'));
+      rmSync(join(L.worktree, 'cache'), { recursive: true });
+      symlinkSync(join(home, '.claude'), join(L.worktree, 'cache'));
     });
-    expect(swapped).not.toContain(join(home, '.npm'));
-    rmSync(join(home, '.npm'));
-    mkdirSync(join(home, '.npm'));
-    expect(step(() => undefined)).toContain(join(home, '.npm'));
+    expect(swapped).not.toContain(join(L.worktree, 'cache'));
+    rmSync(join(L.worktree, 'cache'));
+    mkdirSync(join(L.worktree, 'cache'));
+    expect(step(() => undefined)).toContain(join(L.worktree, 'cache'));
   });
 
   it('never grant what the plan now protects: another plan is another key', () => {
     const store = memoryStore();
-    expect(paths(kept(store))).toContain(join(home, '.npm'));
-    const secret = join(home, '.npm', 'secret');
+    expect(paths(kept(store))).toContain(join(L.worktree, 'cache'));
+    const secret = join(L.worktree, 'cache', 'secret');
     writeFileSync(secret, 's');
     try {
       const tighter: SandboxPlan = { ...plan, grants: [...plan.grants, { path: secret, access: 'ro', why: 'test' }] };
@@ -577,51 +582,51 @@ describe('the Landlock rules kept between calls', () => {
 
   it('a listing that changed just before it was read is read again at each check until it has settled', () => {
     const store = memoryStore();
-    writeFileSync(join(home, 'recent.txt'), 'r');
+    writeFileSync(join(L.worktree, 'recent.txt'), 'r');
     kept(store);
     const stored = () => (JSON.parse(store.files.get('rules')!) as { facts: RuleFacts }).facts;
     const facts = stored();
-    const listing = facts.listings.find((l) => l[0] === home)!;
+    const listing = facts.listings.find((l) => l[0] === L.worktree)!;
     expect(listing[2]).toContain('frecent.txt');
     expect(listing[3]).toBe(true);
     expect(ruleFactsHold(structuredClone(facts))).toBeTruthy();
     // The same identity with other entries (a change within the same timestamp tick): does not hold.
-    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === home ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true, l[4]] : l)) };
+    const other: RuleFacts = { ...facts, listings: facts.listings.map((l) => (l[0] === L.worktree ? [l[0], l[1], l[2]!.replace('frecent.txt', 'fother.txt'), true, l[4]] : l)) };
     expect(ruleFactsHold(other)).toBe(false);
     // Settled: holds, and is kept as no longer racy.
     const later = structuredClone(facts);
     expect(ruleFactsHold(later, Date.now() + 5000)).toBe('updated');
-    expect(later.listings.find((l) => l[0] === home)![3]).toBe(false);
-    rmSync(join(home, 'recent.txt'));
+    expect(later.listings.find((l) => l[0] === L.worktree)![3]).toBe(false);
+    rmSync(join(L.worktree, 'recent.txt'));
   });
 
   it('a directory that changed but whose entries are the same, or one with too many entries where no relevant entry changed, keeps them', () => {
     const store = memoryStore();
     const first = kept(store);
     // A file written and renamed over itself (an atomic writer): other identity, same entries.
-    writeFileSync(join(home, 'atomic.json'), '1');
+    writeFileSync(join(L.worktree, 'atomic.json'), '1');
     kept(store);
     const writes = store.writes();
-    writeFileSync(join(home, 'atomic.json.tmp'), '2');
-    renameSync(join(home, 'atomic.json.tmp'), join(home, 'atomic.json'));
+    writeFileSync(join(L.worktree, 'atomic.json.tmp'), '2');
+    renameSync(join(L.worktree, 'atomic.json.tmp'), join(L.worktree, 'atomic.json'));
     const r = kept(store);
     expect(r).toEqual(fresh());
     expect(store.writes()).toBe(writes + 1); // the listing as it is now, not the rules computed again
-    rmSync(join(home, 'atomic.json'));
+    rmSync(join(L.worktree, 'atomic.json'));
     expect(paths(kept(store))).toEqual(paths(first));
     // Too many entries (a limit of 1): a new one changes nothing the rules take; a relevant one (.claude) does.
     const facts: RuleFacts = { facts: [], listings: [] };
     landlockRules(plan, { ...opts(), perDirLimit: 1 }, facts);
-    expect(facts.listings.find((l) => l[0] === home)![4]).toContain('.claude');
-    writeFileSync(join(home, 'another.txt'), 'a');
+    expect(facts.listings.find((l) => l[0] === L.worktree)![4]).toContain('.claude');
+    writeFileSync(join(L.worktree, 'another.txt'), 'a');
     expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBeTruthy();
-    rmSync(join(home, '.claude'), { recursive: true });
+    // (the worktree's .claude/, protected and missing, appears)
+    mkdirSync(join(L.worktree, '.claude'));
     try {
       expect(ruleFactsHold(structuredClone(facts), Date.now(), 1)).toBe(false);
     } finally {
-      mkdirSync(join(home, '.claude'));
-      writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
-      rmSync(join(home, 'another.txt'));
+      rmSync(join(L.worktree, '.claude'), { recursive: true });
+      rmSync(join(L.worktree, 'another.txt'));
     }
   });
 

@@ -1,0 +1,104 @@
+/**
+ * Shared git state held by the mounts (issue 51 item 2): of the common dir a linked worktree
+ * shares, only what this worktree's own commits write stays writable: `objects/` (new objects),
+ * `refs/heads/` and `logs/refs/heads/` for the lock file and the rename of its own branch's ref
+ * and for its reflog, with every other entry there (another branch's ref or reflog, a directory
+ * of other branches) bound read-only; `refs/` itself (tags, remotes, notes, replace refs, the
+ * stash), `logs/` (the main checkout's HEAD reflog, the stash's), `packed-refs`, `config`, `hooks`
+ * and the main checkout's `HEAD` and `index` are read-only with the common dir. A mount holds
+ * whatever route writes (porcelain, `update-ref`, a raw write under `.git/`), and the agent
+ * cannot switch it off from inside, unlike git's `reference-transaction` hook, which any
+ * `git -c core.hooksPath=...` or `GIT_CONFIG_GLOBAL` skips. What a mount cannot hold: a new name
+ * beside the own branch (`refs/heads/<new>`, a new branch made by a raw write or by
+ * `git branch`): it changes no existing ref, and the analyzer predicts the git routes to it
+ * (docs/limits.md).
+ */
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+
+export interface RefGrant {
+  path: string;
+  access: 'rw' | 'ro';
+  why: string;
+}
+
+/** The branch this worktree's HEAD names (`ref: refs/heads/<branch>`), or null (detached, unreadable). */
+export function ownBranch(gitDir: string): string | null {
+  let head: string;
+  try {
+    head = readFileSync(`${gitDir}/HEAD`, 'utf8');
+  } catch {
+    return null;
+  }
+  const m = /^ref: refs\/heads\/(\S+)\s*$/.exec(head);
+  return m && !m[1]!.split('/').some((c) => c === '' || c === '.' || c === '..') ? m[1]! : null;
+}
+
+function dirEntries(dir: string): { name: string; dir: boolean }[] | null {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Beneath `top` (`refs/heads` or `logs/refs/heads`): writable along the branch's own path, every
+ * other entry read-only (a directory whole). Nothing where `top` does not exist.
+ */
+function holdBeside(top: string, branch: string, what: string, out: RefGrant[]): void {
+  const parts = branch.split('/');
+  let dir = top;
+  if (dirEntries(top) === null) return;
+  out.push({ path: top, access: 'rw', why: `${what}: this worktree's branch ${branch} is written here` });
+  for (let i = 0; i < parts.length; i++) {
+    const entries = dirEntries(dir);
+    if (entries === null) return;
+    const own = parts[i]!;
+    const last = i === parts.length - 1;
+    for (const e of entries) {
+      if (e.name === own && (last ? !e.dir : e.dir)) continue;
+      // (a lock file of a git at work: gone in a moment, and bound it would stay)
+      if (!e.dir && e.name.endsWith('.lock')) continue;
+      out.push({ path: `${dir}/${e.name}`, access: 'ro', why: `${what}: another branch's, shared by every checkout` });
+    }
+    if (last || !entries.some((e) => e.name === own && e.dir)) return;
+    dir = `${dir}/${own}`;
+  }
+}
+
+/** The grants of the common dir for a linked worktree whose admin dir is `gitDir` (see the file comment). */
+export function refGrants(common: string, gitDir: string): RefGrant[] {
+  const out: RefGrant[] = [{ path: `${common}/objects`, access: 'rw', why: "git's object store: this worktree's commits add objects" }];
+  const branch = ownBranch(gitDir);
+  if (branch === null) return out;
+  holdBeside(`${common}/refs/heads`, branch, 'branch refs', out);
+  holdBeside(`${common}/logs/refs/heads`, branch, 'branch reflogs', out);
+  return out;
+}
+
+/**
+ * What refGrants read, as a string that changes when its answer can: the HEAD it read and the
+ * identity of each directory it listed along the branch's path (a name added or removed changes
+ * its directory's mtime). For the kept plan's key (./enforce.ts).
+ */
+export function refStamp(common: string, gitDir: string): string {
+  const branch = ownBranch(gitDir);
+  if (branch === null) return 'detached';
+  const parts = branch.split('/');
+  const out: string[] = [branch];
+  for (const top of [`${common}/refs/heads`, `${common}/logs/refs/heads`]) {
+    let dir = top;
+    for (let i = 0; i < parts.length; i++) {
+      let st: ReturnType<typeof lstatSync> | undefined;
+      try {
+        st = lstatSync(dir, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
+      out.push(st ? `${st.ino}:${st.mtimeMs}:${st.ctimeMs}` : '-');
+      if (!st || i === parts.length - 1) break;
+      dir = `${dir}/${parts[i]}`;
+    }
+  }
+  return out.join('\0');
+}

@@ -1,0 +1,164 @@
+/**
+ * What the enforcement leaves behind and what it lets through (issue 51 items 1 and 3), for real,
+ * with each way the mounts are made (the client's bash, the helper, bubblewrap) and Landlock:
+ * - no trace: a session of ordinary calls (reads, git, a cd, scratch writes, a background process,
+ *   a failing call, a call the client kills) leaves HOME and the worktree as they were, listed
+ *   entry by entry with type, size, mode and mtime;
+ * - ordinary work runs: a commit on the branch, `npm install` of a local package into the
+ *   worktree, a test run, a server started in one call and reached in the next, a `cd` that the
+ *   next call sees.
+ * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
+import { landlockAvailable, landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
+import { cleanEnv, git } from '../../helpers/layers.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
+
+/** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P`. */
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv, timeout = 30_000) {
+  const out = join(mkdtempSync(join(tmpdir(), 'bashguard-cwdout-')), 'cwd');
+  const script = 'eval "$BG_W"; __s=$?; builtin pwd -P >| "$BG_OUT"; exit $__s';
+  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout });
+  const dir = existsSync(out) ? readFileSync(out, 'utf8').replace(/\n$/, '') : '';
+  rmSync(join(out, '..'), { recursive: true, force: true });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
+}
+
+/** Every entry beneath `dir` with its type, size, mode and mtime (a name created and removed again changes its directory's mtime). */
+function listing(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = lstatSync(p);
+      out.push(`${p.slice(dir.length)} ${st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'f'} ${st.size} ${st.mode.toString(8)} ${st.mtimeMs}`);
+      if (st.isDirectory() && name !== '.git') walk(p);
+    }
+  };
+  const st = lstatSync(dir);
+  out.push(`. ${st.mode.toString(8)} ${st.mtimeMs}`);
+  walk(dir);
+  return out;
+}
+
+const { canRun } = bwrapHere('the enforcement runs under bubblewrap');
+const helper = landlockHelper();
+const inShellHere = helper !== null && landlockBuiltin(helper) !== null;
+const landlockHere = process.platform === 'linux' && landlockAvailable(process.env).ok;
+
+describe.skipIf(!canRun).each([
+  { path: "in the client's shell", mode: 'auto' as const, by: 'shell', here: inShellHere },
+  { path: 'by the helper', mode: 'auto' as const, by: 'helper', here: helper !== null },
+  { path: 'bwrap', mode: 'bwrap' as const, by: undefined, here: true },
+  { path: 'Landlock', mode: 'landlock' as const, by: undefined, here: landlockHere },
+])('the enforcement, $path: no trace, and ordinary work runs', ({ mode, by, here }) => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  const run = (command: string, cwd = L.worktree, timeout?: number) => {
+    const e = enforceCall(openWorkspace(cwd, { env }), command, mode, env);
+    if (e.kind !== 'bwrap' && e.kind !== 'landlock') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    if (mode === 'auto' && e.kind === 'bwrap') expect(e.by, 'who makes the mounts').toBe(by);
+    return runAsClient(e.command, cwd, env, timeout);
+  };
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-trace-');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
+    // (a user who has used npm before: a tool cache that does not exist is not created)
+    mkdirSync(join(home, '.npm'), { recursive: true });
+    mkdirSync(join(L.worktree, 'sub'), { recursive: true });
+    mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
+    // (the helper's path: the client's temp dir read-only in the plan, so its bash is not confined in place)
+    if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    else delete env.CLAUDE_CODE_TMPDIR;
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
+  });
+  afterAll(() => L?.cleanup());
+
+  it.runIf(here)('a session of ordinary calls leaves HOME and the worktree as they were', () => {
+    // (the worktree's control dir exists, as in a project the client has run in: see the next test)
+    mkdirSync(join(L.worktree, '.claude'), { recursive: true });
+    // (the hook's own state, made by its first call in its cache dir, ~/.cache/bashguard: not the wrapper's doing)
+    expect(run('true').code).toBe(0);
+    const before = { home: listing(home), worktree: listing(L.worktree) };
+    const scratch = join(L.root, 'tmp', 'scratch.txt');
+    expect(run('true').code).toBe(0);
+    expect(run('ls -la >/dev/null && cat README.md').stdout).toBe('# scratch\n');
+    expect(run('git status --porcelain && git log -1 --format=%s >/dev/null').code).toBe(0);
+    expect(run('cd sub').cwd).toBe(join(L.worktree, 'sub'));
+    expect(run(`echo x > ${scratch}`).code).toBe(0);
+    expect(run('(sleep 0.3 &) ; echo started').stdout).toBe('started\n');
+    expect(run('exit 3').code).toBe(3);
+    // A call the client kills (its timeout): nothing of the wrapper's is left either.
+    run('sleep 5', L.worktree, 500);
+    spawnSync('/bin/sleep', ['0.6']);
+    expect(readFileSync(scratch, 'utf8')).toBe('x\n');
+    expect(listing(home)).toEqual(before.home);
+    expect(listing(L.worktree)).toEqual(before.worktree);
+    rmSync(join(L.worktree, '.claude'), { recursive: true });
+  });
+
+  it.runIf(here)("HOME stays as it was where the worktree's control dir is missing; in the worktree, the mounts reserve it (an empty read-only directory), Landlock does not need to", () => {
+    rmSync(join(L.worktree, '.claude'), { recursive: true, force: true });
+    const before = { home: listing(home), worktree: listing(L.worktree) };
+    expect(run('true').code).toBe(0);
+    expect(run('cd sub && ls >/dev/null').code).toBe(0);
+    expect(listing(home)).toEqual(before.home);
+    const after = listing(L.worktree);
+    if (mode === 'landlock') expect(after).toEqual(before.worktree);
+    else {
+      // The one trace left (docs/limits.md): `.claude/`, empty, and the worktree's mtime with it.
+      expect(after.filter((l) => !l.startsWith('. ') && !before.worktree.includes(l)).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['/.claude d']);
+      expect(readdirSync(join(L.worktree, '.claude'))).toEqual([]);
+      rmSync(join(L.worktree, '.claude'), { recursive: true });
+    }
+  });
+
+  it.runIf(here)('ordinary work runs: a commit, npm install of a local package, a test run, a server reached from the next call, a cd', () => {
+    // A local package, installed offline into the worktree.
+    const pkg = join(L.root, 'tmp', 'localpkg');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
+    writeFileSync(join(pkg, 'index.js'), 'module.exports = 42;\n');
+    writeFileSync(join(L.worktree, 'package.json'), '{"name":"w","version":"1.0.0","private":true}\n');
+    const npm = run(`npm install --offline --no-audit --no-fund ${pkg} >/dev/null 2>&1; echo $?`);
+    if (mode === 'landlock') {
+      // Landlock's documented cost (./landlock.ts): no new entry at the top of the worktree, which
+      // holds protected paths; node_modules and package-lock.json made beforehand, npm runs.
+      expect(npm.stdout).not.toBe('0\n');
+      mkdirSync(join(L.worktree, 'node_modules'), { recursive: true });
+      writeFileSync(join(L.worktree, 'package-lock.json'), '{}\n');
+      expect(run(`npm install --offline --no-audit --no-fund ${pkg} >/dev/null 2>&1; echo $?`).stdout).toBe('0\n');
+    } else expect(npm.stdout).toBe('0\n');
+    expect(existsSync(join(L.worktree, 'node_modules', 'localpkg'))).toBe(true);
+    writeFileSync(join(L.worktree, 't.test.js'), "const t = require('node:test'); const a = require('node:assert'); t.test('x', () => a.equal(require('localpkg'), 42));\n");
+    expect(run('node --test t.test.js >/dev/null 2>&1; echo $?').stdout).toBe('0\n');
+    // A server started in the background by one call (it serves one request, or gives up after 30 s), reached by the next.
+    const port = 20000 + ((process.pid * 7 + (by?.length ?? 0) * 13 + mode.length) % 20000);
+    const server = `import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 30; s.handle_request()`;
+    expect(run(`timeout 40 python3 -c "${server}" >/dev/null 2>&1 &`).code).toBe(0);
+    let body = '';
+    for (let i = 0; i < 50 && !body.includes('package.json'); i++) {
+      spawnSync('/bin/sleep', ['0.1']);
+      body = run(`python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${port}/').read().decode())" 2>/dev/null`).stdout;
+    }
+    expect(body).toContain('package.json');
+    const c = run('git add package.json t.test.js && git commit -qm ordinary && git log -1 --format=%s');
+    expect(c, c.stderr).toMatchObject({ code: 0, stdout: 'ordinary\n' });
+    expect(git(L.worktree, ['log', '-1', '--format=%s'])).toBe('ordinary');
+    const cd = run('cd sub');
+    expect(cd.cwd).toBe(join(L.worktree, 'sub'));
+    expect(run('pwd', cd.cwd).stdout).toBe(`${join(L.worktree, 'sub')}\n`);
+  });
+});
