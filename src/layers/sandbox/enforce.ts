@@ -52,6 +52,7 @@ import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
+import { filterPrintf, unixSocketFilter } from './seccomp.js';
 export { BWRAP_PROBE } from './probes.js';
 export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
@@ -310,6 +311,11 @@ export interface WrapOptions {
   cwdFile: string;
   /** Whether `--` ends the sandbox program's own options (bwrap, the Landlock helper); not for sandbox-exec. */
   dashDash?: boolean;
+  /**
+   * A seccomp filter bubblewrap applies to the command (`--seccomp 9`, ./seccomp.ts), fed to it
+   * by a process substitution: the program holds NUL bytes, and a file would be state to trust.
+   */
+  seccomp?: Uint8Array | null;
 }
 
 /**
@@ -336,7 +342,7 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
       // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
       // stays and `set -C` refuses an existing one)
       `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
-      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
+      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.seccomp ? ['--seccomp', '9'] : []), ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3${opts.seccomp ? ` 9< <(${filterPrintf(opts.seccomp)})` : ''})`,
       '__bg_s=$?',
       '__bg_d=',
       `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
@@ -493,7 +499,9 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
+    // (bubblewrap applies the Unix-socket filter; the builtin and the helper below do not)
+    const seccomp = ws.config.unixSockets === 'allow' || mountsHelper ? null : unixSocketFilter();
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
