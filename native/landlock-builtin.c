@@ -44,6 +44,7 @@
  * doc, short doc, handle; WORD_LIST and WORD_DESC as in command.h. No bash header is needed.
  */
 #include "mounts-core.h"
+#include "seccomp-core.h"
 
 typedef struct word_desc {
   char *word;
@@ -109,7 +110,18 @@ static char *const doc[] = {"Confines this shell's writes with Landlock (bashgua
 struct builtin bashguard_landlock_struct = {"bashguard_landlock", bashguard_landlock_builtin, BUILTIN_ENABLED, doc, "bashguard_landlock --rules TEXT", NULL};
 
 static int bashguard_mounts_builtin(WORD_LIST *list) {
-  if (!list || !list->word || strcmp(list->word->word, "--mounts") != 0 || !list->next || !list->next->word || list->next->next) return DECLINE_USAGE;
+  if (!list || !list->word || strcmp(list->word->word, "--mounts") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;
+  /* --mounts TEXT [--seccomp HEX]: the filter the hook asks for (native/seccomp-core.h) */
+  /* (static: set before the setjmp below and read after a longjmp) */
+  static const char *hex;
+  static struct sock_fprog prog;
+  hex = NULL;
+  prog = (struct sock_fprog){0, NULL};
+  if (list->next->next) {
+    WORD_LIST *more = list->next->next;
+    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
+    hex = more->next->word->word;
+  }
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   struct op *ops = calloc(mount_lines(text), sizeof *ops);
@@ -123,18 +135,21 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
     fail_to = NULL;
     if (ruleset >= 0) close(ruleset);
     ruleset = -1;
+    free(prog.filter);
     free(ops);
     free(text);
     return code;
   }
   fail_to = &back;
   keep_below = 0;
+  if (hex) parse_filter(hex, &prog);
   size_t n = parse_mounts(text, ops);
   begin_ruleset();
   mounts_possible(DECLINE_KERNEL);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
   make_mounts(ops, n, DECLINE_KERNEL);
   confine();
+  if (hex) install_filter(&prog);
   free(ops);
   free(text);
   return 0;
@@ -142,4 +157,4 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
 
 static char *const mounts_doc[] = {"Confines this shell's writes with the enforcement plan's mounts (bashguard's hook wrapper).", NULL};
 
-struct builtin bashguard_mounts_struct = {"bashguard_mounts", bashguard_mounts_builtin, BUILTIN_ENABLED, mounts_doc, "bashguard_mounts --mounts TEXT", NULL};
+struct builtin bashguard_mounts_struct = {"bashguard_mounts", bashguard_mounts_builtin, BUILTIN_ENABLED, mounts_doc, "bashguard_mounts --mounts TEXT [--seccomp HEX]", NULL};

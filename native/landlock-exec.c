@@ -3,7 +3,7 @@
  * computes the rules; the hook's enforcement uses it where bubblewrap cannot start).
  *
  *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...
- *   bashguard-landlock --mounts TEXT -- PROG ARGS...
+ *   bashguard-landlock --mounts TEXT [--seccomp HEX] -- PROG ARGS...
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
  * Every write-class right the kernel's Landlock ABI knows is handled, and granted only beneath the
@@ -48,6 +48,7 @@
  * (one prebuilt binary serves glibc and musl systems, and starts without a dynamic loader).
  */
 #include "mounts-core.h"
+#include "seccomp-core.h"
 
 /* A new session (no controlling terminal). A process group leader cannot start one: fork, and the parent passes the status on. */
 static void new_session(void) {
@@ -72,8 +73,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   /* --mounts TEXT -- PROG ARGS: the plan's mounts (native/mounts-core.h), for a client shell other than bash. */
-  if (argc >= 5 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--") == 0) {
+  /* (--mounts TEXT --seccomp HEX -- PROG ARGS: with the filter the hook asks for, native/seccomp-core.h) */
+  int filtered = argc >= 7 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--seccomp") == 0 && strcmp(argv[5], "--") == 0;
+  if (filtered || (argc >= 5 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--") == 0)) {
     char *text = argv[2];
+    struct sock_fprog prog = {0, NULL};
+    if (filtered) parse_filter(argv[4], &prog);
+    char **cmd = argv + (filtered ? 6 : 4);
     struct op *ops = calloc(mount_lines(text), sizeof *ops);
     if (!ops) fail(EXIT_SETUP, "out of memory", NULL, ENOMEM);
     size_t n = parse_mounts(text, ops);
@@ -83,9 +89,10 @@ int main(int argc, char **argv) {
     new_session();
     make_mounts(ops, n, EXIT_UNAVAILABLE);
     confine();
-    execvp(argv[4], argv + 4);
+    if (filtered) install_filter(&prog);
+    execvp(cmd[0], cmd);
     int err = errno;
-    fail(err == ENOENT ? 127 : 126, "cannot run", argv[4], err);
+    fail(err == ENOENT ? 127 : 126, "cannot run", cmd[0], err);
   }
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {

@@ -499,9 +499,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    // (bubblewrap applies the Unix-socket filter; the builtin and the helper below do not)
-    const seccomp = ws.config.unixSockets === 'allow' || mountsHelper ? null : unixSocketFilter();
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp });
+    // The Unix-socket filter (./seccomp.ts): bubblewrap reads it from a descriptor, the builtin and
+    // the helper take it as hex (native/seccomp-core.h).
+    const filter = ws.config.unixSockets === 'allow' ? null : unixSocketFilter();
+    const hex = filter ? ['--seccomp', Buffer.from(filter).toString('hex')] : [];
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
@@ -512,11 +514,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // helper), else by the helper for a fresh inner shell, where their probes passed.
     const text = helper ? mountsText(plan, root) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
-    const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text], shell, cwdFile });
+    const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];
     const tmp = built ? clientTmpDir(env) : null;
     if (built && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) && inShellMountsWork(built, shell, env).ok) {
-      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, fallback ?? byHelper()), plan, by: 'shell', probe: mountsHelper ? helperProbe : bwrapProbe() };
+      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, fallback ?? byHelper(), hex), plan, by: 'shell', probe: mountsHelper ? helperProbe : bwrapProbe() };
     }
     if (mountsHelper || helperMountsWork(helper!, env).ok) return { kind: 'bwrap', command: byHelper(), plan, by: 'helper', probe: helperProbe };
     return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };

@@ -17,6 +17,7 @@ import { unixSocketFilter } from '../../../src/layers/sandbox/seccomp.js';
 import { DEFAULT_CONFIG, parseConfig, parseConfigLayer, ConfigError } from '../../../src/policy/config.js';
 import { cleanEnv, runWrapper } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
+import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 import { cannotRun } from '../../helpers/shared.js';
 
 describe('the Unix-socket filter (its program)', () => {
@@ -107,18 +108,27 @@ int main(void) {
 }
 `;
 
-describe.skipIf(!canRun || !python)('Unix sockets under enforcement, for real (bubblewrap)', () => {
+// Three ways, as test/system/layers/enforce.test.ts: the mounts made in the client's own bash (the
+// builtin), by the helper (a client temp dir the plan keeps read-only), and by bubblewrap itself.
+const helper = landlockHelper();
+const builtinHere = helper !== null && landlockBuiltin(helper) !== null;
+describe.skipIf(!canRun || !python).each([
+  { path: "in the client's shell", by: 'shell' as const },
+  { path: 'by the helper', by: 'helper' as const },
+  { path: 'bwrap', by: 'bwrap' as const },
+])('Unix sockets under enforcement, for real: $path', ({ by }) => {
   let L: GitLayout;
   let server: ChildProcess;
   let port = '';
   let sock = '';
-  const abstract = `bashguard-test-${process.pid}`;
+  const abstract = `bashguard-test-${process.pid}-${by}`;
   let env: NodeJS.ProcessEnv;
 
   const wrap = (command: string, layout: GitLayout = L) => {
     const ws = openWorkspace(layout.worktree, { env });
-    const e = enforceCall(ws, command, 'bwrap', env);
+    const e = enforceCall(ws, command, by === 'bwrap' ? 'bwrap' : 'auto', env);
     if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    expect(e.by, 'who makes the mounts').toBe(by === 'shell' ? (builtinHere ? 'shell' : helper ? 'helper' : undefined) : by === 'helper' && helper ? 'helper' : undefined);
     return e.command;
   };
   const run = (command: string, layout: GitLayout = L) => runWrapper(wrap(command, layout), { cwd: layout.worktree, env });
@@ -129,7 +139,11 @@ describe.skipIf(!canRun || !python)('Unix sockets under enforcement, for real (b
     const home = join(L.root, 'home');
     mkdirSync(home, { recursive: true });
     mkdirSync(join(L.root, 'tmp'), { recursive: true });
+    mkdirSync(join(home, '.claude'), { recursive: true });
     env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
+    // (a client temp dir the plan keeps read-only: the builtin cannot be used, the helper is)
+    if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    else delete env.CLAUDE_CODE_TMPDIR;
     sock = join(L.outside, 'daemon.sock');
     server = spawn('python3', ['-c', SERVER, sock, abstract], { stdio: ['ignore', 'pipe', 'inherit'] });
     port = await new Promise<string>((resolve, reject) => {
@@ -178,12 +192,14 @@ describe.skipIf(!canRun || !python)('Unix sockets under enforcement, for real (b
 
   it('lets every socket through where the trusted config says "unixSockets": "allow"', () => {
     const A = makeGitLayout('bashguard-unix-allow-');
+    mkdirSync(join(A.root, 'tmp'), { recursive: true });
     try {
       writeFileSync(join(A.main, '.bashguard.json'), '{"unixSockets": "allow"}\n');
       expect(client('unix', sock, A).stdout.trim()).toBe('hello');
       expect(client('abstract', abstract, A).stdout.trim()).toBe('hello');
       // and a worktree's own file cannot allow them
       const B = makeGitLayout('bashguard-unix-wt-');
+      mkdirSync(join(B.root, 'tmp'), { recursive: true });
       try {
         writeFileSync(join(B.worktree, '.bashguard.json'), '{"unixSockets": "allow"}\n');
         expect(client('unix', sock, B).stdout.trim()).toBe('EPERM');
