@@ -81,7 +81,17 @@ static int settle_session(void) {
 }
 
 static int bashguard_landlock_builtin(WORD_LIST *list) {
-  if (!list || !list->word || strcmp(list->word->word, "--rules") != 0 || !list->next || !list->next->word || list->next->next) return DECLINE_USAGE;
+  if (!list || !list->word || strcmp(list->word->word, "--rules") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;
+  /* --rules TEXT [--seccomp HEX] (static: set before the setjmp below and read after a longjmp) */
+  static const char *hex;
+  static struct sock_fprog prog;
+  hex = NULL;
+  prog = (struct sock_fprog){0, NULL};
+  if (list->next->next) {
+    WORD_LIST *more = list->next->next;
+    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
+    hex = more->next->word->word;
+  }
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   jmp_buf back;
@@ -91,23 +101,26 @@ static int bashguard_landlock_builtin(WORD_LIST *list) {
     if (parent >= 0) close(parent);
     if (ruleset >= 0) close(ruleset);
     parent = ruleset = -1;
+    free(prog.filter);
     free(text);
     return code;
   }
   fail_to = &back;
   keep_below = 0; /* no exec follows to close them: each descriptor is closed once its rule is in */
+  if (hex) parse_filter(hex, &prog);
   begin_ruleset();
   grant_rules(text);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
   fail_to = NULL;
   confine();
+  if (hex) install_filter(&prog);
   free(text);
   return 0;
 }
 
 static char *const doc[] = {"Confines this shell's writes with Landlock (bashguard's hook wrapper).", NULL};
 
-struct builtin bashguard_landlock_struct = {"bashguard_landlock", bashguard_landlock_builtin, BUILTIN_ENABLED, doc, "bashguard_landlock --rules TEXT", NULL};
+struct builtin bashguard_landlock_struct = {"bashguard_landlock", bashguard_landlock_builtin, BUILTIN_ENABLED, doc, "bashguard_landlock --rules TEXT [--seccomp HEX]", NULL};
 
 static int bashguard_mounts_builtin(WORD_LIST *list) {
   if (!list || !list->word || strcmp(list->word->word, "--mounts") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;

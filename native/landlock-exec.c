@@ -2,7 +2,7 @@
  * bashguard-landlock: runs a program with writes confined by Landlock (src/layers/sandbox/landlock.ts
  * computes the rules; the hook's enforcement uses it where bubblewrap cannot start).
  *
- *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...
+ *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] [--seccomp HEX] -- PROG ARGS...
  *   bashguard-landlock --mounts TEXT [--seccomp HEX] -- PROG ARGS...
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
@@ -97,8 +97,8 @@ int main(int argc, char **argv) {
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {
     const char *o = argv[first];
-    if ((strcmp(o, "--rw") != 0 && strcmp(o, "--rw-file") != 0 && strcmp(o, "--rules") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS... (got", o, 0);
-    if (strcmp(o, "--rules") != 0) check_path(argv[first + 1]);
+    if ((strcmp(o, "--rw") != 0 && strcmp(o, "--rw-file") != 0 && strcmp(o, "--rules") != 0 && strcmp(o, "--seccomp") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] [--seccomp HEX] -- PROG ARGS... (got", o, 0);
+    if (strcmp(o, "--rules") != 0 && strcmp(o, "--seccomp") != 0) check_path(argv[first + 1]);
     first += 2;
   }
   if (first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...", NULL, 0);
@@ -107,8 +107,10 @@ int main(int argc, char **argv) {
   keep_below = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY ? (int)(nofile.rlim_cur > 1088 ? 1024 : nofile.rlim_cur / 2) : 1024;
   begin_ruleset();
 
+  struct sock_fprog prog = {0, NULL};
   for (int i = 1; i < first; i += 2) {
-    if (strcmp(argv[i], "--rules") == 0) grant_rules(argv[i + 1]);
+    if (strcmp(argv[i], "--seccomp") == 0) parse_filter(argv[i + 1], &prog);
+    else if (strcmp(argv[i], "--rules") == 0) grant_rules(argv[i + 1]);
     else {
       int dir = strcmp(argv[i], "--rw") == 0;
       grant(open_nofollow(argv[i + 1], dir), dir, argv[i + 1]);
@@ -117,6 +119,7 @@ int main(int argc, char **argv) {
 
   new_session();
   confine();
+  if (prog.filter) install_filter(&prog);
   execvp(argv[first + 1], argv + first + 1);
   int err = errno;
   fail(err == ENOENT ? 127 : 126, "cannot run", argv[first + 1], err);

@@ -478,6 +478,10 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const useLandlock = mode === 'landlock' || ll?.ok === true;
   if (!bwrap && !useLandlock && !mountsHelper) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, bashguard's helper cannot make its mounts here, and Landlock cannot be used: ${ll?.why}` : ''}` };
   const shell = opts.shell ?? clientShell(env);
+  // The Unix-socket filter (./seccomp.ts): bubblewrap reads it from a descriptor, the builtins and
+  // the helper take it as hex (native/seccomp-core.h).
+  const filter = ws.config.unixSockets === 'allow' ? null : unixSocketFilter();
+  const hex = filter ? ['--seccomp', Buffer.from(filter).toString('hex')] : [];
   try {
     const cwdFile = cwdFileFor(env, command, callId);
     if (useLandlock) {
@@ -489,6 +493,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
         store,
         available: ll ?? undefined,
         name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,
+        seccomp: hex,
       });
     }
     // (the program that starts the sandbox is a control path of the plan)
@@ -499,10 +504,6 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    // The Unix-socket filter (./seccomp.ts): bubblewrap reads it from a descriptor, the builtin and
-    // the helper take it as hex (native/seccomp-core.h).
-    const filter = ws.config.unixSockets === 'allow' ? null : unixSocketFilter();
-    const hex = filter ? ['--seccomp', Buffer.from(filter).toString('hex')] : [];
     const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's

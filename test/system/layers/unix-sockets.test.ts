@@ -17,7 +17,7 @@ import { unixSocketFilter } from '../../../src/layers/sandbox/seccomp.js';
 import { DEFAULT_CONFIG, parseConfig, parseConfigLayer, ConfigError } from '../../../src/policy/config.js';
 import { cleanEnv, runWrapper } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
-import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
+import { landlockAvailable, landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 import { cannotRun } from '../../helpers/shared.js';
 
 describe('the Unix-socket filter (its program)', () => {
@@ -112,11 +112,17 @@ int main(void) {
 // builtin), by the helper (a client temp dir the plan keeps read-only), and by bubblewrap itself.
 const helper = landlockHelper();
 const builtinHere = helper !== null && landlockBuiltin(helper) !== null;
-describe.skipIf(!canRun || !python).each([
-  { path: "in the client's shell", by: 'shell' as const },
-  { path: 'by the helper', by: 'helper' as const },
-  { path: 'bwrap', by: 'bwrap' as const },
-])('Unix sockets under enforcement, for real: $path', ({ by }) => {
+const landlock = landlockAvailable(process.env);
+if (canRun && python && !landlock.ok) cannotRun(`the Unix-socket runs under Landlock: ${landlock.why}`);
+describe.skipIf(!canRun || !python).each(
+  [
+    { path: "in the client's shell", by: 'shell' as const },
+    { path: 'by the helper', by: 'helper' as const },
+    { path: 'bwrap', by: 'bwrap' as const },
+    { path: "Landlock, in the client's shell", by: 'landlock' as const },
+    { path: 'Landlock, by the helper', by: 'landlock-helper' as const },
+  ].filter((r) => landlock.ok || !r.by.startsWith('landlock')),
+)('Unix sockets under enforcement, for real: $path', ({ by }) => {
   let L: GitLayout;
   let server: ChildProcess;
   let port = '';
@@ -126,6 +132,12 @@ describe.skipIf(!canRun || !python).each([
 
   const wrap = (command: string, layout: GitLayout = L) => {
     const ws = openWorkspace(layout.worktree, { env });
+    if (by === 'landlock' || by === 'landlock-helper') {
+      const e = enforceCall(ws, command, 'landlock', env);
+      if (e.kind !== 'landlock') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+      expect(/builtin bashguard_landlock/.test(e.command), 'the builtin in the client shell').toBe(by === 'landlock' && builtinHere);
+      return e.command;
+    }
     const e = enforceCall(ws, command, by === 'bwrap' ? 'bwrap' : 'auto', env);
     if (e.kind !== 'bwrap') throw new Error(`not enforced: ${JSON.stringify(e)}`);
     expect(e.by, 'who makes the mounts').toBe(by === 'shell' ? (builtinHere ? 'shell' : helper ? 'helper' : undefined) : by === 'helper' && helper ? 'helper' : undefined);
@@ -142,7 +154,7 @@ describe.skipIf(!canRun || !python).each([
     mkdirSync(join(home, '.claude'), { recursive: true });
     env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
     // (a client temp dir the plan keeps read-only: the builtin cannot be used, the helper is)
-    if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    if (by === 'helper' || by === 'landlock-helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
     else delete env.CLAUDE_CODE_TMPDIR;
     sock = join(L.outside, 'daemon.sock');
     server = spawn('python3', ['-c', SERVER, sock, abstract], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -39,14 +39,16 @@ function filterArchs(): string {
   return ['x64', 'arm64'].filter((a) => unixSocketFilter(a) !== null).join(', ');
 }
 
+const LANDLOCK_SOCKETS = 'refused: the same filter, installed by the builtin or the helper (`test/system/layers/unix-sockets.test.ts`)';
+
 /** The wrapper's mechanisms on Linux, for a client whose hook replaces the command: the tests that ran each with the real client. */
 function linuxWrapper(real: { mounts: string; landlock: string | null }): Holding[] {
   return [
     { mechanism: "bubblewrap's mounts, made in the client's bash or by bashguard's helper", unixSockets: `refused: the same filter, installed by the builtin or the helper (${filterArchs()}; \`test/system/layers/unix-sockets.test.ts\`)`, verifiedBy: real.mounts, realClient: true },
     { mechanism: 'bubblewrap (`"enforce": "bwrap"`, or where the mounts cannot be made without it)', unixSockets: `refused: seccomp filter on socket(AF_UNIX) (${filterArchs()})`, verifiedBy: 'test/system/layers/unix-sockets.test.ts' },
     real.landlock
-      ? { mechanism: 'Landlock (no user namespaces)', unixSockets: 'not held', verifiedBy: real.landlock, realClient: true }
-      : { mechanism: 'Landlock (no user namespaces)', unixSockets: 'not held', verifiedBy: 'test/system/layers/landlock.test.ts' },
+      ? { mechanism: 'Landlock (no user namespaces)', unixSockets: LANDLOCK_SOCKETS, verifiedBy: real.landlock, realClient: true }
+      : { mechanism: 'Landlock (no user namespaces)', unixSockets: LANDLOCK_SOCKETS, verifiedBy: 'test/system/layers/landlock.test.ts' },
   ];
 }
 
