@@ -1,7 +1,8 @@
 /**
  * A reader of the SBPL subset bashguard's Seatbelt enforcement profile uses
- * (src/layers/sandbox/seatbelt.ts): `(version 1)`, `(allow default)`, and
- * `(deny file-write* FILTER)` and `(deny file-write-create file-write-unlink FILTER)` with FILTER
+ * (src/layers/sandbox/seatbelt.ts): `(version 1)`, `(allow default)`, `(deny file-write*)` (first),
+ * `(allow file-write* FILTER)`, `(deny file-write* FILTER)` and
+ * `(deny file-write-create file-write-unlink FILTER)` with FILTER
  * one of `(subpath "…")`, `(literal "…")`, `(regex #"…")`, `(require-all F …)`, `(require-not F)`.
  * Anything else is an error, so a profile that grows a
  * form this reader does not know fails the tests instead of being half-read. Used to check the
@@ -83,33 +84,37 @@ function filter(e: Expr): Filter {
 /** The operations a rule names: `file-write*` is all of them. */
 export type Op = 'write' | 'create' | 'unlink';
 export interface Rule {
+  effect: 'allow' | 'deny';
   ops: Op[];
-  filter: Filter;
+  /** null: every path (`(deny file-write*)`). */
+  filter: Filter | null;
 }
 
-/** The `file-write*` deny rules of a profile (the others: `readRules`); throws on anything outside the subset. */
-export function readProfile(text: string): Filter[] {
-  return readRules(text)
-    .filter((r) => r.ops.length === 3)
-    .map((r) => r.filter);
+const ALL_OPS: Op[] = ['write', 'create', 'unlink'];
+
+/** The `file-write*` rules of a profile, in order (all: `readRules`); throws on anything outside the subset. */
+export function readProfile(text: string): Rule[] {
+  return readRules(text).filter((r) => r.ops.length === 3);
 }
 
-/** Every deny rule of a profile with the operations it denies; throws on anything outside the subset. */
+/** Every file-write rule of a profile, in order (the last that matches decides); throws on anything outside the subset. */
 export function readRules(text: string): Rule[] {
   const forms = parse(text);
-  const denies: Rule[] = [];
+  const rules: Rule[] = [];
   let version = false;
   let allowDefault = false;
   for (const f of forms) {
     if (!Array.isArray(f)) throw new Error(`a bare atom at top level: ${f}`);
     if (f[0] === 'version' && f[1] === '1' && f.length === 2) version = true;
     else if (f[0] === 'allow' && f[1] === 'default' && f.length === 2) allowDefault = true;
-    else if (f[0] === 'deny' && f[1] === 'file-write*' && f.length === 3) denies.push({ ops: ['write', 'create', 'unlink'], filter: filter(f[2]!) });
-    else if (f[0] === 'deny' && f[1] === 'file-write-create' && f[2] === 'file-write-unlink' && f.length === 4) denies.push({ ops: ['create', 'unlink'], filter: filter(f[3]!) });
+    else if (f[0] === 'deny' && f[1] === 'file-write*' && f.length === 2) rules.push({ effect: 'deny', ops: ALL_OPS, filter: null });
+    else if ((f[0] === 'deny' || f[0] === 'allow') && f[1] === 'file-write*' && f.length === 3) rules.push({ effect: f[0], ops: ALL_OPS, filter: filter(f[2]!) });
+    else if (f[0] === 'deny' && f[1] === 'file-write-create' && f[2] === 'file-write-unlink' && f.length === 4) rules.push({ effect: 'deny', ops: ['create', 'unlink'], filter: filter(f[3]!) });
     else throw new Error(`unknown form ${JSON.stringify(f)}`);
   }
   if (!version || !allowDefault) throw new Error('the profile lacks (version 1) or (allow default)');
-  return denies;
+  if (rules.some((r, i) => r.filter === null && i > 0)) throw new Error('(deny file-write*) after other rules would override them');
+  return rules;
 }
 
 const inside = (p: string, dir: string) => p === dir || dir === '/' || p.startsWith(dir + '/');
@@ -129,14 +134,16 @@ export function matches(f: Filter, path: string): boolean {
   }
 }
 
-/** Whether the profile denies writing `path` (create, write, remove, rename of the path itself). */
-export function denied(profile: Filter[], path: string): boolean {
-  return profile.some((f) => matches(f, path));
+/** Whether the rules deny `op` on `path`: the last rule that matches decides, none allows (`(allow default)`). Seatbelt checks the path a call names, nothing below it. */
+export function deniedOp(rules: Rule[], op: Op, path: string): boolean {
+  let d = false;
+  for (const r of rules) if (r.ops.includes(op) && (r.filter === null || matches(r.filter, path))) d = r.effect === 'deny';
+  return d;
 }
 
-/** Whether the rules deny `op` on `path` (Seatbelt checks the path a call names, nothing below it). */
-export function deniedOp(rules: Rule[], op: Op, path: string): boolean {
-  return rules.some((r) => r.ops.includes(op) && matches(r.filter, path));
+/** Whether the profile denies writing `path` (create, write, remove, rename of the path itself). */
+export function denied(profile: Rule[], path: string): boolean {
+  return deniedOp(profile, 'write', path);
 }
 
 /** Whether a rename of `from` to `to` is refused: removing the source's name or creating the destination's. */

@@ -5,8 +5,10 @@
  * the client's: sandbox-exec applies the profile to itself and execs the command, whose children
  * inherit it).
  *
- * The profile allows everything (`(allow default)`, the file system as the user has it) and adds
- * deny rules only, so no rule's meaning depends on the order of rules:
+ * The profile allows everything but writing (`(allow default)`, then `(deny file-write*)`), allows
+ * writing beneath each read-write grant (the plan's base `/` today; the write roots alone where the
+ * plan has no writable base) and on the devices every command writes, and then denies (Seatbelt:
+ * the last rule that matches decides, so the denies after the allows win):
  * - each read-only grant G denies `file-write*` beneath G, except beneath the read-write grants
  *   nested in G (`require-not`): the most specific grant decides, as with bubblewrap's binds;
  * - each directory that bubblewrap would make a mount point (a read-write grant, a pin) denies
@@ -14,8 +16,10 @@
  *   directory between two grants cannot carry a read-only path away (bubblewrap gets the same
  *   from EBUSY on a mount point).
  * Reservations are not made: a rule on a name holds before the name exists.
- * Seatbelt matches the path a call names after the kernel resolved it (the plan's paths are
- * physical, /private/tmp rather than /tmp). It is path-based: a hard link made before the call is
+ * Seatbelt matches the path a call names after the kernel resolved it, so every path of the plan
+ * is resolved through its existing part first (/private/tmp rather than /tmp), and matched in any
+ * case on a volume that ignores case; every ancestor of a read-only path is move-blocked
+ * (`seatbeltEnforcementProfile`). It is path-based: a hard link made before the call is
  * another path to the same file; whether a new hard link escapes is measured by the probe below,
  * and reported by `doctor`.
  *
@@ -79,7 +83,11 @@ export function seatbeltEnforcementProfile(plan: SandboxPlan, facts: ProfileFact
   // could not reserve, are simply read-only here.
   const grants: Pick<Grant, 'path' | 'access'>[] = [...plan.grants, ...plan.unreserved.map((path) => ({ path, access: 'ro' as const }))].map((g) => ({ ...g, path: resolve(g.path) }));
   const sub = (p: string) => pathFilter('subpath', p, ci(p));
-  const lines = ['(version 1)', '(allow default)'];
+  // Writes are denied unless a read-write grant allows them (the last rule that matches decides:
+  // the read-only rules below come after and win inside a read-write grant).
+  const lines = ['(version 1)', '(allow default)', '(deny file-write*)'];
+  for (const d of DEVICES) lines.push(`(allow file-write* ${d})`);
+  for (const g of grants) if (g.access === 'rw') lines.push(`(allow file-write* ${sub(g.path)})`);
   for (const g of grants) {
     if (g.access !== 'ro') continue;
     const holes = grants.filter((h) => h.access === 'rw' && h.path !== g.path && isInside(h.path, g.path));
@@ -94,6 +102,9 @@ export function seatbeltEnforcementProfile(plan: SandboxPlan, facts: ProfileFact
   for (const a of [...ancestors].sort()) lines.push(`(deny file-write-create file-write-unlink ${pathFilter('literal', a, ci(a))})`);
   return lines.join('\n') + '\n';
 }
+
+/** Devices every command writes, whatever the grants (as `bashguard sandbox`'s profile, ./render.ts). */
+const DEVICES = ['(literal "/dev/null")', '(literal "/dev/zero")', '(literal "/dev/tty")', '(regex #"^/dev/fd/")', '(regex #"^/dev/ttys")'];
 
 /**
  * A path filter: `(subpath "…")` or `(literal "…")`, or where the volume ignores case a regex

@@ -16,6 +16,14 @@ const plain: ProfileFacts = { isDir: () => true, resolve: (p) => p, caseInsensit
 const rulesOf = (plan: SandboxPlan, facts: ProfileFacts = plain) => readRules(seatbeltEnforcementProfile(plan, facts));
 
 describe('the Seatbelt profile, evaluated (issue 51 cases)', () => {
+  it('denies writing by default: only the read-write grants (and the devices every command writes) are writable', () => {
+    // a plan whose base is not writable: the write roots alone (issue 51, item 1)
+    const plan: SandboxPlan = { worktree: '/h/w', unreserved: [], grants: [{ path: '/h/w', access: 'rw', why: 'worktree' }, { path: '/private/tmp', access: 'rw', why: 'temp' }, { path: '/h/w/.git', access: 'ro', why: 'git file' }] };
+    const r = rulesOf(plan);
+    for (const p of ['/h/w/src/a.ts', '/private/tmp/x', '/dev/null', '/dev/fd/3', '/dev/ttys001']) expect(deniedOp(r, 'write', p), p).toBe(false);
+    for (const p of ['/h/.ssh/authorized_keys', '/h/other/x', '/usr/local/bin/x', '/h/w/.git', '/etc/hosts', '/dev/disk0']) expect(deniedOp(r, 'write', p), p).toBe(true);
+  });
+
   it('a protected name whose parent does not exist yet cannot be planted by creating or renaming the parent into place', () => {
     const plan: SandboxPlan = { worktree: '/h/w', unreserved: ['/h/.claude/settings.json'], grants: [{ path: '/', access: 'rw', why: 'b' }, { path: '/h/w', access: 'rw', why: 'worktree' }] };
     const r = rulesOf(plan);
