@@ -7,7 +7,7 @@
  * and io_uring are refused too.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
@@ -48,9 +48,11 @@ const { canRun } = bwrapHere('the Unix-socket filter runs under bubblewrap');
 const socat = ['/usr/bin/socat', '/bin/socat'].find((p) => spawnSync(p, ['-V']).status === 0) ?? null;
 const python = spawnSync('python3', ['-c', 'import socket']).status === 0 ? 'python3' : null;
 const cc = spawnSync('cc', ['--version']).status === 0 && process.arch === 'x64' ? 'cc' : null;
+const tmux = ['/usr/bin/tmux', '/bin/tmux', '/usr/local/bin/tmux'].find((p) => spawnSync(p, ['-V']).status === 0) ?? null;
 for (const [what, here] of [
   ['socat', socat],
   ['python3', python],
+  ['tmux', tmux],
 ] as const) {
   if (canRun && !here) cannotRun(`the Unix-socket runs that need ${what}: not installed`);
 }
@@ -200,6 +202,26 @@ describe.skipIf(!canRun || !python).each(
     expect(outside['io_uring']).not.toBe('38');
     const inside = Object.fromEntries(run(bin).stdout.trim().split('\n').map((l) => l.split(' ')));
     expect(inside).toEqual({ 'i386-socket': '1', 'i386-socketcall': '1', 'x32-socket': '1', io_uring: '38' });
+  });
+
+  it.skipIf(!tmux)("keeps a tmux server outside from running a command for the sandboxed one (issue 51's escape)", () => {
+    const tsock = join(L.outside, `tmux-${by}`);
+    const target = join(L.main, `ESCAPED-${by}`);
+    expect(spawnSync(tmux!, ['-S', tsock, '-f', '/dev/null', 'new-session', '-d', 'sleep 60']).status).toBe(0);
+    try {
+      const r = run(`${tmux} -S ${quote(tsock)} new-window -d ${quote(`touch ${target}`)}`);
+      expect(r.code).not.toBe(0);
+      // (the window's command would run at once in the server's own namespace)
+      spawnSync('sleep', ['0.5']);
+      expect(existsSync(target)).toBe(false);
+      // benign twin: the same call from outside the sandbox does reach the server
+      expect(spawnSync(tmux!, ['-S', tsock, 'new-window', '-d', `touch ${target}`]).status).toBe(0);
+      for (let i = 0; i < 20 && !existsSync(target); i++) spawnSync('sleep', ['0.1']);
+      expect(existsSync(target)).toBe(true);
+    } finally {
+      spawnSync(tmux!, ['-S', tsock, 'kill-server']);
+      rmSync(target, { force: true });
+    }
   });
 
   it('lets every socket through where the trusted config says "unixSockets": "allow"', () => {
