@@ -594,7 +594,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the complement of the main checkout, siblings, shared git state and control files; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the complement of the main checkout, siblings, shared git state and control files; new entries beside a protected path are refused); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
@@ -619,7 +619,13 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files)${where}; ${unixSocketsNote(ws)}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+}
+
+/** What the wrapped calls may do with Unix sockets (./seccomp.ts), for doctor. */
+function unixSocketsNote(ws: Workspace): string {
+  if (ws.config.unixSockets === 'allow') return `Unix sockets allowed ("unixSockets": "allow"${ws.config.source ? ` in ${ws.config.source}` : ''}): a daemon outside the sandbox (tmux, docker, systemd) can be asked to run code`;
+  return unixSocketFilter() ? 'new Unix sockets refused (seccomp): no daemon outside the sandbox can be asked to run code' : `Unix sockets not held: no seccomp filter for ${process.arch}`;
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace, tighten } from '../../../src/policy/workspace/index.js';
-import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
+import { enforceCall, enforcementStatus } from '../../../src/layers/sandbox/enforce.js';
 import { unixSocketFilter } from '../../../src/layers/sandbox/seccomp.js';
 import { DEFAULT_CONFIG, parseConfig, parseConfigLayer, ConfigError } from '../../../src/policy/config.js';
 import { cleanEnv, runWrapper } from '../../helpers/layers.js';
@@ -221,6 +221,19 @@ describe.skipIf(!canRun || !python).each(
     } finally {
       spawnSync(tmux!, ['-S', tsock, 'kill-server']);
       rmSync(target, { force: true });
+    }
+  });
+
+  it.skipIf(by !== 'shell')('is named by doctor: refused, or allowed and by which file', () => {
+    expect(enforcementStatus(openWorkspace(L.worktree, { env }), env, []).detail).toMatch(/new Unix sockets refused \(seccomp\)/);
+    const A = makeGitLayout('bashguard-unix-doctor-');
+    try {
+      writeFileSync(join(A.main, '.bashguard.json'), '{"unixSockets": "allow"}\n');
+      const st = enforcementStatus(openWorkspace(A.worktree, { env }), env, []);
+      expect(st.ok).toBe(true);
+      expect(st.detail).toContain(`Unix sockets allowed ("unixSockets": "allow" in ${join(A.main, '.bashguard.json')})`);
+    } finally {
+      A.cleanup();
     }
   });
 
