@@ -44,6 +44,7 @@
  * doc, short doc, handle; WORD_LIST and WORD_DESC as in command.h. No bash header is needed.
  */
 #include "mounts-core.h"
+#include "seccomp-core.h"
 
 typedef struct word_desc {
   char *word;
@@ -80,7 +81,17 @@ static int settle_session(void) {
 }
 
 static int bashguard_landlock_builtin(WORD_LIST *list) {
-  if (!list || !list->word || strcmp(list->word->word, "--rules") != 0 || !list->next || !list->next->word || list->next->next) return DECLINE_USAGE;
+  if (!list || !list->word || strcmp(list->word->word, "--rules") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;
+  /* --rules TEXT [--seccomp HEX] (static: set before the setjmp below and read after a longjmp) */
+  static const char *hex;
+  static struct sock_fprog prog;
+  hex = NULL;
+  prog = (struct sock_fprog){0, NULL};
+  if (list->next->next) {
+    WORD_LIST *more = list->next->next;
+    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
+    hex = more->next->word->word;
+  }
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   jmp_buf back;
@@ -90,26 +101,40 @@ static int bashguard_landlock_builtin(WORD_LIST *list) {
     if (parent >= 0) close(parent);
     if (ruleset >= 0) close(ruleset);
     parent = ruleset = -1;
+    free(prog.filter);
     free(text);
     return code;
   }
   fail_to = &back;
   keep_below = 0; /* no exec follows to close them: each descriptor is closed once its rule is in */
+  if (hex) parse_filter(hex, &prog);
   begin_ruleset();
   grant_rules(text);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
   fail_to = NULL;
   confine();
+  if (hex) install_filter(&prog);
   free(text);
   return 0;
 }
 
 static char *const doc[] = {"Confines this shell's writes with Landlock (bashguard's hook wrapper).", NULL};
 
-struct builtin bashguard_landlock_struct = {"bashguard_landlock", bashguard_landlock_builtin, BUILTIN_ENABLED, doc, "bashguard_landlock --rules TEXT", NULL};
+struct builtin bashguard_landlock_struct = {"bashguard_landlock", bashguard_landlock_builtin, BUILTIN_ENABLED, doc, "bashguard_landlock --rules TEXT [--seccomp HEX]", NULL};
 
 static int bashguard_mounts_builtin(WORD_LIST *list) {
-  if (!list || !list->word || strcmp(list->word->word, "--mounts") != 0 || !list->next || !list->next->word || list->next->next) return DECLINE_USAGE;
+  if (!list || !list->word || strcmp(list->word->word, "--mounts") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;
+  /* --mounts TEXT [--seccomp HEX]: the filter the hook asks for (native/seccomp-core.h) */
+  /* (static: set before the setjmp below and read after a longjmp) */
+  static const char *hex;
+  static struct sock_fprog prog;
+  hex = NULL;
+  prog = (struct sock_fprog){0, NULL};
+  if (list->next->next) {
+    WORD_LIST *more = list->next->next;
+    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
+    hex = more->next->word->word;
+  }
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   struct op *ops = calloc(mount_lines(text), sizeof *ops);
@@ -123,18 +148,21 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
     fail_to = NULL;
     if (ruleset >= 0) close(ruleset);
     ruleset = -1;
+    free(prog.filter);
     free(ops);
     free(text);
     return code;
   }
   fail_to = &back;
   keep_below = 0;
+  if (hex) parse_filter(hex, &prog);
   size_t n = parse_mounts(text, ops);
   begin_ruleset();
   mounts_possible(DECLINE_KERNEL);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
   make_mounts(ops, n, DECLINE_KERNEL);
   confine();
+  if (hex) install_filter(&prog);
   free(ops);
   free(text);
   return 0;
@@ -142,4 +170,4 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
 
 static char *const mounts_doc[] = {"Confines this shell's writes with the enforcement plan's mounts (bashguard's hook wrapper).", NULL};
 
-struct builtin bashguard_mounts_struct = {"bashguard_mounts", bashguard_mounts_builtin, BUILTIN_ENABLED, mounts_doc, "bashguard_mounts --mounts TEXT", NULL};
+struct builtin bashguard_mounts_struct = {"bashguard_mounts", bashguard_mounts_builtin, BUILTIN_ENABLED, mounts_doc, "bashguard_mounts --mounts TEXT [--seccomp HEX]", NULL};

@@ -2,8 +2,8 @@
  * bashguard-landlock: runs a program with writes confined by Landlock (src/layers/sandbox/landlock.ts
  * computes the rules; the hook's enforcement uses it where bubblewrap cannot start).
  *
- *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...
- *   bashguard-landlock --mounts TEXT -- PROG ARGS...
+ *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] [--seccomp HEX] -- PROG ARGS...
+ *   bashguard-landlock --mounts TEXT [--seccomp HEX] -- PROG ARGS...
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
  * Every write-class right the kernel's Landlock ABI knows is handled, and granted only beneath the
@@ -48,6 +48,7 @@
  * (one prebuilt binary serves glibc and musl systems, and starts without a dynamic loader).
  */
 #include "mounts-core.h"
+#include "seccomp-core.h"
 
 /* A new session (no controlling terminal). A process group leader cannot start one: fork, and the parent passes the status on. */
 static void new_session(void) {
@@ -72,8 +73,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   /* --mounts TEXT -- PROG ARGS: the plan's mounts (native/mounts-core.h), for a client shell other than bash. */
-  if (argc >= 5 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--") == 0) {
+  /* (--mounts TEXT --seccomp HEX -- PROG ARGS: with the filter the hook asks for, native/seccomp-core.h) */
+  int filtered = argc >= 7 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--seccomp") == 0 && strcmp(argv[5], "--") == 0;
+  if (filtered || (argc >= 5 && strcmp(argv[1], "--mounts") == 0 && strcmp(argv[3], "--") == 0)) {
     char *text = argv[2];
+    struct sock_fprog prog = {0, NULL};
+    if (filtered) parse_filter(argv[4], &prog);
+    char **cmd = argv + (filtered ? 6 : 4);
     struct op *ops = calloc(mount_lines(text), sizeof *ops);
     if (!ops) fail(EXIT_SETUP, "out of memory", NULL, ENOMEM);
     size_t n = parse_mounts(text, ops);
@@ -83,15 +89,16 @@ int main(int argc, char **argv) {
     new_session();
     make_mounts(ops, n, EXIT_UNAVAILABLE);
     confine();
-    execvp(argv[4], argv + 4);
+    if (filtered) install_filter(&prog);
+    execvp(cmd[0], cmd);
     int err = errno;
-    fail(err == ENOENT ? 127 : 126, "cannot run", argv[4], err);
+    fail(err == ENOENT ? 127 : 126, "cannot run", cmd[0], err);
   }
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {
     const char *o = argv[first];
-    if ((strcmp(o, "--rw") != 0 && strcmp(o, "--rw-file") != 0 && strcmp(o, "--rules") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS... (got", o, 0);
-    if (strcmp(o, "--rules") != 0) check_path(argv[first + 1]);
+    if ((strcmp(o, "--rw") != 0 && strcmp(o, "--rw-file") != 0 && strcmp(o, "--rules") != 0 && strcmp(o, "--seccomp") != 0) || first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] [--seccomp HEX] -- PROG ARGS... (got", o, 0);
+    if (strcmp(o, "--rules") != 0 && strcmp(o, "--seccomp") != 0) check_path(argv[first + 1]);
     first += 2;
   }
   if (first + 1 >= argc) fail(EXIT_USAGE, "usage: bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] -- PROG ARGS...", NULL, 0);
@@ -100,8 +107,10 @@ int main(int argc, char **argv) {
   keep_below = getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY ? (int)(nofile.rlim_cur > 1088 ? 1024 : nofile.rlim_cur / 2) : 1024;
   begin_ruleset();
 
+  struct sock_fprog prog = {0, NULL};
   for (int i = 1; i < first; i += 2) {
-    if (strcmp(argv[i], "--rules") == 0) grant_rules(argv[i + 1]);
+    if (strcmp(argv[i], "--seccomp") == 0) parse_filter(argv[i + 1], &prog);
+    else if (strcmp(argv[i], "--rules") == 0) grant_rules(argv[i + 1]);
     else {
       int dir = strcmp(argv[i], "--rw") == 0;
       grant(open_nofollow(argv[i + 1], dir), dir, argv[i + 1]);
@@ -110,6 +119,7 @@ int main(int argc, char **argv) {
 
   new_session();
   confine();
+  if (prog.filter) install_filter(&prog);
   execvp(argv[first + 1], argv + first + 1);
   int err = errno;
   fail(err == ENOENT ? 127 : 126, "cannot run", argv[first + 1], err);

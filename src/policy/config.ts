@@ -37,6 +37,12 @@ export interface Config {
    * `off` leaves the analyzer alone.
    */
   enforce: EnforceMode;
+  /**
+   * Whether an enforced Bash call may create Unix sockets (src/layers/sandbox/seccomp.ts): `block`
+   * (default; a tmux, docker or systemd daemon outside the sandbox cannot be asked to run code) or
+   * `allow`. Only a trusted file may allow them.
+   */
+  unixSockets: UnixSockets;
   /** Lint: glob patterns of files to skip. */
   ignore: string[];
   /** Lint: directories where `source`d files are looked up (absolute; ShellCheck's source-path). */
@@ -74,6 +80,7 @@ export interface ConfigLayer {
   unanalyzable?: Decision;
   enforceInPlainCheckout?: boolean;
   enforce?: EnforceMode;
+  unixSockets?: UnixSockets;
   ignore?: string[];
   sourcePath?: string[];
   vars?: Record<string, string>;
@@ -88,6 +95,7 @@ export const DEFAULT_CONFIG: Config = {
   unanalyzable: 'ask',
   enforceInPlainCheckout: false,
   enforce: 'auto',
+  unixSockets: 'block',
   ignore: [],
   sourcePath: [],
   vars: {},
@@ -99,9 +107,10 @@ export const DEFAULT_CONFIG: Config = {
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'unixSockets', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
 export type EnforceMode = 'auto' | 'bwrap' | 'landlock' | 'seatbelt' | 'client' | 'off';
 export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'landlock', 'seatbelt', 'client', 'off'];
+export type UnixSockets = 'block' | 'allow';
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
@@ -202,6 +211,10 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     if (typeof obj.enforce !== 'string' || !(ENFORCE_MODES as readonly string[]).includes(obj.enforce)) throw new ConfigError(`${file}: enforce: must be one of ${ENFORCE_MODES.map((m) => `"${m}"`).join(', ')}`);
     layer.enforce = obj.enforce as EnforceMode;
   }
+  if (obj.unixSockets !== undefined) {
+    if (obj.unixSockets !== 'block' && obj.unixSockets !== 'allow') throw new ConfigError(`${file}: unixSockets: must be "block" or "allow"`);
+    layer.unixSockets = obj.unixSockets;
+  }
   if (obj.ignore !== undefined) {
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
     layer.ignore = obj.ignore as string[];
@@ -232,6 +245,7 @@ export function applyLayer(base: Config, layer: ConfigLayer): Config {
     unanalyzable: layer.unanalyzable ?? base.unanalyzable,
     enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
     enforce: layer.enforce ?? base.enforce,
+    unixSockets: layer.unixSockets ?? base.unixSockets,
     ignore: [...base.ignore, ...(layer.ignore ?? [])],
     sourcePath: [...base.sourcePath, ...(layer.sourcePath ?? [])],
     vars: { ...base.vars, ...layer.vars },

@@ -53,6 +53,7 @@ import { refStamp } from './git-refs.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
+import { filterPrintf, unixSocketFilter } from './seccomp.js';
 export { BWRAP_PROBE } from './probes.js';
 export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
@@ -353,6 +354,11 @@ export interface WrapOptions {
   cwdFile: string;
   /** Whether `--` ends the sandbox program's own options (bwrap, the Landlock helper); not for sandbox-exec. */
   dashDash?: boolean;
+  /**
+   * A seccomp filter bubblewrap applies to the command (`--seccomp 9`, ./seccomp.ts), fed to it
+   * by a process substitution: the program holds NUL bytes, and a file would be state to trust.
+   */
+  seccomp?: Uint8Array | null;
 }
 
 /**
@@ -379,7 +385,7 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
       // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
       // stays and `set -C` refuses an existing one)
       `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
-      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3)`,
+      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.seccomp ? ['--seccomp', '9'] : []), ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3${opts.seccomp ? ` 9< <(${filterPrintf(opts.seccomp)})` : ''})`,
       '__bg_s=$?',
       '__bg_d=',
       `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
@@ -515,6 +521,10 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
   const useLandlock = mode === 'landlock' || ll?.ok === true;
   if (!bwrap && !useLandlock && !mountsHelper) return { kind: 'none', reason: `bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)${mode === 'auto' ? `, bashguard's helper cannot make its mounts here, and Landlock cannot be used: ${ll?.why}` : ''}` };
   const shell = opts.shell ?? clientShell(env);
+  // The Unix-socket filter (./seccomp.ts): bubblewrap reads it from a descriptor, the builtins and
+  // the helper take it as hex (native/seccomp-core.h).
+  const filter = ws.config.unixSockets === 'allow' ? null : unixSocketFilter();
+  const hex = filter ? ['--seccomp', Buffer.from(filter).toString('hex')] : [];
   try {
     const cwdFile = cwdFileFor(env, command, callId);
     if (useLandlock) {
@@ -527,6 +537,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
         store,
         available: ll ?? undefined,
         name: `landlock-rules-${hash64(`${ws.layout?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`,
+        seccomp: hex,
       });
     }
     // (the program that starts the sandbox is a control path of the plan)
@@ -537,7 +548,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile });
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
@@ -548,11 +559,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // helper), else by the helper for a fresh inner shell, where their probes passed.
     const text = helper ? mountsText(plan, root) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
-    const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text], shell, cwdFile });
+    const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];
     const tmp = built ? clientTmpDir(env) : null;
     if (built && tmp && effectiveAccess(tmp, plan.grants) === 'rw' && !plan.grants.some((g) => g.reserve && isInside(tmp, g.path)) && inShellMountsWork(built, shell, env).ok) {
-      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, fallback ?? byHelper()), plan, by: 'shell', probe: mountsHelper ? helperProbe : bwrapProbe() };
+      return { kind: 'bwrap', command: inShellWrapper(command, built, 'bashguard_mounts', text, fallback ?? byHelper(), hex), plan, by: 'shell', probe: mountsHelper ? helperProbe : bwrapProbe() };
     }
     if (mountsHelper || helperMountsWork(helper!, env).ok) return { kind: 'bwrap', command: byHelper(), plan, by: 'helper', probe: helperProbe };
     return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
@@ -627,7 +638,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused)${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };
@@ -652,13 +663,20 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${where}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${where}; ${unixSocketsNote(ws)}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 
 /** The plan's write roots, as doctor names them (the line in force: a tool writing elsewhere adds a root to `writeRoots`). */
 function writeRootsSaid(plan: SandboxPlan): string {
   const rw = plan.grants.filter((g) => g.access === 'rw' && !g.pin && g.path !== '/dev' && g.path !== '/proc').map((g) => g.path);
   return rw.length > 6 ? `${rw.slice(0, 6).join(', ')} and ${rw.length - 6} more` : rw.join(', ');
+}
+
+
+/** What the wrapped calls may do with Unix sockets (./seccomp.ts), for doctor. */
+function unixSocketsNote(ws: Workspace): string {
+  if (ws.config.unixSockets === 'allow') return `Unix sockets allowed ("unixSockets": "allow"${ws.config.source ? ` in ${ws.config.source}` : ''}): a daemon outside the sandbox (tmux, docker, systemd) can be asked to run code`;
+  return unixSocketFilter() ? 'new Unix sockets refused (seccomp): no daemon outside the sandbox can be asked to run code' : `Unix sockets not held: no seccomp filter for ${process.arch}`;
 }
 
 /** The wrapped `true` run in the worktree as the client runs a call: null when it ran, else why not. */

@@ -7,6 +7,7 @@
  * builtin cannot load or declines (before changing anything), `fallback` (the helper's or bwrap's
  * wrapper) runs instead. The shell stays confined until the call ends, when Claude Code writes its
  * cwd file in its temp dir (`clientTmpDir`): the caller uses this only where that stays writable.
+ * `more`: the builtin's further words (`--seccomp HEX`, the Unix-socket filter of ./seccomp.ts).
  */
 import { basename } from 'node:path';
 import { physicalPath } from '../../util/physical-path.js';
@@ -21,9 +22,9 @@ export type Builtin = 'bashguard_landlock' | 'bashguard_mounts';
  * the builtin are called through `builtin`, so a function of the same name (from the client's shell
  * snapshot) is not run instead.
  */
-export function inShellWrapper(command: string, so: string, builtin: Builtin, text: string, fallback: string): string {
+export function inShellWrapper(command: string, so: string, builtin: Builtin, text: string, fallback: string, more: readonly string[] = []): string {
   const option = builtin === 'bashguard_landlock' ? '--rules' : '--mounts';
-  return `${commandDefinition(command)}if builtin enable -f ${shellQuote(so)} ${builtin} 2>/dev/null && builtin ${builtin} ${option} ${shellQuote(text)}; then eval "$__bg_c"; else ${afterDefinition(command, fallback)}; fi`;
+  return `${commandDefinition(command)}if builtin enable -f ${shellQuote(so)} ${builtin} 2>/dev/null && builtin ${builtin} ${option} ${shellQuote(text)}${more.map((w) => ` ${shellQuote(w)}`).join('')}; then eval "$__bg_c"; else ${afterDefinition(command, fallback)}; fi`;
 }
 
 /** The builtins' shared object where the client's shell is bash and it is installed beside the Landlock helper; else null. */

@@ -457,7 +457,7 @@ export function landlockCall(
   ws: Workspace,
   command: string,
   env: Env,
-  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; shell: string; store?: Store; name?: string; available?: ReturnType<typeof landlockAvailable> },
+  deps: { plan: (helper: string) => SandboxPlan; wrap: (command: string, helper: string, args: string[]) => string; shell: string; store?: Store; name?: string; available?: ReturnType<typeof landlockAvailable>; seccomp?: readonly string[] },
 ): LandlockEnforcement | { kind: 'none'; reason: string } {
   const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
@@ -467,12 +467,14 @@ export function landlockCall(
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');
     if ('error' in rules) return { kind: 'none', reason: rules.error };
-    const wrapped = deps.wrap(command, a.helper, rules.args);
+    // (`seccomp`: the Unix-socket filter's words, `--seccomp HEX`, for the helper and the builtin alike)
+    const more = deps.seccomp ?? [];
+    const wrapped = deps.wrap(command, a.helper, [...rules.args, ...more]);
     // The client's own shell confined in place where it is bash, the builtin is installed and the
     // client's cwd file can still be written after the command; else the helper.
     const so = inShellBuiltin(deps.shell, a.helper);
     const tmp = so ? clientTmpDir(env) : null;
-    const fast = so && tmp && grantsWhole(rules.args[1]!, tmp) ? inShellWrapper(command, so, 'bashguard_landlock', rules.args[1]!, wrapped) : null;
+    const fast = so && tmp && grantsWhole(rules.args[1]!, tmp) ? inShellWrapper(command, so, 'bashguard_landlock', rules.args[1]!, wrapped, more) : null;
     return { kind: 'landlock', command: fast ?? wrapped, plan, rules, inShell: fast !== null };
   } catch (err) {
     return { kind: 'none', reason: `the Landlock rules cannot be computed: ${(err as Error).message.split('\n')[0]}` };

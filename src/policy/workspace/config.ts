@@ -197,6 +197,8 @@ export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Co
     if (layer.enforce === 'bwrap' && base.enforce === 'auto') out.enforce = 'bwrap';
     else refuse(`enforce: ${layer.enforce}`);
   }
+  if (layer.unixSockets === 'block') out.unixSockets = 'block';
+  else if (layer.unixSockets === 'allow' && base.unixSockets !== 'allow') refuse('unixSockets: allow');
   return out;
 }
 

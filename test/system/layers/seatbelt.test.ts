@@ -21,18 +21,26 @@ import { clientShell, enforceCall, enforcementPlan, enforcementWrapper } from '.
 import { effectiveAccess, type Grant, type SandboxPlan } from '../../../src/layers/sandbox/index.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { parseConfigLayer } from '../../../src/policy/config.js';
-import { denied, readProfile, type Filter } from '../../helpers/sbpl.js';
+import { denied, readProfile, type Rule } from '../../helpers/sbpl.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { cleanEnv } from '../../helpers/layers.js';
 
 const BW = bwrapHere('the Seatbelt tests that stand bubblewrap in for sandbox-exec');
 
-/** bubblewrap arguments that apply a profile's deny rules: read-only binds with read-write holes, pins as mount points. */
-function bwrapFor(profile: Filter[]): string[] {
+/**
+ * bubblewrap arguments that apply a profile's file-write rules: the catch-all deny and each allowed
+ * subpath as the tree bound read-only or read-write, each read-only subpath a read-only bind with
+ * read-write holes, each denied literal (a pin) a mount point. Device allows are bwrap's /dev.
+ */
+function bwrapFor(profile: Rule[]): string[] {
   const mounts: { path: string; access: 'ro' | 'rw' }[] = [];
-  for (const f of profile) {
-    if (f.kind === 'subpath') mounts.push({ path: f.path, access: 'ro' });
+  for (const { effect, filter: f } of profile) {
+    if (f === null) mounts.push({ path: '/', access: 'ro' });
+    else if (effect === 'allow') {
+      if (f.kind === 'subpath') mounts.push({ path: f.path, access: 'rw' });
+      else if (!(f.kind === 'literal' ? f.path.startsWith('/dev/') : f.kind === 'regex' && f.source.startsWith('^/dev/'))) throw new Error(`not translatable: ${JSON.stringify(f)}`);
+    } else if (f.kind === 'subpath') mounts.push({ path: f.path, access: 'ro' });
     else if (f.kind === 'literal') mounts.push({ path: f.path, access: 'rw' });
     else if (f.kind === 'all') {
       for (const x of f.of) {
@@ -43,9 +51,12 @@ function bwrapFor(profile: Filter[]): string[] {
     } else throw new Error(`not translatable: ${JSON.stringify(f)}`);
   }
   mounts.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? 1 : -1));
+  // (the tree itself is bound by the base arguments; a plan that leaves it read-only is not one these tests make)
+  const base = mounts.filter((m) => m.path === '/');
+  if (base.length && base[base.length - 1]!.access !== 'rw') throw new Error('not translatable: / read-only');
   const root = process.getuid?.() === 0;
   const args = ['--unshare-user', '--unshare-pid', ...(root ? ['--cap-drop', 'ALL', '--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc'];
-  for (const m of mounts) if (existsSync(m.path)) args.push(m.access === 'ro' ? '--ro-bind' : '--bind', m.path, m.path);
+  for (const m of mounts) if (m.path !== '/' && existsSync(m.path)) args.push(m.access === 'ro' ? '--ro-bind' : '--bind', m.path, m.path);
   return args;
 }
 
@@ -80,7 +91,7 @@ describe('the enforcement profile', () => {
         const p = '/' + parts.map((x) => x.replace(/\//g, '')).join('/');
         const plan: SandboxPlan = { worktree: '/w', unreserved: [], grants: [{ path: '/', access: 'rw', why: 'b' }, { path: p, access: 'ro', why: 'x' }] };
         const profile = readProfile(seatbeltEnforcementProfile(plan, () => false));
-        expect(profile).toEqual([{ kind: 'subpath', path: p }]);
+        expect(profile.filter((r) => r.effect === 'deny' && r.filter !== null).map((r) => r.filter)).toEqual([{ kind: 'subpath', path: p }]);
       }),
     );
   });
