@@ -313,7 +313,10 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   const joinedEdits = () => {
     if (!joined) return;
     for (const j of findAllJoinedLines(tree.root, source)) {
-      if (canEndCommandAt(source, j.from, j.offset)) add([{ start: j.offset, end: j.offset + 1, text: ';' }]);
+      if (!canEndCommandAt(source, j.from, j.offset, j.comment)) continue;
+      // A comment before the newline is blanked (it means nothing to bash), else the `;` would join it.
+      const blank = j.comment === undefined ? [] : [{ start: j.comment, end: j.from, text: ' '.repeat(j.from - j.comment) }];
+      add([...blank, { start: j.offset, end: j.offset + 1, text: ';' }]);
     }
   };
   if (!tree.hasErrors) {
@@ -470,12 +473,12 @@ function bracketAsCommand(bracket: SyntaxNode): Edit {
 }
 
 /** Only blanks and line continuations between the command's last word and the newline. */
-function canEndCommandAt(source: string, from: number, nl: number): boolean {
+function canEndCommandAt(source: string, from: number, nl: number, comment = nl): boolean {
   const gap = source.slice(from, nl);
   if (!/^(?:[ \t]|\\\n)*$/.test(gap)) return false;
-  // A heredoc started on this line has its body read at this newline: `;` would move it.
+  // A heredoc started on this line (before its comment) has its body read at this newline: `;` would move it.
   const lineStart = source.lastIndexOf('\n', from - 1) + 1;
-  return !source.slice(lineStart, nl).includes('<<');
+  return !source.slice(lineStart, comment).includes('<<');
 }
 
 /** `for NAME do` / `select NAME do` in an ERROR: the blank before `do` becomes `;`. */

@@ -22,6 +22,12 @@ export interface JoinedLine {
   row: number;
   /** End of the command's child before it. */
   from: number;
+  /**
+   * Where that child starts when it is a comment (`a | b | c # x` then a newline: the grammar
+   * keeps the comment inside `c` and carries `c` over to the next line). A `;` put at the newline
+   * would extend the comment over the next line, hiding it; the repair blanks the comment first.
+   */
+  comment?: number;
 }
 
 /** Where a command node runs over an unescaped newline between its children, or null. */
@@ -56,7 +62,7 @@ function joinedLines(root: SyntaxNode, source: string, firstOnly: boolean): Join
         const at = unescapedNewline(source, prev.end, next.start);
         if (at >= 0) {
           points ??= pointFinder(source);
-          out.push({ offset: at, row: points(prev.end).row, from: prev.end });
+          out.push({ offset: at, row: points(prev.end).row, from: prev.end, ...(prev.type === 'comment' ? { comment: prev.start } : {}) });
           if (firstOnly) return out;
           break;
         }

@@ -60,6 +60,7 @@ const ACCEPTED = [
   'A=1 \\\n  B=2\necho hi',
   'A=1 B=2\necho hi',
   'ls | ls | cp a b\necho ok > out.txt',
+  'ls | ls | cp a b # note\necho ok > out.txt',
   // heredocs bash runs
   'cat <<EOF\nhello\nworld',
   'cat <<EOF\n  EOF\nworld\n',
@@ -163,6 +164,10 @@ describe.each(Object.keys(parsers))('recovered parses (%s)', (backend) => {
     const r = runScenario(parser, `ls | ls | cp src/app.sh ${MAIN_README}\necho ok > out.txt`);
     expect(r.verdict.decision).toBe('deny');
     expect(r.analysis.effects.some((e) => e.kind === 'write' && e.path === MAIN_README)).toBe(true);
+    // A comment ending the first line: the repair's `;` must not join the next line to the comment.
+    const c = runScenario(parser, `ls | ls | cat # note\necho ok > ${MAIN_README}`);
+    expect(c.verdict.decision).toBe('deny');
+    expect(parse(parser, 'ls | ls | cat # note <<\necho ok > out.txt').body.items).toHaveLength(2);
   });
 
   it('`` is an empty command substitution: the words around it stay separate words', () => {
