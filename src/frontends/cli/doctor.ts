@@ -14,7 +14,8 @@ import { memoryFs, standardEnv, standardPolicy, WORKTREE } from '../../policy/sc
 import { packagePath } from '../../util/package-root.js';
 import { treeAddon } from '../../util/tree-addon.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
-import { claudeSettingsChecks, enforcementCheck, onPath, type Check } from './install.js';
+import { claudeSettingsChecks, enforcementCheck, onPath, readSettings, removeHook, type Check } from './install.js';
+import { join } from 'node:path';
 
 /** Self-test cases against the standard scenario: each must get its expected decision. */
 const SELF_TEST: [string, string][] = [
@@ -95,8 +96,20 @@ export async function runDoctor(io: IO, json = false): Promise<number> {
   let layout = 'not inside a git checkout: the hook stays out of the way here';
   const found = discoverLayout(io.cwd);
   if (found.ok) layout = `${found.layout.current.kind} at ${found.layout.current.root ?? found.layout.current.gitDir}${found.layout.current.kind === 'linked-worktree' ? ` (main checkout ${found.layout.main?.root ?? 'none'}, ${found.layout.siblings.length} sibling worktree(s))` : ''}`;
-  checks.push({ ok: true, label: 'layout here', detail: layout });
+  const stray = found.ok ? null : strayProjectHook(io);
+  checks.push(stray ? { ok: false, label: 'layout here', detail: `${layout}, yet ${stray} holds a bashguard hook: it guards nothing here (install it in the checkout, or \`bashguard install --user\`)` } : { ok: true, label: 'layout here', detail: layout });
   if (json) io.stdout(JSON.stringify({ ok: checks.every((c) => c.ok), checks }, null, 2) + '\n');
   else for (const c of checks) io.stdout(`${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(18)} ${c.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/** Outside any checkout: the project settings file here, when it holds a bashguard hook (an older install's), else null. */
+function strayProjectHook(io: IO): string | null {
+  const file = join(io.cwd, '.claude', 'settings.json');
+  try {
+    const settings = readSettings(file);
+    return JSON.stringify(removeHook(settings)) === JSON.stringify(settings) ? null : file;
+  } catch {
+    return null; // unreadable or invalid: the settings checks say so
+  }
 }

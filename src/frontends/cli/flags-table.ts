@@ -23,7 +23,8 @@ function rows(c: Command, path: string[]): string[] {
     for (const o of c.options) {
       if (o.hidden) continue;
       const dflt = o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' && !(Array.isArray(o.defaultValue) && o.defaultValue.length === 0) && !o.description.includes('default') ? ` (default: ${o.defaultValue})` : '';
-      out.push(`| | \`${cell(o.flags)}\` | ${cell(o.description)}${cell(dflt)} |`);
+      const choices = o.argChoices ? ` (${o.argChoices.join(', ')})` : '';
+      out.push(`| | \`${o.flags.replace(/\|/g, '\\|')}\` | ${cell(o.description)}${cell(choices)}${cell(dflt)} |`);
     }
   }
   for (const s of c.commands) if (!s.name().startsWith('__')) out.push(...rows(s, [...path, s.name()]));

@@ -130,7 +130,7 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
         const answer = await judgeBash(scope, parser, source, cwd, io.env, verdict);
         if ((answer?.decision ?? 'allow') !== decision) {
           decision = answer?.decision ?? 'allow';
-          note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command before any command in it is complete, so none of it runs';
+          note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command; what runs of it (nothing, or the whole lines before the rejected one) writes nothing outside the worktree';
         }
       }
       if (opts.json) {

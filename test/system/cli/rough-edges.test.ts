@@ -176,3 +176,18 @@ describe('project installs where they guard nothing or little', () => {
     expect(after.stdout).not.toContain('stays active');
   });
 });
+
+describe('doctor outside a git checkout', () => {
+  it("fails on a project hook left there (an older install's), passes without one", async () => {
+    const plain = join(T, 'plain-doctor');
+    mkdirSync(join(plain, '.claude'), { recursive: true });
+    const clean = await cli(['doctor', '--json'], plain);
+    const layoutOf = (out: string) => (JSON.parse(out) as { checks: { ok: boolean; label: string; detail: string }[] }).checks.find((c) => c.label === 'layout here')!;
+    expect(layoutOf(clean.stdout).ok).toBe(true);
+    writeFileSync(join(plain, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/opt/bashguard/bin/bashguard-hook' }] }] } }));
+    const r = await cli(['doctor', '--json'], plain);
+    expect(layoutOf(r.stdout)).toMatchObject({ ok: false });
+    expect(layoutOf(r.stdout).detail).toContain(`${plain}/.claude/settings.json holds a bashguard hook: it guards nothing here`);
+    expect(r.code).toBe(1);
+  });
+});
