@@ -44,6 +44,17 @@ describe('the Unix-socket filter (its program)', () => {
   });
 });
 
+describe.skipIf(process.platform !== 'linux' || !landlockHelper())("the helper's --seccomp", () => {
+  it('refuses a program that is not whole instructions of hex, before running anything', () => {
+    for (const bad of ['zz', '0', '', `${'0'.repeat(16 * 4097)}`, 'g'.repeat(16)]) {
+      const r = spawnSync(landlockHelper()!, ['--mounts', '', '--seccomp', bad, '--', '/bin/sh', '-c', 'echo ran'], { encoding: 'utf8' });
+      expect(r.status, bad.slice(0, 20)).toBe(125);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^bashguard-landlock: --seccomp: /);
+    }
+  });
+});
+
 const { canRun } = bwrapHere('the Unix-socket filter runs under bubblewrap');
 const socat = ['/usr/bin/socat', '/bin/socat'].find((p) => spawnSync(p, ['-V']).status === 0) ?? null;
 const python = spawnSync('python3', ['-c', 'import socket']).status === 0 ? 'python3' : null;
