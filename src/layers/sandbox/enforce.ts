@@ -201,6 +201,8 @@ function isPlan(x: unknown): x is SandboxPlan {
 export interface FactStore {
   read(name: string): string | null;
   write(name: string, text: string): void;
+  /** A private file holding exactly `bytes` (the seccomp filter bubblewrap opens), or null. */
+  file?(name: string, bytes: Uint8Array): string | null;
 }
 
 /**
@@ -359,6 +361,11 @@ export interface WrapOptions {
    * by a process substitution: the program holds NUL bytes, and a file would be state to trust.
    */
   seccomp?: Uint8Array | null;
+  /**
+   * A file that holds exactly `seccomp`, in the hook's private cache directory (read-only in every
+   * sandbox), opened instead of the process substitution: no fork of the client's shell.
+   */
+  seccompFile?: string | null;
 }
 
 /**
@@ -385,7 +392,7 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
       // (`.$$`, the client shell's pid: the same wrapper run twice gets two files, since the file
       // stays and `set -C` refuses an existing one)
       `__bg_f=${shellQuote(opts.cwdFile)}.$$`,
-      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.seccomp ? ['--seccomp', '9'] : []), ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3${opts.seccomp ? ` 9< <(${filterPrintf(opts.seccomp)})` : ''})`,
+      `(set -C; exec ${shellJoin([opts.bwrap, ...opts.args, ...(opts.seccomp ? ['--seccomp', '9'] : []), ...(opts.dashDash === false ? [] : ['--']), opts.shell, '-c', inner, opts.shell])} "$__bg_c" 3>"$__bg_f" 7>&1 8>&2 1>/dev/null 2>&3${opts.seccomp ? (opts.seccompFile ? ` 9<${shellQuote(opts.seccompFile)}` : ` 9< <(${filterPrintf(opts.seccomp)})`) : ''})`,
       '__bg_s=$?',
       '__bg_d=',
       `if [ -f "$__bg_f" ] && [ ! -L "$__bg_f" ]; then while IFS= read -r __bg_l || [ -n "$__bg_l" ]; do case $__bg_l in :/*) __bg_d=\${__bg_l#:} ;; *) builtin printf '%s\\n' "$__bg_l" >&2 ;; esac; done <"$__bg_f"; fi`,
@@ -548,7 +555,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const root = process.getuid?.() === 0;
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter });
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).

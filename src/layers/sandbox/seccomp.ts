@@ -9,8 +9,9 @@
  * binary (x64, arm64; its source is not in the package) with the filter compiled in, which execs
  * the command after a nested user, pid and mount namespace of its own: one more process per call,
  * and namespaces on top of bubblewrap's. bubblewrap applies a classic BPF program it reads from a
- * descriptor (`--seccomp FD`) in the process it execs, at no extra cost; the program is a dozen
- * instructions, written out here with the reason for each.
+ * descriptor (`--seccomp FD`) in the process it execs, at no extra cost, and bashguard's builtin
+ * and helper install the same program from hex (native/seccomp-core.h); the program (40
+ * instructions on x86-64) is written out here with the reason for each part.
  *
  * What it covers: every new Unix socket of the command and its children (pathname and abstract
  * names alike, since the socket is refused before any name is given), on every system-call ABI the

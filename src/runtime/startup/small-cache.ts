@@ -17,6 +17,11 @@ export interface SmallCache {
   read(name: string): string | null;
   /** Stores `text` under `name`, whole or not at all. Never throws. */
   write(name: string, text: string): void;
+  /**
+   * The path of a private file that holds exactly `bytes` (written now where it is missing or
+   * holds anything else), for a program to open by name; null where it cannot be made. Never throws.
+   */
+  file(name: string, bytes: Uint8Array): string | null;
 }
 
 /** Facts not written for this long are removed when another one is written (a layout that changed). */
@@ -58,6 +63,28 @@ export function smallCache(env: Env): SmallCache | null {
         }
         return got === size ? buf.toString('utf8') : null;
       });
+    },
+    file(name, bytes) {
+      const f = `${dir}/blob-${name.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+      const same = readPrivateFile(f, (fd, size) => {
+        if (size !== bytes.length) return false;
+        const buf = Buffer.allocUnsafe(size);
+        return readSync(fd, buf, 0, size, 0) === size && buf.equals(bytes);
+      });
+      if (same) return f;
+      const tmp = `${dir}/.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+      try {
+        writeFileSync(tmp, bytes, { mode: 0o600, flag: 'wx' });
+        renameSync(tmp, f);
+        return f;
+      } catch {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // not written
+        }
+        return null;
+      }
     },
     write(name, text) {
       const tmp = `${dir}/.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;

@@ -7,7 +7,7 @@
  * and io_uring are refused too.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
@@ -19,6 +19,7 @@ import { cleanEnv, runWrapper } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { landlockAvailable, landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 import { cannotRun } from '../../helpers/shared.js';
+import { smallCache } from '../../../src/runtime/startup/small-cache.js';
 
 describe('the Unix-socket filter (its program)', () => {
   it('exists for x64 and arm64 and not for an architecture it does not know', () => {
@@ -41,6 +42,17 @@ describe('the Unix-socket filter (its program)', () => {
     expect(notices.join('\n')).toMatch(/unixSockets: allow ignored/);
     const allowed = { ...DEFAULT_CONFIG, unixSockets: 'allow' as const };
     expect(tighten(allowed, parseConfigLayer('{"unixSockets": "block"}', '/w/.bashguard.json', '/w'), []).unixSockets).toBe('block');
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || !landlockHelper())("the helper's --seccomp", () => {
+  it('refuses a program that is not whole instructions of hex, before running anything', () => {
+    for (const bad of ['zz', '0', '', `${'0'.repeat(16 * 4097)}`, 'g'.repeat(16)]) {
+      const r = spawnSync(landlockHelper()!, ['--mounts', '', '--seccomp', bad, '--', '/bin/sh', '-c', 'echo ran'], { encoding: 'utf8' });
+      expect(r.status, bad.slice(0, 20)).toBe(125);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^bashguard-landlock: --seccomp: /);
+    }
   });
 });
 
@@ -235,6 +247,26 @@ describe.skipIf(!canRun || !python).each(
     } finally {
       A.cleanup();
     }
+  });
+
+  it.skipIf(by !== 'bwrap')("opens the filter from the hook's private cache where there is one (no fork), rewriting a file that was changed", () => {
+    const store = smallCache(env)!;
+    expect(store).not.toBeNull();
+    const ws = openWorkspace(L.worktree, { env });
+    const e = enforceCall(ws, `python3 -c ${quote(CLIENT)} unix ${quote(sock)}`, 'bwrap', env, undefined, store);
+    if (e.kind !== 'bwrap') throw new Error('not enforced');
+    const m = / 9<'?([^' )]+)'?\)/.exec(e.command);
+    expect(m, 'a file, not a process substitution').not.toBeNull();
+    expect(e.command).not.toContain('9< <(');
+    const file = m![1]!;
+    expect(new Uint8Array(readFileSync(file))).toEqual(unixSocketFilter());
+    expect(runWrapper(e.command, { cwd: L.worktree, env }).stdout.trim()).toBe('EPERM');
+    // a file that no longer holds the program (an allow-all filter put there) is written again
+    writeFileSync(file, Buffer.from([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]));
+    const again = enforceCall(ws, `python3 -c ${quote(CLIENT)} unix ${quote(sock)}`, 'bwrap', env, undefined, store);
+    if (again.kind !== 'bwrap') throw new Error('not enforced');
+    expect(new Uint8Array(readFileSync(file))).toEqual(unixSocketFilter());
+    expect(runWrapper(again.command, { cwd: L.worktree, env }).stdout.trim()).toBe('EPERM');
   });
 
   it('lets every socket through where the trusted config says "unixSockets": "allow"', () => {

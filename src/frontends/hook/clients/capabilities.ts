@@ -52,7 +52,7 @@ function linuxWrapper(real: { mounts: string; landlock: string | null }): Holdin
   ];
 }
 
-const SEATBELT: Holding = { mechanism: 'Seatbelt (`sandbox-exec`, src/layers/sandbox/seatbelt.ts)', unixSockets: 'not held: the profile allows network-outbound', verifiedBy: null, unverified: NO_MAC };
+const SEATBELT: Holding = { mechanism: 'Seatbelt (`sandbox-exec`, src/layers/sandbox/seatbelt.ts)', unixSockets: 'not held: the profile allows network-outbound', verifiedBy: null, unverified: `${NO_MAC}; the generated profile's rules are evaluated on paper (\`test/system/layers/seatbelt-profile.test.ts\`, \`test/system/layers/seatbelt.test.ts\`)` };
 
 export const CAPABILITIES: ClientCapability[] = [
   {
