@@ -5,6 +5,7 @@
  * after the construct, so an interpreter that wrongly ends the path allows it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
 import { analyzeWith } from '../../../../src/engine/analyze.js';
 import { evaluate } from '../../../../src/policy/policy.js';
@@ -128,5 +129,30 @@ describe('break and continue leave the loop body where bash reaches them', () =>
 
   it('outside a loop they end nothing (bash says so and goes on)', () => {
     expect(decide('f() { break; touch ../../x; }; f')).toBe('deny');
+  });
+});
+
+describe('property: guards on what the command does not fix never hide a later write', () => {
+  // Each guard may end the path only on some values of a variable the command never sets (not
+  // $1 or $#: inside the function `g` below they are known, g is called without arguments).
+  const cond = fc.constantFrom('[ -n "${V:-}" ]', '[ -z "$V" ]', 'test "${V-}" = a', '[[ ${V:+x} == x ]]', 'x=${V:-}; [ -n "$x" ]', '[ -n "$(printf %s "${V:-}")" ]');
+  const guard = fc.tuple(cond, fc.integer({ min: 0, max: 5 })).map(([c, how]) =>
+    [
+      `${c} || exit 0`,
+      `${c} && exit 1`,
+      `if ${c}; then exit 0; fi`,
+      `g(){ if ${c}; then return; fi; exit 0; }; g`,
+      `for i in 1 2; do ${c} && break; exit 0; done`,
+      `case "\${V:-}" in a) exit 0;; esac`,
+    ][how]!,
+  );
+
+  it('the write after any sequence of them is reported', () => {
+    fc.assert(
+      fc.property(fc.array(guard, { minLength: 1, maxLength: 4 }), (guards) => {
+        expect(decide(`${guards.join('; ')}; touch ../../x`)).not.toBe('allow');
+      }),
+      { numRuns: 150 },
+    );
   });
 });
