@@ -75,6 +75,7 @@ describe('a variable the script does not set decides no condition', () => {
     expect(decide('x=${FOO:-}; [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
     expect(decide('x=$(printf %s "${FOO:-}"); [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
     expect(decide('for a in ${L:-x}; do exit 0; done; touch ../../x')).not.toBe('allow');
+    expect(decide(': "${V:=no}"; [ "$V" = no ] && exit 0; touch ../../x')).not.toBe('allow');
   });
 
   it('a value of the analysis\' environment other than HOME decides nothing (the agent\'s shell has its own)', () => {
