@@ -140,6 +140,9 @@ describe('break and continue leave the loop body where bash reaches them', () =>
 
   it('outside a loop they end nothing (bash says so and goes on)', () => {
     expect(decide('f() { break; touch ../../x; }; f')).toBe('deny');
+    // Nor in a function called from a loop (bash 5: "only meaningful in a loop"): the loop goes on.
+    expect(decide('f() { break; }; for a in 1; do f; exit 0; done; touch ../../x')).toBe('allow');
+    expect(decide('f() { break; }; for a in 1; do f; touch ../../x; done')).toBe('deny');
   });
 });
 
