@@ -36,9 +36,10 @@ export interface WritesSpec {
 }
 
 export function writes(spec: WritesSpec): CommandSpec {
+  // Not silent: a writer may print (`gzip -c`, `tee`, `cp -v`, `sed` without -i), so what
+  // `$(writer ...)` gives is not known, never empty (`[ -z "$(gzip -c f)" ]` decides nothing).
   return {
     category: 'writes',
-    silent: true,
     run(inv, interp) {
       applyWrites(spec, parseArgs(inv.args, spec.grammar), inv, interp);
     },

@@ -66,11 +66,15 @@ function copyInto(target: State, source: State): void {
  * what follows in the body (an `exit` after a `break`) does not end the paths that left.
  */
 export class LoopFrames {
-  private readonly frames: { breaks: State[]; continues: State[] }[] = [];
+  private readonly frames: { breaks: State[]; continues: State[]; scope: number }[] = [];
 
-  /** Runs a loop on `st`, then joins the paths that left it by `break` or `continue`. */
-  run(st: State, body: () => void): void {
-    this.frames.push({ breaks: [], continues: [] });
+  /**
+   * Runs a loop on `st`, then joins the paths that left it by `break` or `continue`. `scope`: the
+   * function depth it runs at; a `break` in a function called from the loop is not followed out
+   * of the function (its state is the function's): there it ends nothing.
+   */
+  run(st: State, scope: number, body: () => void): void {
+    this.frames.push({ breaks: [], continues: [], scope });
     let left: State[] = [];
     try {
       body();
@@ -91,9 +95,9 @@ export class LoopFrames {
   }
 
   /** Outside a loop bash says so and goes on: false, and the path is unchanged. */
-  jump(st: State, kind: 'break' | 'continue', levels: number): boolean {
-    if (this.frames.length === 0) return false;
-    const f = this.frames[Math.max(0, this.frames.length - levels)]!;
+  jump(st: State, kind: 'break' | 'continue', levels: number, scope: number): boolean {
+    const f = this.frames[Math.max(0, this.frames.length - levels)];
+    if (!f || f.scope !== scope || this.frames[this.frames.length - 1]!.scope !== scope) return false;
     (kind === 'break' ? f.breaks : f.continues).push(cloneState(st));
     st.terminated = true;
     return true;

@@ -416,6 +416,8 @@ function operatorValue(
           evidence: note(`${part.name} defaulted to ${def.value}`),
           exported: false,
           fromEnvironment: false,
+          // Not set by the script: it may come from the environment, where `:=` keeps its value.
+          guessed: true,
         });
       }
       // The default applies if the variable is unset; when we cannot tell, it is a guess.

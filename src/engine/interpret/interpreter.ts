@@ -324,7 +324,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private readonly loops = new LoopFrames();
 
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
-    this.loops.jump(st, kind, levels);
+    this.loops.jump(st, kind, levels, this.returns.depth);
   }
 
   private readonly functionSite: FunctionSite = (fn) => {
@@ -749,7 +749,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.loops.run(st, () => this.loopBody(cmd, st, stdin));
+    this.loops.run(st, this.returns.depth, () => this.loopBody(cmd, st, stdin));
   }
 
   private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {

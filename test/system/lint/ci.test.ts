@@ -54,6 +54,17 @@ describe('what fails a build', () => {
     expect(strict.code).toBe(1);
   });
 
+  it('unreachable code is an info note with its reason: it never fails the build, and a directive silences it', async () => {
+    write('u/x.sh', 'die() { echo "$*" >&2; exit 1; }\n[ -n "${CI:-}" ] || echo local\ndie stop\ntouch /etc/motd\n');
+    const r = await lint(['--format', 'json', 'u']);
+    expect(rules(r)).toEqual(['u/x.sh:4:BG0005:info']);
+    expect(r.code).toBe(0);
+    const text = await lint(['--notes', 'u']);
+    expect(text.out).toContain('unreachable: `die` (line 1) exits on every path (called on line 3)');
+    write('u/x.sh', 'die() { echo "$*" >&2; exit 1; }\ndie stop\n# bashguard disable=BG0005 -- kept for reference\ntouch /etc/motd\n');
+    expect(rules(await lint(['--format', 'json', 'u']))).toEqual([]);
+  });
+
   it('--max-warnings N fails on more than N warnings', async () => {
     write('w/x.sh', '# bashguard disabel=BG1001\necho ok\n');
     const r = await lint(['--format', 'json', 'w']);

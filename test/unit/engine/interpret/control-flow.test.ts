@@ -5,6 +5,7 @@
  * after the construct, so an interpreter that wrongly ends the path allows it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
 import { analyzeWith } from '../../../../src/engine/analyze.js';
 import { evaluate } from '../../../../src/policy/policy.js';
@@ -74,6 +75,7 @@ describe('a variable the script does not set decides no condition', () => {
     expect(decide('x=${FOO:-}; [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
     expect(decide('x=$(printf %s "${FOO:-}"); [ -n "$x" ] || exit 0; touch ../../x')).not.toBe('allow');
     expect(decide('for a in ${L:-x}; do exit 0; done; touch ../../x')).not.toBe('allow');
+    expect(decide(': "${V:=no}"; [ "$V" = no ] && exit 0; touch ../../x')).not.toBe('allow');
   });
 
   it('a value of the analysis\' environment other than HOME decides nothing (the agent\'s shell has its own)', () => {
@@ -94,6 +96,16 @@ describe('a variable the script does not set decides no condition', () => {
 
   it('the benign twin stays allowed', () => {
     expect(decide('[ -n "${FOO:-}" ] || exit 0; touch x')).toBe('allow');
+  });
+});
+
+describe('what a command prints is known only where its spec computes it', () => {
+  it('a writer, dd without of= and echo -e with escapes print what is not known', () => {
+    expect(decide('[ -z "$(gzip -c f)" ] && exit 0; touch ../../x')).not.toBe('allow');
+    expect(decide('u=$(dd bs=1 count=7); [ "$u" != nobody ] && exit; touch ../../x')).not.toBe('allow');
+    expect(decide('[ "$(echo -e \'x\\c\')" = x ] || exit 0; touch ../../x')).not.toBe('allow');
+    // Known output still decides.
+    expect(decide('[ "$(echo x)" = x ] && exit 0; touch ../../x')).toBe('allow');
   });
 });
 
@@ -128,5 +140,33 @@ describe('break and continue leave the loop body where bash reaches them', () =>
 
   it('outside a loop they end nothing (bash says so and goes on)', () => {
     expect(decide('f() { break; touch ../../x; }; f')).toBe('deny');
+    // Nor in a function called from a loop (bash 5: "only meaningful in a loop"): the loop goes on.
+    expect(decide('f() { break; }; for a in 1; do f; exit 0; done; touch ../../x')).toBe('allow');
+    expect(decide('f() { break; }; for a in 1; do f; touch ../../x; done')).toBe('deny');
+  });
+});
+
+describe('property: guards on what the command does not fix never hide a later write', () => {
+  // Each guard may end the path only on some values of a variable the command never sets (not
+  // $1 or $#: inside the function `g` below they are known, g is called without arguments).
+  const cond = fc.constantFrom('[ -n "${V:-}" ]', '[ -z "$V" ]', 'test "${V-}" = a', '[[ ${V:+x} == x ]]', 'x=${V:-}; [ -n "$x" ]', '[ -n "$(printf %s "${V:-}")" ]');
+  const guard = fc.tuple(cond, fc.integer({ min: 0, max: 5 })).map(([c, how]) =>
+    [
+      `${c} || exit 0`,
+      `${c} && exit 1`,
+      `if ${c}; then exit 0; fi`,
+      `g(){ if ${c}; then return; fi; exit 0; }; g`,
+      `for i in 1 2; do ${c} && break; exit 0; done`,
+      `case "\${V:-}" in a) exit 0;; esac`,
+    ][how]!,
+  );
+
+  it('the write after any sequence of them is reported', () => {
+    fc.assert(
+      fc.property(fc.array(guard, { minLength: 1, maxLength: 4 }), (guards) => {
+        expect(decide(`${guards.join('; ')}; touch ../../x`)).not.toBe('allow');
+      }),
+      { numRuns: 150 },
+    );
   });
 });
