@@ -51,11 +51,12 @@ function bwrapFor(profile: Rule[]): string[] {
     } else throw new Error(`not translatable: ${JSON.stringify(f)}`);
   }
   mounts.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? 1 : -1));
-  // (the tree itself is bound by the base arguments; a plan that leaves it read-only is not one these tests make)
+  // The tree itself is bound by the base arguments: read-only where the profile's last word on `/` is a deny.
   const base = mounts.filter((m) => m.path === '/');
-  if (base.length && base[base.length - 1]!.access !== 'rw') throw new Error('not translatable: / read-only');
+  const rootRw = base.length > 0 && base[base.length - 1]!.access === 'rw';
   const root = process.getuid?.() === 0;
-  const args = ['--unshare-user', '--unshare-pid', ...(root ? ['--cap-drop', 'ALL', '--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc'];
+  const tree = rootRw ? (root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']) : ['--ro-bind', '/', '/', '--dev', '/dev'];
+  const args = ['--unshare-user', '--unshare-pid', ...(root ? ['--cap-drop', 'ALL'] : []), ...tree, '--proc', '/proc'];
   for (const m of mounts) if (m.path !== '/' && existsSync(m.path)) args.push(m.access === 'ro' ? '--ro-bind' : '--bind', m.path, m.path);
   return args;
 }
