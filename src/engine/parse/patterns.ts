@@ -290,3 +290,31 @@ export function wordGlobEdits(source: string, ranges: readonly [number, number][
   }
   return out;
 }
+
+/**
+ * `a[$m/$v]=x`: in a subscript the grammar glues `$v` to the word before it and fails; it reads
+ * `a[${m}/${v}]`, the same to bash. Each plain `$name` of the subscript gets its braces (two
+ * insertions, the name keeps its range).
+ */
+export function subscriptEdits(source: string, n: SyntaxNode): Edit[] {
+  const out: Edit[] = [];
+  for (let i = n.start; i < n.end; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const j = source.indexOf("'", i + 1);
+      if (j < 0) return out;
+      i = j;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = skipQuoted(source, i);
+      if (j < 0) return out;
+      i = j - 1;
+    } else if (c === '$') {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, n.end));
+      if (!m) continue;
+      out.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+      i += m[0].length;
+    }
+  }
+  return out;
+}

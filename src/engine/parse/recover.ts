@@ -37,7 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
-import { arithmeticBaseEdits, casePatternEdits, testOpeners, testPatternEdits, wordGlobEdits } from './patterns.js';
+import { arithmeticBaseEdits, casePatternEdits, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
@@ -359,6 +359,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
     if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
+    if (n.type === 'subscript' && n.children.some((c) => c.type === 'ERROR')) add(subscriptEdits(source, n));
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
     // first redirect, and being inserted text its node is dropped again.

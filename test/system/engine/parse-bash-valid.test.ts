@@ -45,6 +45,9 @@ const ACCEPTED = [
   // A pattern after a lone `=` in `[[ ]]`, then `&&`.
   '[[ $a = $m/$v/$1 && \\\n  $b = $(readlink -f $c) ]] && echo a',
   '[[ $m = ${1:-*} && $v = ${2:-*} ]] || echo a',
+  // Expansions glued by `/` or `+` in a subscript.
+  'declare -A a; a[$m/$v/$k]+=${w##*/}" "',
+  'a[$m+$v]=x',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -88,6 +91,11 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const list = parse(parser, src).body.items[0]!.command;
     expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('a[$m/$v]=x: the assignment keeps its subscript text', () => {
+    const c = parse(parser, 'a[$m/$v]+=x; touch ' + MAIN + '/README.md').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', assigns: [{ name: 'a[$m/$v]', append: true }] });
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
