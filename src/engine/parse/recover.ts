@@ -538,7 +538,8 @@ function expansionEdits(source: string, start: number): Edit[] | null {
       // `]` with no `[` open before it (`${x%%]*}`) is a literal to bash, a subscript's end to the
       // grammar (which rejects `\]` too): shown as a letter, the IR reading the original.
       // `{` is literal too (bash does not pair braces inside `${...}`: `${x#*{}` ends at the first `}`).
-      else if (c === '{') edits.push({ start: i, end: i + 1, text: 'x' });
+      // So are `(` and `)` (`${x:-Password ($k on $d)}`: the grammar starts an array there).
+      else if (c === '{' || c === '(' || c === ')') edits.push({ start: i, end: i + 1, text: 'x' });
       else if (c === ']' && !bracketOpen(source, start + 2, i)) edits.push({ start: i, end: i + 1, text: 'x' });
       i++;
     }

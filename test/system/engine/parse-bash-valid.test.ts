@@ -48,6 +48,9 @@ const ACCEPTED = [
   // Expansions glued by `/` or `+` in a subscript.
   'declare -A a; a[$m/$v/$k]+=${w##*/}" "',
   'a[$m+$v]=x',
+  // Parentheses in the word of `${x:-...}` (literal to bash).
+  'echo "${p:-Password ($k on $d)}"',
+  'echo ${p:-Password ($k on $d)}',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -96,6 +99,11 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   it('a[$m/$v]=x: the assignment keeps its subscript text', () => {
     const c = parse(parser, 'a[$m/$v]+=x; touch ' + MAIN + '/README.md').body.items[0]!.command;
     expect(c).toMatchObject({ kind: 'simple', assigns: [{ name: 'a[$m/$v]', append: true }] });
+  });
+
+  it('${x:-a ($k)}: the default keeps its text and its variable', () => {
+    const w = parse(parser, 'echo "${p:-P ($k on $d)}"').body.items[0]!.command;
+    expect(w).toMatchObject({ kind: 'simple', words: [{}, { parts: [{ kind: 'param', name: 'p', op: ':-', arg: { text: 'P ($k on $d)', parts: [{ value: 'P (' }, { kind: 'param', name: 'k' }, {}, { kind: 'param', name: 'd' }, { value: ')' }] } }] }] });
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
