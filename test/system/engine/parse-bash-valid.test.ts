@@ -51,6 +51,8 @@ const ACCEPTED = [
   // Parentheses in the word of `${x:-...}` (literal to bash).
   'echo "${p:-Password ($k on $d)}"',
   'echo ${p:-Password ($k on $d)}',
+  // `[ \( ... \) ]` (POSIX grouping) after a line continuation.
+  'if [ -z "$a" -o \\\n\t\\( "$b" != gpt -a "$c" != dos \\) -o \\\n\t\\( "$d" = dos \\) ]; then\n  exit 1\nfi',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -69,6 +71,11 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   it('every accepted input parses with no problem left', () => {
     const bad = ACCEPTED.map((s) => ({ s, p: parse(parser, s).problems.map((p) => p.reason) })).filter((x) => x.p.length > 0);
     expect(bad).toEqual([]);
+  });
+
+  it('a write after each accepted input is found (the rest of the file is read)', () => {
+    const missed = ACCEPTED.filter((src) => !runScenario(parser, `${src}\ntouch ${MAIN}/README.md\n`).verdict.findings.some((f) => f.path === `${MAIN}/README.md`));
+    expect(missed).toEqual([]);
   });
 
   it('an extglob pattern keeps its own text, and writes before and after it are found', () => {
