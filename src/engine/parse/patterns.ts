@@ -318,3 +318,17 @@ export function subscriptEdits(source: string, n: SyntaxNode): Edit[] {
   }
   return out;
 }
+
+/** At an extglob operator (`@+!*?`) directly before `(`: the group to its `)`, as letters. */
+export function extglobGroupAt(source: string, at: number): Edit | null {
+  if (at < 0 || !'@+!*?'.includes(source[at] ?? '') || source[at + 1] !== '(') return null;
+  let depth = 0;
+  for (let i = at + 1; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n' || c === "'" || c === '"' || c === '$' || c === '`') return null;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return { start: at, end: i + 1, text: 'x'.repeat(i + 1 - at) };
+  }
+  return null;
+}

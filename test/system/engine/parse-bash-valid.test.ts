@@ -53,6 +53,9 @@ const ACCEPTED = [
   'echo ${p:-Password ($k on $d)}',
   // `[ \( ... \) ]` (POSIX grouping) after a line continuation.
   'if [ -z "$a" -o \\\n\t\\( "$b" != gpt -a "$c" != dos \\) -o \\\n\t\\( "$d" = dos \\) ]; then\n  exit 1\nfi',
+  // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
+  'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
+  'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
@@ -111,6 +114,12 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   it('${x:-a ($k)}: the default keeps its text and its variable', () => {
     const w = parse(parser, 'echo "${p:-P ($k on $d)}"').body.items[0]!.command;
     expect(w).toMatchObject({ kind: 'simple', words: [{}, { parts: [{ kind: 'param', name: 'p', op: ':-', arg: { text: 'P ($k on $d)', parts: [{ value: 'P (' }, { kind: 'param', name: 'k' }, {}, { kind: 'param', name: 'd' }, { value: ')' }] } }] }] });
+  });
+
+  it('0<> file: a read-write redirect of fd 0, not an argument `0`', () => {
+    const c = parse(parser, 'exec 0<> /dev/console 1<> x').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'exec' }], redirects: [{ op: '<>', fd: 0, target: { text: '/dev/console' } }, { op: '<>', fd: 1, target: { text: 'x' } }] });
+    expect(runScenario(parser, `exec 0<> ${MAIN}/README.md`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
