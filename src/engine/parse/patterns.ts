@@ -109,6 +109,9 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     if (end <= start) return [];
     const word = source.slice(start, end);
     if (compared && prev !== '=~') out.push(...maskGroups(source, start, end));
+    // `( $1 =~ $re)`: the grammar's regex runs on over the `)` that closes the group; a blank
+    // before it (bash ends the word there too) keeps them apart.
+    if (prev === '=~' && source[end] === ')') out.push([{ start: end, end: end, text: ' ' }]);
     // `=` (bash's `==`): the grammar reads a pattern after a lone `=` as a regex that runs on
     // past `&&` (`[[ $a = $m/$v && $b ]]` loses its `]]`); after `==` it reads the pattern. The
     // `==` token maps back onto the `=` the IR reads.

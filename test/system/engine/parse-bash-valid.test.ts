@@ -56,6 +56,9 @@ const ACCEPTED = [
   // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
   'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
   'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
+  // A regex right before the `)` of a group in `[[ ]]`.
+  'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
+  '[[ ($1 =~ x) ]] && echo a',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
