@@ -237,6 +237,12 @@ export function arithmeticBaseEdits(source: string, n: SyntaxNode): Edit[] {
     const name = n.start + m.index + m[0].length - m[1]!.length;
     out.push({ start: name, end: name, text: '{' }, { start: name + m[1]!.length, end: name + m[1]!.length, text: '}' });
   }
+  if (out.length > 0) return out;
+  // `$((0x${v%:*}))`: any other literal glued before a `${`, which the grammar cannot read at all,
+  // is shown as blanks. The IR keeps an arithmetic expansion as its original text and the
+  // substitutions in it, which stay.
+  const glued = /(?<![\w#$])[A-Za-z0-9_#]+(?=\$\{)/g;
+  for (let m = glued.exec(text); m; m = glued.exec(text)) out.push({ start: n.start + m.index, end: n.start + m.index + m[0].length, text: ' '.repeat(m[0].length) });
   return out;
 }
 

@@ -62,6 +62,7 @@ const ACCEPTED = [
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
+  '_o="$(printf "%s" "$((0x${mm%:*})):$((0x${mm#*:}))")"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
 ];
 
@@ -117,6 +118,12 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   it('${x:-a ($k)}: the default keeps its text and its variable', () => {
     const w = parse(parser, 'echo "${p:-P ($k on $d)}"').body.items[0]!.command;
     expect(w).toMatchObject({ kind: 'simple', words: [{}, { parts: [{ kind: 'param', name: 'p', op: ':-', arg: { text: 'P ($k on $d)', parts: [{ value: 'P (' }, { kind: 'param', name: 'k' }, {}, { kind: 'param', name: 'd' }, { value: ')' }] } }] }] });
+  });
+
+  it('$((0x${v})): a substitution in the glued expansion is still found', () => {
+    const src = `echo $((0x\${a:-$(touch ${MAIN}/README.md)}))`;
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('0<> file: a read-write redirect of fd 0, not an argument `0`', () => {
