@@ -109,6 +109,9 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     if (end <= start) return [];
     const word = source.slice(start, end);
     if (compared && prev !== '=~') out.push(...maskGroups(source, start, end));
+    // `( $1 =~ $re)`: the grammar's regex runs on over the `)` that closes the group; a blank
+    // before it (bash ends the word there too) keeps them apart.
+    if (prev === '=~' && source[end] === ')') out.push([{ start: end, end: end, text: ' ' }]);
     // `=` (bash's `==`): the grammar reads a pattern after a lone `=` as a regex that runs on
     // past `&&` (`[[ $a = $m/$v && $b ]]` loses its `]]`); after `==` it reads the pattern. The
     // `==` token maps back onto the `=` the IR reads.
@@ -234,6 +237,12 @@ export function arithmeticBaseEdits(source: string, n: SyntaxNode): Edit[] {
     const name = n.start + m.index + m[0].length - m[1]!.length;
     out.push({ start: name, end: name, text: '{' }, { start: name + m[1]!.length, end: name + m[1]!.length, text: '}' });
   }
+  if (out.length > 0) return out;
+  // `$((0x${v%:*}))`: any other literal glued before a `${`, which the grammar cannot read at all,
+  // is shown as blanks. The IR keeps an arithmetic expansion as its original text and the
+  // substitutions in it, which stay.
+  const glued = /(?<![\w#$])[A-Za-z0-9_#]+(?=\$\{)/g;
+  for (let m = glued.exec(text); m; m = glued.exec(text)) out.push({ start: n.start + m.index, end: n.start + m.index + m[0].length, text: ' '.repeat(m[0].length) });
   return out;
 }
 
@@ -289,4 +298,46 @@ export function wordGlobEdits(source: string, ranges: readonly [number, number][
     }
   }
   return out;
+}
+
+/**
+ * `a[$m/$v]=x`: in a subscript the grammar glues `$v` to the word before it and fails; it reads
+ * `a[${m}/${v}]`, the same to bash. Each plain `$name` of the subscript gets its braces (two
+ * insertions, the name keeps its range).
+ */
+export function subscriptEdits(source: string, n: SyntaxNode): Edit[] {
+  const out: Edit[] = [];
+  for (let i = n.start; i < n.end; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const j = source.indexOf("'", i + 1);
+      if (j < 0) return out;
+      i = j;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = skipQuoted(source, i);
+      if (j < 0) return out;
+      i = j - 1;
+    } else if (c === '$') {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, n.end));
+      if (!m) continue;
+      out.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+      i += m[0].length;
+    }
+  }
+  return out;
+}
+
+/** At an extglob operator (`@+!*?`) directly before `(`: the group to its `)`, as letters. */
+export function extglobGroupAt(source: string, at: number): Edit | null {
+  if (at < 0 || !'@+!*?'.includes(source[at] ?? '') || source[at + 1] !== '(') return null;
+  let depth = 0;
+  for (let i = at + 1; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n' || c === "'" || c === '"' || c === '$' || c === '`') return null;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return { start: at, end: i + 1, text: 'x'.repeat(i + 1 - at) };
+  }
+  return null;
 }

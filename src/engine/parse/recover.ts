@@ -37,7 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
-import { arithmeticBaseEdits, casePatternEdits, testOpeners, testPatternEdits, wordGlobEdits } from './patterns.js';
+import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { pushChildrenContaining, type SyntaxNode } from './tree.js';
 
@@ -181,13 +181,17 @@ function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
   return out;
 }
 
-/** ERROR and MISSING nodes in the tree, counted up to `upTo`. */
+/**
+ * ERROR and MISSING nodes in the tree, counted up to `upTo`; the `>` of `N<>file` is not one (the
+ * grammar has no `<>`, the IR reads it: src/engine/syntax/build.ts).
+ */
 function errorCount(root: SyntaxNode, upTo = Infinity): number {
   let n = 0;
   const stack = [root];
   while (stack.length && n < upTo) {
     const c = stack.pop()!;
-    if (c.type === 'ERROR' || c.missing) n++;
+    const readWrite = c.type === 'ERROR' && c.children.length === 1 && c.children[0]!.type === '>' && c.end === c.start + 1;
+    if ((c.type === 'ERROR' && !readWrite) || c.missing) n++;
     for (const k of c.children) stack.push(k);
   }
   return n;
@@ -347,6 +351,9 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       for (const g of casePatternEdits(source, n)) add(g);
       const e = forDo(source, n);
       if (e) add([e]);
+      // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
+      // the descriptor, and the IR reads the original `0`).
+      if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
       // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
       // grouping); the grammar's test_command has no such operand and leaves the `[` in an
       // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
@@ -362,6 +369,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
     if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
+    if (n.type === 'subscript' && n.children.some((c) => c.type === 'ERROR')) add(subscriptEdits(source, n));
     // `n=1 2>/dev/null`: assignments with redirects and no command (bash: the assignments stay,
     // the redirects are made). The grammar wants a command name: a `:` is inserted before the
     // first redirect, and being inserted text its node is dropped again.
@@ -393,7 +401,8 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
-    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => c.missing && c.type === ']')) {
+    // Likewise a `[` whose operands the grammar could not read (`\(` after a line continuation).
+    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => (c.missing && c.type === ']') || c.type === 'ERROR')) {
       add([bracketAsCommand(n.children[0])]);
     }
     // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.
@@ -440,20 +449,6 @@ function substringEdits(root: SyntaxNode, out: Edit[]): Edit[] {
     for (const c of n.children) stack.push(c);
   }
   return out.filter((e, i) => !out.some((o, j) => j !== i && o.start <= e.start && e.end <= o.end && (o.start < e.start || o.end > e.end || j < i)));
-}
-
-/** At an extglob operator (`@+!*?`) directly before `(`: the group to its `)`, as letters. */
-function extglobGroupAt(source: string, at: number): Edit | null {
-  if (at < 0 || !'@+!*?'.includes(source[at] ?? '') || source[at + 1] !== '(') return null;
-  let depth = 0;
-  for (let i = at + 1; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') i++;
-    else if (c === '\n' || c === "'" || c === '"' || c === '$' || c === '`') return null;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return { start: at, end: i + 1, text: 'x'.repeat(i + 1 - at) };
-  }
-  return null;
 }
 
 function descendants(n: SyntaxNode, type: string): SyntaxNode[] {
@@ -540,7 +535,8 @@ function expansionEdits(source: string, start: number): Edit[] | null {
       // `]` with no `[` open before it (`${x%%]*}`) is a literal to bash, a subscript's end to the
       // grammar (which rejects `\]` too): shown as a letter, the IR reading the original.
       // `{` is literal too (bash does not pair braces inside `${...}`: `${x#*{}` ends at the first `}`).
-      else if (c === '{') edits.push({ start: i, end: i + 1, text: 'x' });
+      // So are `(` and `)` (`${x:-Password ($k on $d)}`: the grammar starts an array there).
+      else if (c === '{' || c === '(' || c === ')') edits.push({ start: i, end: i + 1, text: 'x' });
       else if (c === ']' && !bracketOpen(source, start + 2, i)) edits.push({ start: i, end: i + 1, text: 'x' });
       i++;
     }

@@ -45,9 +45,24 @@ const ACCEPTED = [
   // A pattern after a lone `=` in `[[ ]]`, then `&&`.
   '[[ $a = $m/$v/$1 && \\\n  $b = $(readlink -f $c) ]] && echo a',
   '[[ $m = ${1:-*} && $v = ${2:-*} ]] || echo a',
+  // Expansions glued by `/` or `+` in a subscript.
+  'declare -A a; a[$m/$v/$k]+=${w##*/}" "',
+  'a[$m+$v]=x',
+  // Parentheses in the word of `${x:-...}` (literal to bash).
+  'echo "${p:-Password ($k on $d)}"',
+  'echo ${p:-Password ($k on $d)}',
+  // `[ \( ... \) ]` (POSIX grouping) after a line continuation.
+  'if [ -z "$a" -o \\\n\t\\( "$b" != gpt -a "$c" != dos \\) -o \\\n\t\\( "$d" = dos \\) ]; then\n  exit 1\nfi',
+  // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
+  'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
+  'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
+  // A regex right before the `)` of a group in `[[ ]]`.
+  'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
+  '[[ ($1 =~ x) ]] && echo a',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
+  '_o="$(printf "%s" "$((0x${mm%:*})):$((0x${mm#*:}))")"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
 ];
 
@@ -63,6 +78,11 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
   it('every accepted input parses with no problem left', () => {
     const bad = ACCEPTED.map((s) => ({ s, p: parse(parser, s).problems.map((p) => p.reason) })).filter((x) => x.p.length > 0);
     expect(bad).toEqual([]);
+  });
+
+  it('a write after each accepted input is found (the rest of the file is read)', () => {
+    const missed = ACCEPTED.filter((src) => !runScenario(parser, `${src}\ntouch ${MAIN}/README.md\n`).verdict.findings.some((f) => f.path === `${MAIN}/README.md`));
+    expect(missed).toEqual([]);
   });
 
   it('an extglob pattern keeps its own text, and writes before and after it are found', () => {
@@ -88,6 +108,28 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const list = parse(parser, src).body.items[0]!.command;
     expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('a[$m/$v]=x: the assignment keeps its subscript text', () => {
+    const c = parse(parser, 'a[$m/$v]+=x; touch ' + MAIN + '/README.md').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', assigns: [{ name: 'a[$m/$v]', append: true }] });
+  });
+
+  it('${x:-a ($k)}: the default keeps its text and its variable', () => {
+    const w = parse(parser, 'echo "${p:-P ($k on $d)}"').body.items[0]!.command;
+    expect(w).toMatchObject({ kind: 'simple', words: [{}, { parts: [{ kind: 'param', name: 'p', op: ':-', arg: { text: 'P ($k on $d)', parts: [{ value: 'P (' }, { kind: 'param', name: 'k' }, {}, { kind: 'param', name: 'd' }, { value: ')' }] } }] }] });
+  });
+
+  it('$((0x${v})): a substitution in the glued expansion is still found', () => {
+    const src = `echo $((0x\${a:-$(touch ${MAIN}/README.md)}))`;
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('0<> file: a read-write redirect of fd 0, not an argument `0`', () => {
+    const c = parse(parser, 'exec 0<> /dev/console 1<> x').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'exec' }], redirects: [{ op: '<>', fd: 0, target: { text: '/dev/console' } }, { op: '<>', fd: 1, target: { text: 'x' } }] });
+    expect(runScenario(parser, `exec 0<> ${MAIN}/README.md`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
