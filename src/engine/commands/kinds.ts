@@ -33,6 +33,8 @@ export interface WritesSpec {
   subtreeFlags?: string[];
   /** Flags that make the command write nothing (`gzip -c`, `unzip -l`). */
   noWriteFlags?: string[];
+  /** For `each`: an operand that is a symlink is replaced or skipped, never written through (gzip, bzip2). */
+  replaces?: boolean;
 }
 
 export function writes(spec: WritesSpec): CommandSpec {
@@ -66,7 +68,10 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
   switch (operands) {
     case 'each':
-      for (const f of p.operands) w(op, f);
+      for (const f of p.operands) {
+        if (spec.replaces) interp.write(op, f, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, replaces: true });
+        else w(op, f);
+      }
       return;
     case 'after-first':
       for (const f of p.operands.slice(1)) w(op, f);
