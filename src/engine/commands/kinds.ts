@@ -376,6 +376,8 @@ export interface FormatterOptions {
   flags?: readonly string[];
   /** The options send the result to standard output (`rustfmt --emit stdout`): nothing is rewritten. */
   toStdout?(args: readonly string[]): boolean;
+  /** Options whose value is a file the tool writes, with or without the fix flag (`eslint -o REPORT`). */
+  writes?: readonly string[];
 }
 
 /**
@@ -385,11 +387,19 @@ export interface FormatterOptions {
  */
 export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[], opts: FormatterOptions = {}): CommandSpec {
   const known = new Set([...checkFlags, ...(fixFlags ?? []), ...(opts.flags ?? [])]);
-  const values = new Set(opts.values ?? []);
+  const values = new Set([...(opts.values ?? []), ...(opts.writes ?? [])]);
   return {
     category: 'writes',
     run(inv, interp) {
       let args = inv.args;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!.value;
+        const eq = a.indexOf('=');
+        const name = eq > 0 ? a.slice(0, eq) : a;
+        if (!opts.writes?.includes(name)) continue;
+        const v = eq > 0 ? { ...args[i]!, value: a.slice(eq + 1) } : args[++i];
+        if (v) interp.write('write', v, inv.st, inv.range, `${inv.name} ${name}`);
+      }
       if (sub) {
         const s = args.findIndex((a) => !a.value.startsWith('-'));
         if (s < 0 || !sub.includes(args[s]!.value)) return;
