@@ -66,6 +66,8 @@ export const NO_TWIN_HERE: Readonly<Record<string, string>> = {
   'pip install --target': 'pip needs network for build requirements, and more than the oracle allows per case (5 s) here',
   nano: 'nano is not installed here (and is interactive)',
   code: 'code (an editor) is not installed here',
+  prettier: 'prettier is not installed here',
+  'eslint -o': 'eslint is not installed here',
   'git worktree add': 'every worktree add registers the new checkout in the shared git dir: no twin writes only inside',
 };
 

@@ -33,6 +33,8 @@ export interface WritesSpec {
   subtreeFlags?: string[];
   /** Flags that make the command write nothing (`gzip -c`, `unzip -l`). */
   noWriteFlags?: string[];
+  /** For `each`: an operand that is a symlink is replaced or skipped, never written through (gzip, bzip2). */
+  replaces?: boolean;
 }
 
 export function writes(spec: WritesSpec): CommandSpec {
@@ -67,7 +69,10 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
   const operands = flagChanged && spec.flagOps && op === 'mkdir' ? 'each' : spec.operands;
   switch (operands) {
     case 'each':
-      for (const f of p.operands) w(op, f);
+      for (const f of p.operands) {
+        if (spec.replaces) interp.write(op, f, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, replaces: true });
+        else w(op, f);
+      }
       return;
     case 'after-first':
       for (const f of p.operands.slice(1)) w(op, f);
@@ -372,6 +377,8 @@ export interface FormatterOptions {
   flags?: readonly string[];
   /** The options send the result to standard output (`rustfmt --emit stdout`): nothing is rewritten. */
   toStdout?(args: readonly string[]): boolean;
+  /** Options whose value is a file the tool writes, with or without the fix flag (`eslint -o REPORT`). */
+  writes?: readonly string[];
 }
 
 /**
@@ -381,11 +388,19 @@ export interface FormatterOptions {
  */
 export function formatter(checkFlags: string[], fixFlags: string[] | null, sub?: string[], opts: FormatterOptions = {}): CommandSpec {
   const known = new Set([...checkFlags, ...(fixFlags ?? []), ...(opts.flags ?? [])]);
-  const values = new Set(opts.values ?? []);
+  const values = new Set([...(opts.values ?? []), ...(opts.writes ?? [])]);
   return {
     category: 'writes',
     run(inv, interp) {
       let args = inv.args;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!.value;
+        const eq = a.indexOf('=');
+        const name = eq > 0 ? a.slice(0, eq) : a;
+        if (!opts.writes?.includes(name)) continue;
+        const v = eq > 0 ? { ...args[i]!, value: a.slice(eq + 1) } : args[++i];
+        if (v) interp.write('write', v, inv.st, inv.range, `${inv.name} ${name}`);
+      }
       if (sub) {
         const s = args.findIndex((a) => !a.value.startsWith('-'));
         if (s < 0 || !sub.includes(args[s]!.value)) return;

@@ -322,7 +322,7 @@ export const RULE_DATA = [
     "name": "dynamic-code",
     "severity": "error",
     "summary": "The command runs shell code that cannot be known statically (eval of a variable, a script piped from elsewhere).",
-    "docs": "## What it does\nReports `eval \"$X\"`, `bash -c \"$CMD\"`, `curl ... | bash`, `sh` reading an unknown stdin and similar.\nLiteral code in `bash -c '...'`, `eval '...'` and heredocs fed to a shell is analyzed instead.\n\n## Why it matters\nCode that only exists at run time can write anywhere.\n\n## Example\n```bash bad\neval \"$SETUP_CMD\"\n```\n```bash good\nbash -c 'echo ok > notes.txt'\n```\n\n## How to fix\nWrite the code literally in the command, or into a script file in the worktree.",
+    "docs": "## What it does\nReports `eval \"$X\"`, `bash -c \"$CMD\"`, `curl ... | bash`, `sh` reading an unknown stdin and similar.\nLiteral code in `bash -c '...'`, `eval '...'` and heredocs fed to a shell is analyzed instead.\nAlso reports a command handed to a daemon that runs it outside this shell (`tmux new-window CMD`,\n`tmux send-keys`, `screen -X stuff`, `docker run`, `systemd-run`, `at`, `crontab`, `ssh HOST CMD`):\nliteral code is analyzed as well, from the daemon's cwd, but the call is never allowed silently.\n\n## Why it matters\nCode that only exists at run time can write anywhere. Code a daemon runs does so in the daemon's\ndirectory, with its rights, outside any sandbox the call itself runs in.\n\n## Example\n```bash bad\neval \"$SETUP_CMD\"\n```\n```bash good\nbash -c 'echo ok > notes.txt'\n```\n\n## How to fix\nWrite the code literally in the command, or into a script file in the worktree.",
     "examples": [
       {
         "kind": "bad",

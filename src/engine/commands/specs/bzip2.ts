@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['bzip2', 'bunzip2'],
-  build: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
+  build: () => writes({ grammar: {}, operands: 'each', op: 'modify', replaces: true, noWriteFlags: ['-c', '--stdout', '-t', '--test'] }),
 });
 
 export const examples: readonly Example[] = [

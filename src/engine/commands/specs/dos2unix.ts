@@ -7,8 +7,11 @@ const dos2unix: CommandSpec = {
     const ops = inv.args.filter((a) => !a.value.startsWith('-'));
     if (inv.args.some((a) => a.value === '-O' || a.value === '--to-stdout' || a.value === '-i' || a.value === '--info')) return;
     const pairs = inv.args.some((a) => a.value === '-n' || a.value === '--newfile');
+    // dos2unix(1): a symlink operand is skipped (--no-follow-symlink, the default) or replaced
+    // (-R); only -F/--follow-symlink converts its target.
+    const follow = inv.args.some((a) => a.value === '-F' || a.value === '--follow-symlink');
     ops.forEach((f, i) => {
-      if (!pairs) interp.write('modify', f, inv.st, inv.range, inv.name);
+      if (!pairs) interp.write('modify', f, inv.st, inv.range, inv.name, follow ? {} : { replaces: true });
       else if (i % 2 === 1) interp.write('write', f, inv.st, inv.range, `${inv.name} -n`);
     });
   },

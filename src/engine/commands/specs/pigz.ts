@@ -4,7 +4,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['pigz', 'unpigz'],
-  build: () => writes({ grammar: { short: 'AbCIJpS', long: ['alias', 'blocksize', 'comment', 'iterations', 'maxsplits', 'processes', 'suffix'] }, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'], subtreeFlags: ['-r', '--recursive'] }),
+  build: () => writes({ grammar: { short: 'AbCIJpS', long: ['alias', 'blocksize', 'comment', 'iterations', 'maxsplits', 'processes', 'suffix'] }, operands: 'each', op: 'modify', replaces: true, noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'], subtreeFlags: ['-r', '--recursive'] }),
 });
 
 export const examples: readonly Example[] = [

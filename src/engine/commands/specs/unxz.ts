@@ -3,7 +3,7 @@ import { writes } from '../kinds.js';
 
 export default command({
   names: ['unxz'],
-  build: () => writes({ grammar: {}, operands: 'each', op: 'modify', noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
+  build: () => writes({ grammar: {}, operands: 'each', op: 'modify', replaces: true, noWriteFlags: ['-c', '--stdout', '-l', '--list', '-t', '--test'] }),
 });
 
 export const examples: readonly Example[] = [
