@@ -12,7 +12,7 @@ import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/pol
 import { displayPath } from '../engine/shell/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';
 import type { Held } from '../layers/sandbox/held.js';
-import type { Grant } from '../layers/sandbox/grants.js';
+import type { Grant, SandboxPlan } from '../layers/sandbox/grants.js';
 
 export interface DecideContext {
   /** Where notices (untrusted config that tried to loosen things) go, one line each. */
@@ -69,6 +69,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
     mark('analysis');
     if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
     if (a?.decision === 'deny') return a;
+    if (a?.decision === 'ask' && ctx.enforce && ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox !== true) return askOrHeld(ws, call, ctx, a);
     // Claude Code's Bash tool input `dangerouslyDisableSandbox: true` asks to run outside the
     // client's own sandbox (2.1.330's shipped cli: the Bash input schema's
     // `dangerouslyDisableSandbox`, honoured unless `sandbox.allowUnsandboxedCommands` is false).
@@ -127,13 +128,23 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
   };
 }
 
+/** An ask the kernel may hold instead (./held-asks.ts): the enforced allow, or the ask saying what no mechanism holds. */
+async function askOrHeld(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext, ask: HookAnswer): Promise<HookAnswer> {
+  const [{ heldAsk }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
+  let plan: SandboxPlan | null = null;
+  const answer = await enforcedAnswer(ws, call, ctx, (p) => (plan = p));
+  if (!answer || answer.decision !== 'allow' || !answer.enforced || plan === null) return heldAsk(ask, { why: answer?.reason ?? 'no mechanism is in effect (bashguard doctor)' });
+  const held: SandboxPlan = plan;
+  return heldAsk(ask, { answer, plan: held, covers: (p) => planCovers(held, p) });
+}
+
 /**
  * An allowed Bash call under the OS enforcement: allow with the wrapped command; null (a plain
  * allow) where the client's own sandbox enforces, or where nothing can (said on stderr, and by
  * `doctor`); ask where the trusted config requires bubblewrap or Landlock (`"enforce": "bwrap"`,
  * `"landlock"`) and it is missing.
  */
-async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext): Promise<HookAnswer | null> {
+async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext, onPlan?: (plan: SandboxPlan) => void): Promise<HookAnswer | null> {
   const { enforceCall, clientShell, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
@@ -148,12 +159,13 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
     ctx.stderr(`bashguard: not enforced by the OS: ${e.reason} (bashguard doctor)\n`);
     return null;
   }
+  onPlan?.(e.plan);
   return {
     decision: 'allow',
     reason:
       e.kind === 'landlock'
-        ? `bashguard: runs under Landlock; outside the worktree ${ws.root}, the main checkout, sibling worktrees, shared git state and control files are read-only, and so is every new entry beside one of them.`
-        : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (by a process started for it where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; outside the worktree ${ws.root}, only the main checkout, sibling worktrees, shared git state and control files are read-only.`,
+        ? `bashguard: runs under Landlock; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted, and no new entry beside one of them.`
+        : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (by a process started for it where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted.`,
     findings: [],
     // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own
     // sandbox (Codex's; Claude Code's `sandbox.enabled`, bubblewrap on Linux and Seatbelt on macOS)
@@ -174,7 +186,9 @@ const MECHANISM = { bwrap: 'bubblewrap', landlock: 'Landlock', seatbelt: 'Seatbe
 /** What tells, where the command runs, that something else already keeps the line. */
 function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): Held {
   const root = ws.root!;
-  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).map((g) => g.path);
+  // (`/` read-only stands for everything outside the write roots: HOME is what a sandbox around would leave writable)
+  const home = ws.env.HOME?.startsWith('/') ? ws.env.HOME : null;
+  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
   return { readOnly, probe };
 }
 

@@ -50,6 +50,7 @@ import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { refStamp } from './git-refs.js';
+import { userWriteHints } from './user-roots.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
@@ -670,7 +671,8 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
         : mode === 'auto' && why()
           ? `; ${why()}, so bubblewrap starts for each call`
           : '';
-  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${where}; ${unixSocketsNote(ws)}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
+  const hints = userWriteHints(env, ws.regions.filter((r) => r.kind === 'allowed' || r.kind === 'scratch').map((r) => r.root));
+  return { ok: true, mechanism: 'bwrap', detail: `${bwrap ? `bubblewrap (${bwrap})` : "bubblewrap's mounts without bubblewrap (not installed)"}: every allowed Bash call runs with ${ro} read-only paths (main checkout, siblings, shared git state, control files) inside the write roots it may write (${writeRootsSaid(e.plan)}); everything else is read-only${hints.map((h) => `; ${h}`).join('')}${where}; ${unixSocketsNote(ws)}${e.plan.unreserved.length ? `; ${e.plan.unreserved.length} control path(s) that do not exist cannot be reserved (the analyzer keeps them): ${e.plan.unreserved.slice(0, 3).join(', ')}${e.plan.unreserved.length > 3 ? ' ...' : ''}` : ''}` };
 }
 
 /** The plan's write roots, as doctor names them (the line in force: a tool writing elsewhere adds a root to `writeRoots`). */

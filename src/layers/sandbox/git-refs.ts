@@ -1,9 +1,9 @@
 /**
  * Shared git state held by the mounts (issue 51 item 2): of the common dir a linked worktree
  * shares, only what this worktree's own commits write stays writable: `objects/` (new objects),
- * `refs/heads/` and `logs/refs/heads/` for the lock file and the rename of its own branch's ref
- * and for its reflog, with every other entry there (another branch's ref or reflog, a directory
- * of other branches) bound read-only; `refs/` itself (tags, remotes, notes, replace refs, the
+ * `refs/heads/` for the lock file and the rename of its own branch's ref, with every other entry
+ * there (another branch's ref, a directory of other branches) bound read-only, and its own reflog
+ * (or `logs/refs/heads/` held the same way where it does not exist yet); `refs/` itself (tags, remotes, notes, replace refs, the
  * stash), `logs/` (the main checkout's HEAD reflog, the stash's), `packed-refs`, `config`, `hooks`
  * and the main checkout's `HEAD` and `index` are read-only with the common dir. A mount holds
  * whatever route writes (porcelain, `update-ref`, a raw write under `.git/`), and the agent
@@ -31,6 +31,14 @@ export function ownBranch(gitDir: string): string | null {
   }
   const m = /^ref: refs\/heads\/(\S+)\s*$/.exec(head);
   return m && !m[1]!.split('/').some((c) => c === '' || c === '.' || c === '..') ? m[1]! : null;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function dirEntries(dir: string): { name: string; dir: boolean }[] | null {
@@ -72,7 +80,11 @@ export function refGrants(common: string, gitDir: string): RefGrant[] {
   const branch = ownBranch(gitDir);
   if (branch === null) return out;
   holdBeside(`${common}/refs/heads`, branch, 'branch refs', out);
-  holdBeside(`${common}/logs/refs/heads`, branch, 'branch reflogs', out);
+  // A reflog is appended in place (no lock file, no rename): where the own one exists, it alone
+  // is bound writable, one mount however many other branches there are.
+  const ownLog = `${common}/logs/refs/heads/${branch}`;
+  if (isFile(ownLog)) out.push({ path: ownLog, access: 'rw', why: `this worktree's branch ${branch}: its reflog` });
+  else holdBeside(`${common}/logs/refs/heads`, branch, 'branch reflogs', out);
   return out;
 }
 

@@ -84,7 +84,7 @@ describe.skipIf(!canRun)('the enforcement: the command Codex runs cannot change 
     return spawnSync('/bin/bash', ['-lc', r.command!], { cwd: L.worktree, env, encoding: 'utf8', timeout: 30_000 });
   }
 
-  it('writes the analyzer cannot see fail there; the same write beside $CODEX_HOME lands', async () => {
+  it('writes the analyzer cannot see fail there and in HOME; the same write beside $CODEX_HOME, in a scratch dir, lands', async () => {
     // (a script written before: the analyzer sees `python3 t.py` write nothing it can name)
     const py = (target: string, text: string) => `python3 t.py ${target} '${text}'`;
     for (const [target, keep] of [
@@ -102,13 +102,14 @@ describe.skipIf(!canRun)('the enforcement: the command Codex runs cannot change 
     expect(existsSync(join(codexHome, 'deep.config.toml'))).toBe(false);
     expect((await asCodex(`python3 -c "import os; os.rename(os.environ['CODEX_HOME'], os.environ['CODEX_HOME'] + '.off')"`)).status).not.toBe(0);
     expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
-    // ~/.codex stays read-only too (the home of sessions started without CODEX_HOME), and HOME beside it writable.
+    // ~/.codex stays read-only too (the home of sessions started without CODEX_HOME), and so does
+    // the rest of HOME, outside every write root (issue 51).
     const prof = await asCodex(`python3 -c "import os; open(os.path.expanduser('~/.codex/x.config.toml'), 'w').write('x')"`);
     expect(prof.stderr).toMatch(/Read-only file system/);
     expect(existsSync(join(home, '.codex', 'x.config.toml'))).toBe(false);
     const inHome = await asCodex(`python3 -c "import os; open(os.path.expanduser('~/notes.txt'), 'w').write('x')"`);
-    expect(inHome.status, inHome.stderr).toBe(0);
-    expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('x');
+    expect(inHome.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(home, 'notes.txt'))).toBe(false);
     // The benign twin: the same kind of write, beside $CODEX_HOME, runs.
     const ok = await asCodex(`python3 -c "import os; open(os.path.join(os.path.dirname(os.environ['CODEX_HOME']), 'beside', 'hooks.json'), 'w').write('{}')"`);
     expect(ok.status, ok.stderr).toBe(0);

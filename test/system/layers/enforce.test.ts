@@ -429,6 +429,31 @@ describe('the enforce setting and the hook', () => {
     }
   });
 
+  it.runIf(canRun)('what the analyzer cannot decide runs under the kernel where it holds (issue 51 item 5); with enforcement off the ask stays; a certain escape is still denied', async () => {
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    // Where a control file does not exist and no mount can reserve it (no `.codex/` in the worktree), the ask stays, naming it.
+    const unheld = await hook({ command: 'tar -xf ../../../other.tar' });
+    expect(unheld.out?.permissionDecision).toBe('ask');
+    expect(unheld.out?.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG1005\] the kernel leaves \S+\/\.codex\/hooks\.json writable/);
+    // The client directories of a configured project exist: each is read-only as a whole.
+    for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github/hooks']) mkdirSync(join(L.worktree, d), { recursive: true });
+    // A tree writer near control files (the archive's names are not known statically), a write target not resolved.
+    for (const command of ['tar -xf ../../../other.tar', 'cd "$X" && touch marker']) {
+      const r = await hook({ command });
+      expect(r.out?.permissionDecision, `${command}: ${r.out?.permissionDecisionReason}`).toBe('allow');
+      expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
+      expect(r.out?.permissionDecisionReason).toMatch(/cannot decide this command statically .*runs under the OS enforcement instead of asking/s);
+      expect(r.out?.permissionDecisionReason).toMatch(/may write only in the write roots/);
+    }
+    userConfig({ enforce: 'off' });
+    const off = await hook({ command: 'tar -xf ../../../other.tar' });
+    expect(off.out?.permissionDecision).toBe('ask');
+    expect(off.out?.updatedInput).toBeUndefined();
+    rmSync(join(home, '.config'), { recursive: true, force: true });
+    expect((await hook({ command: `echo x > ${L.main}/README.md` })).out?.permissionDecision).toBe('deny');
+    for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github']) rmSync(join(L.worktree, d), { recursive: true, force: true });
+  });
+
   it('dangerouslyDisableSandbox is denied unless enforcement is off', async () => {
     rmSync(join(home, '.config'), { recursive: true, force: true });
     const r = await hook({ command: 'ls', dangerouslyDisableSandbox: true });

@@ -127,6 +127,16 @@ describe('control files are protected (BG1005)', () => {
     expect(run.reason).toContain('BG1005');
   });
 
+  it('the tool caches are write roots of the analyzer as of the kernel (one model, issue 51); bashguard\'s own cache inside ~/.cache stays protected; the rest of HOME does not become one', async () => {
+    const ws = openWorkspace(L.worktree, { env });
+    const home = env.HOME!;
+    for (const p of ['.npm/_cacache/x', '.cache/pip/x', '.cargo/registry/x', 'go/pkg/mod/x', '.m2/repository/x', '.gradle/caches/x']) expect(ws.classify(join(home, p)).kind, p).toBe('allowed');
+    for (const p of ['x', '.local/bin/x', '.ssh/authorized_keys', '.cargo/bin/x', '.npmrc']) expect(ws.classify(join(home, p)).kind, p).toBe('outside');
+    expect(ws.classify(join(home, '.cache', 'bashguard', 'x')).kind).toBe('protected');
+    expect((await hookDecision(parser, `echo x > ~/.cache/pip/log.txt`, L.worktree, env)).decision).toBe('allow');
+    expect((await hookDecision(parser, `echo x > ~/.local/bin/tool`, L.worktree, env)).decision).not.toBe('allow');
+  });
+
   it('Write/Edit on them is denied too', async () => {
     expect(await tool('Write', join(L.worktree, '.claude', 'settings.local.json'))).toBe('deny');
     expect(await tool('Edit', join(L.worktree, '.bashguard.json'))).toBe('deny');

@@ -1,0 +1,49 @@
+/**
+ * Decisions that know the kernel holds (issue 51 item 5): where the OS enforcement is in effect
+ * for a call (the wrapper computed and checked for this workspace), an ask that exists only
+ * because the analyzer cannot tell where a write lands (a tree writer near control files, an
+ * unresolved write target, a possible write outside the worktree) runs under the kernel instead,
+ * which keeps every write inside the write roots and the control files read-only. The asks that
+ * stay are those no mechanism holds, and the reason says which. Certain findings are not
+ * touched: they deny (or ask, as configured) early, with their explanation.
+ */
+import type { Finding } from '../policy/policy.js';
+import type { SandboxPlan } from '../layers/sandbox/grants.js';
+import type { HookAnswer } from './tool-call.js';
+
+/** File-write findings the kernel holds wherever its plan makes the path read-only. */
+const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
+/** A write whose target is not known: held where every control path of the roots is held. */
+const UNRESOLVED = 'BG4001';
+
+/** Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the path read-only. */
+export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean): string | null {
+  if (f.confidence === 'certain') return 'it is certain';
+  // The worktree's own bashguard config can only tighten the trusted one (src/policy/workspace/config.ts
+  // `tighten`; broken, it blocks every call): written, it opens nothing.
+  const ownConfig = `${plan.worktree}/.bashguard.json`;
+  if (f.rule === UNRESOLVED) {
+    const open = plan.unreserved.filter((u) => u !== ownConfig);
+    return open.length ? `the write lands somewhere unknown, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel` : null;
+  }
+  if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
+  if (f.path === null) return 'its path is not known';
+  return f.path === ownConfig || covers(f.path) ? null : `the kernel leaves ${f.path} writable (a control file that does not exist yet, which a mount cannot reserve without leaving a trace)`;
+}
+
+/**
+ * The ask turned into the enforced allow where every finding that asks is held; else the ask,
+ * saying what no mechanism holds. `enforced`: the allow the OS enforcement gives this call, with
+ * its plan, or why there is none.
+ */
+export function heldAsk(ask: HookAnswer, enforced: { answer: HookAnswer; plan: SandboxPlan; covers: (path: string) => boolean } | { why: string }): HookAnswer {
+  const asking = (ask.findings ?? []).filter((f) => f.decision === 'ask');
+  if (asking.length === 0) return ask;
+  if (!('plan' in enforced)) return { ...ask, reason: `${ask.reason}\n(the OS enforcement does not hold it here: ${enforced.why})` };
+  for (const f of asking) {
+    const why = unheld(f, enforced.plan, enforced.covers);
+    if (why) return { ...ask, reason: `${ask.reason}\n(asked although the OS enforcement is in effect: [${f.rule}] ${why})` };
+  }
+  const what = asking.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ');
+  return { ...enforced.answer, reason: `bashguard cannot decide this command statically (${what}); it runs under the OS enforcement instead of asking. ${enforced.answer.reason}`, findings: ask.findings };
+}
