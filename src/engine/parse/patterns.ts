@@ -112,6 +112,11 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     // `( $1 =~ $re)`: the grammar's regex runs on over the `)` that closes the group; a blank
     // before it (bash ends the word there too) keeps them apart.
     if (prev === '=~' && source[end] === ')') out.push([{ start: end, end: end, text: ' ' }]);
+    // A bracket expression in a regex (`\[([^]]*)$`): the grammar ends the regex at its `]]`.
+    if (prev === '=~' && word.includes('[')) {
+      const r = regexEdits(source, start, end);
+      if (r) out.push(r);
+    }
     // `=` (bash's `==`): the grammar reads a pattern after a lone `=` as a regex that runs on
     // past `&&` (`[[ $a = $m/$v && $b ]]` loses its `]]`); after `==` it reads the pattern. The
     // `==` token maps back onto the `=` the IR reads.
@@ -340,4 +345,38 @@ export function extglobGroupAt(source: string, at: number): Edit | null {
     else if (c === ')' && --depth === 0) return { start: at, end: i + 1, text: 'x'.repeat(i + 1 - at) };
   }
   return null;
+}
+
+/**
+ * The literal characters of the regex word [start, end) as letters; quoted parts and expansions
+ * keep their text (a plain `$name` gets braces, so a letter after it does not lengthen the name).
+ * The IR reads the regex from the original text. Null when a part does not end inside the word.
+ */
+function regexEdits(source: string, start: number, end: number): Edit[] | null {
+  const edits: Edit[] = [];
+  let run = -1;
+  const flush = (i: number) => {
+    if (run >= 0 && i > run) edits.push({ start: run, end: i, text: source.slice(run, i).replace(/[^\n]/g, 'x') });
+    run = -1;
+  };
+  for (let i = start; i < end; i++) {
+    const c = source[i]!;
+    const name = c === '$' ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, end)) : null;
+    if (c === "'" || c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{')) || name) {
+      flush(i);
+      let j: number;
+      if (c === "'") j = source.indexOf("'", i + 1) + 1;
+      else if (name) {
+        j = i + 1 + name[0].length;
+        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: j, end: j, text: '}' });
+      } else j = skipQuoted(source, i);
+      if (j <= 0 || j > end) return null;
+      i = j - 1;
+      continue;
+    }
+    if (run < 0) run = i;
+    if (c === '\\') i++;
+  }
+  flush(end);
+  return edits;
 }

@@ -59,6 +59,9 @@ const ACCEPTED = [
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
+  // A bracket expression holding `]` in a regex.
+  'if [[ $c =~ ^(\\$\\{[#!]?)([A-Za-z0-9_]*)\\[([^]]*)$ ]]; then echo a; fi',
+  'while [[ $l =~ \\[[[:space:]]*(-[^]]+)[[:space:]]*\\] ]]; do l=${l#*"$m"}; done',
   // A base prefix on a plain `$name` in arithmetic.
   'seq $((16#$start)) $((16#$end))',
   'a "$(printf "%01x" $((16#$sid)))"',
