@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getParser } from '../../../src/engine/parse/index.js';
 import { lintIsolated, type LintJob, type OwnShare } from '../../../src/frontends/lint/isolated.js';
 import { Linter, type FileResult } from '../../../src/frontends/lint/lint.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { REPO_ROOT, unless } from '../../helpers/shared.js';
 
 const WORKER = join(REPO_ROOT, 'dist', 'lint-worker-start.cjs');
 
-describe.skipIf(!existsSync(WORKER))('lintIsolated: a file sent ahead to a child, taken back', () => {
+describe.skipIf(unless(existsSync(WORKER), `lintIsolated: dist/ is not built (${WORKER}; node scripts/build.mjs, as npm test does)`) !== null)('lintIsolated: a file sent ahead to a child, taken back', () => {
   let dir: string;
   let jobs: LintJob[];
   beforeAll(() => {

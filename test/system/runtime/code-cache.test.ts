@@ -9,7 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync,
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { PLATFORM_REASONS, REPO_ROOT, platformSkip } from '../../helpers/shared.js';
 import { cacheFileName, readCache } from '../../../src/runtime/startup/code-cache.js';
 import { leanFlagsPay } from '../../../src/runtime/startup/v8-flags.js';
 import { workerV8Flags } from '../../../src/frontends/lint/spawn-worker.js';
@@ -175,8 +175,8 @@ describe('hook code cache', () => {
     expect(expectSameAnswers({ XDG_CACHE_HOME: join(notADir, 'below') })).toEqual(['miss', 'miss', 'miss']);
   }, 60_000);
 
-  it('unwritable for a non-root user: a read-only cache directory changes nothing', () => {
-    if (process.getuid?.() === 0) return; // root writes anyway; the case is covered by the ENOTDIR one above
+  // (root writes anyway; for root the case is the ENOTDIR one above)
+  it.skipIf(platformSkip(process.getuid?.() === 0, PLATFORM_REASONS.asNonRoot) !== null)(`unwritable: a read-only cache directory changes nothing (${PLATFORM_REASONS.asNonRoot})`, () => {
     mkdirSync(cacheDirPath(), { recursive: true, mode: 0o500 });
     chmodSync(cacheDirPath(), 0o500);
     expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
@@ -191,15 +191,18 @@ describe('hook code cache', () => {
     expect(expectSameAnswers()).toEqual(['hit', 'hit', 'hit']);
   }, 60_000);
 
-  it('a symlinked cache directory, or one owned by another user, is neither read nor written', () => {
+  it('a symlinked cache directory is neither read nor written', () => {
     const real = join(layout.root, 'real-cache');
     mkdirSync(real, { recursive: true, mode: 0o700 });
     mkdirSync(xdg, { recursive: true });
     symlinkSync(real, cacheDirPath());
     expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
     expect(readdirSync(real)).toEqual([]);
-    if (process.getuid?.() !== 0) return; // chown needs root
-    rmSync(cacheDirPath());
+  }, 60_000);
+
+  // (chown needs root)
+  it.skipIf(platformSkip(process.getuid?.() !== 0, PLATFORM_REASONS.asRoot) !== null)(`a cache directory owned by another user is neither read nor written (${PLATFORM_REASONS.asRoot})`, () => {
+    mkdirSync(xdg, { recursive: true });
     mkdirSync(cacheDirPath(), { mode: 0o700 });
     chownSync(cacheDirPath(), 65534, 65534);
     expect(expectSameAnswers()).toEqual(['miss', 'miss', 'miss']);
@@ -288,7 +291,7 @@ describe('hook code cache', () => {
     expect(expectSameAnswers(js)).toEqual(['hit', 'hit', 'hit']);
   }, 60_000);
 
-  it.skipIf(!leanFlagsPay())("the hook sets its own V8 flags (as the installed command's command line has them): a file of its own, used by the next hook; not with the flags given, nor with BASHGUARD_LEAN=0", () => {
+  it.skipIf(platformSkip(!leanFlagsPay(), PLATFORM_REASONS.nodeBefore24) !== null)(`the hook sets its own V8 flags (as the installed command's command line has them): a file of its own, used by the next hook; not with the flags given, nor with BASHGUARD_LEAN=0 (${PLATFORM_REASONS.nodeBefore24})`, () => {
     expect(hook('deny').state).toBe('miss');
     expect(cacheFile()).toMatch(/^.*\/hook-[0-9a-f]{32}-lean-node[^/]*\.cache$/);
     const allow = hook('allow');
@@ -310,9 +313,11 @@ describe('hook code cache', () => {
     expect(r.stderr).toMatch(/^bashguard: code cache miss .*\/hook-[0-9a-f]{32}-node[^/]*-f[0-9a-f]+\.cache\n/);
   }, 60_000);
 
-  it('the hook leaves V8\'s flags alone where they do not pay (V8 13 and later: Node 24)', () => {
+  it('V8\'s flags pay before V8 13 (Node 24)', () => {
     expect([leanFlagsPay('11.3.244.8-node.33'), leanFlagsPay('12.4.254.21-node.33'), leanFlagsPay('13.6.233.17-node.37'), leanFlagsPay('14.1.0')]).toEqual([true, true, false, false]);
-    if (leanFlagsPay()) return;
+  });
+
+  it.skipIf(platformSkip(leanFlagsPay(), PLATFORM_REASONS.node24On) !== null)(`the hook leaves V8's flags alone where they do not pay (${PLATFORM_REASONS.node24On})`, () => {
     expect(hook('deny').state).toBe('miss');
     expect(cacheFile()).toMatch(/^.*\/hook-[0-9a-f]{32}-node[^/]*\.cache$/);
   }, 60_000);

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { PLATFORM_REASONS, REPO_ROOT, platformSkip, unless } from '../../helpers/shared.js';
 import { installScript, packageCopy as copyPackage, removeInstallCopies } from '../../helpers/install-copy.js';
 
 const TUPLE = `${process.platform}-${process.arch}`;
@@ -33,7 +33,7 @@ function hasInterpreter(file: string): boolean {
 
 const cc = spawnSync('cc', ['--version'], { encoding: 'utf8' }).status === 0;
 
-describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', () => {
+describe.skipIf(platformSkip(TUPLE !== 'linux-x64', PLATFORM_REASONS.linuxX64Glibc) !== null)(`the shipped linux-x64 Landlock helper (${PLATFORM_REASONS.linuxX64Glibc})`, () => {
   it('records the source it was built from, which is this checkout\'s; static; runs', () => {
     const now = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-native.mjs'), '--landlock-sources'], { encoding: 'utf8' });
     expect(now.status).toBe(0);
@@ -63,15 +63,23 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 Landlock helper', 
     expect(sha(join(dir, 'build', 'Release', 'bashguard-landlock.so'))).toBe(sha(join(DIR, 'bashguard-landlock.so')));
   });
 
-  it('changed sources: compiled where a compiler is present; without one, no helper, said, and the install succeeds', () => {
+  const changedCopy = () => {
     const dir = packageCopy();
     writeFileSync(join(dir, 'native', 'landlock-exec.c'), readFileSync(join(dir, 'native', 'landlock-exec.c'), 'utf8') + '\n/* changed */\n');
+    return dir;
+  };
+
+  it('changed sources without a compiler: no helper, said, and the install succeeds', () => {
+    const dir = changedCopy();
     const none = installScript(dir);
     expect(none.status).toBe(0);
     expect(none.stderr).toMatch(/no Landlock helper \(the prebuilt helper was built from other sources .*; could not build it: cc: no C compiler\); the enforcement will use bubblewrap alone/);
     expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock'))).toBe(false);
     expect(existsSync(join(dir, 'build', 'Release', 'bashguard-landlock.so'))).toBe(false);
-    if (!cc) return;
+  });
+
+  it.skipIf(unless(cc, 'the Landlock helper built from changed sources: no C compiler (cc) on PATH') !== null)('changed sources with a compiler: compiled, and it runs', () => {
+    const dir = changedCopy();
     const built = installScript(dir, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
     expect(built.status).toBe(0);
     expect(built.stderr).toContain('built the Landlock helper (build/Release/bashguard-landlock: the prebuilt helper was built from other sources');

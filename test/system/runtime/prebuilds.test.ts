@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../helpers/shared.js';
+import { PLATFORM_REASONS, REPO_ROOT, platformSkip } from '../../helpers/shared.js';
 import { installScript, packageCopy as copyPackage, removeInstallCopies } from '../../helpers/install-copy.js';
 
 const TUPLE = `${process.platform}-${process.arch}`;
@@ -19,7 +19,7 @@ const glibc = process.platform === 'linux' && !!(process.report?.getReport() as 
 afterAll(removeInstallCopies);
 const packageCopy = (): string => copyPackage('bashguard-prebuilt-');
 
-describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 prebuilt binary', () => {
+describe.skipIf(platformSkip(TUPLE !== 'linux-x64', PLATFORM_REASONS.linuxX64Glibc) !== null)(`the shipped linux-x64 prebuilt binary (${PLATFORM_REASONS.linuxX64Glibc})`, () => {
   it('exists for glibc and records the sources it was built from, which are this checkout\'s', () => {
     expect(prebuilt).toBe('bashguard_tree.napi.glibc.node');
     const now = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-native.mjs'), '--sources'], { encoding: 'utf8' });
@@ -30,7 +30,7 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 prebuilt binary', 
     expect(readFileSync(join(PREBUILT_DIR, 'SOURCES'), 'utf8')).toBe(now.stdout);
   });
 
-  it.runIf(glibc)('loads and exports the same trees as the tree export built from source', () => {
+  it.skipIf(platformSkip(!glibc, PLATFORM_REASONS.linuxX64Glibc) !== null)(`loads and exports the same trees as the tree export built from source (${PLATFORM_REASONS.linuxX64Glibc})`, () => {
     const fresh = join(REPO_ROOT, 'build', 'Release', 'bashguard_tree.node');
     const probe = `
       const load = (f) => { const m = { exports: {} }; process.dlopen(m, f); return m.exports; };
@@ -47,7 +47,7 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 prebuilt binary', 
     if (existsSync(fresh)) expect(got).toEqual(JSON.parse(run(fresh).stdout));
   });
 
-  it.runIf(glibc)('the install script installs it with no toolchain and no Node headers', () => {
+  it.skipIf(platformSkip(!glibc, PLATFORM_REASONS.linuxX64Glibc) !== null)(`the install script installs it with no toolchain and no Node headers (${PLATFORM_REASONS.linuxX64Glibc})`, () => {
     const dir = packageCopy();
     const r = installScript(dir);
     expect(r.status).toBe(0);
@@ -78,7 +78,7 @@ describe.skipIf(TUPLE !== 'linux-x64')('the shipped linux-x64 prebuilt binary', 
     expect(off.stderr).toContain('BASHGUARD_NATIVE_BUILD=0: tree export not installed; the parser will use WASM');
   });
 
-  it.runIf(glibc)('without the install script (--ignore-scripts) the runtime loads the prebuilt binary from prebuilds/', async () => {
+  it.skipIf(platformSkip(!glibc, PLATFORM_REASONS.linuxX64Glibc) !== null)(`without the install script (--ignore-scripts) the runtime loads the prebuilt binary from prebuilds/ (${PLATFORM_REASONS.linuxX64Glibc})`, async () => {
     const dir = packageCopy();
     const { build } = await import('esbuild');
     const src = `import { treeAddonIn } from ${JSON.stringify(join(REPO_ROOT, 'src', 'util', 'tree-addon.ts'))};\nconsole.log(treeAddonIn(process.argv[2]).formatVersion);`;
