@@ -3,7 +3,7 @@ export interface CanaryPackage { name: string; version: string; sourced: string[
 export interface CanaryFile { pkg: string; rel: string; path: string; line: number; canary: string }
 export interface Prepared { dir: string; total: number; rejected: number; files: CanaryFile[] }
 export type Fate = 'reported' | 'unreachable' | 'unreachable-unverified' | 'parse-error' | 'incomplete' | 'dropped';
-export interface Classified extends CanaryFile { fate: Fate; why: string[]; error: string | null }
+export interface Classified extends CanaryFile { fate: Fate; why: string[]; parseErrors: number; error: string | null }
 export interface LintedFile { file: string; error: string | null; findings: { rule: string; line: number; endLine?: number; message: string; target?: string | null }[] }
 export interface AgentCommand { corpus: string; cmd: string }
 export interface HookCase extends AgentCommand { text: string }

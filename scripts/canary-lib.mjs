@@ -243,7 +243,8 @@ export function classify(prepared, byPath) {
       else fate = 'dropped';
     }
     const why = findings.filter((x) => ['BG0001', 'BG0002', 'BG0005'].includes(x.rule)).slice(0, 2).map((x) => `${x.rule} line ${x.line}: ${x.message}`);
-    return { ...f, fate, why, error: r?.error ?? (r ? null : 'not in the report') };
+    const parseErrors = findings.filter((x) => x.rule === 'BG0001').length;
+    return { ...f, fate, why, parseErrors, error: r?.error ?? (r ? null : 'not in the report') };
   });
 }
 

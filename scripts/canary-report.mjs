@@ -36,6 +36,7 @@ for (const p of [...PACKAGES.map((x) => x.name), 'total']) {
 }
 const missed = fates.filter((f) => !FOUND.has(f.fate));
 console.log(`canaries found: ${fates.length - missed.length} of ${fates.length}; missed: ${missed.length}`);
+console.log(`parse errors (BG0001) on these bash-valid files: ${fates.reduce((n, f) => n + f.parseErrors, 0)} in ${fates.filter((f) => f.parseErrors > 0).length} files`);
 if (args.includes('--list')) for (const m of missed) console.log(`  ${m.pkg}/${m.rel}:${m.line}\t${m.fate}${m.why.length ? `\t${m.why.join(' ; ').slice(0, 200)}` : ''}`);
 
 if (args.includes('--no-hook')) process.exit(0);
