@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, makeLayout, type Layout } from './layout.js';
 import { codexBinary, codexConfig, fakeResponses, runCodex, CODEX_VERSION, type CodexSandbox, type Step as ToolStep } from './codex.js';
@@ -284,7 +284,10 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
     // Scripts the analyzer cannot read; each writes where CODEX_HOME points, as Codex set it for the session.
     const steps = (_main: string, _wt: string, _home: string, codexHome: string): Step[] => [
       { kind: 'setup', label: 'write beside.py', cmd: `${py('import os\nopen(os.path.join(os.path.dirname(os.environ["CODEX_HOME"]), "beside.txt"), "w").write("ok")')} > beside.py` },
-      { kind: 'legit', label: 'python3 beside.py (a write beside CODEX_HOME)', cmd: 'python3 beside.py && echo wrote', expect: /^wrote$/m },
+      // Beside CODEX_HOME is outside the write roots too: everything there is read-only under enforcement.
+      { kind: 'tamper', label: 'python3 beside.py (a write beside CODEX_HOME)', cmd: 'python3 beside.py', target: join(dirname(codexHome), 'beside.txt') },
+      { kind: 'setup', label: 'write inside.py', cmd: `${py('import os\nopen(os.path.join(os.getcwd(), "inside.txt"), "w").write("ok")')} > inside.py` },
+      { kind: 'legit', label: 'python3 inside.py (a write in the worktree)', cmd: 'python3 inside.py && echo wrote', expect: /^wrote$/m },
       { kind: 'setup', label: 'write t3.py', cmd: `${py('import os\nopen(os.environ["CODEX_HOME"] + "/config.toml", "a").write("[features]\\nhooks = false\\n")')} > t3.py` },
       { kind: 'tamper', label: "python3 t3.py (turns Codex's hooks off in $CODEX_HOME/config.toml)", cmd: 'python3 t3.py', target: join(codexHome, 'config.toml') },
       { kind: 'setup', label: 'write t4.py', cmd: `${py('import os\nopen(os.environ["CODEX_HOME"] + "/hooks.json", "w").write("{}")')} > t4.py` },
@@ -309,14 +312,14 @@ describe.skipIf(SKIP || !bin)(`Codex CLI ${CODEX_VERSION} e2e: OS enforcement of
       for (const l of execLines(on)) expect(l, digest(on)).toContain('--unshare-user');
     });
 
-    it('without enforcement the tampering lands (the suite is real); with it, none does, and the write beside CODEX_HOME lands in both', () => {
+    it('without enforcement the tampering lands (the suite is real); with it, none does, and the write in the worktree lands in both', () => {
       const tampers = (s: Session) => s.steps.filter((st) => st.kind === 'tamper');
       expect(tampers(off).filter((st) => landed(off, st)).map((st) => st.label), digest(off)).toEqual(tampers(off).map((st) => st.label));
       expect(tampers(on).filter((st) => landed(on, st)).map((st) => st.label), digest(on)).toEqual([]);
       expect(on.after.codexHooks, digest(on)).toBe(on.before.codexHooks);
       for (const s of [off, on]) {
         for (const [i, st] of s.steps.entries()) if (st.kind === 'legit') expect(s.outputs[i], `${st.label}\n${digest(s)}`).toMatch(st.expect!);
-        expect(readFileSync(join(s.layout.root, 'beside.txt'), 'utf8')).toBe('ok');
+        expect(readFileSync(join(s.layout.worktree, 'inside.txt'), 'utf8')).toBe('ok');
       }
     });
   });
