@@ -5,7 +5,7 @@
  * that fell through. So a call ends its caller's path only when every path through the callee
  * exits.
  */
-import { cloneState, joinStates, type State } from '../shell/state.js';
+import { cloneState, joinStates, type State, type Variable } from '../shell/state.js';
 
 /** The function bodies and sourced files being run: where a `return` lands. */
 export class ReturnFrames {
@@ -102,4 +102,72 @@ export class LoopFrames {
     st.terminated = true;
     return true;
   }
+}
+
+/** How many passes a loop that runs an unknown number of times gets before its head state settles. */
+const MAX_LOOP_PASSES = 8;
+
+/**
+ * A loop bash may run any number of times: `once` runs one pass (the body, then the condition
+ * again) on the state it is given, from the join of the states every earlier pass left at the
+ * loop's head, until a pass brings no new value (a value is known or unknown, so this ends). `st`
+ * becomes that join: zero passes and every number of them. A variable the second pass sets from
+ * what the first set (`[ -z "$a" ] && a=$1 || b=$1`) is thus unknown after the loop, as it is in
+ * bash. False when the passes ran out before the state settled: then the result is not the join
+ * of every path and the caller says nothing is unreachable.
+ */
+export function loopToFixpoint(st: State, loops: LoopFrames, once: (iter: State) => void): boolean {
+  let head = st;
+  for (let pass = 0; pass < MAX_LOOP_PASSES; pass++) {
+    const iter = cloneState(head);
+    once(iter);
+    loops.nextIteration(iter);
+    const next = joinStates([head, iter]);
+    const settled = sameValues(head, next);
+    head = next;
+    if (settled) {
+      copyInto(st, head);
+      return true;
+    }
+  }
+  copyInto(st, head);
+  return false;
+}
+
+/** Same variables with the same values, positional parameters and candidate directories (confidence aside). */
+function sameValues(a: State, b: State): boolean {
+  if (a.terminated !== b.terminated) return false;
+  if (!a.vars.sameAs(b.vars) && !sameMap(a.vars, b.vars)) return false;
+  if (a.pos !== b.pos && !sameMap(a.pos, b.pos)) return false;
+  const pa = a.cwd.paths;
+  const pb = b.cwd.paths;
+  if (pa !== pb && (pa === null || pb === null || pa.length !== pb.length || pa.some((p, i) => pb[i] !== p))) return false;
+  return a.funcs.sameAs(b.funcs) || sameKeys(a.funcs, b.funcs);
+}
+
+interface ReadMap<V> {
+  get(k: string): V | undefined;
+  keys(): IterableIterator<string>;
+}
+
+function sameMap(a: ReadMap<Variable>, b: ReadMap<Variable>): boolean {
+  for (const k of a.keys()) if (!sameVariable(a.get(k), b.get(k))) return false;
+  for (const k of b.keys()) if (a.get(k) === undefined) return false;
+  return true;
+}
+
+function sameKeys<V>(a: ReadMap<V>, b: ReadMap<V>): boolean {
+  for (const k of a.keys()) if (a.get(k) !== b.get(k)) return false;
+  for (const k of b.keys()) if (a.get(k) === undefined) return false;
+  return true;
+}
+
+function sameVariable(x: Variable | undefined, y: Variable | undefined): boolean {
+  if (x === y) return true;
+  if (!x || !y) return false;
+  if (x.value !== y.value || x.nameref !== y.nameref || Boolean(x.guessed) !== Boolean(y.guessed)) return false;
+  const a = x.array;
+  const b = y.array;
+  if (!a || !b) return a === b;
+  return a.assoc === b.assoc && a.partial === b.partial && a.entries.length === b.entries.length && a.entries.every(([k, v], i) => b.entries[i]![0] === k && b.entries[i]![1] === v);
 }

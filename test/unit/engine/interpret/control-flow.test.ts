@@ -146,6 +146,21 @@ describe('break and continue leave the loop body where bash reaches them', () =>
   });
 });
 
+describe('a loop run an unknown number of times holds what any number of passes leaves', () => {
+  it('a value a later pass sets from what an earlier pass set is unknown after the loop', () => {
+    // One pass sets a, only a second one sets b: after the loop b may be set, so the write runs.
+    const twoPasses = 'a=; b=; while [ $# -gt 0 ]; do if [ -z "$a" ]; then a=$1; else b=$1; fi; shift; done; [ -z "$b" ] && exit 1';
+    expect(decide(`${twoPasses}; touch ../../x`)).not.toBe('allow');
+    expect(decide('a=; b=; for f in *; do if [ -z "$a" ]; then a=$f; else b=$f; fi; done; [ -z "$b" ] && exit 1; touch ../../x')).not.toBe('allow');
+    // Three steps: c is set only on the third pass.
+    expect(decide('a=; b=; c=; while read -r l; do if [ -z "$a" ]; then a=$l; elif [ -z "$b" ]; then b=$l; else c=$l; fi; done; [ -z "$c" ] && exit 1; touch ../../x')).not.toBe('allow');
+  });
+
+  it('a value no pass changes stays known', () => {
+    expect(decide('a=; while [ $# -gt 0 ]; do shift; done; [ -z "$a" ] && exit 1; touch ../../x')).toBe('allow');
+  });
+});
+
 describe('property: guards on what the command does not fix never hide a later write', () => {
   // Each guard may end the path only on some values of a variable the command never sets (not
   // $1 or $#: inside the function `g` below they are known, g is called without arguments).
