@@ -781,10 +781,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       const value = sample && values.length === 1 && !sample.value.includes(HOLE) ? sample.value : sampleValue(values);
       // Values under one known directory (`for f in /dir/*`) keep that directory: the hole is judged by position.
       const loopConf: Confidence = value.includes('/') && !value.startsWith(HOLE) ? 'likely' : 'possible';
-      this.iterateUnknown(st, (iter) => {
+      this.iterateUnknown(cmd, st, (iter) => {
         this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
         this.exec(cmd.body, iter, stdin);
-      });
+      }, cmd.variable ?? '_');
       return;
     }
     // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
@@ -805,7 +805,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       if (cmd.condition) this.exec(cmd.condition, st, stdin);
       // A condition known to fail before the first iteration: the body never runs.
       if (this.status === (cmd.loop === 'until')) return;
-      this.iterateUnknown(st, (iter) => {
+      this.iterateUnknown(cmd, st, (iter) => {
         this.exec(cmd.body, iter, stdin);
         if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
       });
@@ -815,8 +815,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   /** A loop run an unknown number of times: passes until its head state settles (control-flow.ts). */
-  private iterateUnknown(st: State, once: (iter: State) => void): void {
-    if (!loopToFixpoint(st, this.loops, once)) this.loopUnsettled = true;
+  private iterateUnknown(loop: Command, st: State, once: (iter: State) => void, setFirst?: string): void {
+    if (!loopToFixpoint(st, this.loops, loop, once, setFirst)) this.loopUnsettled = true;
   }
 
   private pipeline(commands: Command[], st: State, stdin: Stdin): void {
