@@ -462,7 +462,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const entries: [string, string][] = [];
     for (let i = 0; i < values.length; i++) {
       const a = values[i]!;
-      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      // A guessed argument stays a guess in the function (it decides no condition there either).
+      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false, ...(a.guessed ? { guessed: true } : {}) });
       conf = weakest(conf, a.confidence);
       entries.push([indexName(i), a.value]);
     }

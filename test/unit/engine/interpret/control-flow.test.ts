@@ -78,6 +78,15 @@ describe('a variable the script does not set decides no condition', () => {
     expect(decide(': "${V:=no}"; [ "$V" = no ] && exit 0; touch ../../x')).not.toBe('allow');
   });
 
+  it('nor a default over a value not known statically, nor a guess passed to a function', () => {
+    // $1 of a function called with a value the script does not fix may be set and not empty.
+    expect(decide('m(){ r=${1:-}; [ -z "$r" ] && exit 1; }; m "$(cat f)"; touch ../../x')).not.toBe('allow');
+    expect(decide('m(){ [ -z "${1:-}" ] && exit 1; }; m "$(cat f)"; touch ../../x')).not.toBe('allow');
+    expect(decide('c(){ [ -z "$1" ] && exit 1; }; r=${FOO:-}; c "$r"; touch ../../x')).not.toBe('allow');
+    // A known argument still decides.
+    expect(decide('c(){ [ -z "$1" ] && exit 1; }; c ""; touch ../../x')).toBe('allow');
+  });
+
   it('a value of the analysis\' environment other than HOME decides nothing (the agent\'s shell has its own)', () => {
     const env = { ...standardEnv(), TMPDIR: '/tmp' };
     const run = (cmd: string, knownEnv?: string[]) => evaluate(analyzeWith(parser, cmd, { cwd: WORKTREE, env, knownEnv }).effects, standardPolicy(memoryFs())!).decision;
