@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reasonHolds } from './canary-reason.mjs';
+import { continuesInto, reasonHolds } from './canary-reason.mjs';
 
 export { reasonHolds };
 
@@ -47,7 +47,7 @@ export const PACKAGES = [
 ];
 
 /** Bumped when how files are chosen or canaries are placed changes: the prepared tree is rebuilt. */
-const HARNESS_VERSION = 2;
+const HARNESS_VERSION = 3;
 
 export const CANARY_PREFIX = '/etc/bashguard-canary-';
 
@@ -143,8 +143,7 @@ export function canaryIndex(lines) {
   let last = lines.length;
   while (last > 0 && /^\s*(#.*)?$/.test(lines[last - 1])) last--;
   if (last > 0 && ENDS_SCRIPT.test(lines[last - 1])) {
-    const prev = lines.slice(0, last - 1).reverse().find((l) => !/^\s*(#.*)?$/.test(l)) ?? '';
-    if (!/(\\|&&|\|\||\|)\s*$/.test(prev)) return last - 1;
+    if (!continuesInto(lines, last)) return last - 1;
   }
   return lines.length;
 }

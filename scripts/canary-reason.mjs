@@ -16,7 +16,17 @@
 import { spawnSync } from 'node:child_process';
 
 const blank = (l) => /^\s*(#.*)?$/.test(l);
-const continues = (l) => /(\\|&&|\|\||\|)\s*$/.test(l);
+/**
+ * Whether line n (1-based) continues the command of the lines before it: the line right before
+ * ends in an unescaped backslash (which joins only the next line, a blank one included), or the
+ * last code line before it ends in `&&`, `||` or `|` (bash reads on past blank lines for those).
+ */
+export function continuesInto(lines, n) {
+  const before = lines[n - 2] ?? '';
+  if (!/^\s*#/.test(before) && /(^|[^\\])(\\\\)*\\$/.test(before)) return true;
+  const prev = lines.slice(0, n - 1).reverse().find((l) => !blank(l)) ?? '';
+  return /(&&|\|\||\|)\s*$/.test(prev);
+}
 
 function bashComplete(text) {
   const r = spawnSync('bash', ['-O', 'extglob', '-n'], { input: text + '\n', encoding: 'utf8' });
@@ -27,8 +37,7 @@ function bashComplete(text) {
 function topLevel(lines, n) {
   const line = lines[n - 1] ?? '';
   if (/^\s/.test(line) || line === '') return false;
-  const prev = lines.slice(0, n - 1).reverse().find((l) => !blank(l)) ?? '';
-  return !continues(prev) && bashComplete(lines.slice(0, n - 1).join('\n'));
+  return !continuesInto(lines, n) && bashComplete(lines.slice(0, n - 1).join('\n'));
 }
 
 /** The last line (1-based) of the complete command starting at line n, or null. */
@@ -45,10 +54,63 @@ function normalForm(text) {
   const start = out.indexOf('{ ');
   const end = out.lastIndexOf('}');
   if (start < 0 || end <= start) return null;
-  const body = out.slice(start + 1, end);
-  // Multi-line words (strings, here-documents) break the one-command-a-line form: not judged.
-  if (body.some((l) => /<</.test(l) || !/^( {4})+\S/.test(l))) return null;
+  // A quoted string over several lines stays one line of the form (its lines are text, not
+  // commands); here-documents and anything else that breaks the one-command-a-line form: not judged.
+  const body = joinQuoted(out.slice(start + 1, end));
+  if (body === null || body.some((l) => /<</.test(l) || !/^( {4})+\S/.test(l))) return null;
   return body;
+}
+
+/**
+ * Lines joined where a quote opened on one closes on a later one; null when one never closes or
+ * the scan ends inside one.
+ */
+function joinQuoted(lines) {
+  const out = [];
+  let stack = [];
+  for (const l of lines) {
+    if (stack.length === 0) out.push(l);
+    else out[out.length - 1] += '\n' + l;
+    stack = scanQuotes(l, stack);
+  }
+  return stack.length === 0 ? out : null;
+}
+
+/**
+ * The quoting open at the end of `line`, given what was open at its start: a stack of `'`, `"`,
+ * `$'`, and `$(` or a backquote (a command substitution, where quotes start afresh).
+ */
+function scanQuotes(line, open) {
+  const stack = open.slice();
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    const top = stack.at(-1);
+    if (top === "'") {
+      if (c === "'") stack.pop();
+    } else if (top === '"' || top === "$'") {
+      if (c === '\\') i++;
+      else if (c === (top === '"' ? '"' : "'")) stack.pop();
+      else if (top === '"' && c === '$' && line[i + 1] === '(') {
+        stack.push('$(');
+        i++;
+      } else if (top === '"' && c === '`') stack.push('`');
+    } else if (c === '\\') i++;
+    else if (c === '`') {
+      if (top === '`') stack.pop();
+      else stack.push('`');
+    }
+    else if (c === "'") stack.push("'");
+    else if (c === '"') stack.push('"');
+    else if (c === '$' && line[i + 1] === "'") {
+      stack.push("$'");
+      i++;
+    } else if (c === '$' && line[i + 1] === '(') {
+      stack.push('$(');
+      i++;
+    } else if (c === '(' && top === '$(') stack.push('(');
+    else if (c === ')' && (top === '$(' || top === '(')) stack.pop();
+  }
+  return stack;
 }
 
 const indentOf = (l) => l.length - l.trimStart().length;
@@ -120,8 +182,7 @@ export function reasonHolds(note, source, canaryLine) {
   if (m) {
     const n = Number(m[2]);
     const line = lines[n - 1] ?? '';
-    const prev = lines.slice(0, n - 1).reverse().find((l) => !blank(l)) ?? '';
-    if (n >= canaryLine || continues(prev) || !new RegExp(`^(${m[1]}\\b|.*;\\s*${m[1]}\\b)`).test(line)) return false;
+    if (n >= canaryLine || continuesInto(lines, n) || !new RegExp(`^(${m[1]}\\b|.*;\\s*${m[1]}\\b)`).test(line)) return false;
     return bashComplete(lines.slice(0, n).join('\n'));
   }
   m = /every path through the `(if|case)` on line (\d+) exits/.exec(note.message);

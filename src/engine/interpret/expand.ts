@@ -420,11 +420,14 @@ function operatorValue(
           guessed: true,
         });
       }
-      // The default applies if the variable is unset; when we cannot tell, it is a guess.
+      // The default applies if the variable is unset; when we cannot tell, it is a guess: a value
+      // not known statically ($1 of a function called with "$@") may be set and not empty.
+      const guessed = isUnknown && known !== null;
       return {
         value: def.value,
-        confidence: weakest(def.confidence, isUnknown && known !== null ? 'possible' : 'likely'),
+        confidence: weakest(def.confidence, guessed ? 'possible' : 'likely'),
         evidence: note(`\${${part.name}${op}...} uses its default ${def.value.split(HOLE).join('…')}`),
+        ...(guessed ? { guessed: true } : {}),
       };
     }
     case ':+':

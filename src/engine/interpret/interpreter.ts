@@ -15,7 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { LoopFrames, ReturnFrames, setAsideReturned } from './control-flow.js';
+import { LoopFrames, ReturnFrames, loopToFixpoint, setAsideReturned } from './control-flow.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
@@ -301,7 +301,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     if (this.ctx.everyFunction) this.runUncalled(st);
     // A limit left paths unfollowed; a parse error left the file's structure partly unknown (a
     // command read as unconditional may be the right side of `||`): no region is said unreachable.
-    const limited = this.reach !== null && (script.problems.length > 0 || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
+    const limited = this.reach !== null && (script.problems.length > 0 || this.loopUnsettled || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
     return { effects: this.effects, timeline: this.timeline, commands: this.commands, unreachable: this.reach && !limited ? this.reach.result() : undefined };
   }
 
@@ -322,6 +322,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private readonly returns = new ReturnFrames();
   /** The loops being run, for `break` and `continue` (control-flow.ts). */
   private readonly loops = new LoopFrames();
+  /** A loop's passes ran out before its state settled: its result is not every path's, so nothing is said unreachable. */
+  private loopUnsettled = false;
 
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
     this.loops.jump(st, kind, levels, this.returns.depth);
@@ -460,7 +462,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     const entries: [string, string][] = [];
     for (let i = 0; i < values.length; i++) {
       const a = values[i]!;
-      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false });
+      // A guessed argument stays a guess in the function (it decides no condition there either).
+      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false, ...(a.guessed ? { guessed: true } : {}) });
       conf = weakest(conf, a.confidence);
       entries.push([indexName(i), a.value]);
     }
@@ -775,14 +778,14 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (values.length === 0) assign(st, before);
         return;
       }
-      const iter = cloneState(st);
       const sample = values.find((v) => v.value.includes('/')) ?? values[0];
       const value = sample && values.length === 1 && !sample.value.includes(HOLE) ? sample.value : sampleValue(values);
       // Values under one known directory (`for f in /dir/*`) keep that directory: the hole is judged by position.
       const loopConf: Confidence = value.includes('/') && !value.startsWith(HOLE) ? 'likely' : 'possible';
-      this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
-      this.exec(cmd.body, iter, stdin);
-      assign(st, joinStates([st, iter]));
+      this.iterateUnknown(cmd, st, (iter) => {
+        this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
+        this.exec(cmd.body, iter, stdin);
+      }, cmd.variable ?? '_');
       return;
     }
     // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
@@ -803,13 +806,18 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       if (cmd.condition) this.exec(cmd.condition, st, stdin);
       // A condition known to fail before the first iteration: the body never runs.
       if (this.status === (cmd.loop === 'until')) return;
-      const iter = cloneState(st);
-      this.exec(cmd.body, iter, stdin);
-      if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
-      assign(st, joinStates([st, iter]));
+      this.iterateUnknown(cmd, st, (iter) => {
+        this.exec(cmd.body, iter, stdin);
+        if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
+      });
     } finally {
       this.readsUnknown = savedReads;
     }
+  }
+
+  /** A loop run an unknown number of times: passes until its head state settles (control-flow.ts). */
+  private iterateUnknown(loop: Command, st: State, once: (iter: State) => void, setFirst?: string): void {
+    if (!loopToFixpoint(st, this.loops, loop, once, setFirst)) this.loopUnsettled = true;
   }
 
   private pipeline(commands: Command[], st: State, stdin: Stdin): void {

@@ -14,6 +14,9 @@ const REBASE_AFTER = 16;
 /** Past this many keys written since the base, a map stops tracking them (joins look at every key). */
 const MAX_TRACKED = 64;
 
+/** Stands for every key in CowMap.readLog: a walk over a whole map. */
+export const ALL_KEYS: unique symbol = Symbol('all keys');
+
 export class CowMap<K, V> implements Iterable<[K, V]> {
   private shared: boolean;
   /**
@@ -62,19 +65,29 @@ export class CowMap<K, V> implements Iterable<[K, V]> {
     return this.map.size;
   }
 
+  /**
+   * While set, every key looked up in any map is added to it, and a walk over a whole map adds
+   * ALL_KEYS: a loop learns which variables its pass read (interpret/control-flow.ts).
+   */
+  static readLog: Set<unknown> | null = null;
+
   get(key: K): V | undefined {
+    if (CowMap.readLog !== null) CowMap.readLog.add(key);
     return this.map.get(key);
   }
 
   has(key: K): boolean {
+    if (CowMap.readLog !== null) CowMap.readLog.add(key);
     return this.map.has(key);
   }
 
   keys(): IterableIterator<K> {
+    if (CowMap.readLog !== null) CowMap.readLog.add(ALL_KEYS);
     return this.map.keys();
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {
+    if (CowMap.readLog !== null) CowMap.readLog.add(ALL_KEYS);
     return this.map[Symbol.iterator]();
   }
 

@@ -35,7 +35,7 @@ export function registerLint(program: Command, io: IO, setExit: (code: number) =
     .option('--no-summary', 'omit the summary line')
     .option('--parser <backend>', 'native, wasm or auto')
     .option('--timeout <seconds>', 'stop the analysis of a file after this long and report BG0002 for it (0: no limit, analyze in this process)', '60')
-    .option('--max-steps <n>', 'interpreter steps per file before its analysis stops and it is reported as not fully analyzed (BG0002)', '100000')
+    .option('--max-steps <n>', 'interpreter steps per file before its analysis stops and it is reported as not fully analyzed (BG0002)', '400000')
     .option('--incomplete <level>', 'a file not fully analyzed (BG0002): error (exit 3 when nothing else fails), warn or ignore', 'error')
     .option('--source-path <dir>', 'a directory sourced files are looked for in when their own path is unknown (repeatable; as `# bashguard source-path=DIR`)', collect, [] as string[])
     .option('--var <name=value>', 'a variable\'s value where every script starts (repeatable; as `# bashguard var NAME=value`)', collect, [] as string[])

@@ -144,7 +144,7 @@ export interface LintOptions {
 export const LINT_OFF_BY_DEFAULT: ReadonlySet<RuleId> = new Set<RuleId>(['BG1005']);
 
 /** The default step budget of lint (the hook's is smaller: its commands are one-liners). */
-export const LINT_DEFAULT_STEPS = 100_000;
+export const LINT_DEFAULT_STEPS = 400_000;
 
 /**
  * The disk as lint sees it without `--read-disk`: only the checkout under `root()` (null while the

@@ -32,6 +32,10 @@ describe('where the canary goes', () => {
     expect(canaryIndex(['f() {', '  exit 1', '}'])).toBe(3);
     expect(canaryIndex(['a &&', 'exit 1'])).toBe(2);
     expect(canaryIndex(['a \\', 'exit 1'])).toBe(2);
+    // A backslash joins only the next line: after a blank one, `exit` is a command of its own.
+    expect(canaryIndex(['a \\', '', 'exit 1'])).toBe(2);
+    expect(canaryIndex(['a &&', '', 'exit 1'])).toBe(3);
+    expect(canaryIndex(['a \\\\', 'exit 1'])).toBe(1);
     expect(canaryIndex(['a', 'exec "$BATS_ROOT/bin/bats" "$@"'])).toBe(1);
     expect(canaryIndex(['a', 'exec >"$log" 2>&1'])).toBe(2);
   });
@@ -44,6 +48,8 @@ describe('where the canary goes', () => {
     expect(reasonHolds(note(6), src, 6)).toBe(false);
     expect(reasonHolds({ message: 'unreachable: `f` (line 3) exits on every path' }, src, 6)).toBe(false);
     expect(reasonHolds(note(2), 'a ||\nexit 0\necho canary > /etc/x\n', 3)).toBe(false);
+    expect(reasonHolds(note(2), 'a \\\nexit 0\necho canary > /etc/x\n', 3)).toBe(false);
+    expect(reasonHolds(note(3), 'a \\\n\nexit 0\necho canary > /etc/x\n', 4)).toBe(true);
   });
 
   it('an `if`/`case` every path of which exits, and a function that exits on every path, are checked in bash\'s normal form', () => {
@@ -51,6 +57,10 @@ describe('where the canary goes', () => {
     expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nelif b; then c; exit 2\nelse\n  exit 1\nfi\necho canary > /etc/x\n', 7)).toBe(true);
     expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nfi\necho canary > /etc/x\n', 4)).toBe(false);
     expect(reasonHolds(ifNote, 'if a; then\n  exit 0\nelse\n  ( exit 1 )\nfi\necho canary > /etc/x\n', 6)).toBe(false);
+    // A string over several lines is text: an `exit` in it exits nothing; one after it does.
+    expect(reasonHolds(ifNote, "if a; then\n  exit 0\nelse\n  echo '\n    exit 1\n'\nfi\necho canary > /etc/x\n", 8)).toBe(false);
+    expect(reasonHolds(ifNote, "if a; then\n  exit 0\nelse\n  perl -e '\n  x\n' \"$b\"\n  exit 1\nfi\necho canary > /etc/x\n", 9)).toBe(true);
+    expect(reasonHolds(ifNote, "if a; then\n  exit 0\nelse\n  echo 'never closed\n  exit 1\nfi\necho canary > /etc/x\n", 8)).toBe(false);
     const caseNote = { message: 'unreachable: every path through the `case` on line 1 exits' };
     expect(reasonHolds(caseNote, 'case $1 in\n a) exit 1;;\n *) exit 2;;\nesac\necho canary > /etc/x\n', 5)).toBe(true);
     expect(reasonHolds(caseNote, 'case $1 in\n a) exit 1;;\n b) exit 2;;\nesac\necho canary > /etc/x\n', 5)).toBe(false);

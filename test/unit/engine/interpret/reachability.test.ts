@@ -39,6 +39,17 @@ describe('unreachable regions', () => {
     expect(unreachable('for a in 1 2; do\n  break\n  exit 0\ndone\necho x\n')).toEqual(['3: after `break` on line 2']);
   });
 
+  it('nothing after a function that exits only when a guessed argument is empty', () => {
+    expect(unreachable('check() {\n  if [ -z "$1" ]; then exit 1; fi\n}\nmain() {\n  url=${1:-}\n  check "$url"\n  echo a\n}\nmain "$@"\necho y\n')).toEqual([]);
+  });
+
+  it('nothing after a guard on a value a later pass of a loop may set', () => {
+    expect(unreachable('a=\nb=\nwhile [ $# -gt 0 ]; do\n  if [ -z "$a" ]; then a=$1; else b=$1; fi\n  shift\ndone\nif [ -z "$b" ]; then exit 1; else exit 2; fi\necho y\n')).toEqual([
+      '8: every path through the `if` on line 7 exits',
+    ]);
+    expect(unreachable('a=\nb=\nwhile [ $# -gt 0 ]; do\n  if [ -z "$a" ]; then a=$1; else b=$1; fi\n  shift\ndone\nif [ -z "$b" ]; then exit 1; fi\necho y\n')).toEqual([]);
+  });
+
   it('nothing after a top-level return (an executed script goes on), nor in a file with a parse error', () => {
     expect(unreachable('echo a\nreturn 0\necho b\n')).toEqual([]);
     expect(unreachable('exit 0\necho b\nif then fi\n')).toEqual([]);
