@@ -23,6 +23,8 @@ export function userWriteHints(env: Env, roots: readonly string[]): string[] {
   ] as const) {
     if (!covered(dir) && path.some((p) => p === dir || isInside(p, dir))) out.push(`${dir} (${tools}; on PATH)`);
   }
+  // pyenv's shims (PYENV_ROOT need not be in HOME): `pip install` ends with a rehash that writes there.
+  for (const dir of path) if (/\/\.pyenv\/shims\/?$/.test(dir) && !covered(dir) && !out.some((o) => o.startsWith(`${dir} `))) out.push(`${dir} (pyenv rehash after pip install; on PATH)`);
   const npmrc = readRegularFile(`${home}/.npmrc`, { maxBytes: 64 * 1024 });
   const prefix = npmrc.ok ? /^\s*prefix\s*=\s*(\S+)\s*$/m.exec(npmrc.text)?.[1]?.replace(/^~(?=\/)/, home) : undefined;
   if (prefix && prefix.startsWith('/') && !covered(prefix)) out.push(`${prefix} (npm's global prefix, npm install -g)`);

@@ -32,6 +32,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
+/** The pyenv shims dir python3 runs from, if it is one (the session's PATH is this process's). */
+const PYENV_SHIMS = (process.env.PATH ?? '').split(':').find((d) => /\/\.pyenv\/shims\/?$/.test(d) && existsSync(join(d, 'python3'))) ?? null;
 const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
 function script(main: string, sibling: string, home: string): Step[] {
@@ -70,9 +72,12 @@ function session(enforce: 'off' | null, shell: string | null = null): Promise<Se
         'z.close()',
       ].join('\n');
       execFileSync('python3', ['-c', wheel, join(wt, 'pypkg-1.0-py3-none-any.whl')]);
-      if (enforce) {
+      // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the
+      // user adds it to writeRoots, as doctor says (src/layers/sandbox/user-roots.ts).
+      const config = { ...(enforce ? { enforce } : {}), ...(PYENV_SHIMS ? { writeRoots: [PYENV_SHIMS] } : {}) };
+      if (Object.keys(config).length) {
         mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
-        writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce }) + '\n');
+        writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify(config) + '\n');
       }
       execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
       return { steps: script(main, sibling, home), ...(shell ? { env: { SHELL: shell } } : {}) };

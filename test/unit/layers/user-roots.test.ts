@@ -23,4 +23,11 @@ describe('userWriteHints: what doctor names beside the write roots', () => {
     expect(covered.join('\n')).not.toContain('global prefix');
     expect(userWriteHints({ PATH: '/usr/bin' }, [])).toEqual([]);
   });
+
+  it("names pyenv's shims on PATH, wherever PYENV_ROOT is, unless a write root covers them", () => {
+    const env = { HOME: home, PATH: '/opt/py/.pyenv/shims:/usr/bin' };
+    expect(userWriteHints(env, []).join('\n')).toContain('/opt/py/.pyenv/shims (pyenv rehash after pip install; on PATH)');
+    expect(userWriteHints(env, ['/opt/py/.pyenv']).join('\n')).not.toContain('pyenv');
+    expect(userWriteHints({ HOME: home, PATH: '/opt/pyenv-shims:/usr/bin' }, []).join('\n')).not.toContain('pyenv');
+  });
 });
