@@ -5,7 +5,7 @@
  * that fell through. So a call ends its caller's path only when every path through the callee
  * exits.
  */
-import { cloneState, joinStates, type State, type Variable } from '../shell/state.js';
+import { assignState, cloneState, joinStates, type State, type Variable } from '../shell/state.js';
 import { ALL_KEYS, CowMap } from '../shell/cow-map.js';
 import { HOLE } from '../effects/types.js';
 
@@ -34,7 +34,7 @@ function leave(st: State, outer: readonly State[]): void {
   st.returns = outer;
   if (pending.length === 0) return;
   const ends = [st, ...pending.map((p) => ({ ...p, returned: false, terminated: false, returns: outer }))];
-  copyInto(st, joinStates(ends));
+  assignState(st, joinStates(ends));
 }
 
 /**
@@ -45,20 +45,6 @@ export function setAsideReturned(returned: State, goesOn: State): void {
   const kept = cloneState(returned);
   kept.returned = true;
   goesOn.returns = [...goesOn.returns, ...returned.returns.filter((r) => !goesOn.returns.includes(r)), kept];
-}
-
-function copyInto(target: State, source: State): void {
-  if (target === source) return;
-  target.cwd = source.cwd;
-  target.oldpwd = source.oldpwd;
-  target.dirStack = source.dirStack;
-  target.vars = source.vars;
-  target.pos = source.pos;
-  target.funcs = source.funcs;
-  target.terminated = source.terminated;
-  target.returned = source.returned;
-  target.returns = source.returns;
-  target.extras = source.extras;
 }
 
 /**
@@ -86,7 +72,7 @@ export class LoopFrames {
       const f = this.frames.pop()!;
       left = [...f.breaks, ...f.continues];
     }
-    if (left.length > 0) copyInto(st, joinStates([st, ...left]));
+    if (left.length > 0) assignState(st, joinStates([st, ...left]));
   }
 
   /** After one iteration of an unrolled loop: the paths that `continue`d go on with the next. */
@@ -95,7 +81,7 @@ export class LoopFrames {
     if (f.continues.length === 0) return;
     const cont = f.continues;
     f.continues = [];
-    copyInto(st, joinStates([st, ...cont]));
+    assignState(st, joinStates([st, ...cont]));
   }
 
   /** Outside a loop bash says so and goes on: false, and the path is unchanged. */
@@ -139,7 +125,7 @@ export function loopToFixpoint(st: State, loops: LoopFrames, key: object, once: 
     settled = sameValues(head, next, setFirst) || unreadChanges(head, next, reads, setFirst);
     head = next;
   }
-  copyInto(st, head);
+  assignState(st, head);
   remember(loops, key, before, st.vars, setFirst);
   return settled;
 }

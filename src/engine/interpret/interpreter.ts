@@ -6,7 +6,7 @@
 import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
+import { assignState, childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
 import { CowMap } from '../shell/cow-map.js';
 import { emptyExtras, type FdTarget, type SourceLine } from '../shell/extras.js';
 import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
@@ -643,7 +643,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         }
         if (beforeLeft) {
           this.exec(cmd.right, beforeLeft, stdin);
-          assign(st, joinStates([st, beforeLeft]));
+          assignState(st, joinStates([st, beforeLeft]));
           return;
         }
         // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
@@ -654,13 +654,13 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           const ifLeftFailed = cloneState(st);
           this.exec(cmd.right, st, stdin);
           if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
-          if (st.terminated || st.returned) assign(st, ifLeftFailed);
+          if (st.terminated || st.returned) assignState(st, ifLeftFailed);
           this.status = this.status === false ? false : null;
           return;
         }
         const right = cloneState(st);
         this.exec(cmd.right, right, stdin);
-        assign(st, joinStates([st, right]));
+        assignState(st, joinStates([st, right]));
         this.status = null;
         return;
       }
@@ -697,7 +697,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
           ends.push(rest);
         }
-        assign(st, joinStates(ends));
+        assignState(st, joinStates(ends));
         this.status = null;
         return;
       }
@@ -712,7 +712,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           ends.push(b);
         }
         if (!hasDefault) ends.push(cloneState(st));
-        assign(st, joinStates(ends));
+        assignState(st, joinStates(ends));
         return;
       }
       case 'loop':
@@ -775,7 +775,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           this.exec(cmd.body, st, stdin);
           this.loops.nextIteration(st);
         }
-        if (values.length === 0) assign(st, before);
+        if (values.length === 0) assignState(st, before);
         return;
       }
       const sample = values.find((v) => v.value.includes('/')) ?? values[0];
@@ -1693,19 +1693,6 @@ function isTest(cmd: Command): boolean {
   return false;
 }
 
-function assign(target: State, source: State): void {
-  if (target === source) return;
-  target.cwd = source.cwd;
-  target.oldpwd = source.oldpwd;
-  target.dirStack = source.dirStack;
-  target.vars = source.vars;
-  target.pos = source.pos;
-  target.funcs = source.funcs;
-  target.terminated = source.terminated;
-  target.returned = source.returned;
-  target.returns = source.returns;
-  target.extras = source.extras;
-}
 
 interface SourceRef {
   id: number;

@@ -116,6 +116,21 @@ export function dropVar(st: State, name: string): void {
   } else st.vars.delete(name);
 }
 
+/** Makes `target` the state `source` is, in place (the caller's reference stays valid): every field. */
+export function assignState(target: State, source: State): void {
+  if (target === source) return;
+  target.cwd = source.cwd;
+  target.oldpwd = source.oldpwd;
+  target.dirStack = source.dirStack;
+  target.vars = source.vars;
+  target.pos = source.pos;
+  target.funcs = source.funcs;
+  target.terminated = source.terminated;
+  target.returned = source.returned;
+  target.returns = source.returns;
+  target.extras = source.extras;
+}
+
 export function cloneState(s: State): State {
   return {
     cwd: s.cwd,
