@@ -1693,7 +1693,6 @@ function isTest(cmd: Command): boolean {
   return false;
 }
 
-
 interface SourceRef {
   id: number;
   text: string;
