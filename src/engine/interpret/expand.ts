@@ -371,8 +371,11 @@ function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'par
   return patternOp(op, value, pat.value);
 }
 
+/** A parameter's value where the analysis has one (null: unset, or set to something unknown). */
+type KnownValue = { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null;
+
 function withOperator(
-  known: { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null,
+  known: KnownValue,
   part: Extract<WordPart, { kind: 'param' }>,
   op: string | null,
   st: State,
@@ -388,7 +391,7 @@ function withOperator(
 }
 
 function operatorValue(
-  known: { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null,
+  known: KnownValue,
   part: Extract<WordPart, { kind: 'param' }>,
   op: string | null,
   st: State,
