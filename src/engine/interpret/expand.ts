@@ -371,7 +371,7 @@ function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'par
   return patternOp(op, value, pat.value);
 }
 
-/** A parameter's value where the analysis has one (null: unset, or set to something unknown). */
+/** A parameter's value where the analysis knows one (null where it does not). */
 type KnownValue = { value: string; confidence: Confidence; evidence: Evidence[]; guessed?: boolean } | null;
 
 function withOperator(
