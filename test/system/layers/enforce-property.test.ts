@@ -1,0 +1,253 @@
+/**
+ * The enforcement's guarantee as a property, without the analyzer (issue 51 "Done when"): commands
+ * generated from the writers, redirections, `cd` forms and git routes the specs know, aimed at
+ * places inside the worktree and outside it (the main checkout, a sibling worktree, the shared git
+ * dir, HOME's files, a directory beside the checkouts), run under the wrapper the hook hands the
+ * client, leave everything outside the write roots as it was: paths, types, sizes, modes, mtimes,
+ * contents and every ref. Each command also does benign work in the worktree (a file, or a commit
+ * of the worktree's own branch), and the test checks that it took effect, so the property cannot
+ * hold by everything failing. One layout per mechanism; between runs, the worktree is reset and the
+ * rest compared with the first snapshot.
+ *
+ * What the generators leave out is what docs/limits.md says each mechanism does not hold: a new
+ * name in `refs/heads/` under the mounts (a mount needs an existing name), and under Landlock all
+ * of `refs/` (its plan keeps it writable) and a new entry at the top of the worktree (refused there).
+ * Skips, saying why, where bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
+import { landlockAvailable, landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
+import { cleanEnv, git } from '../../helpers/layers.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
+import { cannotRun } from '../../helpers/shared.js';
+
+/** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`. */
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const r = spawnSync('/bin/bash', ['-c', 'eval "$BG_W"', 'bash'], { cwd, env: { ...env, BG_W: wrapper }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Single-quotes `s` for the shell. */
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const RUNS = Number(process.env.BASHGUARD_PROPERTY_RUNS ?? 25);
+
+const { canRun } = bwrapHere('the enforcement runs under bubblewrap');
+const helper = landlockHelper();
+const inShellHere = helper !== null && landlockBuiltin(helper) !== null;
+const landlockHere = process.platform === 'linux' && landlockAvailable(process.env).ok;
+const mechanisms = [
+  { path: "in the client's shell", mode: 'auto' as const, by: 'shell', here: inShellHere, why: 'the builtin cannot load here' },
+  { path: 'by the helper', mode: 'auto' as const, by: 'helper', here: helper !== null, why: 'the helper bashguard-landlock is not installed or its probe failed' },
+  { path: 'bwrap', mode: 'bwrap' as const, by: undefined, here: true, why: '' },
+  { path: 'Landlock', mode: 'landlock' as const, by: undefined, here: landlockHere, why: 'Landlock ABI 3 or later is not available' },
+];
+if (canRun) for (const m of mechanisms) if (!m.here) cannotRun(`the enforcement property ${m.path}: ${m.why}`);
+
+/** A place outside the write roots: a directory, the names already in it, and whether a new name there is held. */
+interface Place {
+  dir: string;
+  existing: string[];
+  fresh: boolean;
+  refs?: boolean;
+}
+
+describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots, $path (property, no analyzer)', ({ mode, by, here }) => {
+  let L: GitLayout;
+  let home: string;
+  let tmp: string;
+  let common: string;
+  let base: string;
+  let env: NodeJS.ProcessEnv;
+  let places: Place[];
+  let baseline: string[];
+  const run = (command: string) => {
+    const e = enforceCall(openWorkspace(L.worktree, { env }), command, mode, env);
+    if (e.kind !== 'bwrap' && e.kind !== 'landlock') throw new Error(`not enforced: ${JSON.stringify(e)}`);
+    if (mode === 'auto' && e.kind === 'bwrap') expect(e.by, 'who makes the mounts').toBe(by);
+    return runAsClient(e.command, L.worktree, env);
+  };
+
+  /**
+   * Everything outside the write roots: each entry beneath the layout's root with its type, size,
+   * mode, mtime and a hash of its contents (a symlink: its target), and every ref as git shows it.
+   * Left out: the write roots themselves (the worktree, the temp dir, `objects/`, the worktree's
+   * admin dir, its own branch's ref and reflog); of `refs/heads/` and `logs/refs/heads/`, only
+   * their own mtimes (the own branch's lock file is made and removed there; a new name still shows).
+   */
+  const snapshot = (): string[] => {
+    const skip = new Set([L.worktree, tmp, join(common, 'objects'), join(common, 'worktrees', 'b1'), join(common, 'refs', 'heads', 'b1'), join(common, 'logs', 'refs', 'heads', 'b1')]);
+    const noMtime = new Set([join(common, 'refs', 'heads'), join(common, 'logs', 'refs', 'heads')]);
+    const out: string[] = [];
+    const walk = (p: string) => {
+      if (skip.has(p)) return;
+      const st = lstatSync(p);
+      const kind = st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : st.isFile() ? 'f' : 'o';
+      const body = kind === 'f' ? createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 16) : kind === 'l' ? readlinkSync(p) : '';
+      out.push(`${relative(L.root, p) || '.'} ${kind} ${kind === 'd' ? '' : st.size} ${st.mode.toString(8)} ${noMtime.has(p) ? '' : st.mtimeMs} ${body}`);
+      if (kind === 'd') for (const n of readdirSync(p).sort()) walk(join(p, n));
+    };
+    walk(L.root);
+    const refs = git(L.main, ['for-each-ref', '--format=%(refname) %(objectname)']).split('\n').filter((r) => !r.startsWith('refs/heads/b1 '));
+    const heads = [L.main, L.sibling].map((d) => `HEAD ${d} ${git(d, ['rev-parse', 'HEAD'])} ${git(d, ['symbolic-ref', '-q', 'HEAD'])}`);
+    return [...out, ...refs.map((r) => `ref ${r}`), ...heads, `config ${git(L.main, ['config', '--list', '--local'])}`];
+  };
+
+  beforeAll(() => {
+    if (!here) return;
+    L = makeGitLayout('bashguard-prop-');
+    common = join(L.main, '.git');
+    home = join(L.root, 'home');
+    tmp = join(L.root, 'tmp');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks":{}}\n');
+    writeFileSync(join(home, '.bashrc'), '# rc\n');
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA k\n');
+    mkdirSync(join(home, '.local', 'bin'), { recursive: true });
+    writeFileSync(join(L.outside, 'notes.txt'), 'notes\n');
+    mkdirSync(tmp, { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: tmp, SHELL: '/bin/bash' });
+    if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
+    else delete env.CLAUDE_CODE_TMPDIR;
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
+    // Shared git state of every kind: a tag, a remote-tracking ref, a packed branch, a loose one.
+    git(L.main, ['tag', 'v1']);
+    git(L.main, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);
+    git(L.main, ['branch', 'packed']);
+    git(L.main, ['pack-refs', '--all']);
+    git(L.main, ['branch', 'loose']);
+    // (the main checkout's and the sibling's branches loose again, as after their next commit)
+    for (const b of ['main', 'b2']) writeFileSync(join(common, 'refs', 'heads', b), `${git(L.main, ['rev-parse', b])}\n`);
+    // An archive to extract, and the worktree's own subdirectory (under Landlock a new entry at
+    // the top of the worktree is refused: docs/limits.md).
+    mkdirSync(join(tmp, 'arc'), { recursive: true });
+    writeFileSync(join(tmp, 'arc', 'TARFILE'), 'from tar\n');
+    spawnSync('tar', ['-cf', join(tmp, 'pkg.tar'), '-C', join(tmp, 'arc'), 'TARFILE']);
+    mkdirSync(join(L.worktree, 'sub'), { recursive: true });
+    writeFileSync(join(L.worktree, 'sub', 'seed'), 'seed\n');
+    git(L.worktree, ['add', 'sub/seed']);
+    git(L.worktree, ['commit', '-qm', 'seed']);
+    base = git(L.worktree, ['rev-parse', 'HEAD']);
+    places = [
+      { dir: L.main, existing: ['README.md'], fresh: true },
+      { dir: join(L.main, 'src'), existing: ['app.sh'], fresh: true },
+      { dir: L.sibling, existing: ['README.md'], fresh: true },
+      { dir: common, existing: ['config', 'HEAD', 'index', 'packed-refs'], fresh: true },
+      { dir: join(common, 'hooks'), existing: [], fresh: true },
+      { dir: join(common, 'refs', 'heads'), existing: ['main', 'b2', 'loose'], fresh: false, refs: true },
+      { dir: join(common, 'refs', 'tags'), existing: ['v1'], fresh: true, refs: true },
+      { dir: join(common, 'worktrees', 'b2'), existing: ['HEAD', 'index'], fresh: true },
+      { dir: home, existing: ['.bashrc'], fresh: true },
+      { dir: join(home, '.ssh'), existing: ['authorized_keys'], fresh: true },
+      { dir: join(home, '.local', 'bin'), existing: [], fresh: true },
+      { dir: join(home, '.claude'), existing: ['settings.json'], fresh: true },
+      { dir: L.outside, existing: ['notes.txt'], fresh: true },
+    ].filter((p) => mode !== 'landlock' || !p.refs);
+    // (the hook's own first-call state, made in the test's process, is not the wrapper's doing)
+    expect(run('true').code).toBe(0);
+    baseline = snapshot();
+  });
+  afterAll(() => L?.cleanup());
+
+  /** A target outside: a directory and a name in it (an existing one, or a new one where a new name is held). */
+  const target = () =>
+    fc.constantFrom(...places).chain((p) => fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])).filter((n) => n !== undefined)));
+
+  /** One writer aimed at `name` in `dir`, reached by an absolute path or by one of the `cd` forms. */
+  const escape = () =>
+    fc
+      .tuple(
+        target(),
+        fc.constantFrom('cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python'),
+        fc.constantFrom('abs', 'cd-rel', 'cd-var', 'pushd', 'subshell', 'bash-c'),
+      )
+      .map(([[dir, name], writer, form]) => {
+        const seed = join(L.worktree, 'sub', 'seed');
+        const w = (t: string): string => {
+          switch (writer) {
+            case 'cp': return `cp ${seed} ${t}`;
+            case 'mv-in': return `cp ${seed} ${seed}.mv && mv -f ${seed}.mv ${t}`;
+            case 'mv-out': return `mv -f ${t} ${tmp}/moved`;
+            case 'tee': return `echo esc | tee ${t} >/dev/null`;
+            case 'tee-a': return `echo esc | tee -a ${t} >/dev/null`;
+            case 'sed': return `sed -i s/^/X/ ${t}`;
+            case 'touch': return `touch ${t}`;
+            case 'mkdir': return `mkdir -p ${t}/d`;
+            case 'ln-s': return `ln -sf /etc/passwd ${t}`;
+            case 'ln': return `ln -f ${seed} ${t}`;
+            case 'tar': return `tar -xf ${tmp}/pkg.tar -C $(dirname ${t})`;
+            case 'gt': return `echo esc > ${t}`;
+            case 'gtgt': return `echo esc >> ${t}`;
+            case 'rm': return `rm -rf ${t}`;
+            default: return `python3 -c "open('${t}','a').write('esc')"`;
+          }
+        };
+        const rel = relative(L.worktree, dir) || '.';
+        switch (form) {
+          case 'abs': return w(join(dir, name));
+          case 'cd-rel': return `cd ${rel} && ${w(name)}`;
+          case 'cd-var': return `d=${q(dir)}; cd "$d" && ${w(name)}`;
+          case 'pushd': return `pushd ${dir} >/dev/null && ${w(`./${name}`)}; popd >/dev/null`;
+          case 'subshell': return `(cd ${dir} && ${w(name)})`;
+          default: return `bash -c ${q(`cd ${dir} && ${w(name)}`)}`;
+        }
+      });
+
+  /** The git routes to shared state: porcelain and plumbing, from the worktree and through `-C`. */
+  const gitRoute = () =>
+    fc.constantFrom(
+      `git -C ${L.main} commit -q --allow-empty -m esc`,
+      `git -C ${L.main} tag esc-tag`,
+      `git -C ${L.sibling} commit -q --allow-empty -m esc`,
+      `git -C ${L.main} checkout -q -B main HEAD~0`,
+      'git update-ref refs/heads/b2 HEAD',
+      'git update-ref refs/heads/main HEAD',
+      'git update-ref -d refs/heads/loose',
+      'git update-ref refs/remotes/origin/main HEAD',
+      'git branch -f b2 HEAD',
+      'git branch -f loose HEAD',
+      'git branch -f packed HEAD',
+      'git tag -f v1 HEAD',
+      'git tag esc-tag',
+      'git config user.name esc',
+      'git pack-refs --all',
+      'echo change >> README.md && git stash -q; git checkout -q -- README.md',
+      `git rev-parse HEAD > ${common}/refs/heads/b2`,
+      `git rev-parse HEAD > ${common}/refs/tags/esc`,
+      `echo "$(git rev-parse HEAD) refs/heads/raw" >> ${common}/packed-refs`,
+      `echo 'ref: refs/heads/b2' > ${common}/HEAD`,
+    ).filter((c) => mode !== 'landlock' || !/update-ref|branch -f|tag|pack-refs|stash|refs\//.test(c));
+
+  it.runIf(here)('nothing outside the write roots changes; the benign part of each command takes effect', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof({ arbitrary: escape(), weight: 3 }, { arbitrary: gitRoute(), weight: 1 }), { minLength: 1, maxLength: 3 }), fc.boolean(), (escapes, commit) => {
+        n += 1;
+        const mark = `benign-${n}`;
+        const benign = `cd ${q(L.worktree)} && echo ${mark} > sub/${mark}.txt${commit ? ` && git add sub/${mark}.txt && git commit -qm ${mark}` : ''}`;
+        const command = [...escapes, benign].join('\n');
+        const r = run(command);
+        try {
+          expect(r.code, `${command}\n${r.stderr}`).toBe(0);
+          expect(readFileSync(join(L.worktree, 'sub', `${mark}.txt`), 'utf8')).toBe(`${mark}\n`);
+          if (commit) expect(git(L.worktree, ['log', '-1', '--format=%s'])).toBe(mark);
+          expect(snapshot(), command).toEqual(baseline);
+        } finally {
+          git(L.worktree, ['reset', '-q', '--hard', base]);
+          git(L.worktree, ['clean', '-qfdx', '--', 'sub']);
+          for (const e of readdirSync(tmp)) if (!['arc', 'pkg.tar'].includes(e)) rmSync(join(tmp, e), { recursive: true, force: true });
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
