@@ -35,10 +35,19 @@ function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `cp -a` of a directory's contents onto another (types, modes, mtimes kept). */
+function cpA(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  const r = spawnSync('cp', ['-a', `${from}/.`, to], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cp -a ${from} ${to}: ${r.stderr}`);
+}
+
 /** Single-quotes `s` for the shell. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 const RUNS = Number(process.env.BASHGUARD_PROPERTY_RUNS ?? 25);
+/** To replay a failure: the seed fast-check printed. */
+const SEED = process.env.BASHGUARD_PROPERTY_SEED === undefined ? undefined : Number(process.env.BASHGUARD_PROPERTY_SEED);
 
 const { canRun } = bwrapHere('the enforcement runs under bubblewrap');
 const helper = landlockHelper();
@@ -69,6 +78,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
   let env: NodeJS.ProcessEnv;
   let places: Place[];
   let baseline: string[];
+  let pristine = '';
   const run = (command: string) => {
     const e = enforceCall(openWorkspace(L.worktree, { env }), command, mode, env);
     if (e.kind !== 'bwrap' && e.kind !== 'landlock') throw new Error(`not enforced: ${JSON.stringify(e)}`);
@@ -155,22 +165,36 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
     // (the hook's own first-call state, made in the test's process, is not the wrapper's doing)
     expect(run('true').code).toBe(0);
     baseline = snapshot();
+    pristine = `${L.root}.pristine`;
+    cpA(L.root, pristine);
   });
-  afterAll(() => L?.cleanup());
+  afterAll(() => {
+    L?.cleanup();
+    if (pristine) rmSync(pristine, { recursive: true, force: true });
+  });
 
-  /** A target outside: a directory and a name in it (an existing one, or a new one where a new name is held). */
+  /** Puts the layout back as it was at the baseline (after an escape, so shrinking replays each candidate on the same state). */
+  const restore = () => {
+    for (const e of readdirSync(L.root)) rmSync(join(L.root, e), { recursive: true, force: true });
+    cpA(pristine, L.root);
+    expect(snapshot(), 'the layout restored').toEqual(baseline);
+  };
+
+  /**
+   * A target outside: a directory, a name in it (an existing one, or a new one where a new name is
+   * held) and a writer (`tar -x -C` always makes a new name in the directory).
+   */
+  const WRITERS = ['cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'chmod', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python'] as const;
   const target = () =>
-    fc.constantFrom(...places).chain((p) => fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])).filter((n) => n !== undefined)));
+    fc.constantFrom(...places).chain((p) =>
+      fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])), fc.constantFrom(...WRITERS.filter((w) => p.fresh || w !== 'tar'))),
+    );
 
   /** One writer aimed at `name` in `dir`, reached by an absolute path or by one of the `cd` forms. */
   const escape = () =>
     fc
-      .tuple(
-        target(),
-        fc.constantFrom('cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python'),
-        fc.constantFrom('abs', 'cd-rel', 'cd-var', 'pushd', 'subshell', 'bash-c'),
-      )
-      .map(([[dir, name], writer, form]) => {
+      .tuple(target(), fc.constantFrom('abs', 'cd-rel', 'cd-var', 'pushd', 'subshell', 'bash-c'))
+      .map(([[dir, name, writer], form]) => {
         const seed = join(L.worktree, 'sub', 'seed');
         const w = (t: string): string => {
           switch (writer) {
@@ -181,6 +205,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
             case 'tee-a': return `echo esc | tee -a ${t} >/dev/null`;
             case 'sed': return `sed -i s/^/X/ ${t}`;
             case 'touch': return `touch ${t}`;
+            case 'chmod': return `chmod 0700 ${t}`;
             case 'mkdir': return `mkdir -p ${t}/d`;
             case 'ln-s': return `ln -sf /etc/passwd ${t}`;
             case 'ln': return `ln -f ${seed} ${t}`;
@@ -236,18 +261,22 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
         const benign = `cd ${q(L.worktree)} && echo ${mark} > sub/${mark}.txt${commit ? ` && git add sub/${mark}.txt && git commit -qm ${mark}` : ''}`;
         const command = [...escapes, benign].join('\n');
         const r = run(command);
+        const after = snapshot();
         try {
           expect(r.code, `${command}\n${r.stderr}`).toBe(0);
           expect(readFileSync(join(L.worktree, 'sub', `${mark}.txt`), 'utf8')).toBe(`${mark}\n`);
           if (commit) expect(git(L.worktree, ['log', '-1', '--format=%s'])).toBe(mark);
-          expect(snapshot(), command).toEqual(baseline);
+          expect(after, command).toEqual(baseline);
         } finally {
-          git(L.worktree, ['reset', '-q', '--hard', base]);
-          git(L.worktree, ['clean', '-qfdx', '--', 'sub']);
-          for (const e of readdirSync(tmp)) if (!['arc', 'pkg.tar'].includes(e)) rmSync(join(tmp, e), { recursive: true, force: true });
+          if (after.join('\n') !== baseline.join('\n')) restore();
+          else {
+            git(L.worktree, ['reset', '-q', '--hard', base]);
+            git(L.worktree, ['clean', '-qfdx', '--', 'sub']);
+            for (const e of readdirSync(tmp)) if (!['arc', 'pkg.tar'].includes(e)) rmSync(join(tmp, e), { recursive: true, force: true });
+          }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
   });
 });
