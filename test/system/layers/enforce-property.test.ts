@@ -42,6 +42,9 @@ function cpA(from: string, to: string): void {
   if (r.status !== 0) throw new Error(`cp -a ${from} ${to}: ${r.stderr}`);
 }
 
+/** What a command that writes after the call returns waits first (the property then waits for its done file). */
+const BG_DELAY = 'sleep 0.2';
+
 /** Single-quotes `s` for the shell. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -193,7 +196,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
   /** One writer aimed at `name` in `dir`, reached by an absolute path or by one of the `cd` forms. */
   const escape = () =>
     fc
-      .tuple(target(), fc.constantFrom('abs', 'cd-rel', 'cd-var', 'pushd', 'subshell', 'bash-c'))
+      .tuple(target(), fc.constantFrom('abs', 'cd-rel', 'cd-var', 'pushd', 'subshell', 'bash-c', 'eval', 'symlink', 'background'))
       .map(([[dir, name, writer], form]) => {
         const seed = join(L.worktree, 'sub', 'seed');
         const w = (t: string): string => {
@@ -223,6 +226,11 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
           case 'cd-var': return `d=${q(dir)}; cd "$d" && ${w(name)}`;
           case 'pushd': return `pushd ${dir} >/dev/null && ${w(`./${name}`)}; popd >/dev/null`;
           case 'subshell': return `(cd ${dir} && ${w(name)})`;
+          case 'eval': return `eval ${q(w(join(dir, name)))}`;
+          // through a symlink the command makes in the worktree
+          case 'symlink': return `ln -sfn ${dir} ${L.worktree}/sub/lnk && ${w(`${L.worktree}/sub/lnk/${name}`)}`;
+          // after the call has returned (the property waits for it)
+          case 'background': return `{ ${BG_DELAY}; ${w(join(dir, name))}; mktemp ${tmp}/bg-done.XXXXXX; } >/dev/null 2>&1 &`;
           default: return `bash -c ${q(`cd ${dir} && ${w(name)}`)}`;
         }
       });
@@ -250,7 +258,15 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
       `git rev-parse HEAD > ${common}/refs/tags/esc`,
       `echo "$(git rev-parse HEAD) refs/heads/raw" >> ${common}/packed-refs`,
       `echo 'ref: refs/heads/b2' > ${common}/HEAD`,
-    ).filter((c) => mode !== 'landlock' || !/update-ref|branch -f|tag|pack-refs|stash|refs\//.test(c));
+      `GIT_DIR=${common} git update-ref refs/heads/main HEAD`,
+      `git --git-dir=${common} --work-tree=${L.main} commit -q --allow-empty -m esc`,
+      `git -c core.hooksPath=/dev/null -C ${L.main} commit -q --allow-empty -m esc`,
+      `git -C ${L.sibling} reset -q --hard HEAD`,
+      `git worktree add -q --detach ${L.outside}/wt3 HEAD`,
+      `git worktree remove --force ${L.sibling}`,
+      'git notes add -m esc HEAD',
+      'git replace -f HEAD HEAD~1',
+    ).filter((c) => mode !== 'landlock' || !/update-ref|branch -f|tag|pack-refs|stash|notes|replace|refs\//.test(c));
 
   it.runIf(here)('nothing outside the write roots changes; the benign part of each command takes effect', () => {
     let n = 0;
@@ -261,6 +277,8 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
         const benign = `cd ${q(L.worktree)} && echo ${mark} > sub/${mark}.txt${commit ? ` && git add sub/${mark}.txt && git commit -qm ${mark}` : ''}`;
         const command = [...escapes, benign].join('\n');
         const r = run(command);
+        const late = command.split(BG_DELAY).length - 1;
+        for (let i = 0; i < 200 && readdirSync(tmp).filter((e) => e.startsWith('bg-done.')).length < late; i++) spawnSync('/bin/sleep', ['0.05']);
         const after = snapshot();
         try {
           expect(r.code, `${command}\n${r.stderr}`).toBe(0);
