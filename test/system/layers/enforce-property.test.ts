@@ -187,7 +187,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
    * A target outside: a directory, a name in it (an existing one, or a new one where a new name is
    * held) and a writer (`tar -x -C` always makes a new name in the directory).
    */
-  const WRITERS = ['cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'chmod', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python'] as const;
+  const WRITERS = ['cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'chmod', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python', 'truncate', 'dd', 'install', 'ln-in', 'mv-dir', 'rm-dir'] as const;
   const target = () =>
     fc.constantFrom(...places).chain((p) =>
       fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])), fc.constantFrom(...WRITERS.filter((w) => p.fresh || w !== 'tar'))),
@@ -216,6 +216,14 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
             case 'gt': return `echo esc > ${t}`;
             case 'gtgt': return `echo esc >> ${t}`;
             case 'rm': return `rm -rf ${t}`;
+            case 'truncate': return `truncate -s 0 ${t}`;
+            case 'dd': return `echo esc | dd of=${t} conv=notrunc status=none`;
+            case 'install': return `install -m 755 ${seed} ${t}`;
+            // a hard link into the worktree, written through
+            case 'ln-in': return `ln -f ${t} ${L.worktree}/sub/hl && echo esc >> ${L.worktree}/sub/hl`;
+            // the directory itself, whatever the name
+            case 'mv-dir': return `mv -f $(dirname ${t}) ${tmp}/moved-dir`;
+            case 'rm-dir': return `rm -rf $(dirname ${t})`;
             default: return `python3 -c "open('${t}','a').write('esc')"`;
           }
         };
