@@ -82,6 +82,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
   let places: Place[];
   let baseline: string[];
   let pristine = '';
+  let objectsAtBase: string[] = [];
   const refsHeld = mode !== 'landlock';
   const run = (command: string) => {
     const e = enforceCall(openWorkspace(L.worktree, { env }), command, mode, env);
@@ -94,7 +95,7 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
    * Everything outside the write roots: each entry beneath the layout's root with its type, size,
    * mode, mtime and a hash of its contents (a symlink: its target), and every ref as git shows it.
    * Left out: the write roots themselves (the worktree, the temp dir, `objects/`, the worktree's
-   * admin dir, its own branch's ref and reflog); of `refs/heads/` and `logs/refs/heads/`, only
+   * admin dir, its own branch's ref and reflog; new objects, while each existing one is checked); of `refs/heads/` and `logs/refs/heads/`, only
    * their own mtimes (the own branch's lock file is made and removed there; a new name still shows).
    */
   const snapshot = (): string[] => {
@@ -112,6 +113,8 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
       if (kind === 'd') for (const n of readdirSync(p).sort()) walk(join(p, n));
     };
     walk(L.root);
+    // New objects may be written; none that existed may change or go (every checkout reads them).
+    for (const o of objectsAtBase) out.push(`${relative(L.root, o)} ${existsSync(o) ? createHash('sha256').update(readFileSync(o)).digest('hex').slice(0, 16) : 'gone'}`);
     if (!refsHeld) return [...out, `config ${git(L.main, ['config', '--list', '--local'])}`];
     const refs = git(L.main, ['for-each-ref', '--format=%(refname) %(objectname)']).split('\n').filter((r) => !r.startsWith('refs/heads/b1 '));
     const heads = [L.main, L.sibling].map((d) => `HEAD ${d} ${git(d, ['rev-parse', 'HEAD'])} ${git(d, ['symbolic-ref', '-q', 'HEAD'])}`);
@@ -160,6 +163,8 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
       { dir: L.sibling, existing: ['README.md'], fresh: true },
       { dir: common, existing: ['config', 'HEAD', 'index', 'packed-refs'], fresh: true },
       { dir: join(common, 'hooks'), existing: [], fresh: true },
+      // the repository's existing objects (a new one may be written: not a new name here)
+      { dir: join(common, 'objects'), existing: readdirSync(join(common, 'objects')).filter((e) => /^[0-9a-f]{2}$/.test(e)).slice(0, 3), fresh: false },
       { dir: join(common, 'refs', 'heads'), existing: ['main', 'b2', 'loose'], fresh: false, refs: true },
       { dir: join(common, 'refs', 'tags'), existing: ['v1'], fresh: true, refs: true },
       { dir: join(common, 'worktrees', 'b2'), existing: ['HEAD', 'index'], fresh: true },
@@ -171,6 +176,8 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
     ].filter((p) => mode !== 'landlock' || !p.refs);
     // (the hook's own first-call state, made in the test's process, is not the wrapper's doing)
     expect(run('true').code).toBe(0);
+    const objects = join(common, 'objects');
+    objectsAtBase = readdirSync(objects, { recursive: true, encoding: 'utf8' }).map((e) => join(objects, e)).filter((e) => lstatSync(e).isFile()).sort();
     baseline = snapshot();
     pristine = `${L.root}.pristine`;
     cpA(L.root, pristine);
@@ -192,9 +199,13 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
    * held) and a writer (`tar -x -C` always makes a new name in the directory).
    */
   const WRITERS = ['cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'chmod', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python', 'truncate', 'dd', 'install', 'ln-in', 'mv-dir', 'rm-dir'] as const;
+  const DIR_WRITERS: readonly string[] = ['mv-dir', 'rm-dir'];
+  // (a directory that holds the worktree or its admin dir, moved or removed whole, takes the
+  // benign part with it, which is the worktree's to lose: the existing objects are a place of their own)
+  const holdsWorktree = (dir: string) => [L.worktree, join(common, 'worktrees', 'b1')].some((w) => w.startsWith(`${dir}/`));
   const target = () =>
     fc.constantFrom(...places).chain((p) =>
-      fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])), fc.constantFrom(...WRITERS.filter((w) => p.fresh || w !== 'tar'))),
+      fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])), fc.constantFrom(...WRITERS.filter((w) => (p.fresh || w !== 'tar') && !(DIR_WRITERS.includes(w) && holdsWorktree(p.dir))))),
     );
 
   /** One writer aimed at `name` in `dir`, reached by an absolute path or by one of the `cd` forms. */
@@ -293,17 +304,18 @@ describe.skipIf(!canRun).each(mechanisms)('the enforcement holds the write roots
         for (let i = 0; i < 200 && readdirSync(tmp).filter((e) => e.startsWith('bg-done.')).length < late; i++) spawnSync('/bin/sleep', ['0.05']);
         const after = snapshot();
         try {
+          expect(after, command).toEqual(baseline);
           expect(r.code, `${command}\n${r.stderr}`).toBe(0);
           expect(readFileSync(join(L.worktree, 'sub', `${mark}.txt`), 'utf8')).toBe(`${mark}\n`);
           if (commit) expect(git(L.worktree, ['log', '-1', '--format=%s'])).toBe(mark);
-          expect(after, command).toEqual(baseline);
         } finally {
-          if (after.join('\n') !== baseline.join('\n')) restore();
-          else {
-            git(L.worktree, ['reset', '-q', '--hard', base]);
-            git(L.worktree, ['clean', '-qfdx', '--', 'sub']);
+          let reset = after.join('\n') === baseline.join('\n');
+          if (reset) {
+            // (the worktree is a write root: a command may have broken its own git state)
+            reset = spawnSync('git', ['reset', '-q', '--hard', base], { cwd: L.worktree, env: cleanEnv() }).status === 0 && spawnSync('git', ['clean', '-qfdx', '--', 'sub'], { cwd: L.worktree, env: cleanEnv() }).status === 0;
             for (const e of readdirSync(tmp)) if (!['arc', 'pkg.tar'].includes(e)) rmSync(join(tmp, e), { recursive: true, force: true });
           }
+          if (!reset) restore();
         }
       }),
       { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
