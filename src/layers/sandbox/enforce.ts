@@ -48,6 +48,7 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
+import { nativeIO, STAT } from '../../util/native-io.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { refStamp } from './git-refs.js';
 import { userWriteHints } from './user-roots.js';
@@ -229,7 +230,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   const base = plan.grants.find((g) => g.path === '/')?.access ?? 'rw';
   if (base === 'ro') args.push('--ro-bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
   else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
-  const shm = root && existsSync('/dev/shm');
+  const shm = root && exists('/dev/shm');
   if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
   for (const g of needed(plan.grants, root)) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
@@ -305,6 +306,14 @@ function needed(grants: Grant[], root: boolean): Grant[] {
     out.push(g);
   }
   return out;
+}
+
+/** existsSync (stat, following links; any error is false), through the addon where the process has it. */
+function exists(p: string): boolean {
+  const io = nativeIO(false);
+  if (!io) return existsSync(p);
+  const k = io.statKind(p, true);
+  return k !== STAT.ENOENT && k !== STAT.ENOTDIR && k !== STAT.ERROR;
 }
 
 function writable(p: string): boolean {
@@ -430,6 +439,8 @@ const CWD_FILE_TTL_MS = 30 * 60_000;
 export function cwdDir(env: Env): string | null {
   const tmp = env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/tmp' : '/tmp';
   const dir = `${tmp}/bashguard-cwd-${process.getuid?.() ?? 'u'}`;
+  // (the common case through the addon the hook has loaded: the same test, and Node's lstat not run cold on every allowed call)
+  if (nativeIO(false)?.privateDir(dir)) return dir;
   let st = lstatSync(dir, { throwIfNoEntry: false });
   if (!st) {
     try {
