@@ -224,7 +224,7 @@ export interface FactStore {
  * mount nodev, which would need /dev bound again); as root, a minimal `--dev` (a raw disk would
  * be writable), with /dev/shm bound as it is (shared memory, and checkouts that live there).
  */
-export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
+export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
   const base = plan.grants.find((g) => g.path === '/')?.access ?? 'rw';
@@ -232,7 +232,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
   else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
   const shm = root && exists('/dev/shm');
   if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
-  for (const g of needed(plan.grants, root)) {
+  for (const g of kept) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
     // (a plan whose reservations were not made real by `materializeReservations`: bwrap creates
@@ -252,9 +252,9 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
  * other processes' /proc entries, and, as root, from /proc, /sys and all but /dev's harmless nodes).
  * null where a path holds a newline (one line per mount).
  */
-export function mountsText(plan: SandboxPlan, root: boolean): string | null {
+export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string | null {
   const lines: string[] = [];
-  const grants = needed(plan.grants, root);
+  const grants = kept;
   // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
   // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
   // a user other than root cannot create a new top-level entry (root can: docs/limits.md).
@@ -291,14 +291,21 @@ export function mountsText(plan: SandboxPlan, root: boolean): string | null {
  */
 function needed(grants: Grant[], root: boolean): Grant[] {
   const out: Grant[] = [];
-  for (const g of grants) {
+  // (index loops and no `k.path + '/'`: this runs on every allowed call, where each iterator and
+  // string allocated adds to the young generation the hook otherwise leaves unscavenged)
+  for (let i = 0; i < grants.length; i++) {
+    const g = grants[i]!;
     // (the base, which every other grant is measured against)
     if (g.path === '/') {
       out.push(g);
       continue;
     }
     let enclosing: Grant | null = null;
-    for (const k of out) if (k.path !== g.path && (k.path === '/' || g.path.startsWith(k.path + '/')) && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
+    for (let j = 0; j < out.length; j++) {
+      const k = out[j]!;
+      const inside = k.path === '/' || (g.path.length > k.path.length && g.path.charCodeAt(k.path.length) === 47 && g.path.startsWith(k.path));
+      if (k.path !== g.path && inside && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
+    }
     const access = enclosing?.access ?? 'rw';
     if (!g.reserve && g.access === access && !(g.pin && access === 'rw')) continue;
     if (!root && g.access === 'ro' && !g.reserve && !writable(g.path) && !writable(dirname(g.path))) continue;
@@ -580,9 +587,12 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const root = process.getuid?.() === 0;
+    // (`needed` once for both bubblewrap's arguments and the mounts text)
+    let kept: Grant[] | undefined;
+    const keptGrants = (): Grant[] => (kept ??= needed(plan.grants, root));
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root, keptGrants()), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
@@ -591,7 +601,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
     // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
     // helper), else by the helper for a fresh inner shell, where their probes passed.
-    const text = helper ? mountsText(plan, root) : null;
+    const text = helper ? mountsText(plan, root, keptGrants()) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];
