@@ -225,7 +225,7 @@ const shQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 /**
  * The hook `bashguard install --hook-form FORM` writes into Claude Code's settings when run with
  * `node` ({command, args?}), so the bench runs exactly what users get. The shell form comes from
- * `install --project --dry-run` in an empty directory; the exec form from a real `install --user`
+ * `install --project --dry-run` in an empty checkout; the exec form from a real `install --user`
  * into a HOME of the bench's own (its command is a launcher file that install writes into
  * ~/.claude/hooks, which a dry run does not).
  */
@@ -239,6 +239,8 @@ function installedHook(node, form) {
       execFileSync(node, [BIN, 'install', '--user', '--hook-form', form], { cwd: dir, env: { ...HOOK_ENV, HOME: home }, encoding: 'utf8' });
       out = readFileSync(join(home, '.claude', 'settings.json'), 'utf8');
     } else {
+      // (in a checkout: install refuses a project install outside one)
+      execFileSync('git', ['init', '-q', dir], { stdio: 'ignore' });
       out = execFileSync(node, [BIN, 'install', '--project', '--dry-run', '--hook-form', form], { cwd: dir, env: HOOK_ENV, encoding: 'utf8' });
     }
     const ours = JSON.parse(out).hooks.PreToolUse.flatMap((e) => e.hooks).filter((h) => /bashguard-hook/.test(h.command));

@@ -31,8 +31,18 @@ export function clientShell(env: Env, client = 'claude'): string {
   const bashFirst = (env.SHELL ?? '').split('/').pop() === 'bash';
   const [first, second] = bashFirst ? ['bash', 'zsh'] : ['zsh', 'bash'];
   const dirs = ['/bin', '/usr/bin', '/usr/local/bin', '/opt/homebrew/bin'];
-  const candidates = [...fromEnv, onPath(first, env), ...[first, second].flatMap((n) => dirs.map((d) => `${d}/${n}`)), onPath(second, env)];
-  for (const s of candidates) if (s && executable(s)) return s;
+  // (in this order, each looked up only when those before it fail: a PATH walk is an access(2)
+  // and, in Node, a thrown error per directory, on every allowed call)
+  const candidates: (() => string | null)[] = [
+    ...fromEnv.map((s) => () => s),
+    () => onPath(first, env),
+    ...[first, second].flatMap((n) => dirs.map((d) => () => `${d}/${n}`)),
+    () => onPath(second, env),
+  ];
+  for (const c of candidates) {
+    const s = c();
+    if (s && executable(s)) return s;
+  }
   return '/bin/bash';
 }
 

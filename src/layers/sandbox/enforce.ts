@@ -48,6 +48,8 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
+import { nativeIO, STAT } from '../../util/native-io.js';
+import { fnv64, hash64, randomToken } from './hash.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { refStamp } from './git-refs.js';
 import { userWriteHints } from './user-roots.js';
@@ -223,15 +225,15 @@ export interface FactStore {
  * mount nodev, which would need /dev bound again); as root, a minimal `--dev` (a raw disk would
  * be writable), with /dev/shm bound as it is (shared memory, and checkouts that live there).
  */
-export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
+export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
   if (root) args.push('--cap-drop', 'ALL');
   const base = plan.grants.find((g) => g.path === '/')?.access ?? 'rw';
   if (base === 'ro') args.push('--ro-bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
   else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
-  const shm = root && existsSync('/dev/shm');
+  const shm = root && exists('/dev/shm');
   if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
-  for (const g of needed(plan.grants, root)) {
+  for (const g of kept) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
     // (a plan whose reservations were not made real by `materializeReservations`: bwrap creates
@@ -251,9 +253,9 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean): string[] {
  * other processes' /proc entries, and, as root, from /proc, /sys and all but /dev's harmless nodes).
  * null where a path holds a newline (one line per mount).
  */
-export function mountsText(plan: SandboxPlan, root: boolean): string | null {
+export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string | null {
   const lines: string[] = [];
-  const grants = needed(plan.grants, root);
+  const grants = kept;
   // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
   // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
   // a user other than root cannot create a new top-level entry (root can: docs/limits.md).
@@ -290,14 +292,21 @@ export function mountsText(plan: SandboxPlan, root: boolean): string | null {
  */
 function needed(grants: Grant[], root: boolean): Grant[] {
   const out: Grant[] = [];
-  for (const g of grants) {
+  // (index loops and no `k.path + '/'`: this runs on every allowed call, where each iterator and
+  // string allocated adds to the young generation the hook otherwise leaves unscavenged)
+  for (let i = 0; i < grants.length; i++) {
+    const g = grants[i]!;
     // (the base, which every other grant is measured against)
     if (g.path === '/') {
       out.push(g);
       continue;
     }
     let enclosing: Grant | null = null;
-    for (const k of out) if (k.path !== g.path && (k.path === '/' || g.path.startsWith(k.path + '/')) && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
+    for (let j = 0; j < out.length; j++) {
+      const k = out[j]!;
+      const inside = k.path === '/' || (g.path.length > k.path.length && g.path.charCodeAt(k.path.length) === 47 && g.path.startsWith(k.path));
+      if (k.path !== g.path && inside && (!enclosing || k.path.length >= enclosing.path.length)) enclosing = k;
+    }
     const access = enclosing?.access ?? 'rw';
     if (!g.reserve && g.access === access && !(g.pin && access === 'rw')) continue;
     if (!root && g.access === 'ro' && !g.reserve && !writable(g.path) && !writable(dirname(g.path))) continue;
@@ -307,6 +316,14 @@ function needed(grants: Grant[], root: boolean): Grant[] {
   return out;
 }
 
+/** existsSync (stat, following links; any error is false), through the addon where the process has it. */
+function exists(p: string): boolean {
+  const io = nativeIO(false);
+  if (!io) return existsSync(p);
+  const k = io.statKind(p, true);
+  return k !== STAT.ENOENT && k !== STAT.ENOTDIR && k !== STAT.ERROR;
+}
+
 function writable(p: string): boolean {
   try {
     accessSync(p, constants.W_OK);
@@ -314,35 +331,6 @@ function writable(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * 64-bit FNV-1a of a string, as 16 hex digits: the cwd file's name from the call's id (node:crypto
- * is not loaded for it: its first load costs the hook's process several ms).
- */
-function fnv64(s: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (let i = 0; i < s.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(s.charCodeAt(i))) * 0x100000001b3n);
-  return h.toString(16).padStart(16, '0');
-}
-
-/**
- * A 64-bit hash from two 32-bit FNV-1a-style passes on plain numbers (fnv64's BigInt arithmetic
- * allocates per character). Names a file only; what the file holds is compared whole.
- */
-function hash64(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-function randomToken(): string {
-  return fnv64(`${process.pid}\0${process.hrtime.bigint()}\0${Math.random()}\0${Math.random()}`);
 }
 
 export interface WrapOptions {
@@ -415,6 +403,8 @@ const CWD_FILE_TTL_MS = 30 * 60_000;
 export function cwdDir(env: Env): string | null {
   const tmp = env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/tmp' : '/tmp';
   const dir = `${tmp}/bashguard-cwd-${process.getuid?.() ?? 'u'}`;
+  // (the common case through the addon the hook has loaded: the same test, and Node's lstat not run cold on every allowed call)
+  if (nativeIO(false)?.privateDir(dir)) return dir;
   let st = lstatSync(dir, { throwIfNoEntry: false });
   if (!st) {
     try {
@@ -554,9 +544,12 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
     const root = process.getuid?.() === 0;
+    // (`needed` once for both bubblewrap's arguments and the mounts text)
+    let kept: Grant[] | undefined;
+    const keptGrants = (): Grant[] => (kept ??= needed(plan.grants, root));
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
     // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
+    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root, keptGrants()), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
@@ -565,7 +558,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
     // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
     // helper), else by the helper for a fresh inner shell, where their probes passed.
-    const text = helper ? mountsText(plan, root) : null;
+    const text = helper ? mountsText(plan, root, keptGrants()) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];

@@ -65,7 +65,10 @@ export function kindOf(p: string): string {
 
 /** Whether the file system still shows every fact of `probes` (see `Resolver.probes`). */
 export function probesHold(probes: readonly (readonly [string, string])[]): boolean {
-  for (const [p, want] of probes) {
+  // (an index loop: destructuring each pair allocates an iterator per probe, ~100 on every allowed call)
+  for (let i = 0; i < probes.length; i++) {
+    const p = probes[i]![0];
+    const want = probes[i]![1];
     if (p.startsWith('\0') ? (physicalPath(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
   }
   return true;

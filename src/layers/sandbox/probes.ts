@@ -14,6 +14,7 @@ import { packageRoot } from '../../util/package-root.js';
 import { cacheLocation } from '../../util/cache-location.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
+import { nativeIO } from '../../util/native-io.js';
 
 /** What a probe found: ok, or why not. */
 export interface Probe {
@@ -62,6 +63,9 @@ export const helperMountsProbeKey = (helper: string): string => `mounts-helper $
 
 /** A real directory (not a link) owned by this user, mode 0700 or tighter. */
 function privateDir(dir: string): boolean {
+  // (through the addon where the hook has loaded it: the same test, without Node's lstat run cold)
+  const io = nativeIO(false);
+  if (io) return io.privateDir(dir);
   try {
     const st = lstatSync(dir);
     return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
