@@ -401,8 +401,10 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
-    // Likewise a `[` whose operands the grammar could not read (`\(` after a line continuation).
-    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => (c.missing && c.type === ']') || c.type === 'ERROR')) {
+    // Likewise a `[` whose operands the grammar could not read (`\(` after a line continuation),
+    // also when it read them as a command and the ERROR sits inside that (`[ $a -o \` then
+    // `\( ... \) ]; then`: the `; then` of the `if` became an ERROR in that command).
+    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => (c.missing && c.type === ']') || hasError(c))) {
       add([bracketAsCommand(n.children[0])]);
     }
     // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.

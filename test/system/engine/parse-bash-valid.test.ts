@@ -67,6 +67,32 @@ const ACCEPTED = [
   'a "$(printf "%01x" $((16#$sid)))"',
   '_o="$(printf "%s" "$((0x${mm%:*})):$((0x${mm#*:}))")"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
+  // devscripts' debclean: `[ a -o \` then `\( ... \) ]; then` inside a subshell. The grammar
+  // reads the `[` operands as a command whose ERROR (`; then`) sits below the test_command, and
+  // carries that command over the following lines (a "joined line"); the `[` repair must see that
+  // nested ERROR, else the joined-line repair alone writes `then;` and the file is one BG0001.
+  String.raw`    (  # subshell to not lose where we are
+    if [ ! -f debian/changelog ]; then
+	exit
+    fi
+    if [ -z "$package" ]; then
+	exit
+    fi
+    if [ $CHECK_DIRNAME_LEVEL -eq 2 -o \
+	\( $CHECK_DIRNAME_LEVEL -eq 1 -a "$OPWD" != "$(pwd)" \) ]; then
+	if ! perl -MFile::Basename -w \
+	    -e "\$pkg='$package'; \$re='$CHECK_DIRNAME_REGEX';" \
+	    -e '$re =~ s/PACKAGE/\\Q$pkg\\E/g; $pwd=x; chomp $pwd;' \
+	    -e 'if ($re =~ m%/%) { eval "exit (\$pwd =~ /^$re\$/ ? 0:1);"; }' \
+	    -e 'else { eval "exit (basename(\$pwd) =~ /^$re\$/ ? 0:1);"; }'
+	then
+	    echo "Run $PROGNAME --help for more information on directory name matching." >&2
+	fi
+    fi
+    if [ "$DEBCLEAN_CLEANDEBS" = yes ]; then
+	rm -f *.changes *.deb *.build
+    fi
+    )`,
 ];
 
 describe('the inputs are valid bash', () => {
