@@ -640,6 +640,7 @@ function hasError(n: SyntaxNode): boolean {
  * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
  */
 export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
+  tree = rootedError(tree);
   if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
   // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
   if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
@@ -761,11 +762,21 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
       break;
     }
     depth = Math.max(depth, t.depth);
-    current = t;
+    current = rootedError(t);
     pos = from;
   }
   const root: SyntaxNode = { ...tree.root, children: kept };
   return { root, hasErrors: kept.some((k) => hasError(k)), depth };
+}
+
+/**
+ * The grammar makes the root itself an ERROR when no statement could start the input; its
+ * children are then tokens, not statements. Read as one top-level ERROR: its leading whole
+ * statements kept, the rest read again on its own.
+ */
+function rootedError(t: Tree): Tree {
+  if (t.root.type !== 'ERROR') return t;
+  return { ...t, root: { ...t.root, type: 'program', children: [t.root] } };
 }
 
 const CLOSER = /^[ \t]*(?:\}|fi|done|esac|\)|;;)[ \t]*(?:#.*)?\n?$/;

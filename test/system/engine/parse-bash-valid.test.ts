@@ -181,6 +181,42 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(runScenario(parser, unquoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
+  it('a tree the grammar made one ERROR (a root ERROR, a joined line in it) costs only the commands bash rejects', () => {
+    // Reduced from xdg-utils' xdg-settings: errors the grammar cannot place from line 1 (the root
+    // itself an ERROR, its children tokens), and a 3-stage pipeline at the end seen joined with
+    // the `fi` after it. Each command is read again on its own; the check for joined lines is on
+    // that tree, and the tokens of a root ERROR are never kept as statements.
+    const input = `{
+    for dir in $search; do
+        for file in    "$dir"/applnk/*/*.desktop; do
+            command="\`grep    |    2- | first_word\`"
+        done
+    done
+}
+{
+    case "$MIMETYPES" in
+      $MIME\\;*|*\\;$MIME\\;*|*\\;$MIME\\;|*\\;$MIME)
+    esac
+    newlines="\`wc  < "$temp"\`"
+    if     ]; then
+      if     ]; then
+          "$configfile_path"         
+      fi
+        case "$parm" in
+        esac
+    fi
+}
+if     ]; then
+     "^[   PROP:"  |   's/^[       \\2/' | sort
+fi`;
+    if (hasBash) expect(bashAccepts(input)).toBe(true);
+    expect(parser.parse(input).ok).toBe(true);
+    const src = `${input}\ntouch ${MAIN}/README.md\n`;
+    const findings = runScenario(parser, src).verdict.findings;
+    expect(findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+    expect(findings.filter((f) => f.rule === 'BG0001').every((f) => !/joined/.test(f.message))).toBe(true);
+  });
+
   describe('a parse error costs only its own command', () => {
     // Each middle is rejected by bash too: BG0001 there, and the writes around it still found.
     const cases: [string, number][] = [
