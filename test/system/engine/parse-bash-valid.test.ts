@@ -67,6 +67,8 @@ const ACCEPTED = [
   'a "$(printf "%01x" $((16#$sid)))"',
   '_o="$(printf "%s" "$((0x${mm%:*})):$((0x${mm#*:}))")"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
+  // A backslash escape right after an expansion in a case pattern (xdg-utils).
+  'case "$M" in\n  $M\\;*|*\\;$M\\;*|*\\;$M\\;|*\\;$M)\n    echo a\nesac',
   // devscripts' debclean: `[ a -o \` then `\( ... \) ]; then` inside a subshell. The grammar
   // reads the `[` operands as a command whose ERROR (`; then`) sits below the test_command, and
   // carries that command over the following lines (a "joined line"); the `[` repair must see that
@@ -179,6 +181,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(runScenario(parser, quoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
     const unquoted = `<<EOF\n$(touch ${MAIN}/README.md) (x\nEOF\n`;
     expect(runScenario(parser, unquoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('$M\\;* in a case pattern keeps its text, and a write in the item is found', () => {
+    const src = `case "$M" in\n  $M\\;*|*\\;$M) touch ${MAIN}/a ;;\nesac\ntouch ${MAIN}/README.md`;
+    const c = parse(parser, src).body.items[0]!.command;
+    expect(c.kind).toBe('case');
+    expect(JSON.stringify(c)).toContain(JSON.stringify('$M\\;*'));
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
   });
 
   it('a tree the grammar made one ERROR (a root ERROR, a joined line in it) costs only the commands bash rejects', () => {
