@@ -39,7 +39,7 @@ import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
-import { pushChildrenContaining, type SyntaxNode } from './tree.js';
+import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -351,6 +351,8 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       for (const g of casePatternEdits(source, n)) add(g);
       const e = forDo(source, n);
       if (e) add([e]);
+      // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
+      for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
       // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
       // the descriptor, and the IR reads the original `0`).
       if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
@@ -640,7 +642,7 @@ function hasError(n: SyntaxNode): boolean {
  * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
  */
 export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
-  tree = rootedError(tree);
+  tree = { ...tree, root: errorRootAsProgram(tree.root) };
   if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
   // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
   if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
@@ -762,21 +764,11 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
       break;
     }
     depth = Math.max(depth, t.depth);
-    current = rootedError(t);
+    current = { ...t, root: errorRootAsProgram(t.root) };
     pos = from;
   }
   const root: SyntaxNode = { ...tree.root, children: kept };
   return { root, hasErrors: kept.some((k) => hasError(k)), depth };
-}
-
-/**
- * The grammar makes the root itself an ERROR when no statement could start the input; its
- * children are then tokens, not statements. Read as one top-level ERROR: its leading whole
- * statements kept, the rest read again on its own.
- */
-function rootedError(t: Tree): Tree {
-  if (t.root.type !== 'ERROR') return t;
-  return { ...t, root: { ...t.root, type: 'program', children: [t.root] } };
 }
 
 const CLOSER = /^[ \t]*(?:\}|fi|done|esac|\)|;;)[ \t]*(?:#.*)?\n?$/;

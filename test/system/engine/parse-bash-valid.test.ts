@@ -69,6 +69,9 @@ const ACCEPTED = [
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
   // A backslash escape right after an expansion in a case pattern (xdg-utils).
   'case "$M" in\n  $M\\;*|*\\;$M\\;*|*\\;$M\\;|*\\;$M)\n    echo a\nesac',
+  // A `$` right before `)` (neofetch): a literal to bash.
+  'has k && ((p+=$(k | grep -cv deinstall$)))',
+  'x=$(grep -cv d$)',
   // devscripts' debclean: `[ a -o \` then `\( ... \) ]; then` inside a subshell. The grammar
   // reads the `[` operands as a command whose ERROR (`; then`) sits below the test_command, and
   // carries that command over the following lines (a "joined line"); the `[` repair must see that
@@ -189,6 +192,11 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(c.kind).toBe('case');
     expect(JSON.stringify(c)).toContain(JSON.stringify('$M\\;*'));
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it('$(grep x$): the word keeps its `$`', () => {
+    const c = parse(parser, 'x=$(grep -c d$)').body.items[0]!.command;
+    expect(JSON.stringify(c)).toContain(JSON.stringify('d$'));
   });
 
   it('a tree the grammar made one ERROR (a root ERROR, a joined line in it) costs only the commands bash rejects', () => {
