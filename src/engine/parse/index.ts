@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
 import { isolate, recover, type Tree } from './recover.js';
+import { findJoinedLines } from './sanity.js';
 import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
 
 export type { SyntaxNode, ParseResult, ParseSuccess, ParseFailure, BackendName, Point } from './tree.js';
@@ -112,14 +113,22 @@ function makeParser(
       const rec = recover(source, first, reparse);
       if (rec.kind === 'wrong') return { ok: false, kind: 'parser-error', backend, message: rec.message, at: rec.at };
       let copied = rec.kind === 'recovered' ? rec.tree : first;
+      let joined = rec.joined;
       // An error left: it costs only the top-level commands it is in (./recover.ts).
-      if (copied.hasErrors) copied = isolate(source, copied, (text) => {
-        const r = reparse(text);
-        if ('failed' in r) return r;
-        const again = recover(text, r, reparse);
-        return again.kind === 'recovered' ? again.tree : r;
-      }) ?? copied;
-      const joined = rec.joined;
+      if (copied.hasErrors) {
+        const isolated = isolate(source, copied, (text) => {
+          const r = reparse(text);
+          if ('failed' in r) return r;
+          const again = recover(text, r, reparse);
+          return again.kind === 'recovered' ? again.tree : r;
+        });
+        if (isolated) {
+          copied = isolated;
+          // The check is on the tree that is analyzed: a joined line the errors made in the whole
+          // file's tree is gone when each command is read on its own, and one that stays is found.
+          joined = findJoinedLines(copied.root, source);
+        }
+      }
       if (joined) {
         return {
           ok: false,

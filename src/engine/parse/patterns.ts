@@ -212,8 +212,34 @@ export function casePatternEdits(source: string, n: SyntaxNode): Edit[][] {
     const nl = source.indexOf('\n', at);
     const lineEnd = nl < 0 ? source.length : nl;
     const m = PATTERN_LINE.exec(source.slice(at, lineEnd));
-    if (m) out.push(...maskGroups(source, at, at + m[0].length));
+    if (m) out.push(...maskGroups(source, at, at + m[0].length), ...escapeEdits(source, at, at + m[0].length));
     at = lineEnd + 1;
+  }
+  return out;
+}
+
+/**
+ * `$MIME\;*)`: the grammar rejects a backslash escape right after an expansion or a quoted part
+ * in a case pattern (`a\;b` it reads). The escaped character is literal to bash, and the IR reads
+ * the pattern from the original text: the escape is shown as two letters, one word still.
+ */
+function escapeEdits(source: string, start: number, end: number): Edit[][] {
+  const out: Edit[][] = [];
+  for (let i = start; i < end; i++) {
+    const c = source[i]!;
+    if (c === "'" || c === '"') {
+      const j = source.indexOf(c, i + 1);
+      if (j < 0 || j >= end) return out;
+      i = j;
+    } else if (c === '$' && source[i + 1] === '{') {
+      const j = source.indexOf('}', i);
+      if (j < 0 || j >= end) return out;
+      i = j;
+    } else if (c === '\\') {
+      const e = source.charCodeAt(i + 1);
+      if (i + 1 < end && e > 32 && e < 127 && i > start && /(?:\$[A-Za-z_][A-Za-z0-9_]*|[}'"])$/.test(source.slice(Math.max(start, i - 64), i))) out.push([{ start: i, end: i + 2, text: 'xx' }]);
+      i++;
+    }
   }
   return out;
 }

@@ -39,7 +39,7 @@ import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
-import { pushChildrenContaining, type SyntaxNode } from './tree.js';
+import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -351,6 +351,8 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       for (const g of casePatternEdits(source, n)) add(g);
       const e = forDo(source, n);
       if (e) add([e]);
+      // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
+      for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
       // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
       // the descriptor, and the IR reads the original `0`).
       if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
@@ -401,8 +403,10 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     // `[ -x f; then`: for bash `[` is an ordinary command (which fails at run time without its
     // `]`); the grammar's test_command wants the `]`. Shown as a plain command name.
-    // Likewise a `[` whose operands the grammar could not read (`\(` after a line continuation).
-    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => (c.missing && c.type === ']') || c.type === 'ERROR')) {
+    // Likewise a `[` whose operands the grammar could not read (`\(` after a line continuation),
+    // also when it read them as a command and the ERROR sits inside that (`[ $a -o \` then
+    // `\( ... \) ]; then`: the `; then` of the `if` became an ERROR in that command).
+    if (n.type === 'test_command' && n.children[0]?.type === '[' && !n.children[0].named && n.children.some((c) => (c.missing && c.type === ']') || hasError(c))) {
       add([bracketAsCommand(n.children[0])]);
     }
     // A `${` whose expansion the grammar broke off: a MISSING `}` or an ERROR around or inside it.
@@ -638,6 +642,7 @@ function hasError(n: SyntaxNode): boolean {
  * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
  */
 export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
+  tree = { ...tree, root: errorRootAsProgram(tree.root) };
   if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
   // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
   if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
@@ -759,7 +764,7 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
       break;
     }
     depth = Math.max(depth, t.depth);
-    current = t;
+    current = { ...t, root: errorRootAsProgram(t.root) };
     pos = from;
   }
   const root: SyntaxNode = { ...tree.root, children: kept };

@@ -352,3 +352,12 @@ export function pushChildrenContaining(stack: SyntaxNode[], node: SyntaxNode, so
     if (at + needle.length <= c.end) stack.push(c);
   }
 }
+
+/**
+ * The grammar makes the root itself an ERROR when no statement could start the input; its
+ * children are then tokens, not statements. Read as a program of one top-level ERROR (./recover.ts
+ * keeps its leading whole statements and reads the rest again on its own).
+ */
+export function errorRootAsProgram(root: SyntaxNode): SyntaxNode {
+  return root.type === 'ERROR' ? { ...root, type: 'program', children: [root] } : root;
+}

@@ -67,6 +67,37 @@ const ACCEPTED = [
   'a "$(printf "%01x" $((16#$sid)))"',
   '_o="$(printf "%s" "$((0x${mm%:*})):$((0x${mm#*:}))")"',
   'f()\n{\n  case $prev in\n    -!(-*)[dk]) return ;;\n  esac\n  [[ $cur == -* ]] && echo x\n} && complete -F f g',
+  // A backslash escape right after an expansion in a case pattern (xdg-utils).
+  'case "$M" in\n  $M\\;*|*\\;$M\\;*|*\\;$M\\;|*\\;$M)\n    echo a\nesac',
+  // A `$` right before `)` (neofetch): a literal to bash.
+  'has k && ((p+=$(k | grep -cv deinstall$)))',
+  'x=$(grep -cv d$)',
+  // devscripts' debclean: `[ a -o \` then `\( ... \) ]; then` inside a subshell. The grammar
+  // reads the `[` operands as a command whose ERROR (`; then`) sits below the test_command, and
+  // carries that command over the following lines (a "joined line"); the `[` repair must see that
+  // nested ERROR, else the joined-line repair alone writes `then;` and the file is one BG0001.
+  String.raw`    (  # subshell to not lose where we are
+    if [ ! -f debian/changelog ]; then
+	exit
+    fi
+    if [ -z "$package" ]; then
+	exit
+    fi
+    if [ $CHECK_DIRNAME_LEVEL -eq 2 -o \
+	\( $CHECK_DIRNAME_LEVEL -eq 1 -a "$OPWD" != "$(pwd)" \) ]; then
+	if ! perl -MFile::Basename -w \
+	    -e "\$pkg='$package'; \$re='$CHECK_DIRNAME_REGEX';" \
+	    -e '$re =~ s/PACKAGE/\\Q$pkg\\E/g; $pwd=x; chomp $pwd;' \
+	    -e 'if ($re =~ m%/%) { eval "exit (\$pwd =~ /^$re\$/ ? 0:1);"; }' \
+	    -e 'else { eval "exit (basename(\$pwd) =~ /^$re\$/ ? 0:1);"; }'
+	then
+	    echo "Run $PROGNAME --help for more information on directory name matching." >&2
+	fi
+    fi
+    if [ "$DEBCLEAN_CLEANDEBS" = yes ]; then
+	rm -f *.changes *.deb *.build
+    fi
+    )`,
 ];
 
 describe('the inputs are valid bash', () => {
@@ -153,6 +184,55 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(runScenario(parser, quoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
     const unquoted = `<<EOF\n$(touch ${MAIN}/README.md) (x\nEOF\n`;
     expect(runScenario(parser, unquoted).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('$M\\;* in a case pattern keeps its text, and a write in the item is found', () => {
+    const src = `case "$M" in\n  $M\\;*|*\\;$M) touch ${MAIN}/a ;;\nesac\ntouch ${MAIN}/README.md`;
+    const c = parse(parser, src).body.items[0]!.command;
+    expect(c.kind).toBe('case');
+    expect(JSON.stringify(c)).toContain(JSON.stringify('$M\\;*'));
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it('$(grep x$): the word keeps its `$`', () => {
+    const c = parse(parser, 'x=$(grep -c d$)').body.items[0]!.command;
+    expect(JSON.stringify(c)).toContain(JSON.stringify('d$'));
+  });
+
+  it('a tree the grammar made one ERROR (a root ERROR, a joined line in it) costs only the commands bash rejects', () => {
+    // Reduced from xdg-utils' xdg-settings: errors the grammar cannot place from line 1 (the root
+    // itself an ERROR, its children tokens), and a 3-stage pipeline at the end seen joined with
+    // the `fi` after it. Each command is read again on its own; the check for joined lines is on
+    // that tree, and the tokens of a root ERROR are never kept as statements.
+    const input = `{
+    for dir in $search; do
+        for file in    "$dir"/applnk/*/*.desktop; do
+            command="\`grep    |    2- | first_word\`"
+        done
+    done
+}
+{
+    case "$MIMETYPES" in
+      $MIME\\;*|*\\;$MIME\\;*|*\\;$MIME\\;|*\\;$MIME)
+    esac
+    newlines="\`wc  < "$temp"\`"
+    if     ]; then
+      if     ]; then
+          "$configfile_path"         
+      fi
+        case "$parm" in
+        esac
+    fi
+}
+if     ]; then
+     "^[   PROP:"  |   's/^[       \\2/' | sort
+fi`;
+    if (hasBash) expect(bashAccepts(input)).toBe(true);
+    expect(parser.parse(input).ok).toBe(true);
+    const src = `${input}\ntouch ${MAIN}/README.md\n`;
+    const findings = runScenario(parser, src).verdict.findings;
+    expect(findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+    expect(findings.filter((f) => f.rule === 'BG0001').every((f) => !/joined/.test(f.message))).toBe(true);
   });
 
   describe('a parse error costs only its own command', () => {
