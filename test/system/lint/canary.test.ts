@@ -16,6 +16,15 @@ import { hookCanaries } from '../../../scripts/canary-hook.mjs';
 import { cannotRun, sharedDirOrSkip } from '../../helpers/shared.js';
 
 const MINUTES = 60_000;
+
+/**
+ * The canaries lint still loses, each to a parse error on code bash accepts (issue 48 item 4, open):
+ * listed with what is known of the cause; any other miss fails, and so does an entry that no longer misses.
+ */
+const KNOWN_MISSES: Record<string, string> = {
+  'neofetch/usr/bin/neofetch': 'tree-sitter-bash rejects lines 1468-1585 (get_packages); the construct is not reduced yet, and the rest of the file is lost with it',
+  'xdg-utils/usr/bin/xdg-open': "`: <>/dev/tty` (a `<>` redirect without a descriptor number has no grammar rule) at 802, and isolation gives up on desktop_file_to_binary() at 167",
+};
 let prepared: Prepared | null = null;
 let skip: string | null = null;
 
@@ -86,11 +95,16 @@ describe('lint reports every canary', () => {
   it('each canary is a finding on its line, or under an unreachable note whose reason holds', (ctx) => {
     if (skip !== null) return ctx.skip(skip);
     const fates = classify(prepared!, lintAll(prepared!));
-    const missed = fates.filter((f) => !FOUND.has(f.fate)).map((f) => `${f.pkg}/${f.rel}:${f.line} ${f.fate}${f.error ? ` (${f.error})` : ''}${f.why.length ? `: ${f.why[0]!.slice(0, 160)}` : ''}`);
+    const lost = fates.filter((f) => !FOUND.has(f.fate));
+    const known = (f: (typeof fates)[number]) => KNOWN_MISSES[`${f.pkg}/${f.rel}`] !== undefined && f.fate === 'parse-error';
+    const missed = lost.filter((f) => !known(f)).map((f) => `${f.pkg}/${f.rel}:${f.line} ${f.fate}${f.error ? ` (${f.error})` : ''}${f.why.length ? `: ${f.why[0]!.slice(0, 160)}` : ''}`);
     const causes = new Map<string, number>();
-    for (const f of fates) if (!FOUND.has(f.fate)) causes.set(f.fate, (causes.get(f.fate) ?? 0) + 1);
+    for (const f of lost) causes.set(f.fate, (causes.get(f.fate) ?? 0) + 1);
     const byCause = [...causes].map(([k, n]) => `${k} ${n}`);
     expect(missed, `${missed.length} of ${fates.length} canaries missed (${byCause.join(', ')})`).toEqual([]);
+    // A known miss that is found now is stale: its entry goes.
+    const stale = Object.keys(KNOWN_MISSES).filter((file) => !lost.some((f) => `${f.pkg}/${f.rel}` === file && known(f)));
+    expect(stale, 'known misses that no longer miss (remove them from KNOWN_MISSES)').toEqual([]);
   }, 10 * MINUTES);
 });
 
