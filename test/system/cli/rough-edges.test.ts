@@ -34,8 +34,10 @@ async function cli(argv: string[], cwd = WT, env: Record<string, string> = {}): 
 }
 
 describe('check on a command bash rejects', () => {
+  // The client's shell judges the syntax: bash here (without SHELL, zsh is preferred where installed).
+  const BASH_SHELL = { SHELL: '/bin/bash' };
   it('prints one headline, the hook\'s answer, and exits 1', async () => {
-    const r = await cli(['check', 'echo (('], WT);
+    const r = await cli(['check', 'echo (('], WT, BASH_SHELL);
     const first = r.stdout.split('\n')[0]!;
     expect(first).toMatch(/^BASH REJECTS IT: the hook answers ALLOW/);
     // No second headline contradicting the first.
@@ -44,7 +46,7 @@ describe('check on a command bash rejects', () => {
   });
 
   it('says the same in JSON', async () => {
-    const r = await cli(['check', '--json', 'echo (('], WT);
+    const r = await cli(['check', '--json', 'echo (('], WT, BASH_SHELL);
     const j = JSON.parse(r.stdout) as { decision: string; analysis: string; bashRejects: boolean };
     expect([j.decision, j.analysis, j.bashRejects]).toEqual(['allow', 'ask', true]);
     expect(r.code).toBe(1);
