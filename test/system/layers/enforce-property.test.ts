@@ -160,7 +160,8 @@ function makeScratch(mode: Mode, by: string | undefined): Scratch {
     { dir: s.L.main, existing: ['README.md'], fresh: true },
     { dir: join(s.L.main, 'src'), existing: ['app.sh'], fresh: true },
     { dir: s.L.sibling, existing: ['README.md'], fresh: true },
-    { dir: s.common, existing: ['config', 'HEAD', 'index', 'packed-refs'], fresh: true },
+    // (Landlock's plan keeps packed-refs writable: docs/limits.md)
+    { dir: s.common, existing: ['config', 'HEAD', 'index', ...(s.mode === 'landlock' ? [] : ['packed-refs'])], fresh: true },
     { dir: join(s.common, 'hooks'), existing: [], fresh: true },
     { dir: join(s.common, 'refs', 'heads'), existing: ['main', 'b2', 'loose'], fresh: false, refs: true },
     { dir: join(s.common, 'refs', 'tags'), existing: ['v1'], fresh: true, refs: true },
@@ -180,9 +181,10 @@ function makeScratch(mode: Mode, by: string | undefined): Scratch {
  */
 const WRITERS = ['cp', 'mv-in', 'mv-out', 'tee', 'tee-a', 'sed', 'touch', 'chmod', 'mkdir', 'ln-s', 'ln', 'tar', 'gt', 'gtgt', 'rm', 'python', 'truncate', 'dd', 'install', 'ln-in', 'mv-dir', 'rm-dir'] as const;
 const DIR_WRITERS: readonly string[] = ['mv-dir', 'rm-dir'];
-// (a directory that holds the worktree or its admin dir, moved or removed whole, takes the
-// benign part with it, which is the worktree's to lose: the existing objects are a place of their own)
-const holdsWorktree = (s: Scratch, dir: string) => [s.L.worktree, join(s.common, 'worktrees', 'b1')].some((w) => w.startsWith(`${dir}/`));
+// (a directory that holds the worktree, its admin dir or its own branch's ref or reflog, moved or
+// removed whole, takes the benign part with it, which is the worktree's to lose)
+const holdsWorktree = (s: Scratch, dir: string) =>
+  [s.L.worktree, join(s.common, 'worktrees', 'b1'), join(s.common, 'refs', 'heads', 'b1'), join(s.common, 'logs', 'refs', 'heads', 'b1')].some((w) => w.startsWith(`${dir}/`));
 const target = (s: Scratch) =>
   fc.constantFrom(...s.places).chain((p) =>
     fc.tuple(fc.constant(p.dir), fc.constantFrom(...p.existing, ...(p.fresh ? ['ESC', '.hidden-esc'] : [])), fc.constantFrom(...WRITERS.filter((w) => (p.fresh || w !== 'tar') && !(DIR_WRITERS.includes(w) && holdsWorktree(s, p.dir))))),
