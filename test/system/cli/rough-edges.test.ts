@@ -106,6 +106,7 @@ describe('install --managed without the right to write', () => {
     const args = [bin, 'install', '--managed', '--managed-path', target];
     const asUser = process.getuid?.() === 0 ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8', cwd: '/', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent' } }) : null;
     if (asUser?.error || (asUser && /runuser: /.test(asUser.stderr))) return ctx.skip(cannotRun(`cannot run as nobody here: ${asUser.error?.message ?? asUser.stderr.trim()}`));
+    if (asUser && /Cannot find module/.test(asUser.stderr)) return ctx.skip(cannotRun(`nobody cannot read the checkout at ${REPO_ROOT} (a private parent directory)`));
     const r = asUser ?? spawnSync(process.execPath, args, { encoding: 'utf8', cwd: '/', env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
     expect(r.stderr).toBe(`bashguard: cannot write ${target}: permission denied (run as a user who may write it: root for --managed)\n`);
     expect(r.status).toBe(2);

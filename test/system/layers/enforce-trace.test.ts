@@ -146,12 +146,13 @@ describe.skipIf(!canRun).each([
     expect(run('node --test t.test.js >/dev/null 2>&1; echo $?').stdout).toBe('0\n');
     // A server started in the background by one call (it serves one request, or gives up after 30 s), reached by the next.
     const port = 20000 + ((process.pid * 7 + (by?.length ?? 0) * 13 + mode.length) % 20000);
-    const server = `import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 30; s.handle_request()`;
-    expect(run(`timeout 40 python3 -c "${server}" >/dev/null 2>&1 &`).code).toBe(0);
+    // (node, not python3: a newcomer's machine may have none)
+    const server = `const s = require('http').createServer((q, r) => { r.end(require('fs').readdirSync('.').join(' ')); s.close(); }); s.listen(${port}, '127.0.0.1'); setTimeout(() => s.close(), 30000).unref();`;
+    expect(run(`timeout 40 node -e "${server}" >/dev/null 2>&1 &`).code).toBe(0);
     let body = '';
     for (let i = 0; i < 50 && !body.includes('package.json'); i++) {
       spawnSync('/bin/sleep', ['0.1']);
-      body = run(`python3 -c "import urllib.request as u; print(u.urlopen('http://127.0.0.1:${port}/').read().decode())" 2>/dev/null`).stdout;
+      body = run(`node -e "require('http').get('http://127.0.0.1:${port}/', (r) => { let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => console.log(b)); }).on('error', () => {})" 2>/dev/null`).stdout;
     }
     expect(body).toContain('package.json');
     const c = run('git add package.json t.test.js && git commit -qm ordinary && git log -1 --format=%s');
