@@ -35,6 +35,15 @@ export interface WritesSpec {
   noWriteFlags?: string[];
   /** For `each`: an operand that is a symlink is replaced or skipped, never written through (gzip, bzip2). */
   replaces?: boolean;
+  /**
+   * For `dest-last`: a symlink at DEST is replaced, not written through (rename(2) over it: `mv`;
+   * unlink then create: `install`, `ln -f`, `cp --remove-destination`); true, or the flags that make
+   * it so. A symlink to a directory still receives the source under its own name unless one of
+   * `noDeref` treats DEST as a plain name (`-T`, `ln -n`).
+   */
+  destReplaces?: true | string[];
+  /** For `dest-last`: flags that make DEST a plain name, never a directory to land in (`-T`). */
+  noDeref?: string[];
 }
 
 export function writes(spec: WritesSpec): CommandSpec {
@@ -84,12 +93,12 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
       let sources = p.operands;
       // `ln -s TARGET LINK`: remember the target so later paths through LINK resolve (policy overlay).
       const symbolic = inv.name === 'ln' && hasOption(p, '-s', '--symbolic');
-      const link = (f: Field, target: Field | undefined) =>
-        symbolic && target && !target.value.includes(HOLE)
-          ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, linkTarget: target.value })
-          : !symbolic && target && op === 'link'
-            ? interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, hardLinkSource: target.value })
-            : w(op, f);
+      const linkSource = (target: Field | undefined): { linkTarget?: string; hardLinkSource?: string } =>
+        op !== 'link' || !target ? {} : symbolic ? (target.value.includes(HOLE) ? {} : { linkTarget: target.value }) : { hardLinkSource: target.value };
+      const link = (f: Field, target: Field | undefined) => {
+        const source = linkSource(target);
+        return source.linkTarget === undefined && source.hardLinkSource === undefined ? w(op, f) : interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, ...source });
+      };
       if (targets.length > 0) {
         for (const t of targets) {
           if (symbolic && p.operands.length === 1) link({ ...t, value: `${t.value.replace(/\/+$/, '')}/${basenameOf(p.operands[0]!.value)}` }, p.operands[0]);
@@ -109,8 +118,10 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
         // A tree whose top-level name is known lands under that name when DEST is a directory;
         // otherwise (an unknown name, `src/.`, `src/` for rsync, DEST that may not exist yet) it
         // becomes DEST itself: names not known statically land anywhere below DEST.
+        // `-T`: DEST is the name itself, never a directory the sources land in.
+        const plain = spec.noDeref !== undefined && hasOption(p, ...spec.noDeref);
         let named = op !== 'link' && !dest.value.includes(HOLE);
-        if (named) {
+        if (named && !plain) {
           for (const s of sources.slice(0, 16)) {
             const name = basenameOf(s.value.replace(/\/+$/, ''));
             if (s.value.includes(HOLE) || (s.glob && (name.includes(HOLE) || name === '')) || name === '' || name === '.' || name === '..' || (inv.name === 'rsync' && s.value.endsWith('/'))) {
@@ -121,7 +132,16 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
           }
         }
         const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
-        if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
+        // A symlink at DEST is replaced only where every name that may land inside it (when it leads
+        // to a directory) was written above; ln names none there, so it writes its one source's here.
+        const replaces = (spec.destReplaces === true || (spec.destReplaces !== undefined && hasOption(p, ...spec.destReplaces))) && sources.length === 1 && (plain || named || op === 'link');
+        if (replaces && op === 'link' && !plain) {
+          const name = basenameOf(sources[0]!.value.replace(/\/+$/, ''));
+          if (sources[0]!.value.includes(HOLE) || name === '' || name === '.' || name === '..') w(op, dest);
+          else interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may lead to a directory: the link lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, confidenceCap: 'possible', ...linkSource(sources[0]) });
+        }
+        if (replaces && !(named && isDir && !plain)) interp.write(op, dest, inv.st, inv.range, inv.name, { cwdOverride: cwd, replaces: true, subtree, tree, ...linkSource(sources[0]) });
+        else if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
         // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
         // directory and every source's name is known, the per-source writes above are the writes.)
         else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);

@@ -4,7 +4,7 @@ import { writes } from '../kinds.js';
 export default command({
   names: ['cp'],
   // flags: every short flag of GNU coreutils 9.1 (`cp --help`); another letter may take a value.
-  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'], flags: 'HLPRTZabdfilnprsuvx' }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'] }),
+  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'], flags: 'HLPRTZabdfilnprsuvx' }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], subtreeFlags: ['-r', '-R', '-a', '--recursive', '--archive'], destReplaces: ['--remove-destination'], noDeref: ['-T', '--no-target-directory'] }),
 });
 
 export const examples: readonly Example[] = [

@@ -4,7 +4,7 @@ import { writes } from '../kinds.js';
 export default command({
   names: ['install'],
   // flags: every short flag of GNU coreutils 9.1 (`install --help`); another letter may take a value.
-  build: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'], flags: 'CDTbcdpsv' }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
+  build: () => writes({ grammar: { short: 'mogtSZ', long: ['mode', 'owner', 'group', 'target-directory', 'suffix', 'context'], flags: 'CDTbcdpsv' }, operands: 'dest-last', op: 'write', targetDir: ['-t', '--target-directory'], destReplaces: true, noDeref: ['-T', '--no-target-directory'], flagOps: { '-d': 'mkdir', '--directory': 'mkdir' } }),
 });
 
 export const examples: readonly Example[] = [

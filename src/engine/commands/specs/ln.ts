@@ -4,7 +4,7 @@ import { writes } from '../kinds.js';
 export default command({
   names: ['ln'],
   // flags: every short flag of GNU coreutils 9.1 (`ln --help`); another letter may take a value.
-  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'], flags: 'FLPTbdfinrsv' }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'] }),
+  build: () => writes({ grammar: { short: 'tS', long: ['target-directory', 'suffix'], flags: 'FLPTbdfinrsv' }, operands: 'dest-last', op: 'link', targetDir: ['-t', '--target-directory'], destReplaces: true, noDeref: ['-T', '--no-target-directory', '-n', '--no-dereference'] }),
 });
 
 export const examples: readonly Example[] = [
