@@ -12,9 +12,9 @@ import { envOf } from './env.js';
 import { patchTargets, patchText } from './patch-files.js';
 import { has, operands, operandsSkipping, optionValue, type Target } from './git-args.js';
 import { gitAccess } from './git-access.js';
+import { writesObjects } from './git-writes.js';
 
 const INDEX_READERS = new Set(['status', 'diff', 'describe', 'stash']);
-const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
 
 /** GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY move the index and the object store git writes. */
 export function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, interp: CommandContext): void {
@@ -28,8 +28,7 @@ export function gitEnvWrites(t: Target, access: GitAccess, inv: Invocation, inte
   }
   const objects = envOf(inv, 'GIT_OBJECT_DIRECTORY');
   if (objects && !objects.fromEnvironment && objects.value !== '') {
-    const writes = (access === 'checkout' && !['rm', 'mv', 'reset', 'restore', 'checkout', 'switch', 'clean', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect', 'apply'].includes(t.sub ?? '')) || access === 'refs' || OBJECT_WRITERS.has(t.sub ?? '');
-    if (writes && !(t.sub === 'hash-object' && !t.args.some((a) => a.value === '-w'))) {
+    if (writesObjects(t.sub, access, t.args.map((a) => a.value))) {
       interp.write('extract', { value: objects.value, confidence: objects.confidence, evidence: [...objects.evidence, { range: inv.range, note: `GIT_OBJECT_DIRECTORY=${displayPath(objects.value)}: \`git ${t.sub ?? ''}\` writes objects there` }], glob: false }, inv.st, inv.range, `git ${t.sub ?? ''} (GIT_OBJECT_DIRECTORY)`.trim(), { cwdOverride: t.dir, subtree: true });
     }
   }

@@ -65,6 +65,26 @@ export interface GitWritesInput {
   shared: string | undefined;
 }
 
+const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
+/** Subcommands that change the checkout from objects it already has. */
+const NO_NEW_OBJECTS = new Set(['rm', 'mv', 'reset', 'restore', 'checkout', 'switch', 'clean', 'checkout-index', 'read-tree', 'update-index', 'sparse-checkout', 'bisect', 'apply']);
+
+/** Whether the call adds objects to the object store. */
+export function writesObjects(sub: string | null, access: GitAccess, args: string[]): boolean {
+  if (sub === 'hash-object') return args.includes('-w');
+  return (access === 'checkout' && !NO_NEW_OBJECTS.has(sub ?? '')) || access === 'refs' || OBJECT_WRITERS.has(sub ?? '');
+}
+
+/** Which of the checkout's working tree, index and HEAD a subcommand writes; absent: all three. */
+const PARTS: Record<string, Array<'files' | 'index' | 'head'>> = {
+  add: ['index'],
+  'update-index': ['index'],
+  commit: ['index', 'head'],
+  clean: ['files'],
+  'checkout-index': ['files'],
+  'merge-file': ['files'],
+};
+
 /** The branches a call that changes the checkout makes its own: `checkout -B X`, `switch -C X`, `worktree add -B X`. */
 const SWITCHES = new Set(['checkout', 'switch', 'worktree']);
 
@@ -76,7 +96,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
     case 'read':
       return out;
     case 'checkout': {
-      out.push({ state: 'checkout', parts: ['files', 'index', 'head'] });
+      out.push({ state: 'checkout', parts: PARTS[w.sub ?? ''] ?? ['files', 'index', 'head'] });
       const risk = controlRisk(w.sub, w.args);
       if (risk) out.push({ state: 'drops', states: [...risk.states], pathspecs: risk.pathspecs, verb: risk.verb });
       break;
@@ -94,6 +114,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
       out.push({ state: w.access });
       break;
   }
+  if (writesObjects(w.sub, w.access, w.args)) out.push({ state: 'objects' });
   // A call that changes the checkout and names branches either switches to them (they become
   // its own) or moves branches it does not name (`rebase --update-refs`): those may be none.
   const switches = w.access !== 'refs' && SWITCHES.has(w.sub ?? '');

@@ -174,6 +174,8 @@ export type GitWrite =
   | { state: 'worktrees' }
   /** Moves or re-creates the repository's git dir itself. */
   | { state: 'gitdir' }
+  /** New objects in the object store (shared, but only added to: inside the line). */
+  | { state: 'objects' }
   /** A subcommand bashguard does not know: anything git can write. */
   | { state: 'unknown' };
 
