@@ -87,7 +87,7 @@ const CHECKOUT = new Set([
 ]);
 
 
-const SHARED_NAMES: Record<string, string> = { tag: 'tags', notes: 'notes', reflog: 'reflogs', 'update-ref': 'refs', rerere: 'the rerere cache', 'symbolic-ref': 'refs' };
+const SHARED_NAMES: Record<string, string> = { tag: 'tags', notes: 'notes', reflog: 'reflogs', 'update-ref': 'refs', rerere: 'the rerere cache', 'symbolic-ref': 'refs', stash: 'the stash' };
 
 /** Subcommands that write shared refs. */
 const REFS = new Set(['update-ref', 'reflog']);
@@ -131,6 +131,9 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
     case 'notes':
       return ops.length === 0 || ['list', 'show'].includes(ops[0]!.value) ? 'read' : 'refs';
     case 'stash':
+      // The stash is one ref (refs/stash and its reflog) every checkout shares: `drop` and `clear`
+      // destroy entries another checkout made and touch no checkout (git-stash(1)).
+      if (ops[0] && ['drop', 'clear'].includes(ops[0].value)) return 'refs';
       return ops[0] && ['list', 'show'].includes(ops[0].value) ? 'read' : 'checkout';
     case 'worktree':
       return ops[0] && ['list'].includes(ops[0].value) ? 'read' : 'worktrees';

@@ -27,6 +27,7 @@ export interface ControlRisk {
 /** The ref namespaces a subcommand that writes shared refs writes, where the subcommand says. */
 const SPACES: Record<string, RefSpace[]> = {
   tag: ['tags'],
+  stash: ['stash'],
   notes: ['notes'],
   replace: ['replace'],
   reflog: ['reflogs'],
@@ -72,6 +73,7 @@ const NO_NEW_OBJECTS = new Set(['rm', 'mv', 'reset', 'restore', 'checkout', 'swi
 /** Whether the call adds objects to the object store. */
 export function writesObjects(sub: string | null, access: GitAccess, args: string[]): boolean {
   if (sub === 'hash-object') return args.includes('-w');
+  if (sub === 'stash') return access === 'checkout';
   return (access === 'checkout' && !NO_NEW_OBJECTS.has(sub ?? '')) || access === 'refs' || OBJECT_WRITERS.has(sub ?? '');
 }
 

@@ -63,6 +63,10 @@ describe('git effects say what a call writes', () => {
     expect(refs('git reflog expire --all')).toMatchObject({ spaces: ['reflogs'] });
     expect(refs('git fetch . main:feature')).toMatchObject({ what: 'branches fetched into' });
     expect(refs('git update-ref --stdin')).toMatchObject({ spaces: ['other'] });
+    // The stash is one ref every checkout shares: dropping entries touches no checkout.
+    expect(writes('git stash clear')).toEqual([{ state: 'refs', spaces: ['stash'], what: 'the stash' }]);
+    expect(states('git stash drop')).toEqual(['refs']);
+    expect(states('git stash')).toEqual(['checkout', 'drops', 'objects']);
   });
 
   it('config, hooks, worktrees, the git dir and unknown commands', () => {
