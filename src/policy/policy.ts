@@ -401,6 +401,8 @@ function refFindings(e: GitEffect, ctx: PolicyContext, root: string, via: string
     }
     if (w.state !== 'branch') continue;
     const confidence = w.confidence ? weakest(e.confidence, w.confidence) : e.confidence;
+    // A new branch the call checks out (`checkout -b "$x"`; git refuses a name that exists) is no other checkout's.
+    if (w.switches && w.creates) continue;
     if (w.name.includes(HOLE)) {
       shared = strongest(confidence);
       continue;

@@ -115,3 +115,20 @@ export function refMoves(sub: string | null, args: Field[] | string[]): { branch
   }
   return null;
 }
+
+/**
+ * The new branches a call creates and checks out (`checkout -b X`, `checkout --orphan X`,
+ * `switch -c X`, `worktree add -b X`): git refuses a name that exists, so none is another's.
+ */
+export function createdBranches(sub: string | null, args: string[]): string[] {
+  const names = sub === 'checkout' ? ['-b', '--orphan'] : sub === 'switch' ? ['-c', '--create', '--orphan'] : sub === 'worktree' && operandsSkipping(args, ['-b', '-B', '--reason'])[0] === 'add' ? ['-b'] : [];
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!;
+    if (v === '--') break;
+    const long = names.find((n) => n.startsWith('--') && v.startsWith(`${n}=`));
+    if (long) out.push(v.slice(long.length + 1));
+    else if (names.includes(v) && args[i + 1] !== undefined) out.push(args[++i]!);
+  }
+  return out;
+}

@@ -64,6 +64,8 @@ export interface GitWritesInput {
   moves: { branches: string[]; shared: string } | null;
   /** The message's description of what shared state a `refs` call writes. */
   shared: string | undefined;
+  /** New branches the call creates and checks out (git-refs.ts `createdBranches`). */
+  created: string[];
 }
 
 const OBJECT_WRITERS = new Set(['hash-object', 'fetch', 'pull', 'gc', 'repack', 'fast-import', 'unpack-objects', 'index-pack', 'mktree', 'mktag', 'notes', 'tag', 'replace', 'filter-branch']);
@@ -124,6 +126,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
     const maybe = w.access !== 'refs' && (name.includes(HOLE) || !switches);
     out.push({ state: 'branch', name, switches, ...(maybe ? { confidence: 'possible' as const } : {}) });
   }
+  for (const name of w.created) if (!branches.includes(name)) out.push({ state: 'branch', name, switches: true, creates: true });
   return out;
 }
 

@@ -17,7 +17,7 @@ import { unlisted } from './unknown.js';
 import { resolveGitCommand, splitCommandLine } from './git-resolve.js';
 import { operandsSkipping, shellQuote, type Target } from './git-args.js';
 import { forEachRepoCommand, gitAccess, sharedOf, synonymOf } from './git-access.js';
-import { refMoves } from './git-refs.js';
+import { createdBranches, refMoves } from './git-refs.js';
 import { gitWrites } from './git-writes.js';
 import { gitCodeOptions, runGitCode } from './git-code.js';
 import { gitEnvWrites, gitPathWrites } from './git-files.js';
@@ -116,7 +116,8 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
   const moves = refMoves(t.sub, t.args);
   const shared = access === 'refs' ? sharedOf(t.sub, moves?.shared) : undefined;
   const shownArgs = t.args.map((a) => displayPath(a.value));
-  const writes = gitWrites({ sub: t.sub, args: shownArgs, access, moves, shared });
+  const created = access === 'read' ? [] : createdBranches(t.sub, t.args.map((a) => a.value));
+  const writes = gitWrites({ sub: t.sub, args: shownArgs, access, moves, shared, created });
   let candidates = t.dir.paths ?? [null];
   if (t.sub === 'for-each-repo') {
     // The repositories come from a config key's values: which checkouts they are is not known here.

@@ -162,8 +162,10 @@ export type GitWrite =
   /**
    * The branch `refs/heads/<name>` (HOLE: a branch not known statically). `switches`: the call
    * then has it checked out in this checkout (`checkout -B`), so it becomes this checkout's own.
+   * `creates`: only a new branch (`checkout -b`, `switch -c`, `worktree add -b`: git refuses a
+   * name that exists), so no other checkout's branch moves.
    */
-  | { state: 'branch'; name: string; switches: boolean; confidence?: Confidence }
+  | { state: 'branch'; name: string; switches: boolean; creates?: boolean; confidence?: Confidence }
   /** Refs other than named branches, packed-refs or reflogs, shared by every checkout; `what` for the message. */
   | { state: 'refs'; spaces: RefSpace[]; what: string }
   /** The repository config (shared by every checkout). */

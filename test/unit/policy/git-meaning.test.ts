@@ -44,6 +44,9 @@ describe('the policy decides git from meaning', () => {
     expect(judge(effect([{ state: 'branch', name: 'main', switches: false }])).rules).toEqual(['BG2001', 'BG3003']);
     expect(judge(effect([{ state: 'branch', name: 'feature', switches: true }])).rules).toEqual([]);
     expect(judge(effect([{ state: 'branch', name: 'main', switches: true }])).rules).toEqual(['BG2001']);
+    // A new branch it checks out: git refuses a name that exists, so no other checkout's moves.
+    expect(judge(effect([{ state: 'branch', name: HOLE, switches: true, creates: true }])).rules).toEqual([]);
+    expect(judge(effect([{ state: 'branch', name: HOLE, switches: true }])).rules).toEqual(['BG3003']);
     const unknown = judge(effect([{ state: 'branch', name: HOLE, switches: false, confidence: 'possible' }]));
     expect(unknown).toEqual({ decision: 'ask', rules: ['BG3003'] });
   });

@@ -49,6 +49,9 @@ describe('git effects say what a call writes', () => {
     expect(writes('git update-ref refs/heads/main HEAD').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'main', switches: false }]);
     expect(writes('git checkout -B topic').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true }]);
     expect(writes('git rebase --update-refs main').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: HOLE, switches: false, confidence: 'possible' }]);
+    expect(writes('git checkout -b "$x"').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: HOLE, switches: true, creates: true }]);
+    expect(writes('git switch --create=topic').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true, creates: true }]);
+    expect(writes('git worktree add -b topic /tmp/w').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true, creates: true }]);
     // Only named branches: no other shared refs.
     expect(states('git branch -D old')).not.toContain('refs');
   });
