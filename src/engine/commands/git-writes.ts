@@ -76,6 +76,8 @@ const NO_NEW_OBJECTS = new Set(['rm', 'mv', 'reset', 'restore', 'checkout', 'swi
 export function writesObjects(sub: string | null, access: GitAccess, args: string[]): boolean {
   if (sub === 'hash-object') return args.includes('-w');
   if (sub === 'stash') return access === 'checkout';
+  // Listing tags, notes or replacements writes nothing; making one writes its object.
+  if (sub === 'tag' || sub === 'notes' || sub === 'replace') return access === 'refs';
   return (access === 'checkout' && !NO_NEW_OBJECTS.has(sub ?? '')) || access === 'refs' || OBJECT_WRITERS.has(sub ?? '');
 }
 
@@ -98,7 +100,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
   const branches = w.moves?.branches ?? [];
   switch (w.access) {
     case 'read':
-      return out;
+      break;
     case 'checkout': {
       out.push({ state: 'checkout', parts: PARTS[w.sub ?? ''] ?? ['files', 'index', 'head'] });
       const risk = controlRisk(w.sub, w.args);

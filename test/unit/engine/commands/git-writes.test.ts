@@ -33,6 +33,8 @@ describe('git effects say what a call writes', () => {
     expect(writes('git reset --hard')).toContainEqual({ state: 'checkout', parts: ['files', 'index', 'head'] });
     expect(states('git commit -m x')).toContain('objects');
     expect(states('git reset --hard')).not.toContain('objects');
+    expect(states('git hash-object -w f')).toEqual(['objects']);
+    expect(states('git hash-object f')).toEqual([]);
   });
 
   it('files dropped by their git state come with the states and pathspecs', () => {
