@@ -110,8 +110,10 @@ export type GitAccess =
 
 export interface GitEffect {
   kind: 'git';
+  /** The subcommand and its arguments as shown, for messages and `explain`; the policy judges `writes`. */
   subcommand: string | null;
   args: string[];
+  /** The subcommand's family (what `explain` prints); `writes` says what it means. */
   access: GitAccess;
   /** The directory git starts in (cwd after every -C), HOLE where unknown, null when unknown. */
   dir: string | null;
