@@ -42,6 +42,6 @@ export { openWorkspace, type Workspace, type WorkspaceOptions, type CommandCheck
 export type { Env } from './policy/workspace/config.js';
 export type { Finding, Verdict } from './policy/policy.js';
 export { writeRootViolations, type WriteRootOptions } from './policy/write-roots.js';
-export type { Effect, WriteEffect, GitEffect, ProblemEffect, Evidence } from './engine/effects/types.js';
+export type { Effect, WriteEffect, GitEffect, GitWrite, RefSpace, FileState, ProblemEffect, Evidence } from './engine/effects/types.js';
 export { RULES } from './policy/rules/catalog.js';
 export { displayPath } from './engine/shell/paths.js';

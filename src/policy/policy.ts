@@ -4,7 +4,7 @@
  * checkout wins over it, and the main checkout under /tmp stays protected.
  */
 import { statSync } from 'node:fs';
-import { HOLE, type Effect, type GitEffect, type WriteEffect, type Evidence, type Origin } from '../engine/effects/types.js';
+import { HOLE, type Effect, type FileState, type GitEffect, type GitWrite, type WriteEffect, type Evidence, type Origin } from '../engine/effects/types.js';
 import { weakest, type Confidence } from '../engine/effects/confidence.js';
 import type { Range } from '../engine/syntax/ir.js';
 import type { Layout } from './layout/types.js';
@@ -12,7 +12,7 @@ import { basenameOf, dirnameOf, displayPath, isInside, normalizeLogical } from '
 import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.js';
 import { ruleById, type RuleId, type Severity } from './rules/catalog.js';
 import type { Config, Decision } from './config.js';
-import { controlRisk, pathspecReaches, type FileState } from './git-control.js';
+import { pathspecReaches } from './git-control.js';
 import { allowedRegion, classify, protects, type Region, type RegionKind } from './regions.js';
 
 export interface PolicyContext {
@@ -343,76 +343,84 @@ function regionOfDir(dir: string, regions: Region[]): { kind: RegionKind; root: 
 }
 
 function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
-  if (e.access === 'read') return;
+  if (e.writes.length === 0) return;
+  const writes = (state: GitWrite['state']) => e.writes.some((w) => w.state === state);
   const target = gitTarget(e, ctx, regions, fs);
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const cmd = `git ${e.subcommand ?? ''}`.trim();
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
-  if (target.kind === 'worktree' && e.access === 'checkout') controlFileFindings(e, ctx, regions, fs, add);
-  // Refs live in the shared git dir: a branch another checkout has checked out moves that
-  // checkout's HEAD, whichever checkout the command runs in.
-  let unknownBranch = false;
-  if (e.branches && inRepo) {
-    for (const b of e.branches) {
-      if (b.includes(HOLE)) {
-        unknownBranch = true;
-        continue;
-      }
-      const at = ctx.checkedOut?.(b);
-      if (at && at !== ctx.root) add('BG2001', e.confidence, `\`${e.text}\`${via} moves the branch ${b}, checked out in ${at === ctx.layout?.main?.root ? 'the main checkout' : 'another worktree'} ${at}`, at, e, [...evidence, { range: e.range, note: `${at} has ${b} checked out` }]);
-    }
+  if (target.kind === 'worktree') for (const w of e.writes) if (w.state === 'drops') controlFileFindings(e, w, ctx, regions, fs, add);
+  if (inRepo) refFindings(e, ctx, target.root, via, add);
+  if (inRepo && writes('config')) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
+  if (inRepo && writes('hooks')) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
+  if (writes('gitdir')) {
+    // `git init --separate-git-dir` in a checkout's root moves that repository's git dir (the
+    // main checkout's `.git` from a linked worktree); in a new directory it makes a new one.
+    const roots = [ctx.root, ctx.layout?.main?.root, ...(ctx.layout?.siblings ?? []).map((s) => s.root)].filter((r): r is string => !!r);
+    const dir = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
+    if (dir === null || e.gitDir !== null) add('BG1004', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} may move the git dir of the repository it runs in`, target.root, e, evidence);
+    else if (roots.includes(dir)) add('BG1004', e.confidence, `\`${e.text}\`${via} moves the git dir of ${dir}, shared by every checkout, elsewhere`, dir, e, evidence);
   }
-  if (unknownBranch && e.access === 'checkout') add('BG3003', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} moves branches not known statically, which other checkouts may use`, target.root, e, evidence);
-  switch (e.access) {
-    case 'config':
-      if (inRepo) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
-      return;
-    case 'hooks':
-      if (inRepo) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);
-      return;
-    case 'refs':
-      // Moving only this worktree's own branch (`git update-ref refs/heads/<own> X`) is its own business.
-      if (e.branches && e.branches.length > 0 && e.shared === 'branches' && e.branches.every((b) => !b.includes(HOLE) && ctx.checkedOut?.(b) === ctx.root)) return;
-      if (inRepo) add('BG3003', e.confidence, `\`${e.text}\`${via} rewrites ${e.shared ?? 'refs'} shared by every checkout`, target.root, e, evidence);
-      return;
-    case 'gitdir': {
-      // `git init --separate-git-dir` in a checkout's root moves that repository's git dir (the
-      // main checkout's `.git` from a linked worktree); in a new directory it makes a new one.
-      const roots = [ctx.root, ctx.layout?.main?.root, ...(ctx.layout?.siblings ?? []).map((s) => s.root)].filter((r): r is string => !!r);
-      const dir = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
-      if (dir === null || e.gitDir !== null) add('BG1004', weakest(e.confidence, 'possible'), `\`${e.text}\`${via} may move the git dir of the repository it runs in`, target.root, e, evidence);
-      else if (roots.includes(dir)) add('BG1004', e.confidence, `\`${e.text}\`${via} moves the git dir of ${dir}, shared by every checkout, elsewhere`, dir, e, evidence);
-      return;
-    }
-    case 'worktrees':
-      if (inRepo) add('BG3004', e.confidence, `\`${cmd}\`${via} adds, removes or prunes worktrees of the shared repository`, target.root, e, evidence);
-      return;
-  }
+  if (inRepo && writes('worktrees')) add('BG3004', e.confidence, `\`${cmd}\`${via} adds, removes or prunes worktrees of the shared repository`, target.root, e, evidence);
+  const unknown = writes('unknown');
+  if (!unknown && !writes('checkout')) return;
   // Closed world: a subcommand bashguard does not know (an alias, an extension) may write
   // anything git can, shared refs included.
-  if (target.kind === 'worktree' && e.access === 'unknown') {
+  if (target.kind === 'worktree' && unknown) {
     add('BG2002', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} is not a git command bashguard knows; it may write state every checkout shares`, target.root, e, evidence);
     return;
   }
-  // checkout / unknown: only a problem when it acts on another checkout.
+  // The working tree, index and HEAD of a checkout: only a problem when it is another checkout.
   if (target.kind === 'worktree' || target.kind === 'scratch' || target.kind === 'allowed' || target.kind === 'device') return;
   if (target.kind === 'unknown') {
-    add(e.access === 'unknown' ? 'BG2002' : 'BG2001', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} acts on a repository that cannot be determined statically (${target.root})`, null, e, evidence);
+    add(unknown ? 'BG2002' : 'BG2001', weakest(e.confidence, 'possible'), `\`${cmd}\`${via} acts on a repository that cannot be determined statically (${target.root})`, null, e, evidence);
     return;
   }
   const what = target.kind === 'main' ? `the main checkout ${target.root}` : target.kind === 'sibling' ? `another worktree ${target.root}` : `a checkout outside the worktree (${target.root === '/' ? displayPath(e.dir) : target.root})`;
-  if (e.access === 'unknown') {
+  if (unknown) {
     add('BG2002', e.confidence, `\`${cmd}\`${via} is not a git command bashguard knows, and it runs against ${what}`, target.root, e, evidence);
     return;
   }
   add('BG2001', e.confidence, `\`${cmd}\`${via} changes ${what}, not the worktree ${ctx.root}`, target.root, e, evidence);
 }
 
+/**
+ * Refs live in the shared git dir, whichever checkout the call runs in. A branch another checkout
+ * has checked out moves that checkout (BG2001); this worktree's own branch, and one the call
+ * switches this checkout to, are inside the line; every other ref is shared state (BG3003).
+ */
+function refFindings(e: GitEffect, ctx: PolicyContext, root: string, via: string, add: Add): void {
+  let shared: Confidence | null = null;
+  let named = false;
+  const strongest = (c: Confidence) => (shared === null || CONFIDENCE_RANK[c] > CONFIDENCE_RANK[shared] ? c : shared);
+  for (const w of e.writes) {
+    if (w.state === 'refs') {
+      shared = strongest(e.confidence);
+      named = true;
+    }
+    if (w.state !== 'branch') continue;
+    const confidence = w.confidence ? weakest(e.confidence, w.confidence) : e.confidence;
+    // A new branch the call checks out (`checkout -b "$x"`; git refuses a name that exists) is no other checkout's.
+    if (w.switches && w.creates) continue;
+    if (w.name.includes(HOLE)) {
+      shared = strongest(confidence);
+      continue;
+    }
+    const at = ctx.checkedOut?.(w.name);
+    if (at && at !== ctx.root) add('BG2001', e.confidence, `\`${e.text}\`${via} moves the branch ${w.name}, checked out in ${at === ctx.layout?.main?.root ? 'the main checkout' : 'another worktree'} ${at}`, at, e, [...e.evidence, { range: e.range, note: `${at} has ${w.name} checked out` }]);
+    if (!w.switches && at !== ctx.root) {
+      shared = strongest(confidence);
+      named = true;
+    }
+  }
+  if (shared === null) return;
+  if (named || e.shared !== undefined) add('BG3003', shared, `\`${e.text}\`${via} rewrites ${e.shared ?? 'refs'} shared by every checkout`, root, e, e.evidence);
+  else add('BG3003', shared, `\`${e.text}\`${via} moves branches not known statically, which other checkouts may use`, root, e, e.evidence);
+}
+
 /** BG1005 for a git command in the worktree that drops or rewrites an existing control file. */
-function controlFileFindings(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
-  const risk = controlRisk(e.subcommand, e.args);
-  if (!risk) return;
+function controlFileFindings(e: GitEffect, risk: Extract<GitWrite, { state: 'drops' }>, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
   const base = e.dir === null || e.dir.includes(HOLE) ? null : resolvePhysical(e.dir, fs);
   const specs = risk.pathspecs === null ? null : base === null ? null : risk.pathspecs.map((p) => (p.startsWith('/') ? resolvePhysical(p, fs) : normalizeLogical(`${base}/${p}`)));
   const files = regions
@@ -424,7 +432,7 @@ function controlFileFindings(e: GitEffect, ctx: PolicyContext, regions: Region[]
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   for (const f of files) {
     const has = states?.get(f.root) ?? new Set<FileState>(['untracked', 'ignored', 'modified', 'clean']);
-    const hit = [...has].filter((s) => risk.states.has(s));
+    const hit = [...has].filter((s) => risk.states.includes(s));
     if (hit.length === 0) continue;
     const how = states ? hit.join('/') : 'its git state unknown';
     add('BG1005', e.confidence, `\`${e.text}\`${via} ${risk.verb} ${f.root} (${how}): ${f.why ?? 'a protected file'}`, f.root, e, [...e.evidence, { range: e.range, note: `${f.root} exists and is ${states ? hit.join('/') : 'of unknown git state'}` }]);

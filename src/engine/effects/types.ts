@@ -110,8 +110,10 @@ export type GitAccess =
 
 export interface GitEffect {
   kind: 'git';
+  /** The subcommand and its arguments as shown, for messages and `explain`; the policy judges `writes`. */
   subcommand: string | null;
   args: string[];
+  /** The subcommand's family (what `explain` prints); `writes` says what it means. */
   access: GitAccess;
   /** The directory git starts in (cwd after every -C), HOLE where unknown, null when unknown. */
   dir: string | null;
@@ -133,7 +135,53 @@ export interface GitEffect {
   branches?: string[];
   /** What shared state a `refs` command writes, for the message (tags, packs, reflogs ...). */
   shared?: string;
+  /**
+   * What the call writes, as meaning: the policy decides from these alone (never from `args`).
+   * Empty: it only reads. The repository they land in is the one `dir`/`gitDir`/`workTree` name.
+   */
+  writes: GitWrite[];
 }
+
+/** A file's state in its checkout, as far as git commands that drop files care. */
+export type FileState = 'untracked' | 'ignored' | 'modified' | 'clean';
+
+/** Where a ref lives: the branch namespace, or one of the others every checkout shares. */
+export type RefSpace = 'branches' | 'tags' | 'stash' | 'remotes' | 'notes' | 'replace' | 'packed-refs' | 'reflogs' | 'other';
+
+/**
+ * One piece of git state a call writes. `confidence`, where present, caps the effect's own (the
+ * piece may not be written at all); `note` says how, for the evidence.
+ */
+export type GitWrite =
+  /** The working tree, index and HEAD of the checkout the call acts on (and the branch its HEAD names). */
+  | { state: 'checkout'; parts: Array<'files' | 'index' | 'head'>; confidence?: Confidence }
+  /**
+   * Files of that checkout the command deletes, reverts or moves away by their git state
+   * (`git clean`, `stash -u`, `checkout -- PATH`, `reset --hard`, `rm`, `mv`): those in one of
+   * `states`, below one of `pathspecs` (as written, relative to `dir`; null: every file).
+   */
+  | { state: 'drops'; states: FileState[]; pathspecs: string[] | null; verb: string }
+  /**
+   * The branch `refs/heads/<name>` (HOLE: a branch not known statically). `switches`: the call
+   * then has it checked out in this checkout (`checkout -B`), so it becomes this checkout's own.
+   * `creates`: only a new branch (`checkout -b`, `switch -c`, `worktree add -b`: git refuses a
+   * name that exists), so no other checkout's branch moves.
+   */
+  | { state: 'branch'; name: string; switches: boolean; creates?: boolean; confidence?: Confidence }
+  /** Refs other than named branches, packed-refs or reflogs, shared by every checkout; `what` for the message. */
+  | { state: 'refs'; spaces: RefSpace[]; what: string }
+  /** The repository config (shared by every checkout). */
+  | { state: 'config' }
+  /** Which hooks run (hooks/, core.hooksPath, a template's hooks). */
+  | { state: 'hooks' }
+  /** The list of worktrees (adds, removes, prunes, moves one). */
+  | { state: 'worktrees' }
+  /** Moves or re-creates the repository's git dir itself. */
+  | { state: 'gitdir' }
+  /** New objects in the object store (shared, but only added to: inside the line). */
+  | { state: 'objects' }
+  /** A subcommand bashguard does not know: anything git can write. */
+  | { state: 'unknown' };
 
 export interface ProblemEffect {
   kind: 'problem';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
-import { controlRisk } from '../../../src/policy/git-control.js';
+import { controlRisk } from '../../../src/engine/commands/git-writes.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 
 let layout: GitLayout;

@@ -1,0 +1,85 @@
+/**
+ * What a git call writes, as meaning (src/engine/commands/git-writes.ts): the policy decides from
+ * these alone, so each piece of state a call writes must be there, and nothing for one that
+ * only reads. Analyzed in the standard scenario's worktree (no git process, no machine facts).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeWith } from '../../../../src/engine/analyze.js';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { HOLE, type GitEffect, type GitWrite } from '../../../../src/engine/effects/types.js';
+import { memoryFs, standardEnv, WORKTREE } from '../../../../src/policy/scenario/standard.js';
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await getParser();
+});
+
+function writes(cmd: string): GitWrite[] {
+  const { effects } = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(WORKTREE), host: memoryFs(), gitToplevel: () => null, deterministic: true });
+  const git = effects.filter((e): e is GitEffect => e.kind === 'git');
+  expect(git, cmd).toHaveLength(1);
+  return git[0]!.writes;
+}
+const states = (cmd: string) => writes(cmd).map((w) => w.state).sort();
+
+describe('git effects say what a call writes', () => {
+  it('reads write nothing', () => {
+    for (const cmd of ['git status', 'git log --oneline', 'git branch --list', 'git tag -l', 'git stash list', 'git config --get user.name', 'git clean -n -d', 'git add -n .']) expect(writes(cmd), cmd).toEqual([]);
+  });
+
+  it('checkout changes name the parts of the checkout', () => {
+    expect(writes('git add .')).toContainEqual({ state: 'checkout', parts: ['index'] });
+    expect(writes('git commit -m x')).toContainEqual({ state: 'checkout', parts: ['index', 'head'] });
+    expect(writes('git reset --hard')).toContainEqual({ state: 'checkout', parts: ['files', 'index', 'head'] });
+    expect(states('git commit -m x')).toContain('objects');
+    expect(states('git reset --hard')).not.toContain('objects');
+    expect(states('git hash-object -w f')).toEqual(['objects']);
+    expect(states('git hash-object f')).toEqual([]);
+  });
+
+  it('files dropped by their git state come with the states and pathspecs', () => {
+    const drop = (cmd: string) => writes(cmd).find((w) => w.state === 'drops');
+    expect(drop('git clean -fdx build/')).toEqual({ state: 'drops', states: expect.arrayContaining(['untracked', 'ignored']), pathspecs: ['build/'], verb: 'deletes' });
+    expect(drop('git clean -fdX')).toMatchObject({ states: ['ignored'], pathspecs: null });
+    expect(drop('git stash -u')).toMatchObject({ states: expect.arrayContaining(['modified', 'untracked']) });
+    expect(drop('git reset --soft HEAD~1')).toBeUndefined();
+    expect(drop('git rm --cached x')).toBeUndefined();
+  });
+
+  it('branches: named, unknown, or switched to', () => {
+    expect(writes('git branch -f feature HEAD').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'feature', switches: false }]);
+    expect(writes('git update-ref refs/heads/main HEAD').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'main', switches: false }]);
+    expect(writes('git checkout -B topic').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true }]);
+    expect(writes('git rebase --update-refs main').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: HOLE, switches: false, confidence: 'possible' }]);
+    expect(writes('git checkout -b "$x"').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: HOLE, switches: true, creates: true }]);
+    expect(writes('git switch --create=topic').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true, creates: true }]);
+    expect(writes('git worktree add -b topic /tmp/w').filter((w) => w.state === 'branch')).toEqual([{ state: 'branch', name: 'topic', switches: true, creates: true }]);
+    // Only named branches: no other shared refs.
+    expect(states('git branch -D old')).not.toContain('refs');
+  });
+
+  it('shared refs name their namespace', () => {
+    const refs = (cmd: string) => writes(cmd).find((w) => w.state === 'refs');
+    expect(refs('git tag v1')).toMatchObject({ spaces: ['tags'], what: 'tags' });
+    expect(refs('git update-ref refs/tags/v1 HEAD')).toMatchObject({ spaces: ['tags'] });
+    expect(refs('git update-ref refs/notes/x HEAD')).toMatchObject({ spaces: ['notes'] });
+    expect(refs('git replace a b')).toMatchObject({ spaces: ['replace'] });
+    expect(refs('git pack-refs --all')).toMatchObject({ spaces: ['packed-refs'] });
+    expect(refs('git reflog expire --all')).toMatchObject({ spaces: ['reflogs'] });
+    expect(refs('git fetch . main:feature')).toMatchObject({ what: 'branches fetched into' });
+    expect(refs('git update-ref --stdin')).toMatchObject({ spaces: ['other'] });
+    // The stash is one ref every checkout shares: dropping entries touches no checkout.
+    expect(writes('git stash clear')).toEqual([{ state: 'refs', spaces: ['stash'], what: 'the stash' }]);
+    expect(states('git stash drop')).toEqual(['refs']);
+    expect(states('git stash')).toEqual(['checkout', 'drops', 'objects']);
+  });
+
+  it('config, hooks, worktrees, the git dir and unknown commands', () => {
+    expect(states('git config user.name x')).toEqual(['config']);
+    expect(states('git config core.hooksPath h')).toEqual(['hooks']);
+    expect(states('git config --worktree user.name x')).toContain('checkout');
+    expect(states('git worktree add ../w')).toEqual(['worktrees']);
+    expect(states('git init --separate-git-dir ../g')).toEqual(['gitdir']);
+    expect(states('git frobnicate')).toEqual(['unknown']);
+  });
+});
