@@ -8,7 +8,8 @@
 //   - a front end importing another front end (they share only the front ends' own core, src/frontends/*.ts);
 //   - a file in a folder the table below does not place (say where a new folder belongs);
 //   - a folder the table names that src/ does not have (the table describes the tree as it is);
-//   - a comment in src/, native/, scripts/ or bench/ naming a src/ path that does not exist.
+//   - a comment in src/, native/, scripts/ or bench/ naming a src/ path that does not exist;
+//   - a file of src/ over 800 lines or a function over 120 (scripts/check-sizes.mjs).
 //
 //   node scripts/check-layers.mjs            # exit 0 when clean, 1 with one line per violation
 //   node scripts/check-layers.mjs --graph    # also the unit-to-unit imports
@@ -20,6 +21,7 @@ import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkSizes } from './check-sizes.mjs';
 
 /** Layers, lowest first; `may` = the layers below it that it may import (its own always). */
 const LAYERS = {
@@ -251,6 +253,9 @@ export function checkLayers(root) {
   for (const unit of Object.keys(UNITS)) if (!placed.has(unit) && !GROUPS.has(unit)) problems.push(`UNITS names '${unit}', which no file of src/ is in (remove it, or it names a folder that moved)`);
   for (const g of GROUPS) if (!existsSync(join(srcDir, g))) problems.push(`GROUPS names '${g}', which is no folder of src/`);
   problems.push(...staleComments(root));
+  const sizes = checkSizes(root);
+  problems.push(...sizes.problems);
+  notes.push(...sizes.notes);
   for (const key of Object.keys(ALLOWED)) if (!used.has(key) && !unitEdges.has(key)) notes.push(`allowed edge ${key} is no longer found: remove it from ALLOWED`);
   return { problems, notes, unitEdges };
 }

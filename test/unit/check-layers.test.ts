@@ -9,9 +9,17 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: a plain ESM script without declarations
 import { checkLayers } from '../../scripts/check-layers.mjs';
+// @ts-expect-error: a plain ESM script without declarations
+import { checkSizes } from '../../scripts/check-sizes.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const check = (r: string): { problems: string[] } => checkLayers(r);
+const sizes = (r: string, allowed: Record<string, string>): { problems: string[]; notes: string[] } => checkSizes(r, allowed);
+
+/** A function of `lines` lines (declaration to closing brace) named `name`. */
+function fn(name: string, lines: number): string {
+  return [`export function ${name}(): number {`, '  let n = 0;', ...Array.from({ length: lines - 4 }, () => '  n++;'), '  return n;', '}'].join('\n');
+}
 
 /** A copy of src/ with `plant` applied: paths are repo paths, imports written relative to the importer. */
 function withPlanted(plant: (add: (file: string, ...imports: string[]) => void) => void, edit?: (dir: string) => void): string[] {
@@ -56,6 +64,14 @@ describe('check-layers', () => {
         "export const s = 'src/util/also-missing.ts';", ''].join('\n'));
       // A folder the table names that the tree no longer has.
       rmSync(join(dir, 'src/layers/log'), { recursive: true });
+      // A function one line over the limit, one at it, a long arrow and method, a file over 800 lines;
+      // a generated file over both limits is not checked.
+      writeFileSync(join(dir, 'src/util/planted-long.ts'), [
+        fn('tooLong', 121), fn('atLimit', 120),
+        `export const arrow = (): number => {\n${'  void 0;\n'.repeat(125)}  return 1;\n};`,
+        `export class Planted {\n  method(): void {\n${'    void 0;\n'.repeat(125)}  }\n}`,
+        ...Array.from({ length: 400 }, (_, i) => `export const v${i} = ${i};`), ''].join('\n'));
+      writeFileSync(join(dir, 'src/util/planted.generated.ts'), fn('generated', 900) + '\n');
     }).join('\n');
 
     it('the engine importing a front end (a type import is enough)', () => {
@@ -83,6 +99,37 @@ describe('check-layers', () => {
     });
     it('a folder the table names that src/ does not have', () => {
       expect(problems).toMatch(/UNITS names 'log', which no file of src\/ is in/);
+    });
+    it('a file over 800 lines and each function over 120, by name and line; not one at 120, not a generated file', () => {
+      expect(problems).toMatch(/^src\/util\/planted-long\.ts: \d+ lines, over 800/m);
+      expect(problems).toMatch(/^src\/util\/planted-long\.ts:1: tooLong is 121 lines, over 120/m);
+      expect(problems).toMatch(/^src\/util\/planted-long\.ts:\d+: arrow is 128 lines, over 120/m);
+      expect(problems).toMatch(/^src\/util\/planted-long\.ts:\d+: Planted\.method is 127 lines, over 120/m);
+      expect(problems).not.toMatch(/atLimit/);
+      expect(problems).not.toMatch(/generated/);
+    });
+  });
+
+  describe('the size allow-list', () => {
+    const run = (allowed: Record<string, string>) => {
+      const dir = mkdtempSync(join(tmpdir(), 'bg-sizes-'));
+      try {
+        mkdirSync(join(dir, 'src'));
+        writeFileSync(join(dir, 'src/a.ts'), fn('long', 130) + '\n' + fn('other', 130) + '\n');
+        return sizes(dir, allowed);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    it('lets a named offender pass and no other function of its file', () => {
+      const r = run({ 'src/a.ts#long': 'issue 0' });
+      expect(r.problems.join('\n')).not.toMatch(/long is/);
+      expect(r.problems.join('\n')).toMatch(/src\/a\.ts:\d+: other is 130 lines/);
+    });
+    it('notes an entry that is no longer over the limit', () => {
+      const r = run({ 'src/a.ts#long': 'issue 0', 'src/a.ts#gone': 'issue 0' });
+      expect(r.notes.join('\n')).toMatch(/src\/a\.ts#gone \(issue 0\) is no longer over the limit/);
+      expect(r.notes.join('\n')).not.toMatch(/#long/);
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The syntax IR: a small typed view of a bash program, built from the parser-neutral tree.
- * The interpreter walks only this; tree-sitter node kinds stop at src/engine/syntax/build.ts.
+ * The interpreter walks only this; tree-sitter node kinds stop at src/engine/syntax/ (build.ts and
+ * the builders beside it).
  */
 
 export interface Range {

@@ -24,7 +24,7 @@
  * Validation is by hand (no schema library): messages are `corpus/x.yaml:12: field: problem`.
  */
 import { readFileSync } from 'node:fs';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { resolveRuleRef, type RuleId } from '../../policy/rules/catalog.js';
 import { parseConfig, type Config } from '../../policy/config.js';
 import { joinPath, normalizeLogical } from '../../engine/shell/paths.js';
@@ -88,123 +88,164 @@ export function parseCorpus(text: string, file: string): CorpusCase[] {
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === undefined))) return [];
   if (!isSeq(root)) throw new CorpusError(`${file}:${lineOf(root as Node)}: the file must be a YAML list of cases`);
-  const out: CorpusCase[] = [];
-  for (const item of root.items) {
+  return root.items.map((item) => {
     const line = lineOf(item as Node);
-    const at = (n: Node | null | undefined, field: string, msg: string) => new CorpusError(`${file}:${n ? lineOf(n) : line}: ${field}: ${msg}`);
     if (!isMap(item)) throw new CorpusError(`${file}:${line}: a case must be a mapping like {cmd: "...", expect: deny}`);
-    const raw: Record<string, { node: Node; value: unknown }> = {};
+    return readCase(new CaseFields(item, file, line, lineOf));
+  });
+}
+
+/** One case's fields as written, and the checks that name the line of a bad one. */
+class CaseFields {
+  readonly raw: Record<string, { node: Node; value: unknown }> = {};
+  constructor(
+    item: YAMLMap,
+    readonly file: string,
+    readonly line: number,
+    readonly lineOf: (n: Node | null | undefined) => number,
+  ) {
     const js = item.toJSON() as Record<string, unknown>;
     for (const pair of item.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      if (!FIELDS.has(key)) throw at(pair.key as Node, key, `unknown field (known: ${[...FIELDS].join(', ')})`);
-      raw[key] = { node: (pair.value ?? pair.key) as Node, value: js[key] };
+      if (!FIELDS.has(key)) throw this.at(pair.key as Node, key, `unknown field (known: ${[...FIELDS].join(', ')})`);
+      this.raw[key] = { node: (pair.value ?? pair.key) as Node, value: js[key] };
     }
-    const str = (k: string, required = false): string | null => {
-      const r = raw[k];
-      if (!r) {
-        if (required) throw new CorpusError(`${file}:${line}: ${k}: required`);
-        return null;
-      }
-      if (typeof r.value !== 'string' || r.value === '') throw at(r.node, k, 'must be a non-empty string');
-      return r.value;
-    };
-    const strMap = (k: string): Record<string, string> => {
-      const r = raw[k];
-      if (!r) return {};
-      if (typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) throw at(r.node, k, 'must be a mapping of string -> string');
-      const m: Record<string, string> = {};
-      for (const [a, b] of Object.entries(r.value as Record<string, unknown>)) {
-        if (typeof b !== 'string') throw at(r.node, `${k}.${a}`, 'must be a string');
-        m[a] = b;
-      }
-      return m;
-    };
-    const cmd = str('cmd', true)!;
-    const expect = str('expect', true)!;
-    if (!EXPECTS.has(expect)) throw at(raw.expect!.node, 'expect', `must be allow, ask or deny (got ${expect})`);
-    const rule = (ref: unknown, n: Node, field: string): RuleId => {
-      if (typeof ref !== 'string') throw at(n, field, 'must be a rule id or name');
-      const id = resolveRuleRef(ref);
-      if (!id) throw at(n, field, `unknown rule ${ref} (see \`bashguard rules\`)`);
-      return id;
-    };
-    let rules: RuleId[] | null = null;
-    if (raw.rule && raw.rules) throw at(raw.rules.node, 'rules', 'give rule or rules, not both');
-    if (raw.rule) rules = [rule(raw.rule.value, raw.rule.node, 'rule')];
-    if (raw.rules) {
-      if (!Array.isArray(raw.rules.value) || raw.rules.value.length === 0) throw at(raw.rules.node, 'rules', 'must be a non-empty list of rule ids or names');
-      rules = [...new Set((raw.rules.value as unknown[]).map((r) => rule(r, raw.rules!.node, 'rules')))];
-    }
-    const confidence = str('confidence');
-    if (confidence !== null && !CONFIDENCES.has(confidence)) throw at(raw.confidence!.node, 'confidence', 'must be certain, likely or possible');
-    const findings: ExpectedFinding[] = [];
-    if (raw.findings) {
-      if (!Array.isArray(raw.findings.value)) throw at(raw.findings.node, 'findings', 'must be a list of {rule, path, confidence}');
-      for (const f of raw.findings.value as unknown[]) {
-        if (typeof f !== 'object' || f === null || Array.isArray(f)) throw at(raw.findings.node, 'findings', 'each must be a mapping {rule, path, confidence}');
-        const o = f as Record<string, unknown>;
-        for (const k of Object.keys(o)) if (!['rule', 'path', 'confidence'].includes(k)) throw at(raw.findings.node, `findings.${k}`, 'unknown field (known: rule, path, confidence)');
-        const ef: ExpectedFinding = { rule: rule(o.rule, raw.findings.node, 'findings.rule') };
-        if (o.path !== undefined) {
-          if (typeof o.path !== 'string' || !o.path.startsWith('/')) throw at(raw.findings.node, 'findings.path', 'must be an absolute path');
-          ef.path = o.path;
-        }
-        if (o.confidence !== undefined) {
-          if (typeof o.confidence !== 'string' || !CONFIDENCES.has(o.confidence)) throw at(raw.findings.node, 'findings.confidence', 'must be certain, likely or possible');
-          ef.confidence = o.confidence as ConfidenceLevel;
-        }
-        findings.push(ef);
-      }
-    }
-    const cwdRaw = str('cwd');
-    const tool = str('tool') ?? 'Bash';
-    if (!TOOLS.has(tool)) throw at(raw.tool!.node, 'tool', `must be one of ${[...TOOLS].join(', ')}`);
-    let oracle: true | string = true;
-    if (raw.oracle) {
-      const v = raw.oracle.value;
-      if (v === true) oracle = true;
-      else if (v === false) oracle = 'oracle: false';
-      else if (typeof v === 'string' && v.trim() !== '') oracle = v;
-      else throw at(raw.oracle.node, 'oracle', 'must be true, false or a reason string');
-    }
-    if (tool !== 'Bash' && oracle === true) oracle = `${tool} is a file tool, not a command`;
-    let config: Config | null = null;
-    let rawConfig: Record<string, unknown> | null = null;
-    if (raw.config) {
-      const v = raw.config.value;
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw at(raw.config.node, 'config', 'must be a mapping (a .bashguard.json object)');
-      rawConfig = v as Record<string, unknown>;
-      try {
-        config = parseConfig(JSON.stringify(v), `${file}:${lineOf(raw.config.node)}: config`, WORKTREE_ROOT);
-      } catch (err) {
-        throw new CorpusError((err as Error).message);
-      }
-    }
-    const env = strMap('env');
-    for (const k of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw at(raw.env!.node, `env.${k}`, 'bad variable name');
-    const relMap = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [casePath(k), v]));
-    out.push({
-      file,
-      line,
-      cmd,
-      expect: expect as Expect,
-      rules,
-      findings,
-      confidence: confidence as ConfidenceLevel | null,
-      cwd: cwdRaw === null ? null : casePath(cwdRaw),
-      symlinks: relMap(strMap('symlinks')),
-      // (a key ending in `/` declares a complete directory: src/policy/scenario/standard.ts)
-      files: Object.fromEntries(Object.entries(strMap('files')).map(([k, v]) => [casePath(k) + (k.endsWith('/') && casePath(k) !== '/' ? '/' : ''), v])),
-      env,
-      config,
-      rawConfig,
-      tool: tool as Tool,
-      oracle,
-      note: str('note'),
-    });
   }
-  return out;
+
+  at(n: Node | null | undefined, field: string, msg: string): CorpusError {
+    return new CorpusError(`${this.file}:${n ? this.lineOf(n) : this.line}: ${field}: ${msg}`);
+  }
+
+  str(k: string, required = false): string | null {
+    const r = this.raw[k];
+    if (!r) {
+      if (required) throw new CorpusError(`${this.file}:${this.line}: ${k}: required`);
+      return null;
+    }
+    if (typeof r.value !== 'string' || r.value === '') throw this.at(r.node, k, 'must be a non-empty string');
+    return r.value;
+  }
+
+  strMap(k: string): Record<string, string> {
+    const r = this.raw[k];
+    if (!r) return {};
+    if (typeof r.value !== 'object' || r.value === null || Array.isArray(r.value)) throw this.at(r.node, k, 'must be a mapping of string -> string');
+    const m: Record<string, string> = {};
+    for (const [a, b] of Object.entries(r.value as Record<string, unknown>)) {
+      if (typeof b !== 'string') throw this.at(r.node, `${k}.${a}`, 'must be a string');
+      m[a] = b;
+    }
+    return m;
+  }
+
+  rule(ref: unknown, n: Node, field: string): RuleId {
+    if (typeof ref !== 'string') throw this.at(n, field, 'must be a rule id or name');
+    const id = resolveRuleRef(ref);
+    if (!id) throw this.at(n, field, `unknown rule ${ref} (see \`bashguard rules\`)`);
+    return id;
+  }
+}
+
+/** A case from its fields, checked in the order they are documented. */
+function readCase(f: CaseFields): CorpusCase {
+  const { raw, file, line } = f;
+  const cmd = f.str('cmd', true)!;
+  const expect = f.str('expect', true)!;
+  if (!EXPECTS.has(expect)) throw f.at(raw.expect!.node, 'expect', `must be allow, ask or deny (got ${expect})`);
+  const rules = readRules(f);
+  const confidence = f.str('confidence');
+  if (confidence !== null && !CONFIDENCES.has(confidence)) throw f.at(raw.confidence!.node, 'confidence', 'must be certain, likely or possible');
+  const findings = readFindings(f);
+  const cwdRaw = f.str('cwd');
+  const tool = f.str('tool') ?? 'Bash';
+  if (!TOOLS.has(tool)) throw f.at(raw.tool!.node, 'tool', `must be one of ${[...TOOLS].join(', ')}`);
+  const oracle = readOracle(f, tool);
+  const { config, rawConfig } = readConfig(f);
+  const env = f.strMap('env');
+  for (const k of Object.keys(env)) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw f.at(raw.env!.node, `env.${k}`, 'bad variable name');
+  const relMap = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [casePath(k), v]));
+  return {
+    file,
+    line,
+    cmd,
+    expect: expect as Expect,
+    rules,
+    findings,
+    confidence: confidence as ConfidenceLevel | null,
+    cwd: cwdRaw === null ? null : casePath(cwdRaw),
+    symlinks: relMap(f.strMap('symlinks')),
+    // (a key ending in `/` declares a complete directory: src/policy/scenario/standard.ts)
+    files: Object.fromEntries(Object.entries(f.strMap('files')).map(([k, v]) => [casePath(k) + (k.endsWith('/') && casePath(k) !== '/' ? '/' : ''), v])),
+    env,
+    config,
+    rawConfig,
+    tool: tool as Tool,
+    oracle,
+    note: f.str('note'),
+  };
+}
+
+/** `rule: X` or `rules: [X, Y]` (ids or names), or null when the case names none. */
+function readRules(f: CaseFields): RuleId[] | null {
+  const { raw } = f;
+  let rules: RuleId[] | null = null;
+  if (raw.rule && raw.rules) throw f.at(raw.rules.node, 'rules', 'give rule or rules, not both');
+  if (raw.rule) rules = [f.rule(raw.rule.value, raw.rule.node, 'rule')];
+  if (raw.rules) {
+    if (!Array.isArray(raw.rules.value) || raw.rules.value.length === 0) throw f.at(raw.rules.node, 'rules', 'must be a non-empty list of rule ids or names');
+    rules = [...new Set((raw.rules.value as unknown[]).map((r) => f.rule(r, raw.rules!.node, 'rules')))];
+  }
+  return rules;
+}
+
+function readFindings(f: CaseFields): ExpectedFinding[] {
+  const field = f.raw.findings;
+  const findings: ExpectedFinding[] = [];
+  if (!field) return findings;
+  if (!Array.isArray(field.value)) throw f.at(field.node, 'findings', 'must be a list of {rule, path, confidence}');
+  for (const item of field.value as unknown[]) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw f.at(field.node, 'findings', 'each must be a mapping {rule, path, confidence}');
+    const o = item as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!['rule', 'path', 'confidence'].includes(k)) throw f.at(field.node, `findings.${k}`, 'unknown field (known: rule, path, confidence)');
+    const ef: ExpectedFinding = { rule: f.rule(o.rule, field.node, 'findings.rule') };
+    if (o.path !== undefined) {
+      if (typeof o.path !== 'string' || !o.path.startsWith('/')) throw f.at(field.node, 'findings.path', 'must be an absolute path');
+      ef.path = o.path;
+    }
+    if (o.confidence !== undefined) {
+      if (typeof o.confidence !== 'string' || !CONFIDENCES.has(o.confidence)) throw f.at(field.node, 'findings.confidence', 'must be certain, likely or possible');
+      ef.confidence = o.confidence as ConfidenceLevel;
+    }
+    findings.push(ef);
+  }
+  return findings;
+}
+
+/** true when the oracle may run the case, else why not (a file tool's case never runs). */
+function readOracle(f: CaseFields, tool: string): true | string {
+  let oracle: true | string = true;
+  const field = f.raw.oracle;
+  if (field) {
+    const v = field.value;
+    if (v === true) oracle = true;
+    else if (v === false) oracle = 'oracle: false';
+    else if (typeof v === 'string' && v.trim() !== '') oracle = v;
+    else throw f.at(field.node, 'oracle', 'must be true, false or a reason string');
+  }
+  if (tool !== 'Bash' && oracle === true) oracle = `${tool} is a file tool, not a command`;
+  return oracle;
+}
+
+function readConfig(f: CaseFields): { config: Config | null; rawConfig: Record<string, unknown> | null } {
+  const field = f.raw.config;
+  if (!field) return { config: null, rawConfig: null };
+  const v = field.value;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw f.at(field.node, 'config', 'must be a mapping (a .bashguard.json object)');
+  try {
+    return { config: parseConfig(JSON.stringify(v), `${f.file}:${f.lineOf(field.node)}: config`, WORKTREE_ROOT), rawConfig: v as Record<string, unknown> };
+  } catch (err) {
+    throw new CorpusError((err as Error).message);
+  }
 }
 
 export function loadCorpusFile(path: string, shownAs: string = path): CorpusCase[] {

@@ -1,0 +1,137 @@
+/**
+ * The text of a word's pieces as bash reads it: backslash escapes, a leading tilde, quotes in a
+ * pattern, the escapes of double quotes and of `$'...'`. Pure string functions, no tree.
+ */
+import type { WordPart } from './ir.js';
+
+/** An unquoted word's text: backslash escapes, a leading tilde, line continuations. */
+export function unquotedParts(raw: string, atStart: boolean): WordPart[] {
+  const parts: WordPart[] = [];
+  let i = 0;
+  if (atStart && raw.startsWith('~')) {
+    const m = /^~([A-Za-z0-9._-]*|[+-])(?=\/|$)/.exec(raw);
+    if (m) {
+      parts.push({ kind: 'tilde', user: m[1]! });
+      i = m[0].length;
+    }
+  }
+  // Without a backslash the rest is one text part (most words): no copy character by character.
+  if (raw.indexOf('\\', i) < 0) {
+    if (i < raw.length) parts.push({ kind: 'text', value: i === 0 ? raw : raw.slice(i), quoting: 'none' });
+    return parts;
+  }
+  let buf = '';
+  const flush = () => {
+    if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
+    buf = '';
+  };
+  for (; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === '\\' && i + 1 < raw.length) {
+      const next = raw[i + 1]!;
+      i++;
+      if (next === '\n') continue;
+      flush();
+      parts.push({ kind: 'text', value: next, quoting: 'escape' });
+      continue;
+    }
+    buf += ch;
+  }
+  flush();
+  return parts;
+}
+
+/**
+ * A pattern word with quotes and backslashes: single quotes, double quotes without expansions
+ * inside, and backslash escapes give literal parts. Null when a double-quoted part expands.
+ */
+export function patternParts(raw: string): WordPart[] | null {
+  const parts: WordPart[] = [];
+  let buf = '';
+  const flush = () => {
+    if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
+    buf = '';
+  };
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (ch === "'") {
+      const j = raw.indexOf("'", i + 1);
+      if (j < 0) return null;
+      flush();
+      parts.push({ kind: 'text', value: raw.slice(i + 1, j), quoting: 'single' });
+      i = j;
+    } else if (ch === '"') {
+      const j = raw.indexOf('"', i + 1);
+      if (j < 0) return null;
+      const inner = raw.slice(i + 1, j);
+      if (/[$`\\]/.test(inner)) return null;
+      flush();
+      parts.push({ kind: 'text', value: inner, quoting: 'double' });
+      i = j;
+    } else if (ch === '\\' && i + 1 < raw.length) {
+      flush();
+      parts.push({ kind: 'text', value: raw[++i]!, quoting: 'escape' });
+    } else buf += ch;
+  }
+  flush();
+  return parts;
+}
+
+/** Joins neighbouring text parts of the same quoting. */
+export function mergeText(parts: WordPart[]): WordPart[] {
+  const out: WordPart[] = [];
+  for (const p of parts) {
+    const prev = out[out.length - 1];
+    if (p.kind === 'text' && prev?.kind === 'text' && prev.quoting === p.quoting) {
+      out[out.length - 1] = { ...prev, value: prev.value + p.value };
+    } else out.push(p);
+  }
+  return out;
+}
+
+/** Inside double quotes, a backslash escapes only `$`, backquote, `"`, `\` and newline. */
+export function unescapeDouble(s: string): string {
+  return s.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+}
+
+/** Decodes the body of `$'...'` the way bash does. */
+export function decodeAnsiC(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (ch !== '\\' || i + 1 >= s.length) {
+      out += ch;
+      continue;
+    }
+    const e = s[++i]!;
+    const simple: Record<string, string> = {
+      n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
+      '\\': '\\', "'": "'", '"': '"', '?': '?',
+    };
+    if (e in simple) {
+      out += simple[e];
+    } else if (e === 'x') {
+      const m = /^[0-9a-fA-F]{1,2}/.exec(s.slice(i + 1));
+      if (m) {
+        out += String.fromCharCode(parseInt(m[0], 16));
+        i += m[0].length;
+      } else out += '\\x';
+    } else if (e === 'u' || e === 'U') {
+      const m = (e === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(s.slice(i + 1));
+      if (m) {
+        const cp = parseInt(m[0], 16);
+        out += cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+        i += m[0].length;
+      } else out += '\\' + e;
+    } else if (/[0-7]/.test(e)) {
+      const m = /^[0-7]{1,3}/.exec(s.slice(i))!;
+      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
+      i += m[0].length - 1;
+    } else if (e === 'c' && i + 1 < s.length) {
+      out += String.fromCharCode(s.charCodeAt(++i) & 0x1f);
+    } else {
+      out += '\\' + e;
+    }
+  }
+  return out;
+}
