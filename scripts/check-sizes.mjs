@@ -24,8 +24,6 @@ export const MAX_FUNCTION_LINES = 120;
 export const ALLOWED_SIZES = {
   'src/engine/interpret/interpreter.ts': 'issue 50: the interpreter as a dispatcher over small execution pieces',
   'src/engine/interpret/interpreter.ts#Interpreter.execCommand': 'issue 50: the interpreter as a dispatcher over small execution pieces',
-  'src/engine/commands/git.ts': 'issue 50: git split with its effects',
-  'src/engine/commands/git.ts#gitAccess': 'issue 50: git split with its effects',
   'src/frontends/cli/program.ts#defineProgram': 'issue 50: one way in',
   'src/frontends/cli/demo.ts#runDemo': 'issue 50: one way in',
   'src/frontends/lint/command.ts#lintRun': 'issue 50: one way in',
