@@ -187,7 +187,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-3';
+const PLAN_FORMAT = 'enforce-plan-4';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
