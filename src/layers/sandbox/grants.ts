@@ -197,7 +197,7 @@ export interface PlanOptions {
    * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
    */
   heldRefs?: boolean;
-  /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them, but /dev/shm). */
+  /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them). */
   more?: { path: string; access: Access; why: string }[];
 }
 
@@ -230,7 +230,7 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
       else if (r.kind === 'allowed') add(r.root, 'rw', r.why ? `write root: ${r.why}` : 'configured write root');
       else if (r.kind === 'outside') add(r.root, 'ro', r.why ?? 'outside the write roots');
     }
-    // (a write root of the same path wins: `writeRoots: ["/dev/shm"]`)
+    // (a write root of the same path wins: `writeRoots: ["/dev"]`)
     for (const m of opts.more ?? []) if (!ws.regions.some((r) => (r.kind === 'allowed' || r.kind === 'scratch') && r.root === m.path)) add(m.path, m.access, m.why);
   }
   if (l.main?.root && l.main.root !== root) add(l.main.root, 'ro', 'the main checkout');
