@@ -80,18 +80,26 @@ static int settle_session(void) {
   return 0;
 }
 
+/*
+ * The optional `--seccomp HEX` that may follow a builtin's own option and its text (`more`: the
+ * words after them): 0 with *hex the filter's text, or NULL where there is none; DECLINE_USAGE for
+ * anything else.
+ */
+static int seccomp_option(WORD_LIST *more, const char **hex) {
+  *hex = NULL;
+  if (!more) return 0;
+  if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
+  *hex = more->next->word->word;
+  return 0;
+}
+
 static int bashguard_landlock_builtin(WORD_LIST *list) {
   if (!list || !list->word || strcmp(list->word->word, "--rules") != 0 || !list->next || !list->next->word) return DECLINE_USAGE;
   /* --rules TEXT [--seccomp HEX] (static: set before the setjmp below and read after a longjmp) */
   static const char *hex;
   static struct sock_fprog prog;
-  hex = NULL;
   prog = (struct sock_fprog){0, NULL};
-  if (list->next->next) {
-    WORD_LIST *more = list->next->next;
-    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
-    hex = more->next->word->word;
-  }
+  if (seccomp_option(list->next->next, &hex)) return DECLINE_USAGE;
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   jmp_buf back;
@@ -128,13 +136,8 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
   /* (static: set before the setjmp below and read after a longjmp) */
   static const char *hex;
   static struct sock_fprog prog;
-  hex = NULL;
   prog = (struct sock_fprog){0, NULL};
-  if (list->next->next) {
-    WORD_LIST *more = list->next->next;
-    if (!more->word || strcmp(more->word->word, "--seccomp") != 0 || !more->next || !more->next->word || more->next->next) return DECLINE_USAGE;
-    hex = more->next->word->word;
-  }
+  if (seccomp_option(list->next->next, &hex)) return DECLINE_USAGE;
   char *text = strdup(list->next->word->word);
   if (!text) return EXIT_SETUP;
   struct op *ops = calloc(mount_lines(text), sizeof *ops);

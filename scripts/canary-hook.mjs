@@ -12,8 +12,8 @@ import { REPO } from './canary-lib.mjs';
 /** Returns [{ corpus, cmd, decision, first }] in the order of `cases`. `checkout`: whose dist/ decides (default this one). */
 export async function hookCanaries(cases, { checkout = REPO } = {}) {
   const api = await import(pathToFileURL(join(checkout, 'dist', 'api.js')).href);
-  // Under $HOME (or /dev/shm), not /tmp: a scratch root around the layout would hide climbs out of it.
-  const at = ['/dev/shm', homedir()].find((d) => {
+  // Under $HOME, not /tmp or /dev/shm: a scratch root around the layout would hide climbs out of it.
+  const at = [homedir()].find((d) => {
     try {
       accessSync(d, constants.W_OK);
       return true;

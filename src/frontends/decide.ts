@@ -188,8 +188,7 @@ function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): He
   const root = ws.root!;
   // (`/` read-only stands for everything outside the write roots: HOME is what a sandbox around would leave writable)
   const home = ws.env.HOME?.startsWith('/') ? ws.env.HOME : null;
-  // (the shared-memory tmpfs is not part of the line: read-only in bashguard's plan, another sandbox may leave it writable)
-  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/') && g.path !== '/dev/shm').flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
+  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
   return { readOnly, probe };
 }
 

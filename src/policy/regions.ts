@@ -21,12 +21,7 @@ export interface Region {
 
 export const DEVICE_ROOTS = ['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd', '/proc/self/fd', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/full'];
 
-/** Scratch directories every workspace may write: /tmp, /var/tmp, macOS's, and $TMPDIR. */
-export function scratchRoots(env: Record<string, string | undefined>): string[] {
-  const roots = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders'];
-  if (env.TMPDIR && env.TMPDIR.startsWith('/')) roots.push(normalizeLogical(env.TMPDIR));
-  return roots;
-}
+export { scratchRoots } from './write-roots.js';
 
 export interface RegionInput {
   /** Where writes are allowed (realpath'd). */

@@ -41,6 +41,18 @@ export interface WriteRoot {
 }
 
 /**
+ * Scratch directories every workspace may write: /tmp, /var/tmp, macOS's, $TMPDIR, and the
+ * shared-memory tmpfs /dev/shm (POSIX shared memory and semaphores: Python's `multiprocessing`
+ * locks, browsers, test runners). A scratch dir is a write root for both lines: the analyzer allows
+ * writes there and the kernel's plan leaves it writable (so no caller special-cases one by name).
+ */
+export function scratchRoots(env: Record<string, string | undefined>): string[] {
+  const roots = ['/tmp', '/private/tmp', '/var/tmp', '/private/var/folders', '/dev/shm'];
+  if (env.TMPDIR && env.TMPDIR.startsWith('/')) roots.push(normalizeLogical(env.TMPDIR));
+  return roots;
+}
+
+/**
  * The caches a developer's tools write by default, beneath HOME only (a variable that moves one
  * elsewhere is not followed: the hook's environment can come from a settings layer; a user who
  * moved a cache adds it to `writeRoots`). Each is writable under enforcement, so what is planted

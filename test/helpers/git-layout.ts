@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, appendFileSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
+import { scratchRoots, toolCacheRoots } from '../../src/policy/write-roots.js';
 import { join } from 'node:path';
 
 export interface GitLayout {
@@ -24,14 +25,33 @@ function git(cwd: string, args: string[]): void {
 }
 
 /**
- * Where test layouts live: NOT under /tmp, which is a write root (an allow there would pass even
- * with a broken worktree check). /dev/shm when available, else the home directory.
+ * Where test layouts live: outside every write root, as a user's checkouts are (a layout inside
+ * one makes its surroundings writable: an allow there would pass even with a broken worktree
+ * check, and the kernel would hold nothing around it). Not /tmp, /var/tmp, $TMPDIR or /dev/shm
+ * (scratch dirs: src/policy/write-roots.ts `scratchRoots`), nor HOME's tool caches:
+ * $BASHGUARD_TEST_DIR when set; as root `/var/lib/bashguard-test` (root's HOME is private, and
+ * some suites hand a layout to `nobody`: enforce-user.test.ts); else `~/.bashguard-test` in the
+ * user's HOME. Only where none is writable, or each lies in a scratch dir (HOME under /tmp),
+ * os.tmpdir(), and the tests lose that check.
  */
 export function layoutBase(): string {
-  for (const dir of ['/dev/shm', homedir()]) {
+  const candidates = [process.env.BASHGUARD_TEST_DIR, process.getuid?.() === 0 ? '/var/lib/bashguard-test' : null, join(homedir(), '.bashguard-test')];
+  const scratch = scratchRoots(process.env).map((r) => {
     try {
+      return realpathSync(r);
+    } catch {
+      return r;
+    }
+  });
+  for (const dir of candidates) {
+    if (!dir || !dir.startsWith('/')) continue;
+    try {
+      // (reachable by other users: each layout is its own private mkdtemp dir inside)
+      mkdirSync(dir, { recursive: true, mode: 0o755 });
       accessSync(dir, constants.W_OK);
-      return dir;
+      const real = realpathSync(dir);
+      if (scratch.some((r) => real === r || real.startsWith(`${r}/`)) || toolCacheRoots(process.env).some((c) => real === c.path || real.startsWith(`${c.path}/`))) continue;
+      return real;
     } catch {
       // try the next one
     }

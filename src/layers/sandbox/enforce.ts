@@ -141,12 +141,11 @@ export function enforcementControlPaths(env: Env, bwrap: string, shell: string):
 }
 
 /**
- * Devices as the user has them; /dev/shm is outside the write roots as for the analyzer (POSIX
- * shared memory and semaphores live there: a user whose tools need them adds it to `writeRoots`).
+ * Devices as the user has them (/dev/shm is a scratch dir of the write roots,
+ * src/policy/write-roots.ts `scratchRoots`).
  */
 const DEVICES = [
   { path: '/dev', access: 'rw' as const, why: 'devices as the user has them' },
-  { path: '/dev/shm', access: 'ro' as const, why: 'shared memory, outside the write roots' },
   // (bubblewrap mounts a new one; Landlock grants it to a user other than root: /dev/stdout is /proc/self/fd/1)
   { path: '/proc', access: 'rw' as const, why: "the processes' own entries (/proc/self/fd)" },
 ];
@@ -187,7 +186,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-3';
+const PLAN_FORMAT = 'enforce-plan-4';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -223,7 +222,7 @@ export interface FactStore {
  * The whole tree is bound as it is, then each grant in order, parents first. For a user other
  * than root with `--dev-bind / /`: devices as the user has them (bwrap's `--bind` marks every
  * mount nodev, which would need /dev bound again); as root, a minimal `--dev` (a raw disk would
- * be writable), with /dev/shm bound as it is (shared memory, and checkouts that live there).
+ * be writable), with the host's /dev/shm bound as the plan has it (shared memory, a scratch dir).
  */
 export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string[] {
   const args = ['--new-session', '--unshare-user', '--unshare-pid'];
@@ -232,7 +231,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
   if (base === 'ro') args.push('--ro-bind', '/', '/', ...(root ? ['--dev', '/dev'] : ['--dev-bind', '/dev', '/dev']), '--proc', '/proc');
   else args.push(...(root ? ['--bind', '/', '/', '--dev', '/dev'] : ['--dev-bind', '/', '/']), '--proc', '/proc');
   const shm = root && exists('/dev/shm');
-  if (shm) args.push(base === 'ro' ? '--ro-bind' : '--bind', '/dev/shm', '/dev/shm');
+  if (shm) args.push(effectiveAccess('/dev/shm', plan.grants) === 'rw' ? '--bind' : '--ro-bind', '/dev/shm', '/dev/shm');
   for (const g of kept) {
     if (g.path === '/' || g.path === '/dev' || g.path === '/proc' || g.path.startsWith('/proc/') || (shm && g.path === '/dev/shm')) continue;
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;

@@ -11,7 +11,7 @@
  * applying them in order, each overriding what came before for its subtree, gives "the most
  * specific grant wins", like `classify` (bwrap binds and Seatbelt's last-match rule both work so).
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/shell/paths.js';
@@ -69,9 +69,19 @@ export function probesHold(probes: readonly (readonly [string, string])[]): bool
   for (let i = 0; i < probes.length; i++) {
     const p = probes[i]![0];
     const want = probes[i]![1];
-    if (p.startsWith('\0') ? (physicalPath(p.slice(1)) ?? '') !== want : kindOf(p) !== want) return false;
+    if (p.startsWith('\0') ? (physicalPath(p.slice(1)) ?? '') !== want : p.startsWith('\u0001') ? mtimeOf(p.slice(1)) !== want : kindOf(p) !== want) return false;
   }
   return true;
+}
+
+/** A directory's mtime (ns where the platform gives it) as text, '' where it cannot be read. */
+function mtimeOf(p: string): string {
+  try {
+    const st = lstatSync(p, { bigint: true, throwIfNoEntry: false });
+    return st ? `${st.mtimeNs}:${st.ino}` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A path that is absolute and has no `.`, `..`, empty component or trailing slash. */
@@ -88,7 +98,8 @@ class Resolver {
   private readonly kinds = new Map<string, string>();
   /**
    * Every file-system fact the plan was computed from, in order: `[path, kind]` for an lstat
-   * (`kindOf`), `[NUL + path, real path or '']` for a realpath(3). The same facts give the same
+   * (`kindOf`), `[NUL + path, real path or '']` for a realpath(3), `[\x01 + dir, mtime]` for a
+   * directory listed (`listing`). The same facts give the same
    * plan (`probesHold`).
    */
   readonly probes: [string, string][] = [];
@@ -133,6 +144,22 @@ class Resolver {
     return this.real(p) !== null;
   }
 
+  /** lstat's kind of a physical path, as a fact of the plan. */
+  kindAt(p: string): string {
+    return this.kind(p);
+  }
+
+  /** The names in a physical directory (null where it cannot be read), with its mtime as a fact of the plan. */
+  listing(dir: string): string[] | null {
+    const m = mtimeOf(dir);
+    this.probes.push([`\u0001${dir}`, m]);
+    try {
+      return readdirSync(dir).sort();
+    } catch {
+      return null;
+    }
+  }
+
   isDir(p: string): boolean {
     const r = this.real(p);
     return r !== null && this.kind(r) === 'd';
@@ -170,7 +197,7 @@ export interface PlanOptions {
    * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
    */
   heldRefs?: boolean;
-  /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them, but /dev/shm). */
+  /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them). */
   more?: { path: string; access: Access; why: string }[];
 }
 
@@ -203,7 +230,7 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
       else if (r.kind === 'allowed') add(r.root, 'rw', r.why ? `write root: ${r.why}` : 'configured write root');
       else if (r.kind === 'outside') add(r.root, 'ro', r.why ?? 'outside the write roots');
     }
-    // (a write root of the same path wins: `writeRoots: ["/dev/shm"]`)
+    // (a write root of the same path wins: `writeRoots: ["/dev"]`)
     for (const m of opts.more ?? []) if (!ws.regions.some((r) => (r.kind === 'allowed' || r.kind === 'scratch') && r.root === m.path)) add(m.path, m.access, m.why);
   }
   if (l.main?.root && l.main.root !== root) add(l.main.root, 'ro', 'the main checkout');
@@ -222,9 +249,16 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   const home = ws.env.HOME?.startsWith('/') ? real(ws.env.HOME) : null;
   const protectedPaths: { path: string; why: string; emptyOk?: boolean }[] = [...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected file' })), ...(opts.extra ?? [])];
   const reserveOn = base === 'rw' || opts.reserve === true;
+  // Directories in HOME, outside the worktree, that hold missing control names (HOME inside a write root):
+  // masked instead of reserved (see `maskGrants`), so nothing is created there.
+  const masks = new Map<string, string>();
+  const maskable = homeMasks(want, home, root, real);
   for (const r of protectedPaths) {
     if (existsSync(r.path)) add(r.path, 'ro', r.why);
-    else if (reserveOn && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
+    else if (reserveOn && maskable(nearestExisting(r.path))) {
+      const anc = nearestExisting(r.path)!;
+      if (!masks.has(anc)) masks.set(anc, r.path);
+    } else if (reserveOn && r.emptyOk && nearestExisting(r.path) === real(dirname(r.path))) {
       const p = `${real(dirname(r.path))}/${r.path.slice(r.path.lastIndexOf('/') + 1)}`;
       if (!reserve.some((g) => g.path === p)) reserve.push({ path: p, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet, with an empty file`, reserve: 'file' });
     } else {
@@ -252,6 +286,7 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
     const prev = byPath.get(p);
     if (!prev || (prev.access === 'rw' && g.access === 'ro')) byPath.set(p, { ...g, path: p });
   }
+  for (const [anc, missing] of masks) for (const g of maskGrants(anc, missing, [...byPath.values()], R)) byPath.set(g.path, g);
   // A read-only path inside a writable one could be escaped by renaming a directory between them
   // (the rename moves the mount along): bind each such directory onto itself, which makes it a
   // mount point that cannot be renamed.
@@ -278,6 +313,56 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   }
   grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
   return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
+}
+
+/**
+ * Which missing control paths are masked (`maskGrants`) rather than reserved: those whose nearest
+ * existing directory `anc` is HOME or lies in it, outside the worktree, and is writable only
+ * because HOME lies in a write root (the grant that decides `anc` holds HOME: a HOME under $TMPDIR).
+ * Not in a write root inside HOME (`~/.cache/bashguard` in the tool cache `~/.cache`, which must
+ * take new entries), nor in a scratch dir itself (no new entry in /tmp would cost too much): those
+ * keep a reservation, inside a write root, or stay `unreserved`.
+ */
+function homeMasks(want: Grant[], home: string | null, root: string, real: (p: string) => string | null): (anc: string | null) => boolean {
+  if (home === null) return () => false;
+  const resolved: Grant[] = [];
+  for (const g of want) {
+    const p = real(g.path);
+    if (p !== null) resolved.push({ ...g, path: p });
+  }
+  const deciding = (p: string): Grant | null => {
+    let best: Grant | null = null;
+    for (const g of resolved) if ((p === g.path || isInside(p, g.path)) && (!best || g.path.length > best.path.length || (g.path.length === best.path.length && g.access === 'ro'))) best = g;
+    return best;
+  };
+  const forHome = deciding(home);
+  if (forHome?.access !== 'rw') return () => false;
+  return (anc) => anc !== null && (anc === home || isInside(anc, home)) && anc !== root && !isInside(anc, root) && deciding(anc)?.path === forHome.path;
+}
+
+/**
+ * A missing control name outside the worktree that a command could create (its directory `anc`
+ * is writable: HOME inside a scratch dir or a configured root) is held without creating
+ * anything: `anc` read-only, so no new entry can be made in it, and each entry it holds writable
+ * again as before (the more specific grants inside them still apply). A reservation would leave
+ * the name behind for good (see ./enforce.ts `materializeReservations`). The cost, in that place
+ * only: no new entry directly in `anc`, and an entry there cannot be renamed over or removed (a
+ * mount point). The listing is one of the plan's facts (`R.probes`: `anc`'s mtime), so a new
+ * entry made outside the sandbox computes the plan again.
+ */
+function maskGrants(anc: string, missing: string, grants: Grant[], R: Resolver): Grant[] {
+  if (effectiveAccess(anc, grants) !== 'rw') return [];
+  const names = R.listing(anc);
+  if (names === null) return [];
+  const out: Grant[] = [{ path: anc, access: 'ro', why: `holds ${missing}, a control path that does not exist yet (no new entry here)` }];
+  const have = new Set(grants.map((g) => g.path));
+  for (const n of names) {
+    const p = anc === '/' ? `/${n}` : `${anc}/${n}`;
+    const k = R.kindAt(p);
+    if (have.has(p) || k === '-' || k === 'l') continue;
+    out.push({ path: p, access: 'rw', why: `an entry of ${anc}, writable as before` });
+  }
+  return out;
 }
 
 /** Names of directories that hold only control files, reserved where they do not exist yet. */

@@ -2,8 +2,9 @@
  * What the enforcement leaves behind and what it lets through (issue 51 items 1 and 3), for real,
  * with each way the mounts are made (the client's bash, the helper, bubblewrap) and Landlock:
  * - no trace: a session of ordinary calls (reads, git, a cd, scratch writes, a background process,
- *   a failing call, a call the client kills) leaves HOME and the worktree as they were, listed
- *   entry by entry with type, size, mode and mtime;
+ *   a failing call, a call the client kills with SIGTERM or SIGKILL) leaves HOME and the worktree
+ *   as they were, listed entry by entry with type, size, mode and mtime; so does a HOME inside a
+ *   write root, whose missing control names are held without being created;
  * - ordinary work runs: a commit on the branch, `npm install` of a local package into the
  *   worktree, a test run, a server started in one call and reached in the next, a `cd` that the
  *   next call sees.
@@ -22,10 +23,10 @@ import { cleanEnv, git } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P`. */
-function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv, timeout = 30_000) {
+function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv, timeout = 30_000, killSignal: NodeJS.Signals = 'SIGTERM') {
   const out = join(mkdtempSync(join(tmpdir(), 'bashguard-cwdout-')), 'cwd');
   const script = 'eval "$BG_W"; __s=$?; builtin pwd -P >| "$BG_OUT"; exit $__s';
-  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout });
+  const r = spawnSync('/bin/bash', ['-c', script, 'bash'], { cwd, env: { ...env, BG_W: wrapper, BG_OUT: out }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout, killSignal });
   const dir = existsSync(out) ? readFileSync(out, 'utf8').replace(/\n$/, '') : '';
   rmSync(join(out, '..'), { recursive: true, force: true });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
@@ -62,11 +63,11 @@ describe.skipIf(!canRun).each([
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
-  const run = (command: string, cwd = L.worktree, timeout?: number) => {
-    const e = enforceCall(openWorkspace(cwd, { env }), command, mode, env);
+  const run = (command: string, cwd = L.worktree, timeout?: number, signal?: NodeJS.Signals, callEnv = env) => {
+    const e = enforceCall(openWorkspace(cwd, { env: callEnv }), command, mode, callEnv);
     if (e.kind !== 'bwrap' && e.kind !== 'landlock') throw new Error(`not enforced: ${JSON.stringify(e)}`);
     if (mode === 'auto' && e.kind === 'bwrap') expect(e.by, 'who makes the mounts').toBe(by);
-    return runAsClient(e.command, cwd, env, timeout);
+    return runAsClient(e.command, cwd, callEnv, timeout, signal);
   };
 
   beforeAll(() => {
@@ -100,9 +101,11 @@ describe.skipIf(!canRun).each([
     expect(run(`echo x > ${scratch}`).code).toBe(0);
     expect(run('(sleep 0.3 &) ; echo started').stdout).toBe('started\n');
     expect(run('exit 3').code).toBe(3);
-    // A call the client kills (its timeout): nothing of the wrapper's is left either.
+    // A call the client kills (its timeout, SIGTERM; then SIGKILL, which the shell cannot trap),
+    // one with a background process still running: nothing of the wrapper's is left either.
     run('sleep 5', L.worktree, 500);
-    spawnSync('/bin/sleep', ['0.6']);
+    run('(sleep 0.5 &); sleep 5', L.worktree, 500, 'SIGKILL');
+    spawnSync('/bin/sleep', ['0.8']);
     expect(readFileSync(scratch, 'utf8')).toBe('x\n');
     expect(listing(home)).toEqual(before.home);
     expect(listing(L.worktree)).toEqual(before.worktree);
@@ -123,6 +126,29 @@ describe.skipIf(!canRun).each([
       expect(readdirSync(join(L.worktree, '.claude'))).toEqual([]);
       rmSync(join(L.worktree, '.claude'), { recursive: true });
     }
+  });
+
+  it.runIf(here)("HOME inside a write root: its missing control names are held and none is created; its entries stay writable", () => {
+    // (a container's HOME under $TMPDIR: the startup files, ~/.claude/ and ~/.config/git/ do not exist)
+    const home2 = join(L.root, 'tmp', 'home2');
+    mkdirSync(join(home2, 'work'), { recursive: true });
+    mkdirSync(join(home2, '.config'), { recursive: true });
+    writeFileSync(join(home2, 'notes.txt'), 'a\n');
+    const env2 = { ...env, HOME: home2 };
+    // (the hook's own state, made by its first call in its cache dir, ~/.cache/bashguard, a write root)
+    expect(run('true', L.worktree, undefined, undefined, env2).code).toBe(0);
+    const before = listing(home2);
+    expect(run('true', L.worktree, undefined, undefined, env2).code).toBe(0);
+    expect(run('cd sub && ls >/dev/null', L.worktree, undefined, undefined, env2).code).toBe(0);
+    expect(listing(home2)).toEqual(before);
+    for (const f of ['.zshenv', '.bashrc', '.gitconfig', '.claude/settings.json', '.config/git/config']) {
+      const r = run(`mkdir -p "$(dirname ~/${f})" 2>/dev/null; echo x > ~/${f}`, L.worktree, undefined, undefined, env2);
+      expect(r.code, f).not.toBe(0);
+      expect(existsSync(join(home2, f)), f).toBe(false);
+    }
+    expect(run('echo b >> ~/notes.txt && echo c > ~/work/f', L.worktree, undefined, undefined, env2).code).toBe(0);
+    expect(readFileSync(join(home2, 'notes.txt'), 'utf8')).toBe('a\nb\n');
+    expect(readFileSync(join(home2, 'work', 'f'), 'utf8')).toBe('c\n');
   });
 
   it.runIf(here)('ordinary work runs: a commit, npm install of a local package, a test run, a server reached from the next call, a cd', () => {

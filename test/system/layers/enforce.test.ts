@@ -182,15 +182,21 @@ describe.skipIf(!canRun).each([
   it('the plan: the write roots writable, everything else read-only', () => {
     mkdirSync(join(home, '.npm'), { recursive: true });
     mkdirSync(join(home, '.cache'), { recursive: true });
-    const plan = enforcementPlan(openWorkspace(L.worktree, { env }), bwrap!, clientShell(env));
+    const ws = openWorkspace(L.worktree, { env });
+    const plan = enforcementPlan(ws, bwrap!, clientShell(env));
     const access = (p: string) => effectiveAccess(p, plan.grants);
+    // One model, both lines: every scratch dir the analyzer allows is writable in the plan, /dev/shm among them.
+    const scratch = ws.regions.filter((r) => r.kind === 'scratch').map((r) => r.root);
+    expect(scratch).toContain('/dev/shm');
+    for (const r of scratch) if (existsSync(r)) expect(access(`${realpathSync(r)}/x`), r).toBe('rw');
     expect(access(join(L.worktree, 'x'))).toBe('rw');
     expect(access(join(home, '.npm', 'cache'))).toBe('rw');
     expect(access(join(home, '.cache', 'pip', 'x'))).toBe('rw');
     expect(access('/tmp/x')).toBe('rw');
+    expect(access('/dev/shm/x'), 'a scratch dir').toBe('rw');
     expect(access('/dev/null')).toBe('rw');
     // Outside every write root: read-only, whatever the analyzer predicted.
-    for (const p of [join(L.outside, 'x'), join(home, 'x'), join(home, '.ssh', 'authorized_keys'), join(home, '.local', 'bin', 'x'), '/etc/x', '/dev/shm/x', join(L.root, 'x')]) {
+    for (const p of [join(L.outside, 'x'), join(home, 'x'), join(home, '.ssh', 'authorized_keys'), join(home, '.local', 'bin', 'x'), '/etc/x', join(L.root, 'x')]) {
       expect(access(p), p).toBe('ro');
     }
     for (const p of [join(L.main, 'README.md'), join(L.sibling, 'x'), join(L.main, '.git', 'config'), join(L.main, '.git', 'hooks', 'pre-commit'), join(home, '.claude', 'settings.json'), join(home, '.claude', 'hooks', 'x'), join(home, '.claude.json')]) {
@@ -256,13 +262,20 @@ describe.skipIf(!canRun).each([
     expect(git(main, ['status', '--porcelain'])).toBe(before);
   });
 
-  it('the same commands do their legitimate work: the worktree, /tmp, HOME, a commit on the branch, a cd for the next call', () => {
+  it('the same commands do their legitimate work: the worktree, /tmp, /dev/shm, HOME, a commit on the branch, a cd for the next call', () => {
     expect(run(`node -e "require('fs').writeFileSync('made.txt','ok')"`).code).toBe(0);
     expect(readFileSync(join(L.worktree, 'made.txt'), 'utf8')).toBe('ok');
     const tmp = join('/tmp', `bashguard-enforce-${process.pid}`);
     expect(run(`node -e "require('fs').writeFileSync('${tmp}', 'ok')"`).code).toBe(0);
     expect(readFileSync(tmp, 'utf8')).toBe('ok');
     rmSync(tmp);
+    // (shared memory, a scratch dir: POSIX semaphores and multiprocessing locks live there)
+    if (existsSync('/dev/shm')) {
+      const shm = `/dev/shm/bashguard-enforce-${process.pid}`;
+      expect(run(`echo ok > ${shm}`).code).toBe(0);
+      expect(readFileSync(shm, 'utf8')).toBe('ok\n');
+      rmSync(shm);
+    }
     expect(run(`mkdir -p "$HOME/.cache/tool" && echo ok > "$HOME/.cache/tool/x"`).code).toBe(0);
     expect(readFileSync(join(home, '.cache', 'tool', 'x'), 'utf8')).toBe('ok\n');
     const c = run('git add made.txt && git commit -qm enforced && git log -1 --format=%s');

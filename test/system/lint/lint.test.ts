@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type Ran } from '../../helpers/memory-io.js';
@@ -18,8 +18,8 @@ import { nativeIO } from '../../../src/util/native-io.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/lint');
 /**
- * The fixture project runs from a copy in a fresh checkout outside every scratch root (/dev/shm or
- * $HOME, like test/helpers/git-layout.ts): escapes.sh climbs `cd ../..` out of the project, and
+ * The fixture project runs from a copy in a fresh checkout outside every scratch root
+ * (test/helpers/git-layout.ts `layoutBase`): escapes.sh climbs `cd ../..` out of the project, and
  * where it lands must not depend on where this clone sits (under /tmp or /var/tmp the climb would
  * land in a write root and its finding would disappear).
  */
@@ -556,9 +556,8 @@ describe('lint: roots from git layouts', () => {
   let dir = '';
   const git = (cwd: string, ...a: string[]) => execFileSync('git', a, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
   beforeAll(() => {
-    // Not under /tmp: that is a scratch root, where every write is allowed.
-    const base = [process.env.BASHGUARD_TEST_DIR, '/dev/shm', homedir()].find((d) => d && existsSync(d) && !/^\/(private\/)?(var\/)?tmp(\/|$)/.test(realpathSync(d)))!;
-    dir = realpathSync(mkdtempSync(join(base, 'bg-lint-git-')));
+    // Not in a scratch root (/tmp, /dev/shm), where every write is allowed.
+    dir = realpathSync(mkdtempSync(join(layoutBase(), 'bg-lint-git-')));
     mkdirSync(join(dir, 'repo'));
     git(join(dir, 'repo'), 'init', '-q', '-b', 'main');
     writeFileSync(join(dir, 'repo/README'), 'x\n');
