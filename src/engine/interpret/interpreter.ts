@@ -15,6 +15,7 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
+import { assignVariable, declare, setArray, setPositional, setVar } from './assign.js';
 import { LoopFrames, ReturnFrames, loopToFixpoint, setAsideReturned } from './control-flow.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
@@ -104,41 +105,6 @@ export type { Invocation, Stdin } from '../commands/context.js';
 import type { DeclareFlags } from './builtin-host.js';
 import type { BuiltinHost } from './builtin-host.js';
 export type { DeclareFlags };
-
-const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
-
-
-/** The options of `declare -Anx ...` / `local -n` / `export`. */
-function declareFlags(fields: Field[]): DeclareFlags & { assoc: boolean; indexed: boolean } {
-  const flags = { exported: fields[0]?.value === 'export', assoc: false, indexed: false, nameref: false };
-  for (const f of fields.slice(1)) {
-    if (!/^-[A-Za-z]+$/.test(f.value)) continue;
-    if (f.value.includes('x')) flags.exported = true;
-    if (f.value.includes('A')) flags.assoc = true;
-    if (f.value.includes('a')) flags.indexed = true;
-    if (f.value.includes('n')) flags.nameref = true;
-  }
-  return flags;
-}
-
-/** `[key]=value` inside `( ... )`: the key as written and the value as a word. */
-function keyedElement(w: Word): { key: string; value: Word } | null {
-  const first = w.parts[0];
-  if (!first || first.kind !== 'text' || first.quoting !== 'none') return null;
-  // The key may be split over several unquoted text parts (`[`, `k`, `]=v`).
-  let raw = '';
-  let i = 0;
-  for (; i < w.parts.length; i++) {
-    const p = w.parts[i]!;
-    if (p.kind !== 'text' || p.quoting !== 'none') break;
-    raw += p.value;
-    if (raw.includes(']=')) break;
-  }
-  const m = /^\[([^\]]*)\]=([\s\S]*)$/.exec(raw);
-  if (!m) return null;
-  const parts: WordPart[] = [...(m[2] ? [{ kind: 'text' as const, value: m[2], quoting: 'none' as const }] : []), ...w.parts.slice(i + 1)];
-  return { key: m[1]!, value: { ...w, parts } };
-}
 
 /** What a command's redirects changed, to undo when it ends. */
 export interface RedirectLayer {
@@ -250,13 +216,6 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
     else vars.set(k, variable);
   }
   return { vars, pos: pos ?? NO_POSITIONAL };
-}
-
-/** `0`, `1` ... as strings, made once (every call names its arguments; a new string is hashed again as a key). */
-const INDEX_NAMES: string[] = Array.from({ length: 64 }, (_, i) => String(i));
-
-function indexName(i: number): string {
-  return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
 }
 
 export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
@@ -448,29 +407,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
   setPositional(st: State, values: Field[] | null): void {
-    // A new map (the old one may be shared): $1 ... $N, then `@` as setArray builds it (keeping
-    // whether `@` was exported) and `#`. Whatever else was positional goes.
-    const pos = new Map<string, Variable>();
-    const exported = st.pos.get('@')?.exported ?? false;
-    if (values === null) {
-      pos.set('@', { value: HOLE, confidence: 'possible', evidence: [], exported, fromEnvironment: false, array: { assoc: false, entries: [], partial: true } });
-      pos.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
-      st.pos = pos;
-      return;
-    }
-    let conf: Confidence = 'likely';
-    const entries: [string, string][] = [];
-    for (let i = 0; i < values.length; i++) {
-      const a = values[i]!;
-      // A guessed argument stays a guess in the function (it decides no condition there either).
-      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false, ...(a.guessed ? { guessed: true } : {}) });
-      conf = weakest(conf, a.confidence);
-      entries.push([indexName(i), a.value]);
-    }
-    const zero = values.length > 0 ? values[0]!.value : '';
-    pos.set('@', { value: zero, confidence: conf, evidence: lastEvidence(values, 4), exported, fromEnvironment: false, array: { assoc: false, entries, partial: false } });
-    pos.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
-    st.pos = pos;
+    setPositional(st, values);
   }
 
   /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
@@ -947,125 +884,18 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.via });
     }
     if (fields.length === 0) return;
-    if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
-      const flags = declareFlags(fields);
-      for (const d of cmd.declarations) {
-        const value = d.value ? expandScalar(d.value, st, this) : null;
-        this.assignVariable(st, d, value, flags);
-      }
-      // `declare -A m`, `local -a list`: a name without a value declares an empty array.
-      if (flags.assoc || flags.indexed) {
-        for (const f of fields.slice(1)) {
-          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !getVar(st, f.value)?.array) {
-            putVar(st, f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
-          }
-        }
-      }
-    }
+    declare(this, cmd, fields, st);
     this.dispatch(fields, env, st, cmd.range, input);
   }
 
-  /**
-   * One assignment: `X=v`, `X+=v`, `a=(x y)`, `a+=(z)`, `a[k]=v`, and the declaration forms
-   * (`declare -n r=X`, `declare -A m=([k]=v)`, `export X=v`).
-   */
+  /** One assignment (assign.ts). */
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
-    const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/.exec(a.name);
-    const at = `${a.range.line}:${a.range.column}`;
-    const unknownState = unknownVariable(a.name);
-    if (unknownState) this.dynamicProblem(unknownState, a.name, a.range);
-    if (flags.nameref && value && !sub) {
-      const target = value.value;
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
-        putVar(st, a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
-      } else this.setVar(st, a.name, HOLE, 'possible', [{ range: a.range, note: `${a.name} refers to a variable not known statically` }]);
-      return;
-    }
-    if (sub) {
-      // `a[k]=v`: one element.
-      const base = resolveNameref(st, sub[1]!);
-      const prev = getVar(st, base);
-      const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
-      const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, this);
-      const v = value?.value ?? '';
-      if (key === null) arr.partial = true;
-      else {
-        const i = arr.entries.findIndex(([k]) => k === key);
-        const next = a.append && i >= 0 ? arr.entries[i]![1] + v : v;
-        if (i >= 0) arr.entries[i] = [key, next];
-        else arr.entries.push([key, next]);
-        if (!arr.assoc) arr.entries.sort((x, y) => Number(x[0]) - Number(y[0]));
-      }
-      this.setArray(st, base, arr, weakest(value?.confidence ?? 'certain', 'likely'), [...(value?.evidence ?? []), { range: a.range, note: `${a.name}=${displayPath(v)} set at ${at}` }], flags.exported);
-      return;
-    }
-    if (a.elements) {
-      const name = resolveNameref(st, a.name);
-      const prev = getVar(st, name);
-      const assoc = flags.assoc || (a.append && !!prev?.array?.assoc) || (!flags.indexed && !!prev?.array?.assoc);
-      const arr: ArrayValue = a.append && prev ? (prev.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc, entries: [['0', prev.value]], partial: false }) : { assoc, entries: [], partial: false };
-      let conf: Confidence = 'likely';
-      const ev: Evidence[] = [];
-      let next = arr.entries.reduce((n, [k]) => (/^\d+$/.test(k) ? Math.max(n, Number(k) + 1) : n), 0);
-      for (const w of a.elements) {
-        const keyed = keyedElement(w);
-        if (keyed) {
-          const key = subscriptKey(st, keyed.key, assoc, arr.entries.length, this);
-          const f = expandScalar(keyed.value, st, this);
-          conf = weakest(conf, f.confidence);
-          if (key === null) {
-            arr.partial = true;
-            continue;
-          }
-          const i = arr.entries.findIndex(([k]) => k === key);
-          if (i >= 0) arr.entries[i] = [key, f.value];
-          else arr.entries.push([key, f.value]);
-          if (/^\d+$/.test(key)) next = Math.max(next, Number(key) + 1);
-          continue;
-        }
-        const { fields } = expandWord(w, st, this);
-        for (const f of fields) {
-          conf = weakest(conf, f.confidence);
-          ev.push(...f.evidence);
-          // A glob element becomes as many elements as files match: not known statically.
-          if (f.glob) {
-            arr.partial = true;
-            continue;
-          }
-          arr.entries.push([String(next++), f.value]);
-        }
-      }
-      this.setArray(st, name, arr, conf, [...ev.slice(-4), { range: a.range, note: `${a.name}=(${arr.entries.map(([, v]) => displayPath(v)).join(' ')}) set at ${at}` }], flags.exported);
-      return;
-    }
-    if (value === null) {
-      if (a.unknownValue) this.setVar(st, a.name, HOLE, 'possible', [], flags.exported);
-      else if (flags.exported && getVar(st, a.name)) this.setVar(st, a.name, getVar(st, a.name)!.value, getVar(st, a.name)!.confidence, getVar(st, a.name)!.evidence, true);
-      return;
-    }
-    const target = resolveNameref(st, a.name);
-    const prevVar = getVar(st, target);
-    const prev = a.append ? prevVar?.value ?? '' : '';
-    // `X+=v` on a variable the script did not set appends to whatever the environment gave it.
-    const guessed = value.guessed || (a.append && (!prevVar || prevVar.guessed || (prevVar.fromEnvironment && !this.envKnown(target))));
-    if (prevVar?.array && !prevVar.array.assoc) {
-      // `a=x` on an array sets element 0.
-      const entries = prevVar.array.entries.filter(([k]) => k !== '0');
-      entries.unshift(['0', prev + value.value]);
-      this.setArray(st, target, { ...prevVar.array, entries }, weakest(value.confidence, 'likely'), value.evidence, flags.exported);
-      return;
-    }
-    this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
-      ...value.evidence,
-      { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
-    ], flags.exported, guessed);
+    assignVariable(this, st, a, value, flags);
   }
 
   /** Sets an array variable (element 0 is also its scalar value). */
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
-    const prev = getVar(st, name);
-    const zero = arr.entries.find(([k]) => k === '0')?.[1] ?? (arr.partial ? HOLE : '');
-    putVar(st, name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
+    setArray(st, name, arr, confidence, evidence, exported);
   }
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
@@ -1227,17 +1057,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
-    name = resolveNameref(st, name);
-    const prev = getVar(st, name);
-    const v: Variable = {
-      value,
-      confidence,
-      evidence: evidence.slice(-6),
-      exported: exported ?? prev?.exported ?? false,
-      fromEnvironment: false,
-    };
-    if (guessed) v.guessed = true;
-    putVar(st, name, v);
+    setVar(st, name, value, confidence, evidence, exported, guessed);
   }
 
   // ---------------------------------------------------------------- redirects
@@ -1654,16 +1474,6 @@ function hasUnquotedGlob(w: Word): boolean {
   return false;
 }
 const UNQUOTED_GLOB_CHAR = /[*?[]/;
-
-/** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
-function lastEvidence(fields: Field[], n: number): Evidence[] {
-  const out: Evidence[] = [];
-  for (let i = fields.length - 1; i >= 0 && out.length < n; i--) {
-    const ev = fields[i]!.evidence;
-    for (let j = ev.length - 1; j >= 0 && out.length < n; j--) out.push(ev[j]!);
-  }
-  return out.reverse();
-}
 
 function describeOp(op: WriteOp): string {
   switch (op) {
