@@ -16,6 +16,9 @@ import { evaluateTest, type FileKind, type TestContext, type Truth } from '../sh
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
 import { assignVariable, declare, setArray, setPositional, setVar } from './assign.js';
+import { closeRedirects, descriptor, NO_REDIRECTS, namedDescriptors, openRedirects, type RedirectLayer } from './redirects.js';
+import { EffectLog, type CommandTrace } from './effect-log.js';
+import { resolveCd, setCwd } from './cwd.js';
 import { LoopFrames, ReturnFrames, loopToFixpoint, setAsideReturned } from './control-flow.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
@@ -85,12 +88,7 @@ export interface AnalyzeContext {
  */
 export const HOME_KNOWN: readonly string[] = ['HOME'];
 
-export interface CommandTrace {
-  range: Range;
-  argv: string[];
-  cwd: string[] | null;
-  via: string[];
-}
+export type { CommandTrace };
 
 export interface Analysis {
   effects: Effect[];
@@ -105,15 +103,6 @@ export type { Invocation, Stdin } from '../commands/context.js';
 import type { DeclareFlags } from './builtin-host.js';
 import type { BuiltinHost } from './builtin-host.js';
 export type { DeclareFlags };
-
-/** What a command's redirects changed, to undo when it ends. */
-export interface RedirectLayer {
-  stdin: Stdin | null;
-  /** Descriptors changed, with what they pointed at before (undefined: inherited). */
-  saved: Map<number, FdTarget | null | undefined>;
-  /** Descriptors opened for appending (`>>`). */
-  appending: Set<number>;
-}
 
 /** Shells that run a script file given as their first operand. */
 const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'yash', 'posh']);
@@ -147,50 +136,12 @@ function readsLines(cond: Command | null): boolean {
   return cond.kind === 'simple' && cond.words[0]?.text === 'read' && cond.redirects.length === 0;
 }
 
-/** Devices that are not descriptors of the command: writing them changes no file. */
-const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom']);
-
-/** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
-function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
-  const out: { variable: string; redirect: Redirect; field: Field }[] = [];
-  if (cmd.redirects.length === 0) return out;
-  for (const c of descriptorWords(cmd)) {
-    const f = fields.find((x) => x.value === c.text);
-    if (f) out.push({ variable: c.variable, redirect: c.redirect, field: f });
-  }
-  return out;
-}
-
-const NO_DESCRIPTOR_WORDS: { variable: string; redirect: Redirect; text: string }[] = [];
-
-/**
- * The words `{name}` written right against a redirect without a number (syntax only). Computed
- * on each run: most commands have no redirect, and a per-command WeakMap cost more than the scan
- * (see expandWord in ./expand.ts).
- */
-function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redirect; text: string }[] {
-  if (cmd.redirects.length === 0) return NO_DESCRIPTOR_WORDS;
-  let list: { variable: string; redirect: Redirect; text: string }[] | null = null;
-  for (let i = 1; i < cmd.words.length; i++) {
-    const w = cmd.words[i]!;
-    if (w.text.charCodeAt(0) !== 123 /* { */) continue;
-    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
-    if (!m) continue;
-    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
-    if (r) (list ??= []).push({ variable: m[1]!, redirect: r, text: w.text });
-  }
-  return list ?? NO_DESCRIPTOR_WORDS;
-}
-
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 /** How deep lint's every-function pass follows calls (the function itself is depth 1). */
 const UNCALLED_DEPTH = 3;
 const MAX_FUNCTION_DEPTH = 16;
 const MAX_UNROLL = 16;
-
-/** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
-const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
 
 /** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
 const NO_ENV: Map<string, Field> = new Map();
@@ -219,17 +170,15 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
 }
 
 export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
-  readonly effects: Effect[] = [];
-  readonly timeline: CwdEvent[] = [];
-  readonly commands: CommandTrace[] = [];
+  /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
+  private readonly log = new EffectLog();
+  readonly effects: Effect[] = this.log.effects;
+  readonly timeline: CwdEvent[] = this.log.timeline;
+  readonly commands: CommandTrace[] = this.log.commands;
+  readonly writtenFiles = this.log.writtenFiles;
   private steps = 0;
   private shellDepth = 0;
   private functionDepth = 0;
-  /**
-   * The nesting the current command runs in (`bash -c`, `eval`, a function). Replaced, never
-   * changed in place, so effects and traces share it instead of copying it.
-   */
-  private via: string[] = [];
   private stepLimitReported = false;
   private nextNamedFd = 10;
 
@@ -251,7 +200,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
-      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
+      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.log.via });
     }
     this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
     this.mainSource = this.source.id;
@@ -358,14 +307,6 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
   private nextSourceId = 1;
   private readonly expandingAliases = new Set<string>();
-  /**
-   * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
-   * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
-   */
-  /** Set once a program the table does not know ran: file tests no longer read the disk. */
-  private unknownProgramRan = false;
-  readonly writtenFiles = new Map<string, { text: string; known: boolean; printed?: boolean }>();
-
   sourceLine(range: Range): SourceLine {
     return { source: this.source.id, line: range.line };
   }
@@ -389,20 +330,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** Whether an effect recorded so far may have created, changed or removed `path`. */
   touched(path: string): boolean {
-    const related = (p: string | null) => {
-      if (p === null) return true;
-      const h = p.indexOf(HOLE);
-      const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
-      return isInside(path, known) || isInside(known, path);
-    };
-    // A program the table does not know, or code not known statically, may have changed anything.
-    if (this.unknownProgramRan) return true;
-    for (const e of this.effects) {
-      if (e.kind === 'problem' && e.category !== 'syntax') return true;
-      if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
-      if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
-    }
-    return false;
+    return this.log.touched(path);
   }
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
@@ -427,21 +355,18 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** `coproc cmd`, `cmd &`: runs in a background subshell. */
   runBackground(fields: Field[], inv: Invocation): void {
-    const savedVia = this.via;
-    this.via = [...this.via, inv.name];
+    const savedVia = this.log.via;
+    this.log.via = [...this.log.via, inv.name];
     try {
       this.dispatch(fields, inv.env, cloneState(inv.st), inv.range, { kind: 'unknown' });
     } finally {
-      this.via = savedVia;
+      this.log.via = savedVia;
     }
   }
 
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
-    const prev = this.writtenFiles.get(path);
-    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false, printed: true });
-    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known, printed: true } : { text, known: false, printed: true });
-    else this.writtenFiles.set(path, { text, known: true, printed: true });
+    this.log.recordFile(path, text, append);
   }
 
   /**
@@ -496,7 +421,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   problem(reason: string, text: string, word: Word): void {
-    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.via });
+    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.log.via });
   }
 
   pwd(st: State): string | null {
@@ -789,7 +714,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
           text: '',
           range,
-          via: this.via,
+          via: this.log.via,
         });
       }
       return false;
@@ -810,7 +735,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
           reason: 'brace expansion produces too many words to check',
           text: w.text,
           range: w.range,
-          via: this.via,
+          via: this.log.via,
         });
       }
       for (let i = 0; i < fs.length; i++) fields.push(fs[i]!);
@@ -881,7 +806,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         const v = fields[i]!.value;
         argv.push(v.includes(HOLE) ? displayPath(v) : v);
       }
-      this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.via });
+      this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.log.via });
     }
     if (fields.length === 0) return;
     declare(this, cmd, fields, st);
@@ -908,7 +833,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     // A lone `[` is no pattern (nothing closes it): it is the test builtin.
     if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
       // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
-      this.unknownProgramRan = true;
+      this.log.unknownProgramRan = true;
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
       return;
     }
@@ -920,7 +845,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     // Builtins: the interpreter's own, before the hash table and PATH.
     const builtin = shown.includes('/') ? undefined : BUILTIN_HANDLERS.get(shown);
     if (builtin) {
-      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.via, stdin };
+      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.log.via, stdin };
       const mark = this.capture?.length ?? 0;
       if (builtin(inv, this)) {
         if (!SILENT_BUILTINS.has(shown) && (this.capture?.length ?? 0) === mark) this.emitOutput(HOLE);
@@ -933,7 +858,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
       shown = hashed;
       if (hashed.includes(HOLE)) {
-        this.unknownProgramRan = true;
+        this.log.unknownProgramRan = true;
       this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
         return;
       }
@@ -958,7 +883,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         return;
       }
     }
-    const inv: Invocation = { name, shown, args, st, env, range, via: this.via, stdin };
+    const inv: Invocation = { name, shown, args, st, env, range, via: this.log.via, stdin };
     const spec = lookupCommand(name);
     // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
     if (this.capture !== null) {
@@ -971,7 +896,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       // nullglob: a glob without a match vanishes and the next word takes its place.
       if (st.extras.shopts.has('nullglob') && spec.category !== 'read' && args.some((a) => a.glob)) unlisted(inv, this, pathArguments(args), 'with nullglob, a glob may vanish and shift it');
     } else {
-      this.unknownProgramRan = true;
+      this.log.unknownProgramRan = true;
       unknownCommand(inv, this);
     }
     // `tee FILE <<EOF`: the files get what tee reads.
@@ -995,7 +920,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       return;
     }
     if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
+      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.log.via });
       // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
       this.emitOutput(HOLE);
       return;
@@ -1060,303 +985,46 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     setVar(st, name, value, confidence, evidence, exported, guessed);
   }
 
-  // ---------------------------------------------------------------- redirects
+  // ---------------------------------------------------------------- redirects (redirects.ts)
 
-  /**
-   * Applies redirects in order: emits their writes, points descriptors at the files they open
-   * (so `/dev/fd/3` or `>&3` later lands there), and returns the stdin a heredoc or herestring
-   * provides. `closeRedirects` restores the descriptors when the command ends.
-   */
   openRedirects(list: Redirect[], st: State): RedirectLayer {
-    // Most commands have no redirect: one empty layer for all of them (only this method fills one).
-    if (list.length === 0) return NO_REDIRECTS;
-    const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
-    const point = (fd: number, target: FdTarget | null) => {
-      if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
-      st.extras.fds.set(fd, target);
-    };
-    for (const r of list) {
-      if (r.heredoc) {
-        const body = r.heredoc.quoted
-          ? { value: r.heredoc.body.parts.map((p) => (p.kind === 'text' ? p.value : '')).join(''), confidence: 'certain' as Confidence }
-          : expandScalar(r.heredoc.body, st, this);
-        let text = body.value;
-        if (r.op === '<<-') text = text.replace(/^\t+/gm, '');
-        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text, known: !text.includes(HOLE) };
-        continue;
-      }
-      if (!r.target) {
-        if (r.op === '>&-' || r.op === '<&-') point(r.fd ?? (r.op === '>&-' ? 1 : 0), null);
-        continue;
-      }
-      if (r.op === '<<<') {
-        const f = expandScalar(r.target, st, this);
-        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
-        continue;
-      }
-      const f = expandScalar(r.target, st, this);
-      let op: WriteOp | null = null;
-      switch (r.op) {
-        case '>':
-        case '>|':
-        case '&>':
-          op = 'write';
-          break;
-        case '>>':
-        case '&>>':
-          op = 'append';
-          break;
-        case '<>':
-          op = 'create';
-          break;
-        case '>&':
-        case '<&': {
-          // `N>&M` duplicates M; `>&word` with a word that is not a number or `-` is `&>word`.
-          if (/^\d+-?$/.test(f.value)) {
-            const from = Number(f.value.replace(/-$/, ''));
-            const target = this.descriptor(st, from);
-            const fd = r.fd ?? (r.op === '>&' ? 1 : 0);
-            if (target && r.op === '>&') this.write('append', { ...f, value: target.path }, st, r.range, `>&${from}`, { redirect: true, viaDescriptor: { fd: from, text: target.text } });
-            point(fd, target ?? null);
-            if (f.value.endsWith('-')) point(from, null);
-            continue;
-          }
-          if (f.value === '-') {
-            point(r.fd ?? (r.op === '>&' ? 1 : 0), null);
-            continue;
-          }
-          if (r.op === '>&') op = 'write';
-          break;
-        }
-        default:
-          op = null;
-      }
-      const fd = r.fd ?? (r.op.startsWith('<') ? 0 : 1);
-      const target = this.fdTargetOf(f, st);
-      if (op) {
-        this.write(op, f, st, r.range, r.op, { redirect: true });
-        point(fd, target);
-        if (op === 'append') layer.appending.add(fd);
-        else layer.appending.delete(fd);
-        if (r.op === '&>' || r.op === '&>>' || (r.op === '>&' && r.fd === null)) point(2, target);
-      } else if (r.op === '<') point(fd, target);
-    }
-    return layer;
+    return openRedirects(this, list, st);
   }
 
   closeRedirects(st: State, layer: RedirectLayer): void {
-    for (const [fd, prev] of layer.saved) {
-      if (prev === undefined) st.extras.fds.delete(fd);
-      else st.extras.fds.set(fd, prev);
-    }
+    closeRedirects(st, layer);
   }
 
-  /** What descriptor `fd` points at: a file the command opened, or undefined for the descriptors the shell inherited. */
-  descriptor(st: State, fd: number): FdTarget | undefined {
-    return st.extras.fds.get(fd) ?? undefined;
-  }
+  // ---------------------------------------------------------------- effects (effect-log.ts)
 
-  /** The file a redirect opens, as one absolute path (a device path is followed to its descriptor). */
-  private fdTargetOf(f: Field, st: State): FdTarget | null {
-    const abs = f.value.startsWith('/') ? f.value : st.cwd.paths?.length === 1 && !f.value.startsWith(HOLE) ? joinPath(st.cwd.paths[0]!, f.value) : null;
-    if (abs === null) return { path: HOLE, text: displayPath(f.value) };
-    const dev = descriptorOfPath(abs);
-    if (dev !== null) return this.descriptor(st, dev) ?? null;
-    if (DEVICE_FILES.has(normalizeLogical(abs))) return null;
-    return { path: collapseHoleDots(normalizeLogical(abs)), text: displayPath(f.value) };
-  }
-
-  // ---------------------------------------------------------------- effects
-
-  /** Resolves a path field against the cwd candidates; one effect per candidate. */
-  write(
-    op: WriteOp,
-    field: Field,
-    st: State,
-    range: Range,
-    command: string,
-    opts: WriteOptions = {},
-  ): void {
-    field = extglobField(field, st);
-    const value = field.value;
-    const text = displayPath(value);
-    const cwd = opts.cwdOverride ?? st.cwd;
-    const via = this.via;
-    const base = (path: string | null, cwdPath: string | null, conf: Confidence, ev: Evidence[]): WriteEffect => ({
-      kind: 'write',
-      op,
-      path,
-      text,
-      subtree: opts.subtree ?? false,
-      confidence: opts.confidenceCap ? weakest(conf, opts.confidenceCap) : conf,
-      cwd: cwdPath,
-      command,
-      via,
-      range,
-      evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
-      ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
-      ...(opts.hardLinkSource !== undefined ? { hardLinkSource: hardLinkSourceOf(opts.hardLinkSource, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
-      ...(opts.tree ? { tree: true } : {}),
-      ...(opts.replaces ? { replaces: true } : {}),
-      ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),
-    });
-    const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];
-    const emit = (abs: string, cwdPath: string | null, conf: Confidence, ev: Evidence[]) => {
-      // `/dev/stderr`, `/dev/fd/N`: the command's own descriptors, unless it pointed one at a file.
-      const fd = abs.includes(HOLE) ? null : descriptorOfPath(abs);
-      if (fd !== null) {
-        const target = this.descriptor(st, fd);
-        if (!target) return;
-        const e = base(target.path, null, weakest(conf, holeConfidence(target.path, false)), [...ev, { range, note: `${displayPath(abs)} is descriptor ${fd}, opened on ${target.text}` }]);
-        this.effects.push(e);
-        return;
-      }
-      const p = collapseHoleDots(abs);
-      this.effects.push(base(p, cwdPath, p === abs ? conf : 'possible', [...descriptorNote, ...ev]));
-      // A file written some other way no longer holds the text recorded for it.
-      if (!p.includes(HOLE) && op !== 'chmod' && op !== 'maybe-write') {
-        const n = normalizeLogical(p);
-        if (op === 'delete' || op === 'mkdir' || op === 'extract') {
-          for (const k of [...this.writtenFiles.keys()]) if (isInside(k, n)) this.writtenFiles.delete(k);
-        } else if (!(op === 'create' && this.writtenFiles.has(n))) this.writtenFiles.set(n, { text: '', known: false });
-      }
-    };
-    if (value.startsWith('/')) {
-      const conf = weakest(field.confidence, holeConfidence(value, field.glob));
-      emit(value, null, conf, field.evidence);
-      return;
-    }
-    if (value.startsWith(HOLE) || value === '') {
-      this.effects.push(base(null, null, 'possible', [...field.evidence, { range, note: `the path ${text} cannot be resolved statically` }]));
-      return;
-    }
-    if (cwd.paths === null) {
-      this.effects.push(base(null, null, 'possible', [...cwd.evidence, { range, note: `the cwd is unknown here, so ${text} cannot be resolved` }]));
-      return;
-    }
-    for (const c of cwd.paths) {
-      const abs = joinPath(c, value);
-      const conf = weakest(weakest(field.confidence, cwd.confidence), holeConfidence(abs, field.glob));
-      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.map(displayPath).join(', ')} here` }] : [];
-      emit(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]);
-    }
+  write(op: WriteOp, field: Field, st: State, range: Range, command: string, opts: WriteOptions = {}): void {
+    this.log.write(op, field, st, range, command, opts);
   }
 
   git(effect: Omit<GitEffect, 'kind' | 'via'>): void {
-    this.effects.push({ kind: 'git', ...effect, via: this.via });
+    this.log.git(effect);
   }
 
   dynamicProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via });
+    this.log.dynamicProblem(reason, text, range);
   }
 
   limitProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: this.via });
+    this.log.limitProblem(reason, text, range);
   }
 
-  /**
-   * Inline code in another language (python -c, node -e, awk ...) or an unknown program: every
-   * absolute path literal it mentions may be written (low confidence; policy drops those inside).
-   */
   maybeWrites(code: string, range: Range, command: string, what: string): void {
-    const seen = new Set<string>();
-    const re = /(?:^|[\s'"`=(,:[{>])(\/(?:[A-Za-z0-9._@+~-][A-Za-z0-9._@+~/-]*)?)/g;
-    for (const m of code.matchAll(re)) {
-      let p = m[1]!;
-      p = p.replace(/[.,;:]+$/, '');
-      // `/a/` with nothing after it is a regex literal (sed, perl, ruby, awk), not a path.
-      if (p.length < 2 || seen.has(p) || /^\/[^/]+\/$/.test(p)) continue;
-      seen.add(p);
-      this.effects.push({
-        kind: 'write',
-        op: 'maybe-write',
-        path: p,
-        text: p,
-        subtree: false,
-        confidence: 'possible',
-        cwd: null,
-        command,
-        via: this.via,
-        range,
-        evidence: [{ range, note: `${what} (\`${command}\`) mentions ${p} and may write it` }],
-      });
-    }
+    this.log.maybeWrites(code, range, command, what);
   }
 
-  // ---------------------------------------------------------------- cwd
+  // ---------------------------------------------------------------- cwd (cwd.ts)
 
-  /** Sets the cwd (cd, pushd, popd) and records the timeline. */
   setCwd(st: State, next: CwdValue, range: Range, command: string): void {
-    st.oldpwd = st.cwd;
-    st.cwd = next;
-    if (next.paths?.length === 1) {
-      st.vars.set('PWD', { value: next.paths[0]!, confidence: next.confidence, evidence: next.evidence, exported: true, fromEnvironment: false });
-    }
-    this.timeline.push({ range, command, cwd: next.paths, confidence: next.confidence });
+    setCwd(this.timeline, st, next, range, command);
   }
 
-  /** Resolves a `cd` target the way bash does (logical by default, physical with -P). */
   resolveCd(st: State, target: Field, range: Range, physical: boolean, how = 'cd'): CwdValue {
-    const text = displayPath(target.value);
-    const note = (n: string): Evidence => ({ range, note: n });
-    const who = how === 'cd' ? 'cwd' : `${how.split(' ')[0]}'s directory`;
-    if (target.value.includes(HOLE) && !target.glob && !target.value.startsWith(HOLE) && (target.value.startsWith('/') || st.cwd.paths?.length === 1)) {
-      // `cd "$(mktemp -d)"`, `cd /repo/$X`: the directory is unknown but lies under a known one;
-      // keep the known part so later relative paths still resolve below it.
-      const joined = collapseHoleDots(normalizeLogical(joinPath(target.value.startsWith('/') ? '/' : st.cwd.paths![0]!, target.value)));
-      const under = joined.slice(0, joined.indexOf(HOLE));
-      return {
-        paths: [joined],
-        confidence: weakest(target.confidence, 'possible'),
-        evidence: [...target.evidence, note(`${who} became a directory not known statically, under ${under || '/'}, at \`${how} ${text}\` (${range.line}:${range.column})`)].slice(-8),
-        changed: true,
-      };
-    }
-    if (target.value.includes(HOLE) || target.glob) {
-      const known = target.value.startsWith('/') ? target.value.slice(0, target.value.indexOf(HOLE) >= 0 ? target.value.indexOf(HOLE) : undefined) : null;
-      return {
-        paths: null,
-        confidence: 'possible',
-        evidence: [...target.evidence, note(`${who} became unknown at \`${how} ${text}\` (${range.line}:${range.column})${known ? ` (somewhere under ${dirnameOf(known + 'x')})` : ''}`)],
-        changed: true,
-      };
-    }
-    const bases = target.value.startsWith('/') ? ['/'] : st.cwd.paths;
-    if (bases === null) {
-      return { paths: null, confidence: 'possible', evidence: [...st.cwd.evidence, note(`\`${how} ${text}\` from an unknown cwd`)], changed: true };
-    }
-    const paths = [...new Set(bases.map((b) => {
-      const logical = normalizeLogical(joinPath(b, target.value));
-      if (!physical) return logical;
-      return this.physicalPath(b, target.value) ?? logical;
-    }))];
-    const conf = target.value.startsWith('/') ? target.confidence : weakest(target.confidence, st.cwd.confidence);
-    const where = paths.length === 1 ? paths[0]! : `one of ${paths.join(', ')}`;
-    return {
-      paths,
-      confidence: conf,
-      evidence: [
-        ...(target.value.startsWith('/') ? [] : st.cwd.evidence),
-        ...target.evidence,
-        note(`${who} became ${where} at \`${how} ${text}\` (${range.line}:${range.column})`),
-      ].slice(-8),
-      changed: true,
-    };
-  }
-
-  /** `cd -P`: like the kernel, resolve symlinks in what comes before each `..`. */
-  private physicalPath(base: string, rel: string): string | null {
-    const realpath = this.ctx.host?.realpath;
-    if (!realpath) return null;
-    let cur = rel.startsWith('/') ? '/' : base;
-    for (const seg of rel.split('/')) {
-      if (seg === '' || seg === '.') continue;
-      if (seg === '..') {
-        const real = realpath(cur) ?? normalizeLogical(cur);
-        cur = dirnameOf(real) || '/';
-      } else cur = joinPath(cur, seg);
-    }
-    return realpath(cur) ?? normalizeLogical(cur);
+    return resolveCd(this.ctx.host?.realpath, st, target, range, physical, how);
   }
 
   // ---------------------------------------------------------------- nested shells
@@ -1369,22 +1037,22 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     }
     const parsed = this.ctx.parse(source);
     if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.via });
+      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.log.via });
       return;
     }
     this.shellDepth++;
-    const savedVia = this.via;
+    const savedVia = this.log.via;
     const savedSource = this.source;
     const savedSites = this.sites;
     const inner: SourceRef = { id: this.nextSourceId++, text: source, file };
     const here: Site = { range, note: label, from: savedSource };
     this.source = inner;
     this.sites = [...savedSites, here];
-    this.via = [...this.via, label];
+    this.log.via = [...this.log.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
       for (const p of parsed.problems) {
-        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.via });
+        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.log.via });
       }
       const before = this.effects.length;
       const tl = this.timeline.length;
@@ -1396,7 +1064,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
-      this.via = savedVia;
+      this.log.via = savedVia;
       this.source = savedSource;
       this.sites = savedSites;
       this.shellDepth--;
@@ -1437,8 +1105,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
   runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
-    const savedVia = this.via;
-    this.via = [...this.via, label];
+    const savedVia = this.log.via;
+    this.log.via = [...this.log.via, label];
     // `builtin pwd` / `command rm` skip shell functions of that name; external wrappers never see them.
     const bypass = true;
     try {
@@ -1450,7 +1118,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         this.dispatch(fields, env, st, range, stdin, bypass);
       }
     } finally {
-      this.via = savedVia;
+      this.log.via = savedVia;
     }
   }
 
@@ -1474,23 +1142,6 @@ function hasUnquotedGlob(w: Word): boolean {
   return false;
 }
 const UNQUOTED_GLOB_CHAR = /[*?[]/;
-
-function describeOp(op: WriteOp): string {
-  switch (op) {
-    case 'write': return 'writes';
-    case 'append': return 'appends to';
-    case 'create': return 'creates';
-    case 'mkdir': return 'creates the directory';
-    case 'delete': return 'deletes';
-    case 'move': return 'moves into';
-    case 'link': return 'creates the link';
-    case 'modify': return 'modifies';
-    case 'chmod': return 'changes permissions of';
-    case 'extract': return 'writes files under';
-    case 'maybe-write': return 'may write';
-    case 'unknown-command': return 'is given';
-  }
-}
 
 const TEST_COMMANDS = new Set(['[', 'test', '[[']);
 
@@ -1544,10 +1195,4 @@ function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
     if (prefix !== null) return { kind: 'paths', prefix };
   }
   return { kind: 'unknown' };
-}
-
-/** A hard link's source as an absolute path, HOLE where it cannot be known (WriteEffect.hardLinkSource). */
-function hardLinkSourceOf(source: string, cwd: string | null): string {
-  if (source.startsWith('/')) return source.includes(HOLE) ? HOLE : source;
-  return cwd === null || source.includes(HOLE) ? HOLE : joinPath(cwd, source);
 }
