@@ -15,11 +15,12 @@ import { BUILTINS } from './builtins.js';
 import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
 import { lookupCommand } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { assignVariable, declare, setArray, setPositional, setVar } from './assign.js';
-import { closeRedirects, descriptor, NO_REDIRECTS, namedDescriptors, openRedirects, type RedirectLayer } from './redirects.js';
+import { type AssignHost, assignVariable, declare, setArray, setPositional, setVar } from './assign.js';
+import { type RedirectHost, closeRedirects, descriptor, NO_REDIRECTS, namedDescriptors, openRedirects, type RedirectLayer } from './redirects.js';
 import { EffectLog, type CommandTrace } from './effect-log.js';
 import { resolveCd, setCwd } from './cwd.js';
-import { LoopFrames, ReturnFrames, loopToFixpoint, setAsideReturned } from './control-flow.js';
+import { LoopFrames, ReturnFrames } from './control-flow.js';
+import { type CompoundHost, andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand } from './compound.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
@@ -129,19 +130,12 @@ function scriptOperand(args: Field[]): number | null {
   return null;
 }
 
-/** A `while` condition that reads one line of the loop's input (`read -r line`). */
-function readsLines(cond: Command | null): boolean {
-  if (!cond) return false;
-  if (cond.kind === 'sequence') return cond.items.length === 1 && readsLines(cond.items[0]!.command);
-  return cond.kind === 'simple' && cond.words[0]?.text === 'read' && cond.redirects.length === 0;
-}
-
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 /** How deep lint's every-function pass follows calls (the function itself is depth 1). */
 const UNCALLED_DEPTH = 3;
 const MAX_FUNCTION_DEPTH = 16;
-const MAX_UNROLL = 16;
+
 
 /** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
 const NO_ENV: Map<string, Field> = new Map();
@@ -169,7 +163,7 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
-export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
+export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost {
   /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
   private readonly log = new EffectLog();
   readonly effects: Effect[] = this.log.effects;
@@ -229,9 +223,13 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
   private readonly returns = new ReturnFrames();
   /** The loops being run, for `break` and `continue` (control-flow.ts). */
-  private readonly loops = new LoopFrames();
+  readonly loops = new LoopFrames();
   /** A loop's passes ran out before its state settled: its result is not every path's, so nothing is said unreachable. */
-  private loopUnsettled = false;
+  loopUnsettled = false;
+
+  get returnDepth(): number {
+    return this.returns.depth;
+  }
 
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
     this.loops.jump(st, kind, levels, this.returns.depth);
@@ -343,7 +341,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
     this.runNested(code, inPlace ? st : cloneState(st), range, label);
   }
 
-  private runExitTraps(st: State): void {
+  runExitTraps(st: State): void {
     const handlers = st.extras.traps.get('EXIT');
     if (!handlers) return;
     st.extras.traps.delete('EXIT');
@@ -432,7 +430,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   private capture: string[] | null = null;
 
-  private execCapturing(body: Command, st: State, out: string[]): void {
+  execCapturing(body: Command, st: State, out: string[]): void {
     const saved = this.capture;
     this.capture = out;
     try {
@@ -486,220 +484,39 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         if (st.returned && this.returns.depth === 0) st.returned = false;
         return;
       case 'pipeline':
-        this.pipeline(cmd.commands, st, stdin);
+        pipeline(this, cmd.commands, st, stdin);
         if (cmd.negated) this.status = this.status === null ? null : !this.status;
         return;
-      case 'and-or': {
-        // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
-        // `cd x` did not move); the result joins a's success with b's outcome.
-        const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
-        this.exec(cmd.left, st, stdin);
-        if (st.terminated) return;
-        const known = this.status;
-        if (known !== null) {
-          // The left side's outcome is decided (a test on known values or on the disk): the right
-          // side runs, in sequence, or not at all.
-          if (known === (cmd.op === '&&')) this.exec(cmd.right, st, stdin);
-          else this.status = known;
-          return;
-        }
-        if (beforeLeft) {
-          this.exec(cmd.right, beforeLeft, stdin);
-          assignState(st, joinStates([st, beforeLeft]));
-          return;
-        }
-        // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
-        // After a test (`[ -d x ] && cd x`) or with `||`, b may not run: join both outcomes.
-        // Its outcome is still undecided (a may have failed), and when b ends the shell (`grep -q x f
-        // && echo found && exit`, `[ -z "$1" ] && usage && exit`), the script goes on from a's failure.
-        if (cmd.op === '&&' && !isTest(cmd.left)) {
-          const ifLeftFailed = cloneState(st);
-          this.exec(cmd.right, st, stdin);
-          if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
-          if (st.terminated || st.returned) assignState(st, ifLeftFailed);
-          this.status = this.status === false ? false : null;
-          return;
-        }
-        const right = cloneState(st);
-        this.exec(cmd.right, right, stdin);
-        assignState(st, joinStates([st, right]));
-        this.status = null;
+      case 'and-or':
+        andOr(this, cmd, st, stdin);
         return;
-      }
-      case 'subshell': {
-        // A subshell does not inherit EXIT traps; its own run when it ends.
-        const sub = cloneState(st);
-        sub.extras.traps = CowMap.of();
-        this.exec(cmd.body, sub, stdin);
-        this.runExitTraps(sub);
+      case 'subshell':
+        subshell(this, cmd, st, stdin);
         return;
-      }
       case 'group':
         this.exec(cmd.body, st, stdin);
         return;
-      case 'if': {
-        const ends: State[] = [];
-        const cur = st;
-        let decided = false;
-        for (const branch of cmd.branches) {
-          this.exec(branch.condition, cur, { kind: 'unknown' });
-          // A condition decided now (`[ -d /known ]`) takes or skips its branch for certain.
-          const known = this.status;
-          if (known === false) continue;
-          const b = cloneState(cur);
-          this.exec(branch.body, b, stdin);
-          ends.push(b);
-          if (known === true) {
-            decided = true;
-            break;
-          }
-        }
-        if (!decided) {
-          const rest = cloneState(cur);
-          if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
-          ends.push(rest);
-        }
-        assignState(st, joinStates(ends));
-        this.status = null;
+      case 'if':
+        ifCommand(this, cmd, st, stdin);
         return;
-      }
-      case 'case': {
-        expandScalar(cmd.subject, st, this);
-        const ends: State[] = [];
-        let hasDefault = false;
-        for (const item of cmd.items) {
-          if (item.patterns.some((p) => p.text === '*')) hasDefault = true;
-          const b = cloneState(st);
-          this.exec(item.body, b, stdin);
-          ends.push(b);
-        }
-        if (!hasDefault) ends.push(cloneState(st));
-        assignState(st, joinStates(ends));
+      case 'case':
+        caseCommand(this, cmd, st, stdin);
         return;
-      }
       case 'loop':
-        this.loop(cmd, st, stdin);
+        loop(this, cmd, st, stdin);
         this.status = null;
         return;
       case 'function':
         st.funcs.set(cmd.name, cmd);
         if (!this.definedAt.has(cmd)) this.definedAt.set(cmd, { source: this.source, sites: this.sites, st: this.ctx.everyFunction ? cloneState(st) : null });
         return;
-      case 'test': {
-        if (!cmd.args) {
-          for (const w of cmd.words) expandWord(w, st, this);
-          return;
-        }
-        // `[[ ... ]]`: no splitting or globbing; an unquoted glob on the right of `==` is a pattern.
-        // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
-        const args = cmd.single
-          ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
-          : cmd.args.map((w) => {
-              // expandScalar returns a new field: marking it is no change to anything shared.
-              const f = expandScalar(w, st, this);
-              f.glob = hasUnquotedGlob(w);
-              return f;
-            });
-        if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
-          this.status = null;
-          return;
-        }
-        this.status = evaluateTest(args, this.testContext(st, !cmd.single));
+      case 'test':
+        testCommand(this, cmd, st);
         return;
-      }
       case 'unknown':
         // Already reported as a problem by the builder.
         return;
     }
-  }
-
-  private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.loops.run(st, this.returns.depth, () => this.loopBody(cmd, st, stdin));
-  }
-
-  private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    if (cmd.loop === 'for' || cmd.loop === 'select') {
-      const values: Field[] = [];
-      let exact = cmd.values !== null;
-      for (const w of cmd.values ?? []) {
-        const { fields } = expandWord(w, st, this);
-        for (const f of fields) {
-          if (f.glob || f.guessed || f.value.includes(HOLE)) exact = false;
-          values.push(f);
-        }
-      }
-      if (exact && values.length <= MAX_UNROLL && cmd.loop === 'for') {
-        // Known values: run the body once per value, in order, as bash would.
-        const before = cloneState(st);
-        for (const v of values) {
-          if (st.terminated) break;
-          this.setVar(st, cmd.variable ?? '_', v.value, 'likely', [{ range: cmd.range, note: `loop variable ${cmd.variable}=${v.value}` }]);
-          this.exec(cmd.body, st, stdin);
-          this.loops.nextIteration(st);
-        }
-        if (values.length === 0) assignState(st, before);
-        return;
-      }
-      const sample = values.find((v) => v.value.includes('/')) ?? values[0];
-      const value = sample && values.length === 1 && !sample.value.includes(HOLE) ? sample.value : sampleValue(values);
-      // Values under one known directory (`for f in /dir/*`) keep that directory: the hole is judged by position.
-      const loopConf: Confidence = value.includes('/') && !value.startsWith(HOLE) ? 'likely' : 'possible';
-      this.iterateUnknown(cmd, st, (iter) => {
-        this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
-        this.exec(cmd.body, iter, stdin);
-      }, cmd.variable ?? '_');
-      return;
-    }
-    // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
-    const lines = stdin.kind === 'text' && stdin.known && cmd.loop === 'while' && readsLines(cmd.condition) ? stdin.text.split('\n') : null;
-    if (lines && lines[lines.length - 1] === '') lines.pop();
-    if (lines && lines.length <= MAX_UNROLL) {
-      for (const line of lines) {
-        if (st.terminated) break;
-        this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
-        this.exec(cmd.body, st, { kind: 'unknown' });
-        this.loops.nextIteration(st);
-      }
-      return;
-    }
-    const savedReads = this.readsUnknown;
-    this.readsUnknown = true;
-    try {
-      if (cmd.condition) this.exec(cmd.condition, st, stdin);
-      // A condition known to fail before the first iteration: the body never runs.
-      if (this.status === (cmd.loop === 'until')) return;
-      this.iterateUnknown(cmd, st, (iter) => {
-        this.exec(cmd.body, iter, stdin);
-        if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
-      });
-    } finally {
-      this.readsUnknown = savedReads;
-    }
-  }
-
-  /** A loop run an unknown number of times: passes until its head state settles (control-flow.ts). */
-  private iterateUnknown(loop: Command, st: State, once: (iter: State) => void, setFirst?: string): void {
-    if (!loopToFixpoint(st, this.loops, loop, once, setFirst)) this.loopUnsettled = true;
-  }
-
-  private pipeline(commands: Command[], st: State, stdin: Stdin): void {
-    // `! cmd` is a pipeline of one command: it runs in the current shell (its cd stays).
-    if (commands.length === 1) {
-      this.exec(commands[0]!, st, stdin);
-      return;
-    }
-    let input: Stdin = stdin;
-    commands.forEach((c, i) => {
-      // Every part of a pipeline runs in a subshell: its cd and variables do not leak.
-      const sub = cloneState(st);
-      const out: string[] = [];
-      const isLast = i === commands.length - 1;
-      if (isLast) this.exec(c, sub, input);
-      else {
-        this.execCapturing(c, sub, out);
-        input = pipeOutput(c, out, sub);
-      }
-    });
   }
 
   private tick(range: Range): boolean {
@@ -1136,24 +953,6 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   private childShells: WeakSet<State> | null = null;
 }
 
-/** A word with an unquoted `*`, `?` or `[` in its text (syntax only). */
-function hasUnquotedGlob(w: Word): boolean {
-  for (const p of w.parts) if (p.kind === 'text' && p.quoting === 'none' && UNQUOTED_GLOB_CHAR.test(p.value)) return true;
-  return false;
-}
-const UNQUOTED_GLOB_CHAR = /[*?[]/;
-
-const TEST_COMMANDS = new Set(['[', 'test', '[[']);
-
-/** Commands whose success is a condition rather than an action. */
-function isTest(cmd: Command): boolean {
-  if (cmd.kind === 'test') return true;
-  if (cmd.kind === 'simple') return cmd.words.length > 0 && TEST_COMMANDS.has(cmd.words[0]!.text);
-  if (cmd.kind === 'pipeline') return cmd.negated || (cmd.commands.length === 1 && isTest(cmd.commands[0]!));
-  if (cmd.kind === 'and-or') return isTest(cmd.right);
-  return false;
-}
-
 interface SourceRef {
   id: number;
   text: string;
@@ -1171,28 +970,4 @@ interface Site {
 function relocate(e: Effect, range: Range): void {
   e.range = range;
   if (e.kind !== 'problem') e.evidence = e.evidence.map((ev) => ({ ...ev, range }));
-}
-
-function sampleValue(values: Field[]): string {
-  // Keep the directory part when every value shares it, e.g. `for f in src/*.sh`.
-  if (values.length === 0) return HOLE;
-  const dirs = new Set(values.map((v) => (v.value.includes('/') ? v.value.slice(0, v.value.lastIndexOf('/') + 1) : '')));
-  if (dirs.size === 1) {
-    const d = [...dirs][0]!;
-    if (!d.includes(HOLE) && !/[*?[]/.test(d)) return d + HOLE;
-  }
-  return HOLE;
-}
-
-/** What a pipeline stage hands the next one on stdin, as far as it matters (shell scripts, path lists). */
-function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
-  if (cmd.kind === 'simple' && out.length > 0 && out.every((o) => !o.includes(HOLE))) {
-    return { kind: 'text', text: out.join(''), known: true };
-  }
-  if (cmd.kind === 'simple' && cmd.words.length > 0 && st.cwd.paths?.length === 1) {
-    const [name, ...args] = cmd.words.map((w) => w.text);
-    const prefix = lookupCommand(name!)?.pathList?.(args, st.cwd.paths[0]!) ?? null;
-    if (prefix !== null) return { kind: 'paths', prefix };
-  }
-  return { kind: 'unknown' };
 }
