@@ -20,6 +20,8 @@ import { type RedirectHost, closeRedirects, descriptor, NO_REDIRECTS, namedDescr
 import { EffectLog, type CommandTrace } from './effect-log.js';
 import { resolveCd, setCwd } from './cwd.js';
 import { LoopFrames, ReturnFrames } from './control-flow.js';
+import { Sources, type Site } from './sources.js';
+import { Functions, type FunctionHost } from './functions.js';
 import { type CompoundHost, andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand } from './compound.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
@@ -132,9 +134,6 @@ function scriptOperand(args: Field[]): number | null {
 
 const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
-/** How deep lint's every-function pass follows calls (the function itself is depth 1). */
-const UNCALLED_DEPTH = 3;
-const MAX_FUNCTION_DEPTH = 16;
 
 
 /** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
@@ -163,7 +162,7 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
-export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost {
+export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost {
   /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
   private readonly log = new EffectLog();
   readonly effects: Effect[] = this.log.effects;
@@ -172,12 +171,16 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   readonly writtenFiles = this.log.writtenFiles;
   private steps = 0;
   private shellDepth = 0;
-  private functionDepth = 0;
   private stepLimitReported = false;
+
+  get stepLimitReached(): boolean {
+    return this.stepLimitReported;
+  }
   private nextNamedFd = 10;
 
   constructor(readonly ctx: AnalyzeContext) {
     this.reach = ctx.everyFunction ? new Reachability() : null;
+    this.functions = new Functions(this, !!ctx.everyFunction);
   }
 
   initialState(): State {
@@ -196,11 +199,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     for (const p of script.problems) {
       this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.log.via });
     }
-    this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
-    this.mainSource = this.source.id;
+    this.sources.start(script.source, this.ctx.file ?? null);
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
-    if (this.ctx.everyFunction) this.runUncalled(st);
+    if (this.ctx.everyFunction) this.functions.runUncalled(st);
     // A limit left paths unfollowed; a parse error left the file's structure partly unknown (a
     // command read as unconditional may be the right side of `||`): no region is said unreachable.
     const limited = this.reach !== null && (script.problems.length > 0 || this.loopUnsettled || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
@@ -219,9 +221,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   /** Lint (everyFunction): the commands of the analyzed text reached, and where paths ended (reachability.ts). */
   private readonly reach: Reachability | null;
-  private mainSource = -1;
   /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
-  private readonly returns = new ReturnFrames();
+  readonly returns = new ReturnFrames();
   /** The loops being run, for `break` and `continue` (control-flow.ts). */
   readonly loops = new LoopFrames();
   /** A loop's passes ran out before its state settled: its result is not every path's, so nothing is said unreachable. */
@@ -235,78 +236,15 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     this.loops.jump(st, kind, levels, this.returns.depth);
   }
 
-  private readonly functionSite: FunctionSite = (fn) => {
-    const def = this.definedAt.get(fn);
-    return def ? { line: fn.range.line, file: def.source.id === this.mainSource ? null : def.source.file } : null;
-  };
-
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
-  /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
-  private source: SourceRef = { id: 0, text: '', file: null };
-  /** The commands of enclosing files that led to the code now analyzed (`source lib.sh`, a call of f). */
-  private sites: Site[] = [];
-  /** Where each function was defined (lint's every-function pass, and effects of a call from another file). */
-  private readonly definedAt = new Map<FunctionDef, { source: SourceRef; sites: Site[]; st: State | null }>();
-  private readonly called = new Set<FunctionDef>();
-  /**
-   * In lint's every-function pass, calls are followed only this deep below the function analyzed:
-   * a callee not followed is analyzed as a function of its own (each body once, not once per
-   * caller chain, which grew past the step budget on large libraries).
-   */
-  private uncalledPass = false;
-
-  /**
-   * Effects from `start` on came from code of `inner`'s text, reached from the current source at
-   * `site`: they are reported at the site, and, when `inner` is a file, keep where they are there.
-   */
-  private crossed(start: number, inner: SourceRef, site: Site): void {
-    for (let i = start; i < this.effects.length; i++) {
-      const e = this.effects[i]!;
-      if (!e.origin && inner.file !== null && inner.file !== this.source.file) e.origin = { file: inner.file, range: e.range, chain: [] };
-      if (e.origin) e.origin.chain.unshift({ file: this.source.file, line: site.range.line, note: site.note });
-      relocate(e, site.range);
-    }
-  }
-
-  /** Lint: the functions no call reached, each once, with unknown arguments, from the script's end. */
-  private runUncalled(end: State): void {
-    const main = this.source.file;
-    this.uncalledPass = true;
-    for (const [fn, def] of this.definedAt) {
-      if (this.called.has(fn)) continue;
-      // A sourced file's own functions are that file's to analyze (lint reads it on its own).
-      if (def.source.file !== null && def.source.file !== main) continue;
-      if (this.stepLimitReported) return;
-      const st = cloneState(end.terminated || !def.st ? def.st ?? end : end);
-      st.terminated = false;
-      st.returned = false;
-      const savedSource = this.source;
-      const savedSites = this.sites;
-      const start = this.effects.length;
-      this.source = def.source;
-      this.sites = def.sites;
-      try {
-        this.called.add(fn);
-        this.runFunctionBody(fn, null, st, { kind: 'unknown' });
-      } finally {
-        this.source = savedSource;
-        this.sites = savedSites;
-      }
-      // From the outermost file's view: at the commands that led to the definition.
-      for (let k = def.sites.length - 1; k >= 0; k--) {
-        const site = def.sites[k]!;
-        const saved = this.source;
-        this.source = site.from;
-        this.crossed(start, k === def.sites.length - 1 ? def.source : def.sites[k + 1]!.from, site);
-        this.source = saved;
-      }
-    }
-  }
-  private nextSourceId = 1;
+  /** Which text is being read (sources.ts). */
+  readonly sources = new Sources();
+  /** Function definitions and calls (functions.ts). */
+  private readonly functions: Functions;
   private readonly expandingAliases = new Set<string>();
   sourceLine(range: Range): SourceLine {
-    return { source: this.source.id, line: range.line };
+    return this.sources.line(range);
   }
 
   /** Decides file tests against the disk as it is now, unless this command changed the path before. */
@@ -449,7 +387,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
-    if (this.reach !== null && this.source.id === this.mainSource) this.reach.reach(cmd);
+    if (this.reach !== null && this.sources.isMain()) this.reach.reach(cmd);
     if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
       // Redirects on a compound command apply to its whole body, then end.
       const layer = this.openRedirects(cmd.redirects, st);
@@ -470,7 +408,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         for (let i = 0; i < cmd.items.length; i++) {
           const item = cmd.items[i]!;
           if (st.terminated || st.returned) {
-            if (this.reach !== null && this.source.id === this.mainSource) this.reach.endedAt(cmd.items, i, st, this.functionSite);
+            if (this.reach !== null && this.sources.isMain()) this.reach.endedAt(cmd.items, i, st, this.functions.site);
             break;
           }
           if (item.background) this.exec(item.command, cloneState(st), { kind: 'unknown' });
@@ -507,8 +445,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         this.status = null;
         return;
       case 'function':
-        st.funcs.set(cmd.name, cmd);
-        if (!this.definedAt.has(cmd)) this.definedAt.set(cmd, { source: this.source, sites: this.sites, st: this.ctx.everyFunction ? cloneState(st) : null });
+        this.functions.define(cmd, st);
         return;
       case 'test':
         testCommand(this, cmd, st);
@@ -604,7 +541,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     const here = this.sourceLine(cmd.range);
     const before = (d: { source: number; line: number }) => d.source !== here.source || d.line < here.line;
     if (!before(a) || !before(on)) return false;
-    const src = this.source.text;
+    const src = this.sources.current.text;
     if (cmd.range.end > src.length || src.slice(w.range.start, w.range.end) !== w.text) return false;
     const text = src.slice(cmd.range.start, w.range.start) + a.text + src.slice(w.range.end, cmd.range.end);
     this.expandingAliases.add(w.text);
@@ -656,7 +593,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     }
     const fn = bypassFunctions ? undefined : st.funcs.get(shown);
     if (fn && !shown.includes('/')) {
-      this.callFunction(fn, args, st, range, stdin);
+      this.functions.call(fn, args, st, range, stdin);
       return;
     }
     // Builtins: the interpreter's own, before the hash table and PATH.
@@ -727,77 +664,6 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     }
   }
 
-  /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
-  private readonly activeFunctions = new Map<string, number>();
-  private readonly summarizing = new Set<string>();
-
-  private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
-    if (this.uncalledPass && this.functionDepth >= UNCALLED_DEPTH) {
-      this.emitOutput(HOLE);
-      return;
-    }
-    if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.log.via });
-      // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
-      this.emitOutput(HOLE);
-      return;
-    }
-    // Recursion: the body is analyzed once more with unknown arguments (covering every deeper
-    // call), and calls made while doing so are summarized by that analysis.
-    if (this.activeFunctions.has(fn.name)) {
-      if (this.summarizing.has(fn.name)) {
-        this.emitOutput(HOLE);
-        return;
-      }
-      this.summarizing.add(fn.name);
-      try {
-        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin, range);
-      } finally {
-        this.summarizing.delete(fn.name);
-      }
-      return;
-    }
-    this.runFunctionBody(fn, args, st, stdin, range);
-  }
-
-  private runFunctionBody(fn: FunctionDef, args: Field[] | null, st: State, stdin: Stdin, site?: Range): void {
-    this.called.add(fn);
-    // A function of another text (a sourced file's, an eval's): its ranges are that text's.
-    const def = this.definedAt.get(fn);
-    if (def && site && def.source.id !== this.source.id) {
-      const start = this.effects.length;
-      const outer = this.source;
-      const savedSites = this.sites;
-      const here: Site = { range: site, note: `calls ${fn.name}`, from: outer };
-      this.source = def.source;
-      this.sites = [...savedSites, here];
-      try {
-        this.runFunctionBody(fn, args, st, stdin);
-      } finally {
-        this.source = outer;
-        this.sites = savedSites;
-      }
-      this.crossed(start, def.source, here);
-      return;
-    }
-    this.functionDepth++;
-    this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
-    // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
-    const saved = st.pos;
-    this.setPositional(st, args);
-    const layer = this.openRedirects(fn.redirects, st);
-    try {
-      this.returns.run(st, () => this.exec(fn.body, st, layer.stdin ?? stdin));
-    } finally {
-      this.closeRedirects(st, layer);
-      st.pos = saved;
-      const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
-      if (n > 0) this.activeFunctions.set(fn.name, n);
-      else this.activeFunctions.delete(fn.name);
-      this.functionDepth--;
-    }
-  }
-
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
     setVar(st, name, value, confidence, evidence, exported, guessed);
   }
@@ -859,12 +725,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     }
     this.shellDepth++;
     const savedVia = this.log.via;
-    const savedSource = this.source;
-    const savedSites = this.sites;
-    const inner: SourceRef = { id: this.nextSourceId++, text: source, file };
-    const here: Site = { range, note: label, from: savedSource };
-    this.source = inner;
-    this.sites = [...savedSites, here];
+    const sources = this.sources;
+    const inner = sources.make(source, file);
+    const here: Site = { range, note: label, from: sources.current };
     this.log.via = [...this.log.via, label];
     try {
       // Ranges inside the nested source are relative to it; report them at the outer command.
@@ -874,16 +737,15 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
       const before = this.effects.length;
       const tl = this.timeline.length;
       const cmds = this.commands.length;
-      this.exec(parsed.body, st, stdin);
-      if (this.childShells?.has(st)) this.runExitTraps(st);
-      this.source = savedSource;
-      this.crossed(before, inner, here);
+      sources.within(inner, [...sources.sites, here], () => {
+        this.exec(parsed.body, st, stdin);
+        if (this.childShells?.has(st)) this.runExitTraps(st);
+      });
+      sources.crossed(this.effects, before, inner, here);
       for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
       for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
     } finally {
       this.log.via = savedVia;
-      this.source = savedSource;
-      this.sites = savedSites;
       this.shellDepth--;
     }
   }
@@ -897,7 +759,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     }
     let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
     const hints = this.ctx.sourceHints;
-    const hinted = hints && this.source.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
+    const hinted = hints && this.sources.current.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
     if (hinted !== undefined) abs = hinted;
     let text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
     if (text === null && hinted === undefined && hints && hints.dirs.length > 0) {
@@ -951,23 +813,4 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
    * the first child shell (most commands start none: one allocation less per check).
    */
   private childShells: WeakSet<State> | null = null;
-}
-
-interface SourceRef {
-  id: number;
-  text: string;
-  /** The file the text is, when it is one (the analyzed script, a sourced file). */
-  file: string | null;
-}
-
-/** A command that led into other code: its range in `from`'s text. */
-interface Site {
-  range: Range;
-  note: string;
-  from: SourceRef;
-}
-
-function relocate(e: Effect, range: Range): void {
-  e.range = range;
-  if (e.kind !== 'problem') e.evidence = e.evidence.map((ev) => ({ ...ev, range }));
 }
