@@ -22,93 +22,19 @@ import { resolveCd, setCwd } from './cwd.js';
 import { LoopFrames, ReturnFrames } from './control-flow.js';
 import { Sources, type Site } from './sources.js';
 import { Functions, type FunctionHost } from './functions.js';
+import { NestedShells, pathOf, type NestedHost } from './nested.js';
+import { HOME_KNOWN, type Analysis, type AnalyzeContext, type Host } from './analyze-context.js';
 import { type CompoundHost, andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand } from './compound.js';
 import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
 import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
 
-/** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
-export interface Host {
-  /** Physical path of an existing directory (for `cd -P`); null if unknown. */
-  realpath?(path: string): string | null;
-  /** Contents of a small file (for `source FILE`); null if unreadable. */
-  readFile?(path: string): string | null;
-  /**
-   * What is at a path now, following symlinks ('missing' when nothing is), for `[ -d X ]` and
-   * friends; null when it cannot tell. Without it, file tests are undecided.
-   */
-  stat?(path: string): FileKind | null;
-}
-
-export interface AnalyzeContext {
-  /** Absolute cwd the command starts in. */
-  cwd: string;
-  /** Environment visible to the command (HOME, TMPDIR, USER ...). Values count as literal. */
-  env: Record<string, string | undefined>;
-  host?: Host;
-  /** Re-parses nested shell code (`bash -c`, `eval`, heredocs piped to a shell). */
-  parse(source: string): Script | { error: string; limit?: boolean };
-  /** performance.now() after which the analysis stops (reported as an analysis limit). */
-  deadline?: number;
-  /**
-   * false: no CommandTrace per simple command (Analysis#commands stays empty). The traces are for
-   * `bashguard explain`; a decision reads only the effects, and the argv of every command was
-   * built for nothing in the hook and in lint.
-   */
-  commandTraces?: boolean;
-  /** How deep `bash -c` / `eval` / `source` may nest before the rest is "cannot analyze". */
-  maxShellDepth?: number;
-  /** Budget of interpreter steps (simple commands + function calls). */
-  maxSteps?: number;
-  /** The file being analyzed (lint): effects of code in other files (sourced) carry an Origin. */
-  file?: string;
-  /**
-   * Lint: after the script, every function no call reached is analyzed too, with unknown
-   * arguments (a library, a plugin, a completion file). The hook analyzes only what runs.
-   */
-  everyFunction?: boolean;
-  /**
-   * Lint's source hints (`# bashguard source=`, `source-path=`): the file the `source` command on
-   * a line of the analyzed file reads, and directories (absolute) a sourced name is looked for in
-   * when its own path is not known or not there.
-   */
-  sourceHints?: { at: Map<number, string>; dirs: string[] };
-  /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
-  gitToplevel?(dir: string): string | null;
-  /**
-   * The variables of `env` a condition may be decided on: the analyzed shell provably has their
-   * values. The rest of `env` names an effect's likely path but decides nothing, as does a
-   * variable the script does not set (it may come from the environment). Default: HOME_KNOWN.
-   */
-  knownEnv?: readonly string[];
-}
-
-/**
- * The hook's default: HOME, because the agent's client starts the hook and the agent's shell as
- * the same user, and both inherit the client's HOME (bash keeps it; a login shell sets it from
- * the same password entry). $PWD is not read from the environment at all: it is the cwd the
- * client gives, which the interpreter tracks. Every other variable of the hook's environment may
- * differ in the agent's shell (its start-up files run there, not here).
- */
-export const HOME_KNOWN: readonly string[] = ['HOME'];
-
-export type { CommandTrace };
-
-export interface Analysis {
-  effects: Effect[];
-  timeline: CwdEvent[];
-  commands: CommandTrace[];
-  /** Lint (everyFunction): the regions of the analyzed text no path reaches, when every path was followed. */
-  unreachable?: Unreachable[];
-}
+export { HOME_KNOWN };
+export type { Analysis, AnalyzeContext, CommandTrace, Host };
 
 import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
-export type { Invocation, Stdin } from '../commands/context.js';
 import type { DeclareFlags } from './builtin-host.js';
 import type { BuiltinHost } from './builtin-host.js';
 export type { DeclareFlags };
-
-/** Shells that run a script file given as their first operand. */
-const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'yash', 'posh']);
 
 /** Builtins whose output is known (printf prints its own) or empty. */
 /** BUILTINS as a Map: the object has ~100 keys, and an own-property test of a word not yet interned cost more. */
@@ -116,23 +42,6 @@ const BUILTIN_HANDLERS = new Map(Object.entries(BUILTINS));
 
 const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
 
-/** The index of the script operand of `bash [options] FILE args`, or null (`-c`, `-s`, none). */
-function scriptOperand(args: Field[]): number | null {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!.value;
-    if (a === '--') return i + 1 < args.length ? i + 1 : null;
-    if (/^-[a-zA-Z]*[cs]/.test(a)) return null;
-    if (a === '-o' || a === '+o' || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
-      i++;
-      continue;
-    }
-    if (a.startsWith('-') || a.startsWith('+')) continue;
-    return i;
-  }
-  return null;
-}
-
-const DEFAULT_SHELL_DEPTH = 12;
 const DEFAULT_STEPS = 20_000;
 
 
@@ -162,15 +71,14 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
-export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost {
+export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost, NestedHost {
   /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
-  private readonly log = new EffectLog();
+  readonly log = new EffectLog();
   readonly effects: Effect[] = this.log.effects;
   readonly timeline: CwdEvent[] = this.log.timeline;
   readonly commands: CommandTrace[] = this.log.commands;
   readonly writtenFiles = this.log.writtenFiles;
   private steps = 0;
-  private shellDepth = 0;
   private stepLimitReported = false;
 
   get stepLimitReached(): boolean {
@@ -181,6 +89,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   constructor(readonly ctx: AnalyzeContext) {
     this.reach = ctx.everyFunction ? new Reachability() : null;
     this.functions = new Functions(this, !!ctx.everyFunction);
+    this.nested = new NestedShells(this);
   }
 
   initialState(): State {
@@ -242,7 +151,9 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   readonly sources = new Sources();
   /** Function definitions and calls (functions.ts). */
   private readonly functions: Functions;
-  private readonly expandingAliases = new Set<string>();
+  /** Nested shells, traps, aliases, wrapped commands (nested.ts). */
+  private readonly nested: NestedShells;
+
   sourceLine(range: Range): SourceLine {
     return this.sources.line(range);
   }
@@ -274,71 +185,45 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     setPositional(st, values);
   }
 
+  // ---------------------------------------------------------------- nested shells (nested.ts)
+
   /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
   runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void {
-    this.runNested(code, inPlace ? st : cloneState(st), range, label);
+    this.nested.runTrap(code, st, range, label, inPlace);
   }
 
   runExitTraps(st: State): void {
-    const handlers = st.extras.traps.get('EXIT');
-    if (!handlers) return;
-    st.extras.traps.delete('EXIT');
-    for (const h of handlers) {
-      const end = cloneState(st);
-      this.runTrap(h.code, end, h.range, 'trap EXIT', true);
-    }
+    this.nested.runExitTraps(st);
   }
 
   /** `coproc cmd`, `cmd &`: runs in a background subshell. */
   runBackground(fields: Field[], inv: Invocation): void {
-    const savedVia = this.log.via;
-    this.log.via = [...this.log.via, inv.name];
-    try {
-      this.dispatch(fields, inv.env, cloneState(inv.st), inv.range, { kind: 'unknown' });
-    } finally {
-      this.log.via = savedVia;
-    }
+    this.nested.runBackground(fields, inv);
+  }
+
+  /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
+  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
+    this.nested.runNested(source, st, range, label, stdin, file);
+  }
+
+  /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
+  sourceFile(path: Field, st: State, range: Range): void {
+    this.nested.sourceFile(path, st, range);
+  }
+
+  /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
+  runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
+    this.nested.runWrapped(fields, env, st, range, label, stdin, cwd);
+  }
+
+  /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
+  child(st: State): State {
+    return this.nested.child(st);
   }
 
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
     this.log.recordFile(path, text, append);
-  }
-
-  /**
-   * Runs a script this command wrote (`bash x.sh`, `./x.sh`, `source x.sh`): its content is
-   * analyzed as a nested shell (a child shell unless sourced); unknown content is dynamic.
-   */
-  runWrittenScript(path: string, shown: string, args: Field[], st: State, range: Range, how: 'child' | 'source'): void {
-    const entry = this.writtenFiles.get(path)!;
-    const label = how === 'source' ? `source ${shown}` : shown;
-    if (!entry.known) {
-      this.dynamicProblem(`runs ${shown}, which this command writes with content not known statically`, label, range);
-      return;
-    }
-    const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(entry.text);
-    const prog = shebang ? basenameOf(shebang[1]!) === 'env' && shebang[2] ? basenameOf(shebang[2]) : basenameOf(shebang[1]!) : null;
-    if (how === 'child' && prog !== null && !SHELL_NAMES.has(prog)) {
-      const spec = lookupCommand(prog);
-      if (spec?.category === 'code') this.maybeWrites(entry.text, range, prog, `the ${prog} script ${shown} this command writes`);
-      else this.dynamicProblem(`runs ${shown}, a ${prog} script this command writes`, label, range);
-      return;
-    }
-    if (how === 'source') {
-      this.returns.run(st, () => this.runNested(entry.text, st, range, label));
-      return;
-    }
-    const child = this.child(st);
-    this.setPositional(child, args);
-    this.runNested(entry.text, child, range, label);
-  }
-
-  /** The absolute normalized path a command word names, when it is known and single. */
-  private pathOf(value: string, st: State): string | null {
-    if (value.includes(HOLE)) return null;
-    if (value.startsWith('/')) return normalizeLogical(value);
-    const cwd = st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
-    return cwd && !cwd.includes(HOLE) ? normalizeLogical(joinPath(cwd, value)) : null;
   }
 
   // ---------------------------------------------------------------- ExpandHooks
@@ -478,7 +363,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   private simple(cmd: SimpleCommand, st: State, stdin: Stdin): void {
     if (!this.tick(cmd.range)) return;
-    if (this.expandAlias(cmd, st, stdin)) return;
+    if (this.nested.expandAlias(cmd, st, stdin)) return;
     const fields: Field[] = [];
     for (const w of cmd.words) {
       const { fields: fs, truncated } = expandWord(w, st, this);
@@ -526,31 +411,6 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
       if (!permanent) this.closeRedirects(st, layer);
     }
     if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
-  }
-
-  /**
-   * Aliases, as a non-interactive bash expands them: only after `shopt -s expand_aliases`, and
-   * only on lines read after both that and the alias definition (bash reads a line before it runs it).
-   */
-  private expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
-    const on = st.extras.expandAliases;
-    const w = cmd.words[0];
-    if (!on || !w || !w.parts.every((p) => p.kind === 'text' && p.quoting === 'none')) return false;
-    const a = st.extras.aliases.get(w.text);
-    if (!a || this.expandingAliases.has(w.text)) return false;
-    const here = this.sourceLine(cmd.range);
-    const before = (d: { source: number; line: number }) => d.source !== here.source || d.line < here.line;
-    if (!before(a) || !before(on)) return false;
-    const src = this.sources.current.text;
-    if (cmd.range.end > src.length || src.slice(w.range.start, w.range.end) !== w.text) return false;
-    const text = src.slice(cmd.range.start, w.range.start) + a.text + src.slice(w.range.end, cmd.range.end);
-    this.expandingAliases.add(w.text);
-    try {
-      this.runNested(text, st, cmd.range, `alias ${w.text}`, stdin);
-    } finally {
-      this.expandingAliases.delete(w.text);
-    }
-    return true;
   }
 
   private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
@@ -618,25 +478,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
       }
     }
     const name = shown.includes('/') ? basenameOf(shown) : shown;
-    // A script this command wrote, run by path (`./do.sh`) or by a shell (`bash x.sh`).
-    // A program written some other way (`gcc -o x`, `cp`) runs like any program the table does not know.
-    if (shown.includes('/')) {
-      const path = this.pathOf(shown, st);
-      if (path !== null && this.writtenFiles.get(path)?.printed) {
-        this.emitOutput(HOLE);
-        this.runWrittenScript(path, shown, args, st, range, 'child');
-        return;
-      }
-    }
-    if (SHELL_NAMES.has(name)) {
-      const i = scriptOperand(args);
-      const path = i === null ? null : this.pathOf(args[i]!.value, st);
-      if (path !== null && this.writtenFiles.has(path)) {
-        this.emitOutput(HOLE);
-        this.runWrittenScript(path, displayPath(args[i!]!.value), args.slice(i! + 1), st, range, 'child');
-        return;
-      }
-    }
+    if (this.nested.runWritten(shown, name, args, st, range)) return;
     const inv: Invocation = { name, shown, args, st, env, range, via: this.log.via, stdin };
     const spec = lookupCommand(name);
     // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
@@ -658,7 +500,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
       const append = args.some((a) => a.value === '-a' || a.value === '--append');
       for (const a of args) {
         if (a.value.startsWith('-')) continue;
-        const path = this.pathOf(a.value, st);
+        const path = pathOf(a.value, st);
         if (path !== null) this.recordFile(path, stdin.kind === 'text' && stdin.known ? stdin.text : null, append);
       }
     }
@@ -709,108 +551,4 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   resolveCd(st: State, target: Field, range: Range, physical: boolean, how = 'cd'): CwdValue {
     return resolveCd(this.ctx.host?.realpath, st, target, range, physical, how);
   }
-
-  // ---------------------------------------------------------------- nested shells
-
-  /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
-  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
-    if (this.shellDepth >= (this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH)) {
-      this.limitProblem(`nested shells deeper than ${this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH} levels`, label, range);
-      return;
-    }
-    const parsed = this.ctx.parse(source);
-    if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.log.via });
-      return;
-    }
-    this.shellDepth++;
-    const savedVia = this.log.via;
-    const sources = this.sources;
-    const inner = sources.make(source, file);
-    const here: Site = { range, note: label, from: sources.current };
-    this.log.via = [...this.log.via, label];
-    try {
-      // Ranges inside the nested source are relative to it; report them at the outer command.
-      for (const p of parsed.problems) {
-        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.log.via });
-      }
-      const before = this.effects.length;
-      const tl = this.timeline.length;
-      const cmds = this.commands.length;
-      sources.within(inner, [...sources.sites, here], () => {
-        this.exec(parsed.body, st, stdin);
-        if (this.childShells?.has(st)) this.runExitTraps(st);
-      });
-      sources.crossed(this.effects, before, inner, here);
-      for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
-      for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
-    } finally {
-      this.log.via = savedVia;
-      this.shellDepth--;
-    }
-  }
-
-  /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
-  sourceFile(path: Field, st: State, range: Range): void {
-    const written = this.pathOf(path.value, st);
-    if (written !== null && this.writtenFiles.has(written)) {
-      this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
-      return;
-    }
-    let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
-    const hints = this.ctx.sourceHints;
-    const hinted = hints && this.sources.current.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
-    if (hinted !== undefined) abs = hinted;
-    let text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
-    if (text === null && hinted === undefined && hints && hints.dirs.length > 0) {
-      // What is known of the name (`$DIR/lib.sh`: `lib.sh`), in each directory given.
-      const tail = path.value.slice(path.value.lastIndexOf(HOLE) + 1).replace(/^\/+/, '');
-      for (const dir of tail === '' ? [] : hints.dirs) {
-        const candidate = joinPath(dir, tail);
-        text = this.ctx.host?.readFile?.(candidate) ?? null;
-        if (text !== null) {
-          abs = candidate;
-          break;
-        }
-      }
-    }
-    if (text === null) {
-      this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
-      return;
-    }
-    // `return` in a sourced file ends that file, not the script that sourced it.
-    this.returns.run(st, () => this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs));
-  }
-
-  /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
-  runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
-    const savedVia = this.log.via;
-    this.log.via = [...this.log.via, label];
-    // `builtin pwd` / `command rm` skip shell functions of that name; external wrappers never see them.
-    const bypass = true;
-    try {
-      if (cwd) {
-        const child = cloneState(st);
-        this.setCwd(child, cwd, range, label);
-        this.dispatch(fields, env, child, range, stdin, bypass);
-      } else {
-        this.dispatch(fields, env, st, range, stdin, bypass);
-      }
-    } finally {
-      this.log.via = savedVia;
-    }
-  }
-
-  /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
-  child(st: State): State {
-    const c = childState(st);
-    (this.childShells ??= new WeakSet<State>()).add(c);
-    return c;
-  }
-
-  /**
-   * States of child shells: their EXIT traps run when the nested code they run ends. Made with
-   * the first child shell (most commands start none: one allocation less per check).
-   */
-  private childShells: WeakSet<State> | null = null;
 }
