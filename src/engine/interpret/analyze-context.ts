@@ -2,7 +2,7 @@
  * What an analysis is given (the cwd, the environment, the machine through Host, its limits) and
  * what it returns (Analysis). src/engine/analyze.ts builds the one and reads the other.
  */
-import type { Range, Script } from '../syntax/ir.js';
+import type { Script } from '../syntax/ir.js';
 import type { CwdEvent, Effect } from '../effects/types.js';
 import type { FileKind } from '../shell/conditions.js';
 import type { CommandTrace } from './effect-log.js';

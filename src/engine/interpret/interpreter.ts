@@ -2,51 +2,40 @@
  * The abstract interpreter: walks the syntax IR carrying the shell state (cwd candidates,
  * directory stack, variables, functions) and emits effects. It runs nothing; command knowledge
  * comes from the table in src/engine/commands, the file system only through the injected Host.
+ *
+ * This class holds what a run shares (the record, the exit status, the output being captured, the
+ * loop and return frames) and sends each node to the piece that runs it: simple commands
+ * (simple.ts), compound commands (compound.ts), functions (functions.ts), nested shells
+ * (nested.ts), assignments (assign.ts), redirects (redirects.ts), the cwd (cwd.ts). Each piece
+ * sees it through a small interface of its own (CompoundHost, CommandHost ...), as the command
+ * specs see it through CommandContext.
  */
-import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
-import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
-import { weakest, type Confidence } from '../effects/confidence.js';
-import { assignState, childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
+import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
+import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteOp } from '../effects/types.js';
+import type { Confidence } from '../effects/confidence.js';
+import { cloneState, isPositionalKey, NO_POSITIONAL, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
 import { CowMap } from '../shell/cow-map.js';
-import { emptyExtras, type FdTarget, type SourceLine } from '../shell/extras.js';
-import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from '../shell/paths.js';
-import { BUILTINS } from './builtins.js';
-import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
-import { lookupCommand } from '../commands/registry.js';
-import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { type AssignHost, assignVariable, declare, setArray, setPositional, setVar } from './assign.js';
-import { type RedirectHost, closeRedirects, descriptor, NO_REDIRECTS, namedDescriptors, openRedirects, type RedirectLayer } from './redirects.js';
-import { EffectLog, type CommandTrace } from './effect-log.js';
-import { resolveCd, setCwd } from './cwd.js';
-import { LoopFrames, ReturnFrames } from './control-flow.js';
-import { Sources, type Site } from './sources.js';
-import { Functions, type FunctionHost } from './functions.js';
-import { NestedShells, pathOf, type NestedHost } from './nested.js';
+import { emptyExtras, type SourceLine } from '../shell/extras.js';
+import { joinPath, normalizeLogical } from '../shell/paths.js';
+import type { TestContext, Truth } from '../shell/conditions.js';
+import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
+import type { ExpandHooks, Field } from './expand.js';
+import type { BuiltinHost, DeclareFlags } from './builtin-host.js';
 import { HOME_KNOWN, type Analysis, type AnalyzeContext, type Host } from './analyze-context.js';
-import { type CompoundHost, andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand } from './compound.js';
-import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
-import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
+import { EffectLog, type CommandTrace } from './effect-log.js';
+import { Sources } from './sources.js';
+import { SimpleCommands, type CommandHost } from './simple.js';
+import { andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand, type CompoundHost } from './compound.js';
+import { LoopFrames, ReturnFrames } from './control-flow.js';
+import { Functions, type FunctionHost } from './functions.js';
+import { NestedShells, type NestedHost } from './nested.js';
+import { assignVariable, setArray, setPositional, setVar, type AssignHost } from './assign.js';
+import { closeRedirects, openRedirects, type RedirectHost, type RedirectLayer } from './redirects.js';
+import { resolveCd, setCwd } from './cwd.js';
+import { Reachability } from './reachability.js';
 
 export { HOME_KNOWN };
-export type { Analysis, AnalyzeContext, CommandTrace, Host };
-
-import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
-import type { DeclareFlags } from './builtin-host.js';
-import type { BuiltinHost } from './builtin-host.js';
-export type { DeclareFlags };
-
-/** Builtins whose output is known (printf prints its own) or empty. */
-/** BUILTINS as a Map: the object has ~100 keys, and an own-property test of a word not yet interned cost more. */
-const BUILTIN_HANDLERS = new Map(Object.entries(BUILTINS));
-
-const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
-
-const DEFAULT_STEPS = 20_000;
-
-
-/** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
-const NO_ENV: Map<string, Field> = new Map();
+export type { Analysis, AnalyzeContext, CommandTrace, DeclareFlags, Host };
 
 /** The variables and positional parameters of each frozen environment (see Interpreter#initialState). */
 const ENV_VARS = new WeakMap<object, { vars: CowMap<string, Variable>; pos: Positional }>();
@@ -71,25 +60,23 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
-export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost, NestedHost {
+export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost, NestedHost, CommandHost {
   /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
   readonly log = new EffectLog();
   readonly effects: Effect[] = this.log.effects;
   readonly timeline: CwdEvent[] = this.log.timeline;
   readonly commands: CommandTrace[] = this.log.commands;
   readonly writtenFiles = this.log.writtenFiles;
-  private steps = 0;
-  private stepLimitReported = false;
 
   get stepLimitReached(): boolean {
-    return this.stepLimitReported;
+    return this.simple.limitReached;
   }
-  private nextNamedFd = 10;
 
   constructor(readonly ctx: AnalyzeContext) {
     this.reach = ctx.everyFunction ? new Reachability() : null;
     this.functions = new Functions(this, !!ctx.everyFunction);
     this.nested = new NestedShells(this);
+    this.simple = new SimpleCommands(this);
   }
 
   initialState(): State {
@@ -151,6 +138,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   readonly sources = new Sources();
   /** Function definitions and calls (functions.ts). */
   private readonly functions: Functions;
+  /** Simple commands: expansion, redirects, dispatch, the step budget (simple.ts). */
+  private readonly simple: SimpleCommands;
   /** Nested shells, traps, aliases, wrapped commands (nested.ts). */
   private readonly nested: NestedShells;
 
@@ -251,7 +240,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   // ---------------------------------------------------------------- output capture
 
-  private capture: string[] | null = null;
+  /** Where what commands print goes, for `$(...)`; null where nothing captures it. */
+  capture: string[] | null = null;
 
   execCapturing(body: Command, st: State, out: string[]): void {
     const saved = this.capture;
@@ -301,7 +291,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         }
         return;
       case 'simple':
-        this.simple(cmd, st, stdin);
+        this.simple.run(cmd, st, stdin);
         // `return` outside a function and a sourced file: bash says so and goes on (status 1).
         // Where the analyzed text is itself sourced it ends there; going on covers that too.
         if (st.returned && this.returns.depth === 0) st.returned = false;
@@ -341,92 +331,6 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     }
   }
 
-  private tick(range: Range): boolean {
-    this.steps++;
-    const outOfTime = this.ctx.deadline !== undefined && (this.steps & 31) === 0 && performance.now() > this.ctx.deadline;
-    if (outOfTime || this.stepLimitReported || this.steps > (this.ctx.maxSteps ?? DEFAULT_STEPS)) {
-      if (!this.stepLimitReported) {
-        this.stepLimitReported = true;
-        this.effects.push({
-          kind: 'problem',
-          category: 'analysis-limit',
-          reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
-          text: '',
-          range,
-          via: this.log.via,
-        });
-      }
-      return false;
-    }
-    return true;
-  }
-
-  private simple(cmd: SimpleCommand, st: State, stdin: Stdin): void {
-    if (!this.tick(cmd.range)) return;
-    if (this.nested.expandAlias(cmd, st, stdin)) return;
-    const fields: Field[] = [];
-    for (const w of cmd.words) {
-      const { fields: fs, truncated } = expandWord(w, st, this);
-      if (truncated) {
-        this.effects.push({
-          kind: 'problem',
-          category: 'analysis-limit',
-          reason: 'brace expansion produces too many words to check',
-          text: w.text,
-          range: w.range,
-          via: this.log.via,
-        });
-      }
-      for (let i = 0; i < fs.length; i++) fields.push(fs[i]!);
-    }
-    // Prefix assignments: alone they set shell variables; before a command, its environment.
-    const env = cmd.assigns.length > 0 ? new Map<string, Field>() : NO_ENV;
-    for (const a of cmd.assigns) {
-      const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
-      if (fields.length === 0) this.assignVariable(st, a, value, {});
-      else env.set(a.name, value);
-    }
-    // `exec {fd}>file`: bash picks a free descriptor (10 and up) and stores its number in fd.
-    const named = namedDescriptors(cmd, fields);
-    for (const n of named) {
-      const fd = this.nextNamedFd++;
-      this.setVar(st, n.variable, String(fd), 'certain', [{ range: n.redirect.range, note: `{${n.variable}} opened descriptor ${fd}` }]);
-    }
-    if (named.length > 0) fields.splice(0, fields.length, ...fields.filter((f) => !named.some((n) => n.field === f)));
-    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(getVar(st, named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
-    const layer = this.openRedirects(redirects, st);
-    // `exec` without a command applies its redirects to the shell itself.
-    const permanent = fields.length === 1 && fields[0]!.value === 'exec';
-    // `cat > x.sh <<EOF`, `printf ... > do.sh`: what the command prints is the file's content.
-    const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
-    const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
-    const savedCapture = this.capture;
-    // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
-    const printed: string[] | null = !permanent && layer.saved.has(1) ? [] : null;
-    if (printed !== null) this.capture = printed;
-    try {
-      this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
-    } finally {
-      this.capture = savedCapture;
-      if (!permanent) this.closeRedirects(st, layer);
-    }
-    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
-  }
-
-  private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    if (this.ctx.commandTraces !== false && (fields.length > 0 || cmd.words.length > 0)) {
-      const argv: string[] = [];
-      for (let i = 0; i < fields.length; i++) {
-        const v = fields[i]!.value;
-        argv.push(v.includes(HOLE) ? displayPath(v) : v);
-      }
-      this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.log.via });
-    }
-    if (fields.length === 0) return;
-    declare(this, cmd, fields, st);
-    this.dispatch(fields, env, st, cmd.range, input);
-  }
-
   /** One assignment (assign.ts). */
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
     assignVariable(this, st, a, value, flags);
@@ -439,71 +343,19 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
   dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin, bypassFunctions = false): void {
-    this.status = null;
-    let first = fields[0];
-    if (!first) return;
-    let shown = first.value;
-    const args = fields.slice(1);
-    // A lone `[` is no pattern (nothing closes it): it is the test builtin.
-    if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
-      // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
-      this.log.unknownProgramRan = true;
-      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
-      return;
-    }
-    const fn = bypassFunctions ? undefined : st.funcs.get(shown);
-    if (fn && !shown.includes('/')) {
-      this.functions.call(fn, args, st, range, stdin);
-      return;
-    }
-    // Builtins: the interpreter's own, before the hash table and PATH.
-    const builtin = shown.includes('/') ? undefined : BUILTIN_HANDLERS.get(shown);
-    if (builtin) {
-      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.log.via, stdin };
-      const mark = this.capture?.length ?? 0;
-      if (builtin(inv, this)) {
-        if (!SILENT_BUILTINS.has(shown) && (this.capture?.length ?? 0) === mark) this.emitOutput(HOLE);
-        return;
-      }
-    }
-    // `hash -p PATH NAME`: NAME runs PATH.
-    const hashed = shown.includes('/') ? undefined : st.extras.hashed.get(shown);
-    if (hashed !== undefined) {
-      first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
-      shown = hashed;
-      if (hashed.includes(HOLE)) {
-        this.log.unknownProgramRan = true;
-      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
-        return;
-      }
-    }
-    const name = shown.includes('/') ? basenameOf(shown) : shown;
-    if (this.nested.runWritten(shown, name, args, st, range)) return;
-    const inv: Invocation = { name, shown, args, st, env, range, via: this.log.via, stdin };
-    const spec = lookupCommand(name);
-    // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
-    if (this.capture !== null) {
-      const out = spec?.output ? spec.output(inv, this) : null;
-      if (out !== null) this.emitOutput(out);
-      else if (!spec?.silent) this.emitOutput(HOLE);
-    }
-    if (spec) {
-      spec.run(inv, this);
-      // nullglob: a glob without a match vanishes and the next word takes its place.
-      if (st.extras.shopts.has('nullglob') && spec.category !== 'read' && args.some((a) => a.glob)) unlisted(inv, this, pathArguments(args), 'with nullglob, a glob may vanish and shift it');
-    } else {
-      this.log.unknownProgramRan = true;
-      unknownCommand(inv, this);
-    }
-    // `tee FILE <<EOF`: the files get what tee reads.
-    if (name === 'tee') {
-      const append = args.some((a) => a.value === '-a' || a.value === '--append');
-      for (const a of args) {
-        if (a.value.startsWith('-')) continue;
-        const path = pathOf(a.value, st);
-        if (path !== null) this.recordFile(path, stdin.kind === 'text' && stdin.known ? stdin.text : null, append);
-      }
-    }
+    this.simple.dispatch(fields, env, st, range, stdin, bypassFunctions);
+  }
+
+  callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
+    this.functions.call(fn, args, st, range, stdin);
+  }
+
+  expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
+    return this.nested.expandAlias(cmd, st, stdin);
+  }
+
+  runWritten(shown: string, name: string, args: Field[], st: State, range: Range): boolean {
+    return this.nested.runWritten(shown, name, args, st, range);
   }
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
