@@ -73,7 +73,6 @@ export interface AnalyzeContext {
  */
 export const HOME_KNOWN: readonly string[] = ['HOME'];
 
-
 export interface Analysis {
   effects: Effect[];
   timeline: CwdEvent[];

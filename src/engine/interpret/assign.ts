@@ -51,7 +51,6 @@ function keyedElement(w: Word): { key: string; value: Word } | null {
   return { key: m[1]!, value: { ...w, parts } };
 }
 
-
 /**
  * The declarations of `declare`/`local`/`export` ... (and a command whose IR carries declarations):
  * each `NAME=value` assigned with the command's flags; `declare -A m` makes an empty array.

@@ -55,7 +55,6 @@ export class EffectLog {
     return false;
   }
 
-
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
     const prev = this.writtenFiles.get(path);
@@ -63,7 +62,6 @@ export class EffectLog {
     else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known, printed: true } : { text, known: false, printed: true });
     else this.writtenFiles.set(path, { text, known: true, printed: true });
   }
-
 
   /** Resolves a path field against the cwd candidates; one effect per candidate. */
   write(
@@ -197,7 +195,6 @@ function describeOp(op: WriteOp): string {
     case 'unknown-command': return 'is given';
   }
 }
-
 
 /** A hard link's source as an absolute path, HOLE where it cannot be known (WriteEffect.hardLinkSource). */
 function hardLinkSourceOf(source: string, cwd: string | null): string {
