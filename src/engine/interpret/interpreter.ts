@@ -2,232 +2,40 @@
  * The abstract interpreter: walks the syntax IR carrying the shell state (cwd candidates,
  * directory stack, variables, functions) and emits effects. It runs nothing; command knowledge
  * comes from the table in src/engine/commands, the file system only through the injected Host.
+ *
+ * This class holds what a run shares (the record, the exit status, the output being captured, the
+ * loop and return frames) and sends each node to the piece that runs it: simple commands
+ * (simple.ts), compound commands (compound.ts), functions (functions.ts), nested shells
+ * (nested.ts), assignments (assign.ts), redirects (redirects.ts), the cwd (cwd.ts). Each piece
+ * sees it through a small interface of its own (CompoundHost, CommandHost ...), as the command
+ * specs see it through CommandContext.
  */
-import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
-import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteEffect, type WriteOp } from '../effects/types.js';
-import { weakest, type Confidence } from '../effects/confidence.js';
-import { assignState, childState, cloneState, dropVar, getVar, isPositionalKey, joinStates, NO_POSITIONAL, putVar, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
+import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
+import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteOp } from '../effects/types.js';
+import type { Confidence } from '../effects/confidence.js';
+import { cloneState, isPositionalKey, NO_POSITIONAL, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
 import { CowMap } from '../shell/cow-map.js';
-import { emptyExtras, type FdTarget, type SourceLine } from '../shell/extras.js';
-import { expandScalar, expandWord, holeConfidence, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
-import { basenameOf, collapseHoleDots, descriptorOfPath, dirnameOf, displayPath, isInside, joinPath, normalizeLogical } from '../shell/paths.js';
-import { BUILTINS } from './builtins.js';
-import { evaluateTest, type FileKind, type TestContext, type Truth } from '../shell/conditions.js';
-import { lookupCommand } from '../commands/registry.js';
-import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import { LoopFrames, ReturnFrames, loopToFixpoint, setAsideReturned } from './control-flow.js';
-import { Reachability, type FunctionSite, type Unreachable } from './reachability.js';
-import { extglobField, globsMatchHidden, unknownVariable } from '../shell/shell-options.js';
-
-/** What the interpreter may ask of the machine. Everything is optional: a pure analysis works without it. */
-export interface Host {
-  /** Physical path of an existing directory (for `cd -P`); null if unknown. */
-  realpath?(path: string): string | null;
-  /** Contents of a small file (for `source FILE`); null if unreadable. */
-  readFile?(path: string): string | null;
-  /**
-   * What is at a path now, following symlinks ('missing' when nothing is), for `[ -d X ]` and
-   * friends; null when it cannot tell. Without it, file tests are undecided.
-   */
-  stat?(path: string): FileKind | null;
-}
-
-export interface AnalyzeContext {
-  /** Absolute cwd the command starts in. */
-  cwd: string;
-  /** Environment visible to the command (HOME, TMPDIR, USER ...). Values count as literal. */
-  env: Record<string, string | undefined>;
-  host?: Host;
-  /** Re-parses nested shell code (`bash -c`, `eval`, heredocs piped to a shell). */
-  parse(source: string): Script | { error: string; limit?: boolean };
-  /** performance.now() after which the analysis stops (reported as an analysis limit). */
-  deadline?: number;
-  /**
-   * false: no CommandTrace per simple command (Analysis#commands stays empty). The traces are for
-   * `bashguard explain`; a decision reads only the effects, and the argv of every command was
-   * built for nothing in the hook and in lint.
-   */
-  commandTraces?: boolean;
-  /** How deep `bash -c` / `eval` / `source` may nest before the rest is "cannot analyze". */
-  maxShellDepth?: number;
-  /** Budget of interpreter steps (simple commands + function calls). */
-  maxSteps?: number;
-  /** The file being analyzed (lint): effects of code in other files (sourced) carry an Origin. */
-  file?: string;
-  /**
-   * Lint: after the script, every function no call reached is analyzed too, with unknown
-   * arguments (a library, a plugin, a completion file). The hook analyzes only what runs.
-   */
-  everyFunction?: boolean;
-  /**
-   * Lint's source hints (`# bashguard source=`, `source-path=`): the file the `source` command on
-   * a line of the analyzed file reads, and directories (absolute) a sourced name is looked for in
-   * when its own path is not known or not there.
-   */
-  sourceHints?: { at: Map<number, string>; dirs: string[] };
-  /** The checkout root containing a directory (for `$(git rev-parse --show-toplevel)`), when known. */
-  gitToplevel?(dir: string): string | null;
-  /**
-   * The variables of `env` a condition may be decided on: the analyzed shell provably has their
-   * values. The rest of `env` names an effect's likely path but decides nothing, as does a
-   * variable the script does not set (it may come from the environment). Default: HOME_KNOWN.
-   */
-  knownEnv?: readonly string[];
-}
-
-/**
- * The hook's default: HOME, because the agent's client starts the hook and the agent's shell as
- * the same user, and both inherit the client's HOME (bash keeps it; a login shell sets it from
- * the same password entry). $PWD is not read from the environment at all: it is the cwd the
- * client gives, which the interpreter tracks. Every other variable of the hook's environment may
- * differ in the agent's shell (its start-up files run there, not here).
- */
-export const HOME_KNOWN: readonly string[] = ['HOME'];
-
-export interface CommandTrace {
-  range: Range;
-  argv: string[];
-  cwd: string[] | null;
-  via: string[];
-}
-
-export interface Analysis {
-  effects: Effect[];
-  timeline: CwdEvent[];
-  commands: CommandTrace[];
-  /** Lint (everyFunction): the regions of the analyzed text no path reaches, when every path was followed. */
-  unreachable?: Unreachable[];
-}
-
+import { emptyExtras, type SourceLine } from '../shell/extras.js';
+import { joinPath, normalizeLogical } from '../shell/paths.js';
+import type { TestContext, Truth } from '../shell/conditions.js';
 import type { CommandContext, Invocation, Stdin, WriteOptions } from '../commands/context.js';
-export type { Invocation, Stdin } from '../commands/context.js';
-import type { DeclareFlags } from './builtin-host.js';
-import type { BuiltinHost } from './builtin-host.js';
-export type { DeclareFlags };
+import type { ExpandHooks, Field } from './expand.js';
+import type { BuiltinHost, DeclareFlags } from './builtin-host.js';
+import { HOME_KNOWN, type Analysis, type AnalyzeContext, type Host } from './analyze-context.js';
+import { EffectLog, type CommandTrace } from './effect-log.js';
+import { Sources } from './sources.js';
+import { SimpleCommands, type CommandHost } from './simple.js';
+import { andOr, caseCommand, ifCommand, loop, pipeline, subshell, testCommand, type CompoundHost } from './compound.js';
+import { LoopFrames, ReturnFrames } from './control-flow.js';
+import { Functions, type FunctionHost } from './functions.js';
+import { NestedShells, type NestedHost } from './nested.js';
+import { assignVariable, setArray, setPositional, setVar, type AssignHost } from './assign.js';
+import { closeRedirects, openRedirects, type RedirectHost, type RedirectLayer } from './redirects.js';
+import { resolveCd, setCwd } from './cwd.js';
+import { Reachability } from './reachability.js';
 
-const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
-
-
-/** The options of `declare -Anx ...` / `local -n` / `export`. */
-function declareFlags(fields: Field[]): DeclareFlags & { assoc: boolean; indexed: boolean } {
-  const flags = { exported: fields[0]?.value === 'export', assoc: false, indexed: false, nameref: false };
-  for (const f of fields.slice(1)) {
-    if (!/^-[A-Za-z]+$/.test(f.value)) continue;
-    if (f.value.includes('x')) flags.exported = true;
-    if (f.value.includes('A')) flags.assoc = true;
-    if (f.value.includes('a')) flags.indexed = true;
-    if (f.value.includes('n')) flags.nameref = true;
-  }
-  return flags;
-}
-
-/** `[key]=value` inside `( ... )`: the key as written and the value as a word. */
-function keyedElement(w: Word): { key: string; value: Word } | null {
-  const first = w.parts[0];
-  if (!first || first.kind !== 'text' || first.quoting !== 'none') return null;
-  // The key may be split over several unquoted text parts (`[`, `k`, `]=v`).
-  let raw = '';
-  let i = 0;
-  for (; i < w.parts.length; i++) {
-    const p = w.parts[i]!;
-    if (p.kind !== 'text' || p.quoting !== 'none') break;
-    raw += p.value;
-    if (raw.includes(']=')) break;
-  }
-  const m = /^\[([^\]]*)\]=([\s\S]*)$/.exec(raw);
-  if (!m) return null;
-  const parts: WordPart[] = [...(m[2] ? [{ kind: 'text' as const, value: m[2], quoting: 'none' as const }] : []), ...w.parts.slice(i + 1)];
-  return { key: m[1]!, value: { ...w, parts } };
-}
-
-/** What a command's redirects changed, to undo when it ends. */
-export interface RedirectLayer {
-  stdin: Stdin | null;
-  /** Descriptors changed, with what they pointed at before (undefined: inherited). */
-  saved: Map<number, FdTarget | null | undefined>;
-  /** Descriptors opened for appending (`>>`). */
-  appending: Set<number>;
-}
-
-/** Shells that run a script file given as their first operand. */
-const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'yash', 'posh']);
-
-/** Builtins whose output is known (printf prints its own) or empty. */
-/** BUILTINS as a Map: the object has ~100 keys, and an own-property test of a word not yet interned cost more. */
-const BUILTIN_HANDLERS = new Map(Object.entries(BUILTINS));
-
-const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
-
-/** The index of the script operand of `bash [options] FILE args`, or null (`-c`, `-s`, none). */
-function scriptOperand(args: Field[]): number | null {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!.value;
-    if (a === '--') return i + 1 < args.length ? i + 1 : null;
-    if (/^-[a-zA-Z]*[cs]/.test(a)) return null;
-    if (a === '-o' || a === '+o' || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
-      i++;
-      continue;
-    }
-    if (a.startsWith('-') || a.startsWith('+')) continue;
-    return i;
-  }
-  return null;
-}
-
-/** A `while` condition that reads one line of the loop's input (`read -r line`). */
-function readsLines(cond: Command | null): boolean {
-  if (!cond) return false;
-  if (cond.kind === 'sequence') return cond.items.length === 1 && readsLines(cond.items[0]!.command);
-  return cond.kind === 'simple' && cond.words[0]?.text === 'read' && cond.redirects.length === 0;
-}
-
-/** Devices that are not descriptors of the command: writing them changes no file. */
-const DEVICE_FILES = new Set(['/dev/null', '/dev/tty', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom']);
-
-/** `exec {fd}>file`: a word `{name}` written right against a redirect names the descriptor. */
-function namedDescriptors(cmd: SimpleCommand, fields: Field[]): { variable: string; redirect: Redirect; field: Field }[] {
-  const out: { variable: string; redirect: Redirect; field: Field }[] = [];
-  if (cmd.redirects.length === 0) return out;
-  for (const c of descriptorWords(cmd)) {
-    const f = fields.find((x) => x.value === c.text);
-    if (f) out.push({ variable: c.variable, redirect: c.redirect, field: f });
-  }
-  return out;
-}
-
-const NO_DESCRIPTOR_WORDS: { variable: string; redirect: Redirect; text: string }[] = [];
-
-/**
- * The words `{name}` written right against a redirect without a number (syntax only). Computed
- * on each run: most commands have no redirect, and a per-command WeakMap cost more than the scan
- * (see expandWord in ./expand.ts).
- */
-function descriptorWords(cmd: SimpleCommand): { variable: string; redirect: Redirect; text: string }[] {
-  if (cmd.redirects.length === 0) return NO_DESCRIPTOR_WORDS;
-  let list: { variable: string; redirect: Redirect; text: string }[] | null = null;
-  for (let i = 1; i < cmd.words.length; i++) {
-    const w = cmd.words[i]!;
-    if (w.text.charCodeAt(0) !== 123 /* { */) continue;
-    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.text);
-    if (!m) continue;
-    const r = cmd.redirects.find((x) => x.range.start === w.range.end && x.fd === null);
-    if (r) (list ??= []).push({ variable: m[1]!, redirect: r, text: w.text });
-  }
-  return list ?? NO_DESCRIPTOR_WORDS;
-}
-
-const DEFAULT_SHELL_DEPTH = 12;
-const DEFAULT_STEPS = 20_000;
-/** How deep lint's every-function pass follows calls (the function itself is depth 1). */
-const UNCALLED_DEPTH = 3;
-const MAX_FUNCTION_DEPTH = 16;
-const MAX_UNROLL = 16;
-
-/** The layer of a command without redirects: nothing saved, nothing to undo. Never written. */
-const NO_REDIRECTS: RedirectLayer = Object.freeze({ stdin: null, saved: new Map(), appending: new Set<number>() });
-
-/** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
-const NO_ENV: Map<string, Field> = new Map();
+export { HOME_KNOWN };
+export type { Analysis, AnalyzeContext, CommandTrace, DeclareFlags, Host };
 
 /** The variables and positional parameters of each frozen environment (see Interpreter#initialState). */
 const ENV_VARS = new WeakMap<object, { vars: CowMap<string, Variable>; pos: Positional }>();
@@ -252,30 +60,23 @@ function envVariables(env: Record<string, string | undefined>, freeze: boolean):
   return { vars, pos: pos ?? NO_POSITIONAL };
 }
 
-/** `0`, `1` ... as strings, made once (every call names its arguments; a new string is hashed again as a key). */
-const INDEX_NAMES: string[] = Array.from({ length: 64 }, (_, i) => String(i));
+export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, CompoundHost, RedirectHost, AssignHost, FunctionHost, NestedHost, CommandHost {
+  /** The effects, timeline, traces and written files (effect-log.ts); the arrays below are its own. */
+  readonly log = new EffectLog();
+  readonly effects: Effect[] = this.log.effects;
+  readonly timeline: CwdEvent[] = this.log.timeline;
+  readonly commands: CommandTrace[] = this.log.commands;
+  readonly writtenFiles = this.log.writtenFiles;
 
-function indexName(i: number): string {
-  return i < INDEX_NAMES.length ? INDEX_NAMES[i]! : String(i);
-}
-
-export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
-  readonly effects: Effect[] = [];
-  readonly timeline: CwdEvent[] = [];
-  readonly commands: CommandTrace[] = [];
-  private steps = 0;
-  private shellDepth = 0;
-  private functionDepth = 0;
-  /**
-   * The nesting the current command runs in (`bash -c`, `eval`, a function). Replaced, never
-   * changed in place, so effects and traces share it instead of copying it.
-   */
-  private via: string[] = [];
-  private stepLimitReported = false;
-  private nextNamedFd = 10;
+  get stepLimitReached(): boolean {
+    return this.simple.limitReached;
+  }
 
   constructor(readonly ctx: AnalyzeContext) {
     this.reach = ctx.everyFunction ? new Reachability() : null;
+    this.functions = new Functions(this, !!ctx.everyFunction);
+    this.nested = new NestedShells(this);
+    this.simple = new SimpleCommands(this);
   }
 
   initialState(): State {
@@ -292,13 +93,12 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
-      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.via });
+      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.log.via });
     }
-    this.source = { id: this.nextSourceId++, text: script.source, file: this.ctx.file ?? null };
-    this.mainSource = this.source.id;
+    this.sources.start(script.source, this.ctx.file ?? null);
     this.exec(script.body, st, { kind: 'unknown' });
     this.runExitTraps(st);
-    if (this.ctx.everyFunction) this.runUncalled(st);
+    if (this.ctx.everyFunction) this.functions.runUncalled(st);
     // A limit left paths unfollowed; a parse error left the file's structure partly unknown (a
     // command read as unconditional may be the right side of `||`): no region is said unreachable.
     const limited = this.reach !== null && (script.problems.length > 0 || this.loopUnsettled || this.effects.some((e) => e.kind === 'problem' && e.category === 'analysis-limit'));
@@ -317,98 +117,34 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** Lint (everyFunction): the commands of the analyzed text reached, and where paths ended (reachability.ts). */
   private readonly reach: Reachability | null;
-  private mainSource = -1;
   /** Function bodies and sourced files being run: `return` ends one of them; with none, it ends nothing. */
-  private readonly returns = new ReturnFrames();
+  readonly returns = new ReturnFrames();
   /** The loops being run, for `break` and `continue` (control-flow.ts). */
-  private readonly loops = new LoopFrames();
+  readonly loops = new LoopFrames();
   /** A loop's passes ran out before its state settled: its result is not every path's, so nothing is said unreachable. */
-  private loopUnsettled = false;
+  loopUnsettled = false;
+
+  get returnDepth(): number {
+    return this.returns.depth;
+  }
 
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void {
     this.loops.jump(st, kind, levels, this.returns.depth);
   }
 
-  private readonly functionSite: FunctionSite = (fn) => {
-    const def = this.definedAt.get(fn);
-    return def ? { line: fn.range.line, file: def.source.id === this.mainSource ? null : def.source.file } : null;
-  };
-
   /** Set while a loop reads its input line by line without being unrolled: `read` gets unknown values. */
   readsUnknown = false;
-  /** The source being analyzed (for aliases, which bash expands on the lines it reads later). */
-  private source: SourceRef = { id: 0, text: '', file: null };
-  /** The commands of enclosing files that led to the code now analyzed (`source lib.sh`, a call of f). */
-  private sites: Site[] = [];
-  /** Where each function was defined (lint's every-function pass, and effects of a call from another file). */
-  private readonly definedAt = new Map<FunctionDef, { source: SourceRef; sites: Site[]; st: State | null }>();
-  private readonly called = new Set<FunctionDef>();
-  /**
-   * In lint's every-function pass, calls are followed only this deep below the function analyzed:
-   * a callee not followed is analyzed as a function of its own (each body once, not once per
-   * caller chain, which grew past the step budget on large libraries).
-   */
-  private uncalledPass = false;
-
-  /**
-   * Effects from `start` on came from code of `inner`'s text, reached from the current source at
-   * `site`: they are reported at the site, and, when `inner` is a file, keep where they are there.
-   */
-  private crossed(start: number, inner: SourceRef, site: Site): void {
-    for (let i = start; i < this.effects.length; i++) {
-      const e = this.effects[i]!;
-      if (!e.origin && inner.file !== null && inner.file !== this.source.file) e.origin = { file: inner.file, range: e.range, chain: [] };
-      if (e.origin) e.origin.chain.unshift({ file: this.source.file, line: site.range.line, note: site.note });
-      relocate(e, site.range);
-    }
-  }
-
-  /** Lint: the functions no call reached, each once, with unknown arguments, from the script's end. */
-  private runUncalled(end: State): void {
-    const main = this.source.file;
-    this.uncalledPass = true;
-    for (const [fn, def] of this.definedAt) {
-      if (this.called.has(fn)) continue;
-      // A sourced file's own functions are that file's to analyze (lint reads it on its own).
-      if (def.source.file !== null && def.source.file !== main) continue;
-      if (this.stepLimitReported) return;
-      const st = cloneState(end.terminated || !def.st ? def.st ?? end : end);
-      st.terminated = false;
-      st.returned = false;
-      const savedSource = this.source;
-      const savedSites = this.sites;
-      const start = this.effects.length;
-      this.source = def.source;
-      this.sites = def.sites;
-      try {
-        this.called.add(fn);
-        this.runFunctionBody(fn, null, st, { kind: 'unknown' });
-      } finally {
-        this.source = savedSource;
-        this.sites = savedSites;
-      }
-      // From the outermost file's view: at the commands that led to the definition.
-      for (let k = def.sites.length - 1; k >= 0; k--) {
-        const site = def.sites[k]!;
-        const saved = this.source;
-        this.source = site.from;
-        this.crossed(start, k === def.sites.length - 1 ? def.source : def.sites[k + 1]!.from, site);
-        this.source = saved;
-      }
-    }
-  }
-  private nextSourceId = 1;
-  private readonly expandingAliases = new Set<string>();
-  /**
-   * Files this command writes with content it prints itself (`cat > x.sh <<EOF`, `printf ... > f`,
-   * `tee f <<EOF`), by normalized absolute path; known false when written some other way.
-   */
-  /** Set once a program the table does not know ran: file tests no longer read the disk. */
-  private unknownProgramRan = false;
-  readonly writtenFiles = new Map<string, { text: string; known: boolean; printed?: boolean }>();
+  /** Which text is being read (sources.ts). */
+  readonly sources = new Sources();
+  /** Function definitions and calls (functions.ts). */
+  private readonly functions: Functions;
+  /** Simple commands: expansion, redirects, dispatch, the step budget (simple.ts). */
+  private readonly simple: SimpleCommands;
+  /** Nested shells, traps, aliases, wrapped commands (nested.ts). */
+  private readonly nested: NestedShells;
 
   sourceLine(range: Range): SourceLine {
-    return { source: this.source.id, line: range.line };
+    return this.sources.line(range);
   }
 
   /** Decides file tests against the disk as it is now, unless this command changed the path before. */
@@ -430,117 +166,53 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   /** Whether an effect recorded so far may have created, changed or removed `path`. */
   touched(path: string): boolean {
-    const related = (p: string | null) => {
-      if (p === null) return true;
-      const h = p.indexOf(HOLE);
-      const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
-      return isInside(path, known) || isInside(known, path);
-    };
-    // A program the table does not know, or code not known statically, may have changed anything.
-    if (this.unknownProgramRan) return true;
-    for (const e of this.effects) {
-      if (e.kind === 'problem' && e.category !== 'syntax') return true;
-      if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
-      if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
-    }
-    return false;
+    return this.log.touched(path);
   }
 
   /** `set -- a b`, function arguments: $1 ... $N, $# and "$@"; null makes them unknown. */
   setPositional(st: State, values: Field[] | null): void {
-    // A new map (the old one may be shared): $1 ... $N, then `@` as setArray builds it (keeping
-    // whether `@` was exported) and `#`. Whatever else was positional goes.
-    const pos = new Map<string, Variable>();
-    const exported = st.pos.get('@')?.exported ?? false;
-    if (values === null) {
-      pos.set('@', { value: HOLE, confidence: 'possible', evidence: [], exported, fromEnvironment: false, array: { assoc: false, entries: [], partial: true } });
-      pos.set('#', { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
-      st.pos = pos;
-      return;
-    }
-    let conf: Confidence = 'likely';
-    const entries: [string, string][] = [];
-    for (let i = 0; i < values.length; i++) {
-      const a = values[i]!;
-      // A guessed argument stays a guess in the function (it decides no condition there either).
-      pos.set(indexName(i + 1), { value: a.value, confidence: a.confidence, evidence: a.evidence, exported: false, fromEnvironment: false, ...(a.guessed ? { guessed: true } : {}) });
-      conf = weakest(conf, a.confidence);
-      entries.push([indexName(i), a.value]);
-    }
-    const zero = values.length > 0 ? values[0]!.value : '';
-    pos.set('@', { value: zero, confidence: conf, evidence: lastEvidence(values, 4), exported, fromEnvironment: false, array: { assoc: false, entries, partial: false } });
-    pos.set('#', { value: String(values.length), confidence: 'certain', evidence: [], exported: false, fromEnvironment: false });
-    st.pos = pos;
+    setPositional(st, values);
   }
+
+  // ---------------------------------------------------------------- nested shells (nested.ts)
 
   /** A trap handler: EXIT handlers run when the shell ends; others may run at any time, so now, in a copy. */
   runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void {
-    this.runNested(code, inPlace ? st : cloneState(st), range, label);
+    this.nested.runTrap(code, st, range, label, inPlace);
   }
 
-  private runExitTraps(st: State): void {
-    const handlers = st.extras.traps.get('EXIT');
-    if (!handlers) return;
-    st.extras.traps.delete('EXIT');
-    for (const h of handlers) {
-      const end = cloneState(st);
-      this.runTrap(h.code, end, h.range, 'trap EXIT', true);
-    }
+  runExitTraps(st: State): void {
+    this.nested.runExitTraps(st);
   }
 
   /** `coproc cmd`, `cmd &`: runs in a background subshell. */
   runBackground(fields: Field[], inv: Invocation): void {
-    const savedVia = this.via;
-    this.via = [...this.via, inv.name];
-    try {
-      this.dispatch(fields, inv.env, cloneState(inv.st), inv.range, { kind: 'unknown' });
-    } finally {
-      this.via = savedVia;
-    }
+    this.nested.runBackground(fields, inv);
+  }
+
+  /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
+  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
+    this.nested.runNested(source, st, range, label, stdin, file);
+  }
+
+  /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
+  sourceFile(path: Field, st: State, range: Range): void {
+    this.nested.sourceFile(path, st, range);
+  }
+
+  /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
+  runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
+    this.nested.runWrapped(fields, env, st, range, label, stdin, cwd);
+  }
+
+  /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
+  child(st: State): State {
+    return this.nested.child(st);
   }
 
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
-    const prev = this.writtenFiles.get(path);
-    if (text === null || text.includes(HOLE)) this.writtenFiles.set(path, { text: '', known: false, printed: true });
-    else if (append) this.writtenFiles.set(path, prev ? { text: prev.text + text, known: prev.known, printed: true } : { text, known: false, printed: true });
-    else this.writtenFiles.set(path, { text, known: true, printed: true });
-  }
-
-  /**
-   * Runs a script this command wrote (`bash x.sh`, `./x.sh`, `source x.sh`): its content is
-   * analyzed as a nested shell (a child shell unless sourced); unknown content is dynamic.
-   */
-  runWrittenScript(path: string, shown: string, args: Field[], st: State, range: Range, how: 'child' | 'source'): void {
-    const entry = this.writtenFiles.get(path)!;
-    const label = how === 'source' ? `source ${shown}` : shown;
-    if (!entry.known) {
-      this.dynamicProblem(`runs ${shown}, which this command writes with content not known statically`, label, range);
-      return;
-    }
-    const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(entry.text);
-    const prog = shebang ? basenameOf(shebang[1]!) === 'env' && shebang[2] ? basenameOf(shebang[2]) : basenameOf(shebang[1]!) : null;
-    if (how === 'child' && prog !== null && !SHELL_NAMES.has(prog)) {
-      const spec = lookupCommand(prog);
-      if (spec?.category === 'code') this.maybeWrites(entry.text, range, prog, `the ${prog} script ${shown} this command writes`);
-      else this.dynamicProblem(`runs ${shown}, a ${prog} script this command writes`, label, range);
-      return;
-    }
-    if (how === 'source') {
-      this.returns.run(st, () => this.runNested(entry.text, st, range, label));
-      return;
-    }
-    const child = this.child(st);
-    this.setPositional(child, args);
-    this.runNested(entry.text, child, range, label);
-  }
-
-  /** The absolute normalized path a command word names, when it is known and single. */
-  private pathOf(value: string, st: State): string | null {
-    if (value.includes(HOLE)) return null;
-    if (value.startsWith('/')) return normalizeLogical(value);
-    const cwd = st.cwd.paths?.length === 1 ? st.cwd.paths[0]! : null;
-    return cwd && !cwd.includes(HOLE) ? normalizeLogical(joinPath(cwd, value)) : null;
+    this.log.recordFile(path, text, append);
   }
 
   // ---------------------------------------------------------------- ExpandHooks
@@ -559,7 +231,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
   }
 
   problem(reason: string, text: string, word: Word): void {
-    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.via });
+    this.effects.push({ kind: 'problem', reason, category: 'syntax', text, range: word.range, via: this.log.via });
   }
 
   pwd(st: State): string | null {
@@ -568,9 +240,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   // ---------------------------------------------------------------- output capture
 
-  private capture: string[] | null = null;
+  /** Where what commands print goes, for `$(...)`; null where nothing captures it. */
+  capture: string[] | null = null;
 
-  private execCapturing(body: Command, st: State, out: string[]): void {
+  execCapturing(body: Command, st: State, out: string[]): void {
     const saved = this.capture;
     this.capture = out;
     try {
@@ -589,7 +262,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
 
   exec(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
-    if (this.reach !== null && this.source.id === this.mainSource) this.reach.reach(cmd);
+    if (this.reach !== null && this.sources.isMain()) this.reach.reach(cmd);
     if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
       // Redirects on a compound command apply to its whole body, then end.
       const layer = this.openRedirects(cmd.redirects, st);
@@ -610,7 +283,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         for (let i = 0; i < cmd.items.length; i++) {
           const item = cmd.items[i]!;
           if (st.terminated || st.returned) {
-            if (this.reach !== null && this.source.id === this.mainSource) this.reach.endedAt(cmd.items, i, st, this.functionSite);
+            if (this.reach !== null && this.sources.isMain()) this.reach.endedAt(cmd.items, i, st, this.functions.site);
             break;
           }
           if (item.background) this.exec(item.command, cloneState(st), { kind: 'unknown' });
@@ -618,1126 +291,116 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost {
         }
         return;
       case 'simple':
-        this.simple(cmd, st, stdin);
+        this.simple.run(cmd, st, stdin);
         // `return` outside a function and a sourced file: bash says so and goes on (status 1).
         // Where the analyzed text is itself sourced it ends there; going on covers that too.
         if (st.returned && this.returns.depth === 0) st.returned = false;
         return;
       case 'pipeline':
-        this.pipeline(cmd.commands, st, stdin);
+        pipeline(this, cmd.commands, st, stdin);
         if (cmd.negated) this.status = this.status === null ? null : !this.status;
         return;
-      case 'and-or': {
-        // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
-        // `cd x` did not move); the result joins a's success with b's outcome.
-        const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
-        this.exec(cmd.left, st, stdin);
-        if (st.terminated) return;
-        const known = this.status;
-        if (known !== null) {
-          // The left side's outcome is decided (a test on known values or on the disk): the right
-          // side runs, in sequence, or not at all.
-          if (known === (cmd.op === '&&')) this.exec(cmd.right, st, stdin);
-          else this.status = known;
-          return;
-        }
-        if (beforeLeft) {
-          this.exec(cmd.right, beforeLeft, stdin);
-          assignState(st, joinStates([st, beforeLeft]));
-          return;
-        }
-        // `a && b`: b runs after a succeeded, so the chain is sequential (`cd x && cd y && cmd`).
-        // After a test (`[ -d x ] && cd x`) or with `||`, b may not run: join both outcomes.
-        // Its outcome is still undecided (a may have failed), and when b ends the shell (`grep -q x f
-        // && echo found && exit`, `[ -z "$1" ] && usage && exit`), the script goes on from a's failure.
-        if (cmd.op === '&&' && !isTest(cmd.left)) {
-          const ifLeftFailed = cloneState(st);
-          this.exec(cmd.right, st, stdin);
-          if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
-          if (st.terminated || st.returned) assignState(st, ifLeftFailed);
-          this.status = this.status === false ? false : null;
-          return;
-        }
-        const right = cloneState(st);
-        this.exec(cmd.right, right, stdin);
-        assignState(st, joinStates([st, right]));
-        this.status = null;
+      case 'and-or':
+        andOr(this, cmd, st, stdin);
         return;
-      }
-      case 'subshell': {
-        // A subshell does not inherit EXIT traps; its own run when it ends.
-        const sub = cloneState(st);
-        sub.extras.traps = CowMap.of();
-        this.exec(cmd.body, sub, stdin);
-        this.runExitTraps(sub);
+      case 'subshell':
+        subshell(this, cmd, st, stdin);
         return;
-      }
       case 'group':
         this.exec(cmd.body, st, stdin);
         return;
-      case 'if': {
-        const ends: State[] = [];
-        const cur = st;
-        let decided = false;
-        for (const branch of cmd.branches) {
-          this.exec(branch.condition, cur, { kind: 'unknown' });
-          // A condition decided now (`[ -d /known ]`) takes or skips its branch for certain.
-          const known = this.status;
-          if (known === false) continue;
-          const b = cloneState(cur);
-          this.exec(branch.body, b, stdin);
-          ends.push(b);
-          if (known === true) {
-            decided = true;
-            break;
-          }
-        }
-        if (!decided) {
-          const rest = cloneState(cur);
-          if (cmd.elseBody) this.exec(cmd.elseBody, rest, stdin);
-          ends.push(rest);
-        }
-        assignState(st, joinStates(ends));
-        this.status = null;
+      case 'if':
+        ifCommand(this, cmd, st, stdin);
         return;
-      }
-      case 'case': {
-        expandScalar(cmd.subject, st, this);
-        const ends: State[] = [];
-        let hasDefault = false;
-        for (const item of cmd.items) {
-          if (item.patterns.some((p) => p.text === '*')) hasDefault = true;
-          const b = cloneState(st);
-          this.exec(item.body, b, stdin);
-          ends.push(b);
-        }
-        if (!hasDefault) ends.push(cloneState(st));
-        assignState(st, joinStates(ends));
+      case 'case':
+        caseCommand(this, cmd, st, stdin);
         return;
-      }
       case 'loop':
-        this.loop(cmd, st, stdin);
+        loop(this, cmd, st, stdin);
         this.status = null;
         return;
       case 'function':
-        st.funcs.set(cmd.name, cmd);
-        if (!this.definedAt.has(cmd)) this.definedAt.set(cmd, { source: this.source, sites: this.sites, st: this.ctx.everyFunction ? cloneState(st) : null });
+        this.functions.define(cmd, st);
         return;
-      case 'test': {
-        if (!cmd.args) {
-          for (const w of cmd.words) expandWord(w, st, this);
-          return;
-        }
-        // `[[ ... ]]`: no splitting or globbing; an unquoted glob on the right of `==` is a pattern.
-        // `[ ... ]`: ordinary words, split and globbed (a glob makes the test undecided).
-        const args = cmd.single
-          ? cmd.args.flatMap((w) => expandWord(w, st, this).fields)
-          : cmd.args.map((w) => {
-              // expandScalar returns a new field: marking it is no change to anything shared.
-              const f = expandScalar(w, st, this);
-              f.glob = hasUnquotedGlob(w);
-              return f;
-            });
-        if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
-          this.status = null;
-          return;
-        }
-        this.status = evaluateTest(args, this.testContext(st, !cmd.single));
+      case 'test':
+        testCommand(this, cmd, st);
         return;
-      }
       case 'unknown':
         // Already reported as a problem by the builder.
         return;
     }
   }
 
-  private loop(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    this.loops.run(st, this.returns.depth, () => this.loopBody(cmd, st, stdin));
-  }
-
-  private loopBody(cmd: Extract<Command, { kind: 'loop' }>, st: State, stdin: Stdin): void {
-    if (cmd.loop === 'for' || cmd.loop === 'select') {
-      const values: Field[] = [];
-      let exact = cmd.values !== null;
-      for (const w of cmd.values ?? []) {
-        const { fields } = expandWord(w, st, this);
-        for (const f of fields) {
-          if (f.glob || f.guessed || f.value.includes(HOLE)) exact = false;
-          values.push(f);
-        }
-      }
-      if (exact && values.length <= MAX_UNROLL && cmd.loop === 'for') {
-        // Known values: run the body once per value, in order, as bash would.
-        const before = cloneState(st);
-        for (const v of values) {
-          if (st.terminated) break;
-          this.setVar(st, cmd.variable ?? '_', v.value, 'likely', [{ range: cmd.range, note: `loop variable ${cmd.variable}=${v.value}` }]);
-          this.exec(cmd.body, st, stdin);
-          this.loops.nextIteration(st);
-        }
-        if (values.length === 0) assignState(st, before);
-        return;
-      }
-      const sample = values.find((v) => v.value.includes('/')) ?? values[0];
-      const value = sample && values.length === 1 && !sample.value.includes(HOLE) ? sample.value : sampleValue(values);
-      // Values under one known directory (`for f in /dir/*`) keep that directory: the hole is judged by position.
-      const loopConf: Confidence = value.includes('/') && !value.startsWith(HOLE) ? 'likely' : 'possible';
-      this.iterateUnknown(cmd, st, (iter) => {
-        this.setVar(iter, cmd.variable ?? '_', value, loopConf, [{ range: cmd.range, note: `loop variable ${cmd.variable} takes values not known statically` }]);
-        this.exec(cmd.body, iter, stdin);
-      }, cmd.variable ?? '_');
-      return;
-    }
-    // `while read -r line; do ...; done <<< "$known"`: one iteration per line, as bash runs it.
-    const lines = stdin.kind === 'text' && stdin.known && cmd.loop === 'while' && readsLines(cmd.condition) ? stdin.text.split('\n') : null;
-    if (lines && lines[lines.length - 1] === '') lines.pop();
-    if (lines && lines.length <= MAX_UNROLL) {
-      for (const line of lines) {
-        if (st.terminated) break;
-        this.exec(cmd.condition!, st, { kind: 'text', text: line + '\n', known: true });
-        this.exec(cmd.body, st, { kind: 'unknown' });
-        this.loops.nextIteration(st);
-      }
-      return;
-    }
-    const savedReads = this.readsUnknown;
-    this.readsUnknown = true;
-    try {
-      if (cmd.condition) this.exec(cmd.condition, st, stdin);
-      // A condition known to fail before the first iteration: the body never runs.
-      if (this.status === (cmd.loop === 'until')) return;
-      this.iterateUnknown(cmd, st, (iter) => {
-        this.exec(cmd.body, iter, stdin);
-        if (cmd.condition && !iter.terminated) this.exec(cmd.condition, iter, stdin);
-      });
-    } finally {
-      this.readsUnknown = savedReads;
-    }
-  }
-
-  /** A loop run an unknown number of times: passes until its head state settles (control-flow.ts). */
-  private iterateUnknown(loop: Command, st: State, once: (iter: State) => void, setFirst?: string): void {
-    if (!loopToFixpoint(st, this.loops, loop, once, setFirst)) this.loopUnsettled = true;
-  }
-
-  private pipeline(commands: Command[], st: State, stdin: Stdin): void {
-    // `! cmd` is a pipeline of one command: it runs in the current shell (its cd stays).
-    if (commands.length === 1) {
-      this.exec(commands[0]!, st, stdin);
-      return;
-    }
-    let input: Stdin = stdin;
-    commands.forEach((c, i) => {
-      // Every part of a pipeline runs in a subshell: its cd and variables do not leak.
-      const sub = cloneState(st);
-      const out: string[] = [];
-      const isLast = i === commands.length - 1;
-      if (isLast) this.exec(c, sub, input);
-      else {
-        this.execCapturing(c, sub, out);
-        input = pipeOutput(c, out, sub);
-      }
-    });
-  }
-
-  private tick(range: Range): boolean {
-    this.steps++;
-    const outOfTime = this.ctx.deadline !== undefined && (this.steps & 31) === 0 && performance.now() > this.ctx.deadline;
-    if (outOfTime || this.stepLimitReported || this.steps > (this.ctx.maxSteps ?? DEFAULT_STEPS)) {
-      if (!this.stepLimitReported) {
-        this.stepLimitReported = true;
-        this.effects.push({
-          kind: 'problem',
-          category: 'analysis-limit',
-          reason: outOfTime ? 'analysis stopped at its time budget' : `analysis stopped after ${this.ctx.maxSteps ?? DEFAULT_STEPS} steps`,
-          text: '',
-          range,
-          via: this.via,
-        });
-      }
-      return false;
-    }
-    return true;
-  }
-
-  private simple(cmd: SimpleCommand, st: State, stdin: Stdin): void {
-    if (!this.tick(cmd.range)) return;
-    if (this.expandAlias(cmd, st, stdin)) return;
-    const fields: Field[] = [];
-    for (const w of cmd.words) {
-      const { fields: fs, truncated } = expandWord(w, st, this);
-      if (truncated) {
-        this.effects.push({
-          kind: 'problem',
-          category: 'analysis-limit',
-          reason: 'brace expansion produces too many words to check',
-          text: w.text,
-          range: w.range,
-          via: this.via,
-        });
-      }
-      for (let i = 0; i < fs.length; i++) fields.push(fs[i]!);
-    }
-    // Prefix assignments: alone they set shell variables; before a command, its environment.
-    const env = cmd.assigns.length > 0 ? new Map<string, Field>() : NO_ENV;
-    for (const a of cmd.assigns) {
-      const value = a.value ? expandScalar(a.value, st, this) : { value: a.unknownValue ? HOLE : '', confidence: 'certain' as Confidence, evidence: [], glob: false };
-      if (fields.length === 0) this.assignVariable(st, a, value, {});
-      else env.set(a.name, value);
-    }
-    // `exec {fd}>file`: bash picks a free descriptor (10 and up) and stores its number in fd.
-    const named = namedDescriptors(cmd, fields);
-    for (const n of named) {
-      const fd = this.nextNamedFd++;
-      this.setVar(st, n.variable, String(fd), 'certain', [{ range: n.redirect.range, note: `{${n.variable}} opened descriptor ${fd}` }]);
-    }
-    if (named.length > 0) fields.splice(0, fields.length, ...fields.filter((f) => !named.some((n) => n.field === f)));
-    const redirects = named.length > 0 ? cmd.redirects.map((r) => named.find((n) => n.redirect === r) ? { ...r, fd: Number(getVar(st, named.find((n) => n.redirect === r)!.variable)!.value) } : r) : cmd.redirects;
-    const layer = this.openRedirects(redirects, st);
-    // `exec` without a command applies its redirects to the shell itself.
-    const permanent = fields.length === 1 && fields[0]!.value === 'exec';
-    // `cat > x.sh <<EOF`, `printf ... > do.sh`: what the command prints is the file's content.
-    const outFile = !permanent && layer.saved.has(1) ? st.extras.fds.get(1) : undefined;
-    const outPath = outFile && !outFile.path.includes(HOLE) ? outFile.path : null;
-    const savedCapture = this.capture;
-    // Output sent elsewhere (a file, /dev/null, stderr) is not what `$(...)` captures.
-    const printed: string[] | null = !permanent && layer.saved.has(1) ? [] : null;
-    if (printed !== null) this.capture = printed;
-    try {
-      this.simpleRun(cmd, fields, env, st, layer.stdin ?? stdin);
-    } finally {
-      this.capture = savedCapture;
-      if (!permanent) this.closeRedirects(st, layer);
-    }
-    if (outPath !== null) this.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
-  }
-
-  /**
-   * Aliases, as a non-interactive bash expands them: only after `shopt -s expand_aliases`, and
-   * only on lines read after both that and the alias definition (bash reads a line before it runs it).
-   */
-  private expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
-    const on = st.extras.expandAliases;
-    const w = cmd.words[0];
-    if (!on || !w || !w.parts.every((p) => p.kind === 'text' && p.quoting === 'none')) return false;
-    const a = st.extras.aliases.get(w.text);
-    if (!a || this.expandingAliases.has(w.text)) return false;
-    const here = this.sourceLine(cmd.range);
-    const before = (d: { source: number; line: number }) => d.source !== here.source || d.line < here.line;
-    if (!before(a) || !before(on)) return false;
-    const src = this.source.text;
-    if (cmd.range.end > src.length || src.slice(w.range.start, w.range.end) !== w.text) return false;
-    const text = src.slice(cmd.range.start, w.range.start) + a.text + src.slice(w.range.end, cmd.range.end);
-    this.expandingAliases.add(w.text);
-    try {
-      this.runNested(text, st, cmd.range, `alias ${w.text}`, stdin);
-    } finally {
-      this.expandingAliases.delete(w.text);
-    }
-    return true;
-  }
-
-  private simpleRun(cmd: SimpleCommand, fields: Field[], env: Map<string, Field>, st: State, input: Stdin): void {
-    if (this.ctx.commandTraces !== false && (fields.length > 0 || cmd.words.length > 0)) {
-      const argv: string[] = [];
-      for (let i = 0; i < fields.length; i++) {
-        const v = fields[i]!.value;
-        argv.push(v.includes(HOLE) ? displayPath(v) : v);
-      }
-      this.commands.push({ range: cmd.range, argv, cwd: st.cwd.paths, via: this.via });
-    }
-    if (fields.length === 0) return;
-    if (cmd.declarations.length > 0 || DECLARE_NAMES.has(fields[0]!.value)) {
-      const flags = declareFlags(fields);
-      for (const d of cmd.declarations) {
-        const value = d.value ? expandScalar(d.value, st, this) : null;
-        this.assignVariable(st, d, value, flags);
-      }
-      // `declare -A m`, `local -a list`: a name without a value declares an empty array.
-      if (flags.assoc || flags.indexed) {
-        for (const f of fields.slice(1)) {
-          if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && !cmd.declarations.some((d) => d.name === f.value) && !getVar(st, f.value)?.array) {
-            putVar(st, f.value, { value: '', confidence: 'likely', evidence: [], exported: false, fromEnvironment: false, array: { assoc: flags.assoc, entries: [], partial: false } });
-          }
-        }
-      }
-    }
-    this.dispatch(fields, env, st, cmd.range, input);
-  }
-
-  /**
-   * One assignment: `X=v`, `X+=v`, `a=(x y)`, `a+=(z)`, `a[k]=v`, and the declaration forms
-   * (`declare -n r=X`, `declare -A m=([k]=v)`, `export X=v`).
-   */
+  /** One assignment (assign.ts). */
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void {
-    const sub = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/.exec(a.name);
-    const at = `${a.range.line}:${a.range.column}`;
-    const unknownState = unknownVariable(a.name);
-    if (unknownState) this.dynamicProblem(unknownState, a.name, a.range);
-    if (flags.nameref && value && !sub) {
-      const target = value.value;
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(target)) {
-        putVar(st, a.name, { value: '', confidence: 'likely', evidence: [{ range: a.range, note: `${a.name} refers to ${target} (declare -n) at ${at}` }], exported: false, fromEnvironment: false, nameref: target });
-      } else this.setVar(st, a.name, HOLE, 'possible', [{ range: a.range, note: `${a.name} refers to a variable not known statically` }]);
-      return;
-    }
-    if (sub) {
-      // `a[k]=v`: one element.
-      const base = resolveNameref(st, sub[1]!);
-      const prev = getVar(st, base);
-      const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
-      const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, this);
-      const v = value?.value ?? '';
-      if (key === null) arr.partial = true;
-      else {
-        const i = arr.entries.findIndex(([k]) => k === key);
-        const next = a.append && i >= 0 ? arr.entries[i]![1] + v : v;
-        if (i >= 0) arr.entries[i] = [key, next];
-        else arr.entries.push([key, next]);
-        if (!arr.assoc) arr.entries.sort((x, y) => Number(x[0]) - Number(y[0]));
-      }
-      this.setArray(st, base, arr, weakest(value?.confidence ?? 'certain', 'likely'), [...(value?.evidence ?? []), { range: a.range, note: `${a.name}=${displayPath(v)} set at ${at}` }], flags.exported);
-      return;
-    }
-    if (a.elements) {
-      const name = resolveNameref(st, a.name);
-      const prev = getVar(st, name);
-      const assoc = flags.assoc || (a.append && !!prev?.array?.assoc) || (!flags.indexed && !!prev?.array?.assoc);
-      const arr: ArrayValue = a.append && prev ? (prev.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc, entries: [['0', prev.value]], partial: false }) : { assoc, entries: [], partial: false };
-      let conf: Confidence = 'likely';
-      const ev: Evidence[] = [];
-      let next = arr.entries.reduce((n, [k]) => (/^\d+$/.test(k) ? Math.max(n, Number(k) + 1) : n), 0);
-      for (const w of a.elements) {
-        const keyed = keyedElement(w);
-        if (keyed) {
-          const key = subscriptKey(st, keyed.key, assoc, arr.entries.length, this);
-          const f = expandScalar(keyed.value, st, this);
-          conf = weakest(conf, f.confidence);
-          if (key === null) {
-            arr.partial = true;
-            continue;
-          }
-          const i = arr.entries.findIndex(([k]) => k === key);
-          if (i >= 0) arr.entries[i] = [key, f.value];
-          else arr.entries.push([key, f.value]);
-          if (/^\d+$/.test(key)) next = Math.max(next, Number(key) + 1);
-          continue;
-        }
-        const { fields } = expandWord(w, st, this);
-        for (const f of fields) {
-          conf = weakest(conf, f.confidence);
-          ev.push(...f.evidence);
-          // A glob element becomes as many elements as files match: not known statically.
-          if (f.glob) {
-            arr.partial = true;
-            continue;
-          }
-          arr.entries.push([String(next++), f.value]);
-        }
-      }
-      this.setArray(st, name, arr, conf, [...ev.slice(-4), { range: a.range, note: `${a.name}=(${arr.entries.map(([, v]) => displayPath(v)).join(' ')}) set at ${at}` }], flags.exported);
-      return;
-    }
-    if (value === null) {
-      if (a.unknownValue) this.setVar(st, a.name, HOLE, 'possible', [], flags.exported);
-      else if (flags.exported && getVar(st, a.name)) this.setVar(st, a.name, getVar(st, a.name)!.value, getVar(st, a.name)!.confidence, getVar(st, a.name)!.evidence, true);
-      return;
-    }
-    const target = resolveNameref(st, a.name);
-    const prevVar = getVar(st, target);
-    const prev = a.append ? prevVar?.value ?? '' : '';
-    // `X+=v` on a variable the script did not set appends to whatever the environment gave it.
-    const guessed = value.guessed || (a.append && (!prevVar || prevVar.guessed || (prevVar.fromEnvironment && !this.envKnown(target))));
-    if (prevVar?.array && !prevVar.array.assoc) {
-      // `a=x` on an array sets element 0.
-      const entries = prevVar.array.entries.filter(([k]) => k !== '0');
-      entries.unshift(['0', prev + value.value]);
-      this.setArray(st, target, { ...prevVar.array, entries }, weakest(value.confidence, 'likely'), value.evidence, flags.exported);
-      return;
-    }
-    this.setVar(st, target, prev + value.value, weakest(value.confidence, 'likely'), [
-      ...value.evidence,
-      { range: a.range, note: `${a.name}=${displayPath(prev + value.value)} set at ${at}` },
-    ], flags.exported, guessed);
+    assignVariable(this, st, a, value, flags);
   }
 
   /** Sets an array variable (element 0 is also its scalar value). */
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void {
-    const prev = getVar(st, name);
-    const zero = arr.entries.find(([k]) => k === '0')?.[1] ?? (arr.partial ? HOLE : '');
-    putVar(st, name, { value: zero, confidence, evidence: evidence.slice(-6), exported: exported ?? prev?.exported ?? false, fromEnvironment: false, array: arr });
+    setArray(st, name, arr, confidence, evidence, exported);
   }
 
   /** Runs argv (already expanded) from `st`. Also the entry point for wrappers' inner commands. */
   dispatch(fields: Field[], env: Map<string, Field>, st: State, range: Range, stdin: Stdin, bypassFunctions = false): void {
-    this.status = null;
-    let first = fields[0];
-    if (!first) return;
-    let shown = first.value;
-    const args = fields.slice(1);
-    // A lone `[` is no pattern (nothing closes it): it is the test builtin.
-    if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
-      // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
-      this.unknownProgramRan = true;
-      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
-      return;
-    }
-    const fn = bypassFunctions ? undefined : st.funcs.get(shown);
-    if (fn && !shown.includes('/')) {
-      this.callFunction(fn, args, st, range, stdin);
-      return;
-    }
-    // Builtins: the interpreter's own, before the hash table and PATH.
-    const builtin = shown.includes('/') ? undefined : BUILTIN_HANDLERS.get(shown);
-    if (builtin) {
-      const inv: Invocation = { name: shown, shown, args, st, env, range, via: this.via, stdin };
-      const mark = this.capture?.length ?? 0;
-      if (builtin(inv, this)) {
-        if (!SILENT_BUILTINS.has(shown) && (this.capture?.length ?? 0) === mark) this.emitOutput(HOLE);
-        return;
-      }
-    }
-    // `hash -p PATH NAME`: NAME runs PATH.
-    const hashed = shown.includes('/') ? undefined : st.extras.hashed.get(shown);
-    if (hashed !== undefined) {
-      first = { ...first, value: hashed, evidence: [...first.evidence, { range, note: `${shown} runs ${displayPath(hashed)} (hash -p)` }] };
-      shown = hashed;
-      if (hashed.includes(HOLE)) {
-        this.unknownProgramRan = true;
-      this.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
-        return;
-      }
-    }
-    const name = shown.includes('/') ? basenameOf(shown) : shown;
-    // A script this command wrote, run by path (`./do.sh`) or by a shell (`bash x.sh`).
-    // A program written some other way (`gcc -o x`, `cp`) runs like any program the table does not know.
-    if (shown.includes('/')) {
-      const path = this.pathOf(shown, st);
-      if (path !== null && this.writtenFiles.get(path)?.printed) {
-        this.emitOutput(HOLE);
-        this.runWrittenScript(path, shown, args, st, range, 'child');
-        return;
-      }
-    }
-    if (SHELL_NAMES.has(name)) {
-      const i = scriptOperand(args);
-      const path = i === null ? null : this.pathOf(args[i]!.value, st);
-      if (path !== null && this.writtenFiles.has(path)) {
-        this.emitOutput(HOLE);
-        this.runWrittenScript(path, displayPath(args[i!]!.value), args.slice(i! + 1), st, range, 'child');
-        return;
-      }
-    }
-    const inv: Invocation = { name, shown, args, st, env, range, via: this.via, stdin };
-    const spec = lookupCommand(name);
-    // What it prints matters only where output is captured (`$(...)`, a pipe, a file it writes).
-    if (this.capture !== null) {
-      const out = spec?.output ? spec.output(inv, this) : null;
-      if (out !== null) this.emitOutput(out);
-      else if (!spec?.silent) this.emitOutput(HOLE);
-    }
-    if (spec) {
-      spec.run(inv, this);
-      // nullglob: a glob without a match vanishes and the next word takes its place.
-      if (st.extras.shopts.has('nullglob') && spec.category !== 'read' && args.some((a) => a.glob)) unlisted(inv, this, pathArguments(args), 'with nullglob, a glob may vanish and shift it');
-    } else {
-      this.unknownProgramRan = true;
-      unknownCommand(inv, this);
-    }
-    // `tee FILE <<EOF`: the files get what tee reads.
-    if (name === 'tee') {
-      const append = args.some((a) => a.value === '-a' || a.value === '--append');
-      for (const a of args) {
-        if (a.value.startsWith('-')) continue;
-        const path = this.pathOf(a.value, st);
-        if (path !== null) this.recordFile(path, stdin.kind === 'text' && stdin.known ? stdin.text : null, append);
-      }
-    }
+    this.simple.dispatch(fields, env, st, range, stdin, bypassFunctions);
   }
 
-  /** Functions on the call stack, and those being re-analyzed with unknown arguments. */
-  private readonly activeFunctions = new Map<string, number>();
-  private readonly summarizing = new Set<string>();
-
-  private callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
-    if (this.uncalledPass && this.functionDepth >= UNCALLED_DEPTH) {
-      this.emitOutput(HOLE);
-      return;
-    }
-    if (this.functionDepth >= MAX_FUNCTION_DEPTH) {
-      this.effects.push({ kind: 'problem', category: 'analysis-limit', reason: `function calls nest deeper than ${MAX_FUNCTION_DEPTH} (at ${fn.name})`, text: fn.name, range, via: this.via });
-      // What it would print is unknown, never empty: `$(f)/x` must not become `/x`.
-      this.emitOutput(HOLE);
-      return;
-    }
-    // Recursion: the body is analyzed once more with unknown arguments (covering every deeper
-    // call), and calls made while doing so are summarized by that analysis.
-    if (this.activeFunctions.has(fn.name)) {
-      if (this.summarizing.has(fn.name)) {
-        this.emitOutput(HOLE);
-        return;
-      }
-      this.summarizing.add(fn.name);
-      try {
-        this.runFunctionBody(fn, args.map((a) => ({ ...a, value: HOLE, confidence: 'possible' as const })), st, stdin, range);
-      } finally {
-        this.summarizing.delete(fn.name);
-      }
-      return;
-    }
-    this.runFunctionBody(fn, args, st, stdin, range);
+  callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void {
+    this.functions.call(fn, args, st, range, stdin);
   }
 
-  private runFunctionBody(fn: FunctionDef, args: Field[] | null, st: State, stdin: Stdin, site?: Range): void {
-    this.called.add(fn);
-    // A function of another text (a sourced file's, an eval's): its ranges are that text's.
-    const def = this.definedAt.get(fn);
-    if (def && site && def.source.id !== this.source.id) {
-      const start = this.effects.length;
-      const outer = this.source;
-      const savedSites = this.sites;
-      const here: Site = { range: site, note: `calls ${fn.name}`, from: outer };
-      this.source = def.source;
-      this.sites = [...savedSites, here];
-      try {
-        this.runFunctionBody(fn, args, st, stdin);
-      } finally {
-        this.source = outer;
-        this.sites = savedSites;
-      }
-      this.crossed(start, def.source, here);
-      return;
-    }
-    this.functionDepth++;
-    this.activeFunctions.set(fn.name, (this.activeFunctions.get(fn.name) ?? 0) + 1);
-    // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
-    const saved = st.pos;
-    this.setPositional(st, args);
-    const layer = this.openRedirects(fn.redirects, st);
-    try {
-      this.returns.run(st, () => this.exec(fn.body, st, layer.stdin ?? stdin));
-    } finally {
-      this.closeRedirects(st, layer);
-      st.pos = saved;
-      const n = (this.activeFunctions.get(fn.name) ?? 1) - 1;
-      if (n > 0) this.activeFunctions.set(fn.name, n);
-      else this.activeFunctions.delete(fn.name);
-      this.functionDepth--;
-    }
+  expandAlias(cmd: SimpleCommand, st: State, stdin: Stdin): boolean {
+    return this.nested.expandAlias(cmd, st, stdin);
+  }
+
+  runWritten(shown: string, name: string, args: Field[], st: State, range: Range): boolean {
+    return this.nested.runWritten(shown, name, args, st, range);
   }
 
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean, guessed?: boolean): void {
-    name = resolveNameref(st, name);
-    const prev = getVar(st, name);
-    const v: Variable = {
-      value,
-      confidence,
-      evidence: evidence.slice(-6),
-      exported: exported ?? prev?.exported ?? false,
-      fromEnvironment: false,
-    };
-    if (guessed) v.guessed = true;
-    putVar(st, name, v);
+    setVar(st, name, value, confidence, evidence, exported, guessed);
   }
 
-  // ---------------------------------------------------------------- redirects
+  // ---------------------------------------------------------------- redirects (redirects.ts)
 
-  /**
-   * Applies redirects in order: emits their writes, points descriptors at the files they open
-   * (so `/dev/fd/3` or `>&3` later lands there), and returns the stdin a heredoc or herestring
-   * provides. `closeRedirects` restores the descriptors when the command ends.
-   */
   openRedirects(list: Redirect[], st: State): RedirectLayer {
-    // Most commands have no redirect: one empty layer for all of them (only this method fills one).
-    if (list.length === 0) return NO_REDIRECTS;
-    const layer: RedirectLayer = { stdin: null, saved: new Map(), appending: new Set() };
-    const point = (fd: number, target: FdTarget | null) => {
-      if (!layer.saved.has(fd)) layer.saved.set(fd, st.extras.fds.has(fd) ? st.extras.fds.get(fd) : undefined);
-      st.extras.fds.set(fd, target);
-    };
-    for (const r of list) {
-      if (r.heredoc) {
-        const body = r.heredoc.quoted
-          ? { value: r.heredoc.body.parts.map((p) => (p.kind === 'text' ? p.value : '')).join(''), confidence: 'certain' as Confidence }
-          : expandScalar(r.heredoc.body, st, this);
-        let text = body.value;
-        if (r.op === '<<-') text = text.replace(/^\t+/gm, '');
-        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text, known: !text.includes(HOLE) };
-        continue;
-      }
-      if (!r.target) {
-        if (r.op === '>&-' || r.op === '<&-') point(r.fd ?? (r.op === '>&-' ? 1 : 0), null);
-        continue;
-      }
-      if (r.op === '<<<') {
-        const f = expandScalar(r.target, st, this);
-        if ((r.fd ?? 0) === 0) layer.stdin = { kind: 'text', text: f.value + '\n', known: !f.value.includes(HOLE) };
-        continue;
-      }
-      const f = expandScalar(r.target, st, this);
-      let op: WriteOp | null = null;
-      switch (r.op) {
-        case '>':
-        case '>|':
-        case '&>':
-          op = 'write';
-          break;
-        case '>>':
-        case '&>>':
-          op = 'append';
-          break;
-        case '<>':
-          op = 'create';
-          break;
-        case '>&':
-        case '<&': {
-          // `N>&M` duplicates M; `>&word` with a word that is not a number or `-` is `&>word`.
-          if (/^\d+-?$/.test(f.value)) {
-            const from = Number(f.value.replace(/-$/, ''));
-            const target = this.descriptor(st, from);
-            const fd = r.fd ?? (r.op === '>&' ? 1 : 0);
-            if (target && r.op === '>&') this.write('append', { ...f, value: target.path }, st, r.range, `>&${from}`, { redirect: true, viaDescriptor: { fd: from, text: target.text } });
-            point(fd, target ?? null);
-            if (f.value.endsWith('-')) point(from, null);
-            continue;
-          }
-          if (f.value === '-') {
-            point(r.fd ?? (r.op === '>&' ? 1 : 0), null);
-            continue;
-          }
-          if (r.op === '>&') op = 'write';
-          break;
-        }
-        default:
-          op = null;
-      }
-      const fd = r.fd ?? (r.op.startsWith('<') ? 0 : 1);
-      const target = this.fdTargetOf(f, st);
-      if (op) {
-        this.write(op, f, st, r.range, r.op, { redirect: true });
-        point(fd, target);
-        if (op === 'append') layer.appending.add(fd);
-        else layer.appending.delete(fd);
-        if (r.op === '&>' || r.op === '&>>' || (r.op === '>&' && r.fd === null)) point(2, target);
-      } else if (r.op === '<') point(fd, target);
-    }
-    return layer;
+    return openRedirects(this, list, st);
   }
 
   closeRedirects(st: State, layer: RedirectLayer): void {
-    for (const [fd, prev] of layer.saved) {
-      if (prev === undefined) st.extras.fds.delete(fd);
-      else st.extras.fds.set(fd, prev);
-    }
+    closeRedirects(st, layer);
   }
 
-  /** What descriptor `fd` points at: a file the command opened, or undefined for the descriptors the shell inherited. */
-  descriptor(st: State, fd: number): FdTarget | undefined {
-    return st.extras.fds.get(fd) ?? undefined;
-  }
+  // ---------------------------------------------------------------- effects (effect-log.ts)
 
-  /** The file a redirect opens, as one absolute path (a device path is followed to its descriptor). */
-  private fdTargetOf(f: Field, st: State): FdTarget | null {
-    const abs = f.value.startsWith('/') ? f.value : st.cwd.paths?.length === 1 && !f.value.startsWith(HOLE) ? joinPath(st.cwd.paths[0]!, f.value) : null;
-    if (abs === null) return { path: HOLE, text: displayPath(f.value) };
-    const dev = descriptorOfPath(abs);
-    if (dev !== null) return this.descriptor(st, dev) ?? null;
-    if (DEVICE_FILES.has(normalizeLogical(abs))) return null;
-    return { path: collapseHoleDots(normalizeLogical(abs)), text: displayPath(f.value) };
-  }
-
-  // ---------------------------------------------------------------- effects
-
-  /** Resolves a path field against the cwd candidates; one effect per candidate. */
-  write(
-    op: WriteOp,
-    field: Field,
-    st: State,
-    range: Range,
-    command: string,
-    opts: WriteOptions = {},
-  ): void {
-    field = extglobField(field, st);
-    const value = field.value;
-    const text = displayPath(value);
-    const cwd = opts.cwdOverride ?? st.cwd;
-    const via = this.via;
-    const base = (path: string | null, cwdPath: string | null, conf: Confidence, ev: Evidence[]): WriteEffect => ({
-      kind: 'write',
-      op,
-      path,
-      text,
-      subtree: opts.subtree ?? false,
-      confidence: opts.confidenceCap ? weakest(conf, opts.confidenceCap) : conf,
-      cwd: cwdPath,
-      command,
-      via,
-      range,
-      evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
-      ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
-      ...(opts.hardLinkSource !== undefined ? { hardLinkSource: hardLinkSourceOf(opts.hardLinkSource, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
-      ...(opts.tree ? { tree: true } : {}),
-      ...(opts.replaces ? { replaces: true } : {}),
-      ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),
-    });
-    const descriptorNote: Evidence[] = opts.viaDescriptor ? [{ range, note: `descriptor ${opts.viaDescriptor.fd} was opened on ${opts.viaDescriptor.text}` }] : [];
-    const emit = (abs: string, cwdPath: string | null, conf: Confidence, ev: Evidence[]) => {
-      // `/dev/stderr`, `/dev/fd/N`: the command's own descriptors, unless it pointed one at a file.
-      const fd = abs.includes(HOLE) ? null : descriptorOfPath(abs);
-      if (fd !== null) {
-        const target = this.descriptor(st, fd);
-        if (!target) return;
-        const e = base(target.path, null, weakest(conf, holeConfidence(target.path, false)), [...ev, { range, note: `${displayPath(abs)} is descriptor ${fd}, opened on ${target.text}` }]);
-        this.effects.push(e);
-        return;
-      }
-      const p = collapseHoleDots(abs);
-      this.effects.push(base(p, cwdPath, p === abs ? conf : 'possible', [...descriptorNote, ...ev]));
-      // A file written some other way no longer holds the text recorded for it.
-      if (!p.includes(HOLE) && op !== 'chmod' && op !== 'maybe-write') {
-        const n = normalizeLogical(p);
-        if (op === 'delete' || op === 'mkdir' || op === 'extract') {
-          for (const k of [...this.writtenFiles.keys()]) if (isInside(k, n)) this.writtenFiles.delete(k);
-        } else if (!(op === 'create' && this.writtenFiles.has(n))) this.writtenFiles.set(n, { text: '', known: false });
-      }
-    };
-    if (value.startsWith('/')) {
-      const conf = weakest(field.confidence, holeConfidence(value, field.glob));
-      emit(value, null, conf, field.evidence);
-      return;
-    }
-    if (value.startsWith(HOLE) || value === '') {
-      this.effects.push(base(null, null, 'possible', [...field.evidence, { range, note: `the path ${text} cannot be resolved statically` }]));
-      return;
-    }
-    if (cwd.paths === null) {
-      this.effects.push(base(null, null, 'possible', [...cwd.evidence, { range, note: `the cwd is unknown here, so ${text} cannot be resolved` }]));
-      return;
-    }
-    for (const c of cwd.paths) {
-      const abs = joinPath(c, value);
-      const conf = weakest(weakest(field.confidence, cwd.confidence), holeConfidence(abs, field.glob));
-      const cwdNote = cwd.paths.length > 1 ? [{ range, note: `the cwd is one of ${cwd.paths.map(displayPath).join(', ')} here` }] : [];
-      emit(abs, c, conf, [...cwd.evidence, ...cwdNote, ...field.evidence]);
-    }
+  write(op: WriteOp, field: Field, st: State, range: Range, command: string, opts: WriteOptions = {}): void {
+    this.log.write(op, field, st, range, command, opts);
   }
 
   git(effect: Omit<GitEffect, 'kind' | 'via'>): void {
-    this.effects.push({ kind: 'git', ...effect, via: this.via });
+    this.log.git(effect);
   }
 
   dynamicProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via });
+    this.log.dynamicProblem(reason, text, range);
   }
 
   limitProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: this.via });
+    this.log.limitProblem(reason, text, range);
   }
 
-  /**
-   * Inline code in another language (python -c, node -e, awk ...) or an unknown program: every
-   * absolute path literal it mentions may be written (low confidence; policy drops those inside).
-   */
   maybeWrites(code: string, range: Range, command: string, what: string): void {
-    const seen = new Set<string>();
-    const re = /(?:^|[\s'"`=(,:[{>])(\/(?:[A-Za-z0-9._@+~-][A-Za-z0-9._@+~/-]*)?)/g;
-    for (const m of code.matchAll(re)) {
-      let p = m[1]!;
-      p = p.replace(/[.,;:]+$/, '');
-      // `/a/` with nothing after it is a regex literal (sed, perl, ruby, awk), not a path.
-      if (p.length < 2 || seen.has(p) || /^\/[^/]+\/$/.test(p)) continue;
-      seen.add(p);
-      this.effects.push({
-        kind: 'write',
-        op: 'maybe-write',
-        path: p,
-        text: p,
-        subtree: false,
-        confidence: 'possible',
-        cwd: null,
-        command,
-        via: this.via,
-        range,
-        evidence: [{ range, note: `${what} (\`${command}\`) mentions ${p} and may write it` }],
-      });
-    }
+    this.log.maybeWrites(code, range, command, what);
   }
 
-  // ---------------------------------------------------------------- cwd
+  // ---------------------------------------------------------------- cwd (cwd.ts)
 
-  /** Sets the cwd (cd, pushd, popd) and records the timeline. */
   setCwd(st: State, next: CwdValue, range: Range, command: string): void {
-    st.oldpwd = st.cwd;
-    st.cwd = next;
-    if (next.paths?.length === 1) {
-      st.vars.set('PWD', { value: next.paths[0]!, confidence: next.confidence, evidence: next.evidence, exported: true, fromEnvironment: false });
-    }
-    this.timeline.push({ range, command, cwd: next.paths, confidence: next.confidence });
+    setCwd(this.timeline, st, next, range, command);
   }
 
-  /** Resolves a `cd` target the way bash does (logical by default, physical with -P). */
   resolveCd(st: State, target: Field, range: Range, physical: boolean, how = 'cd'): CwdValue {
-    const text = displayPath(target.value);
-    const note = (n: string): Evidence => ({ range, note: n });
-    const who = how === 'cd' ? 'cwd' : `${how.split(' ')[0]}'s directory`;
-    if (target.value.includes(HOLE) && !target.glob && !target.value.startsWith(HOLE) && (target.value.startsWith('/') || st.cwd.paths?.length === 1)) {
-      // `cd "$(mktemp -d)"`, `cd /repo/$X`: the directory is unknown but lies under a known one;
-      // keep the known part so later relative paths still resolve below it.
-      const joined = collapseHoleDots(normalizeLogical(joinPath(target.value.startsWith('/') ? '/' : st.cwd.paths![0]!, target.value)));
-      const under = joined.slice(0, joined.indexOf(HOLE));
-      return {
-        paths: [joined],
-        confidence: weakest(target.confidence, 'possible'),
-        evidence: [...target.evidence, note(`${who} became a directory not known statically, under ${under || '/'}, at \`${how} ${text}\` (${range.line}:${range.column})`)].slice(-8),
-        changed: true,
-      };
-    }
-    if (target.value.includes(HOLE) || target.glob) {
-      const known = target.value.startsWith('/') ? target.value.slice(0, target.value.indexOf(HOLE) >= 0 ? target.value.indexOf(HOLE) : undefined) : null;
-      return {
-        paths: null,
-        confidence: 'possible',
-        evidence: [...target.evidence, note(`${who} became unknown at \`${how} ${text}\` (${range.line}:${range.column})${known ? ` (somewhere under ${dirnameOf(known + 'x')})` : ''}`)],
-        changed: true,
-      };
-    }
-    const bases = target.value.startsWith('/') ? ['/'] : st.cwd.paths;
-    if (bases === null) {
-      return { paths: null, confidence: 'possible', evidence: [...st.cwd.evidence, note(`\`${how} ${text}\` from an unknown cwd`)], changed: true };
-    }
-    const paths = [...new Set(bases.map((b) => {
-      const logical = normalizeLogical(joinPath(b, target.value));
-      if (!physical) return logical;
-      return this.physicalPath(b, target.value) ?? logical;
-    }))];
-    const conf = target.value.startsWith('/') ? target.confidence : weakest(target.confidence, st.cwd.confidence);
-    const where = paths.length === 1 ? paths[0]! : `one of ${paths.join(', ')}`;
-    return {
-      paths,
-      confidence: conf,
-      evidence: [
-        ...(target.value.startsWith('/') ? [] : st.cwd.evidence),
-        ...target.evidence,
-        note(`${who} became ${where} at \`${how} ${text}\` (${range.line}:${range.column})`),
-      ].slice(-8),
-      changed: true,
-    };
+    return resolveCd(this.ctx.host?.realpath, st, target, range, physical, how);
   }
-
-  /** `cd -P`: like the kernel, resolve symlinks in what comes before each `..`. */
-  private physicalPath(base: string, rel: string): string | null {
-    const realpath = this.ctx.host?.realpath;
-    if (!realpath) return null;
-    let cur = rel.startsWith('/') ? '/' : base;
-    for (const seg of rel.split('/')) {
-      if (seg === '' || seg === '.') continue;
-      if (seg === '..') {
-        const real = realpath(cur) ?? normalizeLogical(cur);
-        cur = dirnameOf(real) || '/';
-      } else cur = joinPath(cur, seg);
-    }
-    return realpath(cur) ?? normalizeLogical(cur);
-  }
-
-  // ---------------------------------------------------------------- nested shells
-
-  /** Analyzes shell source (`bash -c`, `eval`, a heredoc fed to a shell) in `st`. */
-  runNested(source: string, st: State, range: Range, label: string, stdin: Stdin = { kind: 'unknown' }, file: string | null = null): void {
-    if (this.shellDepth >= (this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH)) {
-      this.limitProblem(`nested shells deeper than ${this.ctx.maxShellDepth ?? DEFAULT_SHELL_DEPTH} levels`, label, range);
-      return;
-    }
-    const parsed = this.ctx.parse(source);
-    if ('error' in parsed) {
-      this.effects.push({ kind: 'problem', category: parsed.limit ? 'analysis-limit' : 'syntax', reason: `${label}: ${parsed.error}`, text: source.slice(0, 200), range, via: this.via });
-      return;
-    }
-    this.shellDepth++;
-    const savedVia = this.via;
-    const savedSource = this.source;
-    const savedSites = this.sites;
-    const inner: SourceRef = { id: this.nextSourceId++, text: source, file };
-    const here: Site = { range, note: label, from: savedSource };
-    this.source = inner;
-    this.sites = [...savedSites, here];
-    this.via = [...this.via, label];
-    try {
-      // Ranges inside the nested source are relative to it; report them at the outer command.
-      for (const p of parsed.problems) {
-        this.effects.push({ kind: 'problem', category: 'syntax', reason: p.reason, text: p.text, range, via: this.via });
-      }
-      const before = this.effects.length;
-      const tl = this.timeline.length;
-      const cmds = this.commands.length;
-      this.exec(parsed.body, st, stdin);
-      if (this.childShells?.has(st)) this.runExitTraps(st);
-      this.source = savedSource;
-      this.crossed(before, inner, here);
-      for (let i = tl; i < this.timeline.length; i++) this.timeline[i]!.range = range;
-      for (let i = cmds; i < this.commands.length; i++) this.commands[i]!.range = range;
-    } finally {
-      this.via = savedVia;
-      this.source = savedSource;
-      this.sites = savedSites;
-      this.shellDepth--;
-    }
-  }
-
-  /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
-  sourceFile(path: Field, st: State, range: Range): void {
-    const written = this.pathOf(path.value, st);
-    if (written !== null && this.writtenFiles.has(written)) {
-      this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
-      return;
-    }
-    let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;
-    const hints = this.ctx.sourceHints;
-    const hinted = hints && this.source.file === (this.ctx.file ?? null) ? hints.at.get(range.line) : undefined;
-    if (hinted !== undefined) abs = hinted;
-    let text = abs && !abs.includes(HOLE) ? this.ctx.host?.readFile?.(abs) ?? null : null;
-    if (text === null && hinted === undefined && hints && hints.dirs.length > 0) {
-      // What is known of the name (`$DIR/lib.sh`: `lib.sh`), in each directory given.
-      const tail = path.value.slice(path.value.lastIndexOf(HOLE) + 1).replace(/^\/+/, '');
-      for (const dir of tail === '' ? [] : hints.dirs) {
-        const candidate = joinPath(dir, tail);
-        text = this.ctx.host?.readFile?.(candidate) ?? null;
-        if (text !== null) {
-          abs = candidate;
-          break;
-        }
-      }
-    }
-    if (text === null) {
-      this.dynamicProblem(`sources ${displayPath(path.value)}, which was not analyzed`, `source ${displayPath(path.value)}`, range);
-      return;
-    }
-    // `return` in a sourced file ends that file, not the script that sourced it.
-    this.returns.run(st, () => this.runNested(text, st, range, `source ${displayPath(path.value)}`, undefined, abs));
-  }
-
-  /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
-  runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void {
-    const savedVia = this.via;
-    this.via = [...this.via, label];
-    // `builtin pwd` / `command rm` skip shell functions of that name; external wrappers never see them.
-    const bypass = true;
-    try {
-      if (cwd) {
-        const child = cloneState(st);
-        this.setCwd(child, cwd, range, label);
-        this.dispatch(fields, env, child, range, stdin, bypass);
-      } else {
-        this.dispatch(fields, env, st, range, stdin, bypass);
-      }
-    } finally {
-      this.via = savedVia;
-    }
-  }
-
-  /** A fresh child shell state (`bash -c`): cwd and exported variables only. */
-  child(st: State): State {
-    const c = childState(st);
-    (this.childShells ??= new WeakSet<State>()).add(c);
-    return c;
-  }
-
-  /**
-   * States of child shells: their EXIT traps run when the nested code they run ends. Made with
-   * the first child shell (most commands start none: one allocation less per check).
-   */
-  private childShells: WeakSet<State> | null = null;
-}
-
-/** A word with an unquoted `*`, `?` or `[` in its text (syntax only). */
-function hasUnquotedGlob(w: Word): boolean {
-  for (const p of w.parts) if (p.kind === 'text' && p.quoting === 'none' && UNQUOTED_GLOB_CHAR.test(p.value)) return true;
-  return false;
-}
-const UNQUOTED_GLOB_CHAR = /[*?[]/;
-
-/** The last `n` evidence items of the fields, in order (`fields.flatMap((f) => f.evidence).slice(-n)`). */
-function lastEvidence(fields: Field[], n: number): Evidence[] {
-  const out: Evidence[] = [];
-  for (let i = fields.length - 1; i >= 0 && out.length < n; i--) {
-    const ev = fields[i]!.evidence;
-    for (let j = ev.length - 1; j >= 0 && out.length < n; j--) out.push(ev[j]!);
-  }
-  return out.reverse();
-}
-
-function describeOp(op: WriteOp): string {
-  switch (op) {
-    case 'write': return 'writes';
-    case 'append': return 'appends to';
-    case 'create': return 'creates';
-    case 'mkdir': return 'creates the directory';
-    case 'delete': return 'deletes';
-    case 'move': return 'moves into';
-    case 'link': return 'creates the link';
-    case 'modify': return 'modifies';
-    case 'chmod': return 'changes permissions of';
-    case 'extract': return 'writes files under';
-    case 'maybe-write': return 'may write';
-    case 'unknown-command': return 'is given';
-  }
-}
-
-const TEST_COMMANDS = new Set(['[', 'test', '[[']);
-
-/** Commands whose success is a condition rather than an action. */
-function isTest(cmd: Command): boolean {
-  if (cmd.kind === 'test') return true;
-  if (cmd.kind === 'simple') return cmd.words.length > 0 && TEST_COMMANDS.has(cmd.words[0]!.text);
-  if (cmd.kind === 'pipeline') return cmd.negated || (cmd.commands.length === 1 && isTest(cmd.commands[0]!));
-  if (cmd.kind === 'and-or') return isTest(cmd.right);
-  return false;
-}
-
-interface SourceRef {
-  id: number;
-  text: string;
-  /** The file the text is, when it is one (the analyzed script, a sourced file). */
-  file: string | null;
-}
-
-/** A command that led into other code: its range in `from`'s text. */
-interface Site {
-  range: Range;
-  note: string;
-  from: SourceRef;
-}
-
-function relocate(e: Effect, range: Range): void {
-  e.range = range;
-  if (e.kind !== 'problem') e.evidence = e.evidence.map((ev) => ({ ...ev, range }));
-}
-
-function sampleValue(values: Field[]): string {
-  // Keep the directory part when every value shares it, e.g. `for f in src/*.sh`.
-  if (values.length === 0) return HOLE;
-  const dirs = new Set(values.map((v) => (v.value.includes('/') ? v.value.slice(0, v.value.lastIndexOf('/') + 1) : '')));
-  if (dirs.size === 1) {
-    const d = [...dirs][0]!;
-    if (!d.includes(HOLE) && !/[*?[]/.test(d)) return d + HOLE;
-  }
-  return HOLE;
-}
-
-/** What a pipeline stage hands the next one on stdin, as far as it matters (shell scripts, path lists). */
-function pipeOutput(cmd: Command, out: string[], st: State): Stdin {
-  if (cmd.kind === 'simple' && out.length > 0 && out.every((o) => !o.includes(HOLE))) {
-    return { kind: 'text', text: out.join(''), known: true };
-  }
-  if (cmd.kind === 'simple' && cmd.words.length > 0 && st.cwd.paths?.length === 1) {
-    const [name, ...args] = cmd.words.map((w) => w.text);
-    const prefix = lookupCommand(name!)?.pathList?.(args, st.cwd.paths[0]!) ?? null;
-    if (prefix !== null) return { kind: 'paths', prefix };
-  }
-  return { kind: 'unknown' };
-}
-
-/** A hard link's source as an absolute path, HOLE where it cannot be known (WriteEffect.hardLinkSource). */
-function hardLinkSourceOf(source: string, cwd: string | null): string {
-  if (source.startsWith('/')) return source.includes(HOLE) ? HOLE : source;
-  return cwd === null || source.includes(HOLE) ? HOLE : joinPath(cwd, source);
 }
