@@ -14,7 +14,7 @@ import { ConfigError } from '../../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
 import { runDemo } from './demo.js';
-import { judgeBash } from '../decide.js';
+import { answerBash } from '../decide.js';
 import { runInstall, runUninstall, type ClaudeHookForm } from './install.js';
 import { runDoctor } from './doctor.js';
 import { effectsToJson } from './json.js';
@@ -123,11 +123,11 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       const parser = await getParser(parserChoice(opts.parser));
       const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       // What the hook answers where that is not the analysis' verdict: a command bash rejects
-      // (decide.ts judgeBash) runs nothing, or only the lines before the rejected one.
+      // (decide.ts answerBash) runs nothing, or only the lines before the rejected one.
       let decision = verdict.decision;
       let note: string | null = null;
       if (!scope.skipped && verdict.findings.some((f) => f.rule === 'BG0001')) {
-        const answer = await judgeBash(scope, parser, source, cwd, io.env, verdict);
+        const answer = await answerBash(scope, parser, source, cwd, io.env, verdict);
         if ((answer?.decision ?? 'allow') !== decision) {
           decision = answer?.decision ?? 'allow';
           note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command; what runs of it (nothing, or the whole lines before the rejected one) writes nothing outside the worktree';
