@@ -3,8 +3,7 @@
  * the reason text the agent sees. No client format here (src/frontends/hook/clients/* parse and render).
  */
 import type { BashParser } from '../engine/parse/index.js';
-import { mark } from '../runtime/startup/marks.js';
-import { smallCache } from '../runtime/startup/small-cache.js';
+import { mark, smallCache } from '../runtime/index.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
 import type { Env } from '../policy/workspace/config.js';
 import { ConfigError, type Decision } from '../policy/config.js';

@@ -2,8 +2,7 @@
  * Entry point. `run(argv, io)` returns an exit code and never calls process.exit. The hook
  * path skips commander and everything else it does not need: it runs on every tool call.
  */
-import { mark } from '../../runtime/startup/marks.js';
-import { fastHookArgs } from '../../runtime/startup/hook-args.js';
+import { mark, fastHookArgs, fastWasmStart, cacheLocation } from '../../runtime/index.js';
 import { AGENT_NAME_LIST } from '../hook/clients/names.js';
 export { fastHookArgs };
 import { fstatSync, readSync, writeSync } from 'node:fs';
@@ -11,9 +10,7 @@ import { createRequire } from 'node:module';
 import { directIO, endIfPipeClosed, processIO, reportEscaped, reportFailure, type IO } from '../io.js';
 import { getParser } from '../../engine/parse/index.js';
 import { useWasmLoader } from '../../engine/parse/wasm.js';
-import { fastWasmStart } from '../../runtime/startup/wasm-start.js';
 import { armOrRefuse, armTimeLimit, armTimeLimitAnswering, disarmTimeLimit, handRestartInput } from '../../util/time-limit.js';
-import { cacheLocation } from '../../runtime/startup/cache-dir.js';
 
 export async function run(argv: string[], io: IO): Promise<number> {
   try {

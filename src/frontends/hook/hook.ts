@@ -25,7 +25,7 @@ import { dropKeptEvent, keepEvent, keptEventFile, takeKeptEvent } from './kept-e
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 import { appendDecision, isoTime } from '../../layers/log/decisions.js';
-import { mark, stagesLine } from '../../runtime/startup/marks.js';
+import { mark, stagesLine } from '../../runtime/index.js';
 
 export { explainForAgent, decideCall, type DecideContext } from '../decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';

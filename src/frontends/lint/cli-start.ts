@@ -8,12 +8,9 @@
  * pre-commit run lint once per commit, often on a few files.
  */
 import { existsSync } from 'node:fs';
-import { CODE_CACHE_REQUIRE_WARM_UP } from '../../runtime/startup/cache-name.js';
-import { loadStartBundle } from '../../runtime/startup/cached-load.js';
-import { v8FlagSetter } from '../../runtime/startup/v8-flags.js';
+import { CODE_CACHE_REQUIRE_WARM_UP, loadStartBundle, v8FlagSetter, nativeIO } from '../../runtime/index.js';
 import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
-import { nativeIO } from '../../util/native-io.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
