@@ -45,7 +45,7 @@ export interface HookOptions {
    * analysing (./kept-event.ts); with `unfinished`, take the event kept under this token.
    */
   keepEvent?: string;
-  /** Called with the event once read (`hook --unsupervised` hands it to its restart: src/frontends/cli/main.ts, src/util/time-limit.ts). */
+  /** Called with the event once read (`hook --unsupervised` hands it to its restart: src/frontends/cli/hook-main.ts, src/util/time-limit.ts). */
   onInput?: (raw: string) => void;
 }
 

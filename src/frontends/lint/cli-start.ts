@@ -59,7 +59,7 @@ export async function startLint(): Promise<void> {
     // Children started here that the run did not take (a usage error, --help).
     dropPrestarted();
   }
-  // The report is out. Ending here, as the hook does (src/frontends/cli/main.ts), instead of letting Node wind
+  // The report is out. Ending here, as the hook does (src/frontends/cli/hook-main.ts), instead of letting Node wind
   // down saves this process's teardown and the wait for its children's exit: they have every
   // answer sent, their input ends with this process, and they let go of stderr first
   // (src/frontends/lint/worker.ts). 'exit' handlers (the code cache) still run. A report larger than the
