@@ -6,7 +6,7 @@ import type { BashParser } from '../engine/parse/index.js';
 import { mark, smallCache } from '../runtime/index.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
 import type { Env } from '../policy/workspace/config.js';
-import { ConfigError, type Decision } from '../policy/config.js';
+import { ConfigError } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../engine/shell/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';

@@ -15,7 +15,6 @@ import type { IO } from '../io.js';
 import { getParser } from '../../engine/parse/index.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
 import { formatDecision, style } from './format.js';
-import { displayPath } from '../../engine/shell/paths.js';
 import { errnoText, UsageError } from '../io.js';
 import type { Decision } from '../../policy/config.js';
 
