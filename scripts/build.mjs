@@ -40,7 +40,7 @@ const programShim = {
   name: 'hook-program-shim',
   setup(b) {
     b.onResolve({ filter: /^\.\/program\.js$/ }, (args) =>
-      args.importer.endsWith(join('src', 'frontends', 'cli', 'main.ts')) ? { path: 'program', namespace: 'bg-hook-shim' } : undefined,
+      args.importer.endsWith(join('src', 'frontends', 'cli', 'hook-main.ts')) ? { path: 'program', namespace: 'bg-hook-shim' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'bg-hook-shim' }, () => ({
       contents: "export async function runProgram(argv, io) { const m = await import('./bashguard.js'); return m.run(argv, io); }",
@@ -124,7 +124,7 @@ await build({ ...cjs, entryPoints: { 'code-cache': 'src/runtime/startup/full-loa
 
 await cachedBundle({
   name: 'hook',
-  entry: 'src/frontends/cli/main.ts',
+  entry: 'src/frontends/cli/hook-main.ts',
   startName: 'hook-start',
   startEntry: 'src/runtime/startup/hook-start.ts',
   keyName: '__BG_HOOK_KEY__',

@@ -6,6 +6,8 @@
 //   - an import against the pipeline's direction (the engine never imports the policy, a layer,
 //     the runtime or a front end; the policy never imports a layer or a front end; ...);
 //   - a front end importing another front end (they share only the front ends' own core, src/frontends/*.ts);
+//   - a file outside src/runtime/ importing any runtime file but its face, src/runtime/index.ts, or
+//     a speed helper the runtime owns (RUNTIME_OWNED);
 //   - a file in a folder the table below does not place (say where a new folder belongs);
 //   - a folder the table names that src/ does not have (the table describes the tree as it is);
 //   - a comment in src/, native/, scripts/ or bench/ naming a src/ path that does not exist;
@@ -27,9 +29,11 @@ import { checkSizes } from './check-sizes.mjs';
 const LAYERS = {
   base: { may: [] },
   engine: { may: ['base'] },
-  policy: { may: ['base', 'engine'] },
-  layers: { may: ['base', 'engine', 'policy'] },
+  // The runtime (the speed machinery: code caches, native file I/O, the small fact cache) sits
+  // beside the engine: the policy and the layers may use its face, the engine never.
   runtime: { may: ['base'] },
+  policy: { may: ['base', 'engine', 'runtime'] },
+  layers: { may: ['base', 'engine', 'policy', 'runtime'] },
   // The front ends' shared core (src/frontends/*.ts: the I/O contract, the tool-call decision).
   'frontend core': { may: ['base', 'engine', 'policy', 'layers', 'runtime'] },
   // Front ends: peers, which never import one another.
@@ -49,6 +53,14 @@ const UNITS = {
   hook: 'frontend', lint: 'frontend', library: 'frontend', corpus: 'frontend',
   cli: 'entry', 'api.ts': 'entry',
 };
+/** The one runtime file the rest of src/ imports. */
+const RUNTIME_FACE = 'runtime/index.ts';
+/**
+ * Speed helpers outside src/runtime/ that only the runtime imports (the rest reach them through
+ * its face). The addon's file I/O stays in src/util/ while native/file-io.c, whose comment names
+ * it, is recorded in the shipped prebuilt binary's SOURCES (a move waits for the next prebuild).
+ */
+const RUNTIME_OWNED = new Set(['util/native-io.ts']);
 const GROUPS = new Set(['engine', 'policy', 'frontends', 'layers', 'runtime']);
 
 /**
@@ -201,6 +213,7 @@ export function checkLayers(root) {
         continue;
       }
       targets.add(t);
+      if ((t.startsWith('runtime/') || RUNTIME_OWNED.has(t)) && t !== RUNTIME_FACE && !rel.startsWith('runtime/')) problems.push(`src/${rel}: imports src/${t}; outside src/runtime/ only its face src/${RUNTIME_FACE} is imported`);
       const to = unitOf(t);
       if (to !== from) {
         const key = `${from} -> ${to}`;

@@ -3,11 +3,10 @@
  * the reason text the agent sees. No client format here (src/frontends/hook/clients/* parse and render).
  */
 import type { BashParser } from '../engine/parse/index.js';
-import { mark } from '../runtime/startup/marks.js';
-import { smallCache } from '../runtime/startup/small-cache.js';
+import { mark, smallCache } from '../runtime/index.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
 import type { Env } from '../policy/workspace/config.js';
-import { ConfigError, type Decision } from '../policy/config.js';
+import { ConfigError } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
 import { displayPath } from '../engine/shell/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';
@@ -32,9 +31,34 @@ export interface DecideContext {
   client?: string;
 }
 
-/** Decides one tool call. null means allow (or not enforcing here). */
+/**
+ * Decides one tool call, in one pass: the workspace, then the analysis and the policy's answer
+ * (./decide.ts judgeBash, writeAnswer), then, for a Bash call only, the OS enforcement's wrapper
+ * asked of the sandbox layer once (enforcement below). null means allow (or not enforcing here).
+ */
 export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<HookAnswer | null> {
   const cwd = call.cwd ?? ctx.cwd;
+  const opened = openSession(cwd, ctx);
+  if (!('ws' in opened)) return opened.answer;
+  const ws = opened.ws;
+  if (call.kind !== 'bash') return writeAnswer(ws, call.tool, call.paths, cwd);
+  if (ctx.unfinished !== undefined) return enforcement(ws, call, ctx, unfinishedAnswer(ws, ctx.unfinished), false);
+  const parser = await ctx.getParser();
+  mark('parser');
+  const a = await judgeBash(ws, parser, call.command, call.runIn ?? cwd, ctx.env);
+  mark('analysis');
+  if (a?.decision === 'deny' || a?.decision === 'sandbox') return enforcement(ws, call, ctx, a, false);
+  // Claude Code's Bash tool input `dangerouslyDisableSandbox: true` asks to run outside the
+  // client's own sandbox (2.1.330's shipped cli: the Bash input schema's
+  // `dangerouslyDisableSandbox`, honoured unless `sandbox.allowUnsandboxedCommands` is false).
+  if (ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox === true) {
+    return { decision: 'deny', reason: 'bashguard blocked this command: it asks to run outside the sandbox (dangerouslyDisableSandbox), and every command of this session runs inside it. Run it without dangerouslyDisableSandbox; a write outside the worktree is for a person.', findings: [], kind: 'sandbox-bypass' };
+  }
+  return enforcement(ws, call, ctx, a, ctx.enforce === true && ws.config.enforce !== 'off');
+}
+
+/** The session's workspace, or the answer where there is none to keep the call in. */
+function openSession(cwd: string, ctx: DecideContext): { ws: Workspace } | { answer: HookAnswer | null } {
   let ws: Workspace;
   try {
     ws = sessionWorkspace(cwd, ctx.env);
@@ -43,43 +67,41 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
     // The agent can write a worktree's .bashguard.json: broken, it blocks (fail closed). A
     // person's trusted file asks.
     if (err instanceof UntrustedConfigError) {
-      return { decision: 'deny', reason: `bashguard: the worktree's configuration is invalid or unreadable, and the agent can write it, so every call is blocked until a person fixes it: ${err.message}`, findings: [], kind: 'invalid-worktree-config' };
+      return { answer: { decision: 'deny', reason: `bashguard: the worktree's configuration is invalid or unreadable, and the agent can write it, so every call is blocked until a person fixes it: ${err.message}`, findings: [], kind: 'invalid-worktree-config' } };
     }
-    if (err instanceof ConfigError) return { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [], kind: 'invalid-config' };
+    if (err instanceof ConfigError) return { answer: { decision: 'ask', reason: `bashguard: invalid configuration: ${err.message}`, findings: [], kind: 'invalid-config' } };
     throw err;
   }
   for (const n of ws.notices) ctx.stderr(`bashguard: ${n}\n`);
   if (ws.broken) {
-    return { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, findings: [], kind: 'broken-worktree' };
+    return { answer: { decision: 'deny', reason: `bashguard blocked this call: ${ws.broken}. The guard cannot tell which worktree this session may write; a person must repair it (git worktree repair).`, findings: [], kind: 'broken-worktree' } };
   }
   if (ws.skipped) {
     // Outside any checkout (or with unreadable git files) there is no worktree to keep the call in:
     // allow, and say why (README). A plain checkout (root known) stays quiet: nothing to enforce.
     if (!ws.root) ctx.stderr(`bashguard: ${ws.skipped} (cwd ${cwd}); allowing\n`);
-    return null;
+    return { answer: null };
   }
-  if (ctx.unfinished !== undefined) {
-    const a = unfinishedAnswer(ws, ctx.unfinished);
-    return call.kind === 'bash' && a.decision === 'sandbox' ? sandboxAnswer(ws, call, a, ctx.env) : a;
-  }
-  if (call.kind === 'bash') {
-    const parser = await ctx.getParser();
-    mark('parser');
-    const a = await judgeBash(ws, parser, call.command, call.runIn ?? cwd, ctx.env);
-    mark('analysis');
-    if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
-    if (a?.decision === 'deny') return a;
-    if (a?.decision === 'ask' && ctx.enforce && ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox !== true) return askOrHeld(ws, call, ctx, a);
-    // Claude Code's Bash tool input `dangerouslyDisableSandbox: true` asks to run outside the
-    // client's own sandbox (2.1.330's shipped cli: the Bash input schema's
-    // `dangerouslyDisableSandbox`, honoured unless `sandbox.allowUnsandboxedCommands` is false).
-    if (ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox === true) {
-      return { decision: 'deny', reason: 'bashguard blocked this command: it asks to run outside the sandbox (dangerouslyDisableSandbox), and every command of this session runs inside it. Run it without dangerouslyDisableSandbox; a write outside the worktree is for a person.', findings: [], kind: 'sandbox-bypass' };
-    }
-    return a === null && ctx.enforce && ws.config.enforce !== 'off' ? enforcedAnswer(ws, call, ctx) : a;
-  }
-  return writeAnswer(ws, call.tool, call.paths, cwd);
+  return { ws };
 }
+
+/**
+ * The sandbox layer, asked once for the decided answer: a `sandbox` decision gets its `bashguard
+ * sandbox run` wrapper; with `enforce`, an allow gets the OS enforcement's wrapper and an ask the
+ * kernel can hold becomes that allow (./held-asks.ts); anything else stays as decided.
+ */
+async function enforcement(ws: Workspace, call: BashCall, ctx: DecideContext, a: HookAnswer | null, enforce: boolean): Promise<HookAnswer | null> {
+  if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
+  if (!enforce || (a !== null && a.decision !== 'ask')) return a;
+  const e = await enforcedAnswer(ws, call, ctx);
+  if (a === null) return e?.answer ?? null;
+  const [{ heldAsk }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
+  const plan = e?.plan;
+  if (!e || e.answer.decision !== 'allow' || !e.answer.enforced || !plan) return heldAsk(a, { why: e?.answer.reason ?? 'no mechanism is in effect (bashguard doctor)' });
+  return heldAsk(a, { answer: e.answer, plan, covers: (p) => planCovers(plan, p) });
+}
+
+type BashCall = Extract<ToolCall, { kind: 'bash' }>;
 
 /**
  * The workspace of the session. Opened from the event's cwd; when that is not an enforcing
@@ -112,7 +134,7 @@ export function unfinishedReason(seconds: number): string {
  * The `sandbox` decision: the command wrapped to run in `bashguard sandbox run` for this worktree,
  * or ask (saying why) where it cannot be sandboxed here (no bubblewrap, no user namespaces).
  */
-async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, undecided: HookAnswer, env: Env): Promise<HookAnswer> {
+async function sandboxAnswer(ws: Workspace, call: BashCall, undecided: HookAnswer, env: Env): Promise<HookAnswer> {
   const { sandboxDecision } = await import('../layers/sandbox/decision.js');
   const why = (undecided.findings ?? []).length
     ? `bashguard cannot decide this command statically: ${undecided.findings!.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ')}.`
@@ -128,23 +150,13 @@ async function sandboxAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bas
   };
 }
 
-/** An ask the kernel may hold instead (./held-asks.ts): the enforced allow, or the ask saying what no mechanism holds. */
-async function askOrHeld(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext, ask: HookAnswer): Promise<HookAnswer> {
-  const [{ heldAsk }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
-  let plan: SandboxPlan | null = null;
-  const answer = await enforcedAnswer(ws, call, ctx, (p) => (plan = p));
-  if (!answer || answer.decision !== 'allow' || !answer.enforced || plan === null) return heldAsk(ask, { why: answer?.reason ?? 'no mechanism is in effect (bashguard doctor)' });
-  const held: SandboxPlan = plan;
-  return heldAsk(ask, { answer, plan: held, covers: (p) => planCovers(held, p) });
-}
-
 /**
  * An allowed Bash call under the OS enforcement: allow with the wrapped command; null (a plain
  * allow) where the client's own sandbox enforces, or where nothing can (said on stderr, and by
  * `doctor`); ask where the trusted config requires bubblewrap or Landlock (`"enforce": "bwrap"`,
  * `"landlock"`) and it is missing.
  */
-async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'bash' }>, ctx: DecideContext, onPlan?: (plan: SandboxPlan) => void): Promise<HookAnswer | null> {
+async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext): Promise<{ answer: HookAnswer; plan?: SandboxPlan } | null> {
   const { enforceCall, clientShell, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
@@ -155,12 +167,11 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
   if (e.kind === 'client') return null;
   if (e.kind === 'none') {
     if (ws.config.enforce === 'off') return null;
-    if (ws.config.enforce === 'bwrap' || ws.config.enforce === 'landlock' || ws.config.enforce === 'seatbelt') return { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires ${MECHANISM[ws.config.enforce]} ("enforce": "${ws.config.enforce}"); confirm it yourself.`, findings: [], kind: 'not-enforced' };
+    if (ws.config.enforce === 'bwrap' || ws.config.enforce === 'landlock' || ws.config.enforce === 'seatbelt') return { answer: { decision: 'ask', reason: `bashguard cannot enforce this command: ${e.reason}, and the configuration requires ${MECHANISM[ws.config.enforce]} ("enforce": "${ws.config.enforce}"); confirm it yourself.`, findings: [], kind: 'not-enforced' } };
     ctx.stderr(`bashguard: not enforced by the OS: ${e.reason} (bashguard doctor)\n`);
     return null;
   }
-  onPlan?.(e.plan);
-  return {
+  const answer: HookAnswer = {
     decision: 'allow',
     reason:
       e.kind === 'landlock'
@@ -179,6 +190,7 @@ async function enforcedAnswer(ws: Workspace, call: Extract<ToolCall, { kind: 'ba
       mechanism: e.kind,
     },
   };
+  return { answer, plan: e.plan };
 }
 
 const MECHANISM = { bwrap: 'bubblewrap', landlock: 'Landlock', seatbelt: 'Seatbelt (sandbox-exec)' } as const;
@@ -194,38 +206,31 @@ function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): He
 
 /**
  * The answer for a Bash command run from `cwd` (the hook, and the library's guard alike): the
- * analysis' verdict, and for a command tree-sitter could not read, what the shell that runs it
- * reads (./shell-syntax.ts). bash stops at the first syntax error; the complete commands before
- * the command it was reading run, nothing after. Those are the lines of the longest prefix bash
- * accepts whole, ending before the rejected line (an error at the end of the text, an unclosed
- * `do`/`fi`/quote, names the line after the last): where there is none, nothing runs (allow: it
- * fails with a syntax error); else that prefix is what is judged. Where bash cannot tell, or too
- * many prefixes would have to be tried, the BG0001 answer stays. null: allow.
+ * analysis (src/engine/analyze.ts) through the policy (Workspace#check), then the answer.
  */
-export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env, verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict): Promise<HookAnswer | null> {
-  const a = bashAnswer(verdict, ws.root!);
-  if (!a || !verdict.findings.some(unreadable)) return a;
-  const [{ shellSyntax }, { clientShell }] = await Promise.all([import('./shell-syntax.js'), import('../layers/sandbox/client-shell.js')]);
-  const shell = clientShell(env);
-  const syntax = shellSyntax(shell, command);
-  if (syntax.kind !== 'rejects') return a;
-  const lines = command.split('\n');
-  const last = Math.min(syntax.line, lines.length) - 1;
-  for (let k = last; k >= 1 && k > last - MAX_PREFIXES; k--) {
-    const ran = lines.slice(0, k).join('\n');
-    const s = shellSyntax(shell, ran);
-    if (s.kind === 'unknown') return a;
-    if (s.kind === 'rejects') continue;
-    const before = ws.check(parser, ran, { cwd, commandTraces: false }).verdict;
-    if (before.findings.some(unreadable)) return a;
-    const b = bashAnswer(before, ws.root!);
-    return b && { ...b, reason: `${b.reason}\n(bash rejects line ${syntax.line} of this command, so only its first ${k} line(s) run; they are what was judged.)` };
-  }
-  return last < MAX_PREFIXES ? null : a;
+export async function judgeBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env): Promise<HookAnswer | null> {
+  const verdict = ws.check(parser, command, { cwd, commandTraces: false }).verdict;
+  return answerBash(ws, parser, command, cwd, env, verdict);
 }
 
-/** How many prefixes of a command bash rejects are tried (two `bash -n` each). */
-const MAX_PREFIXES = 8;
+/**
+ * The answer for `verdict`, the policy's verdict on `command`; for a command tree-sitter could
+ * not read, what the shell that runs it reads decides (src/engine/parse/shell-syntax.ts
+ * bashRuns): nothing runs (allow: it fails with a syntax error), or only a prefix, which is then
+ * what is judged. Where bash cannot tell, the BG0001 answer stays. null: allow.
+ */
+export async function answerBash(ws: Workspace, parser: BashParser, command: string, cwd: string, env: Env, verdict: Verdict): Promise<HookAnswer | null> {
+  const a = bashAnswer(verdict, ws.root!);
+  if (!a || !verdict.findings.some(unreadable)) return a;
+  const [{ bashRuns }, { clientShell }] = await Promise.all([import('../engine/parse/shell-syntax.js'), import('../layers/sandbox/client-shell.js')]);
+  const runs = bashRuns(clientShell(env), command);
+  if (runs.kind === 'nothing') return null;
+  if (runs.kind !== 'prefix') return a;
+  const before = ws.check(parser, runs.text, { cwd, commandTraces: false }).verdict;
+  if (before.findings.some(unreadable)) return a;
+  const b = bashAnswer(before, ws.root!);
+  return b && { ...b, reason: `${b.reason}\n(bash rejects line ${runs.rejected} of this command, so only its first ${runs.lines} line(s) run; they are what was judged.)` };
+}
 
 /** tree-sitter could not read the command itself (not code nested in it: that runs when the command does). */
 function unreadable(f: Finding): boolean {

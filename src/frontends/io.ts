@@ -1,5 +1,5 @@
 /** The CLI's only contact with the process: streams, env, cwd. Tests pass their own. */
-import { nativeIO } from '../util/native-io.js';
+import { nativeIO } from '../runtime/index.js';
 
 export interface IO {
   stdout(text: string): void;

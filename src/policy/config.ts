@@ -5,7 +5,7 @@
  */
 import { lstatSync, statSync } from 'node:fs';
 import { readRegularFileOrThrow } from '../util/safe-read.js';
-import { nativeIO, STAT } from '../util/native-io.js';
+import { nativeIO, STAT } from '../runtime/index.js';
 import { resolvePath } from '../util/under.js';
 import { resolveRuleRef, type RuleId, type Severity } from './rules/catalog.js';
 import type { Confidence } from '../engine/effects/confidence.js';

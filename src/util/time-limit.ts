@@ -114,7 +114,7 @@ export function disarmTimeLimit(): void {
 }
 
 /**
- * `hook --time-limit` for both of its parsers (the fast path in src/frontends/cli/main.ts, commander in
+ * `hook --time-limit` for both of its parsers (the fast path in src/frontends/cli/hook-main.ts, commander in
  * src/frontends/cli/program.ts): arms the limit, or writes why not as one line and returns the exit status
  * the hook then ends with (TIME_LIMIT_UNAVAILABLE); null when armed.
  */

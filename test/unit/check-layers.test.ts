@@ -57,6 +57,8 @@ describe('check-layers', () => {
       add('src/util/planted-b.ts', 'src/util/planted-a.ts');
       add('src/planted-folder/x.ts');
       add('src/util/planted-comment.ts');
+      add('src/frontends/planted-deep.ts', 'src/runtime/startup/marks.ts', 'src/runtime/index.ts');
+      add('src/policy/planted-io.ts', 'src/util/native-io.ts');
     }, (dir) => {
       // A comment naming a moved file, one naming a real file, and the same name outside a comment.
       writeFileSync(join(dir, 'src/util/planted-comment.ts'), [
@@ -79,6 +81,11 @@ describe('check-layers', () => {
     });
     it('the engine importing the runtime', () => {
       expect(problems).toMatch(/engine \(syntax\) must not import runtime \(startup\).*syntax\/planted\.ts/);
+    });
+    it('a runtime file other than its face, or a helper the runtime owns, imported from outside src/runtime/', () => {
+      expect(problems).toMatch(/src\/frontends\/planted-deep\.ts: imports src\/runtime\/startup\/marks\.ts; outside src\/runtime\/ only its face/);
+      expect(problems).not.toMatch(/planted-deep\.ts: imports src\/runtime\/index\.ts/);
+      expect(problems).toMatch(/src\/policy\/planted-io\.ts: imports src\/util\/native-io\.ts; outside src\/runtime\/ only its face/);
     });
     it('one front end importing another', () => {
       expect(problems).toMatch(/library -> hook: front ends do not import one another.*: .*library\/planted\.ts/);

@@ -54,7 +54,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { dirname, join } from 'node:path';
 import { userConfigFile } from '../../policy/workspace/config.js';
 import { decisionLogDir } from '../../policy/workspace/state-dirs.js';
-import { cacheLocation } from '../../util/cache-location.js';
+import { cacheLocation } from '../../runtime/index.js';
 import { packageRoot } from '../../util/package-root.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { UsageError, type IO } from '../io.js';

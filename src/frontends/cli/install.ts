@@ -76,7 +76,7 @@ export function hookCommand(args: readonly string[] = [], form: HookForm = 'sour
 /**
  * Claude Code's exec form (`command` + `args`): the client spawns the hook itself, with no shell
  * and no supervisor script between them (`hook --unsupervised`: the hook answers for itself at
- * its time limit, src/frontends/cli/main.ts). That is one process less on every tool call: the client's
+ * its time limit, src/frontends/cli/hook-main.ts). That is one process less on every tool call: the client's
  * `sh -c` and the script, 0.1-1.9 ms against the shell form in the bench's runs (docs/history/performance.md).
  *
  * What the supervisor did that this form leaves to the client: a hook that cannot start (node or

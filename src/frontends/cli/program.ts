@@ -14,7 +14,7 @@ import { ConfigError } from '../../policy/config.js';
 import { formatExplain, formatVerdict, style, visible } from './format.js';
 import { RULES, resolveRuleRef, ruleById } from '../../policy/rules/catalog.js';
 import { runDemo } from './demo.js';
-import { judgeBash } from '../decide.js';
+import { answerBash } from '../decide.js';
 import { runInstall, runUninstall, type ClaudeHookForm } from './install.js';
 import { runDoctor } from './doctor.js';
 import { effectsToJson } from './json.js';
@@ -80,6 +80,43 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
   const io: IO = { ...given, stdout: (t) => void (quiet || (lines ? lines.push(t) : given.stdout(t))), stderr: (t) => void (quiet || given.stderr(t)) };
   Object.defineProperty(io, 'isTTY', { get: () => given.isTTY });
 
+  const setExit = (code: number): void => {
+    exitCode = code;
+  };
+  registerHookAndCheck(program, io, setExit);
+  registerExplainAndRules(program, io, setExit);
+  registerInstall(program, io, setExit);
+  registerDoctorAndLogs(program, io, setExit);
+
+  const extra = await import('./extra-commands.js');
+  extra.register(program, io, setExit);
+  (await import('./layer-commands.js')).register(program, io, setExit);
+
+  const corpus = program.commands.find((c) => c.name() === 'corpus')!;
+  for (const c of [...program.commands, ...corpus.commands]) {
+    if (c === corpus || ['hook', 'lint', '__lint-worker', '__flags-table'].includes(c.name())) continue;
+    // Every command but the hook's (whose output is its answer) and lint's (its own entry).
+    if (!c.options.some((o) => o.long === '--format')) addFormatOptions(c, TEXT_JSON, 'text');
+    c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
+  }
+  program.hook('preAction', (_root, action) => {
+    // lint's own --quiet keeps its errors (lint-command.ts); everywhere else it silences the output.
+    if (action.name() !== 'lint' && action.opts().quiet === true) quiet = true;
+    const opts = action.opts() as { format?: string; json?: boolean; agent?: string };
+    const ownJson = action.parent?.name() !== 'corpus' && (['check', 'explain', 'rules', 'logs'].includes(action.name()) || (action.name() === 'doctor' && opts.agent === 'claude'));
+    if (!ownJson && LINE_COMMANDS.has(action.name()) && chosenFormat(opts, TEXT_JSON, 'text') === 'json') lines = [];
+  });
+
+  const result = (parsed: number | undefined): number => {
+    const code = parsed ?? exitCode;
+    if (lines !== null && !quiet) given.stdout(jsonOfLines(lines, code));
+    return code;
+  };
+  return { program, result };
+}
+
+/** `hook` (the CLI form of the hook; the installed hook takes main.ts's fast path) and `check`: the hook's answer for one command, explained. */
+function registerHookAndCheck(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('hook')
     .description('PreToolUse hook: reads the agent client\'s event JSON on stdin, answers with a permission decision')
@@ -92,7 +129,7 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       if (opts.timeLimit !== undefined) {
         const refused = armOrRefuse(opts.timeLimit, (t) => io.stderr(t));
         if (refused !== null) {
-          exitCode = refused;
+          setExit(refused);
           return;
         }
       }
@@ -101,7 +138,7 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       const unfinished = opts.unfinished === undefined ? undefined : Number(opts.unfinished);
       if (unfinished !== undefined && !(unfinished > 0)) throw new UsageError(`--unfinished takes a number of seconds, got ${JSON.stringify(opts.unfinished)}`);
       const { runHook } = await import('../hook/hook.js');
-      exitCode = await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client, keepEvent: opts.keepEvent });
+      setExit(await runHook(io, { exitCode: Boolean(opts.exitCode), getParser: () => getParser(), unfinished, client, keepEvent: opts.keepEvent }));
     });
 
   program
@@ -114,7 +151,7 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
     .option('--demo', 'run the built-in demonstration instead (same as `bashguard demo`)')
     .action(async (command: string | undefined, opts: { cwd: string; file?: string; json?: boolean; format?: string; parser?: string; demo?: boolean }) => {
       if (opts.demo) {
-        exitCode = await runDemo(io);
+        setExit(await runDemo(io));
         return;
       }
       opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
@@ -123,11 +160,11 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       const parser = await getParser(parserChoice(opts.parser));
       const { workspace: scope, analysis, verdict } = withConfig(() => openWorkspace(cwd, { env: io.env }).check(parser, source));
       // What the hook answers where that is not the analysis' verdict: a command bash rejects
-      // (decide.ts judgeBash) runs nothing, or only the lines before the rejected one.
+      // (decide.ts answerBash) runs nothing, or only the lines before the rejected one.
       let decision = verdict.decision;
       let note: string | null = null;
       if (!scope.skipped && verdict.findings.some((f) => f.rule === 'BG0001')) {
-        const answer = await judgeBash(scope, parser, source, cwd, io.env, verdict);
+        const answer = await answerBash(scope, parser, source, cwd, io.env, verdict);
         if ((answer?.decision ?? 'allow') !== decision) {
           decision = answer?.decision ?? 'allow';
           note = answer ? answer.reason.split('\n').pop()! : 'bash rejects this command; what runs of it (nothing, or the whole lines before the rejected one) writes nothing outside the worktree';
@@ -144,9 +181,12 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
         io.stdout(visible(note ? formatVerdict(verdict, s, source).split('\n').slice(1).join('\n') : formatVerdict(verdict, s, source)) + '\n');
         if (analysis && verdict.findings.length === 0 && !scope.skipped) io.stdout(s.dim(`  ${analysis.effects.length} effect(s) analyzed, all inside ${scope.root} or a write root\n`));
       }
-      exitCode = decision === 'allow' && !note ? 0 : 1;
+      setExit(decision === 'allow' && !note ? 0 : 1);
     });
+}
 
+/** `explain` (every stage of the analysis), `demo` and `rules`. */
+function registerExplainAndRules(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('explain')
     .description('print the syntax IR, the cwd timeline, every effect with its confidence and evidence, and the decision')
@@ -185,7 +225,7 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
     .command('demo')
     .description('build a scratch repository with a nested worktree and show real escapes being caught')
     .action(async () => {
-      exitCode = await runDemo(io);
+      setExit(await runDemo(io));
     });
 
   program
@@ -204,7 +244,10 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       if (opts.json) io.stdout(JSON.stringify(RULES.map(({ id, name, severity, summary }) => ({ id, name, severity, summary })), null, 2) + '\n');
       else for (const r of RULES) io.stdout(`${r.id}  ${r.name.padEnd(32)} ${r.severity.padEnd(8)} ${r.summary}\n`);
     });
+}
 
+/** `install` and `uninstall` of the hook in an agent client's settings. */
+function registerInstall(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('install')
     .description('add the hook to Claude Code settings (idempotent; keeps every other setting)')
@@ -227,17 +270,17 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       if (opts.managed) {
         if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
         if (opts.managedPath !== undefined && !opts.managedPath.startsWith('/')) throw new UsageError(`--managed-path takes an absolute path, got ${JSON.stringify(opts.managedPath)}`);
-        exitCode = runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath, enforce: opts.enforce });
+        setExit(runInstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, managedHooksOnly: Boolean(opts.managedHooksOnly), managedPath: opts.managedPath, enforce: opts.enforce }));
         return;
       }
       if (agentOf(opts.agent) !== 'claude' && opts.hookForm !== 'auto') throw new UsageError(`--hook-form is for Claude Code only, not ${opts.agent}`);
       if (opts.enforce && !opts.user) throw new UsageError("--enforce client goes with --user or --managed: the project settings are the agent's checkout's, and Claude Code lets them turn its sandbox off");
       if (!opts.user) (await import('./install-scope.js')).projectInstallCheck(io, opts.agent, Boolean(opts.project), Boolean(opts.dryRun));
       if (opts.agent !== 'claude') {
-        exitCode = (await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) });
+        setExit((await import('./install-agents.js')).runAgentInstall(io, opts.agent, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun) }));
         return;
       }
-      exitCode = runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, enforce: opts.enforce });
+      setExit(runInstall(io, { scope: opts.user ? 'user' : 'project', dryRun: Boolean(opts.dryRun), hookForm: opts.hookForm, enforce: opts.enforce }));
     });
 
   program
@@ -253,26 +296,29 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
       if (opts.managedPath && !opts.managed) throw new UsageError('--managed-path goes with --managed');
       if (opts.managed) {
         if (agentOf(opts.agent) !== 'claude') throw new UsageError(`--managed is for Claude Code only, not ${opts.agent}`);
-        exitCode = runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath });
+        setExit(runUninstall(io, { scope: 'managed', dryRun: Boolean(opts.dryRun), managedPath: opts.managedPath }));
         return;
       }
       const scope = opts.user ? 'user' : 'project';
-      if (agentOf(opts.agent) !== 'claude') exitCode = (await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope, dryRun: Boolean(opts.dryRun) });
-      else exitCode = runUninstall(io, { scope, dryRun: Boolean(opts.dryRun) });
+      if (agentOf(opts.agent) !== 'claude') setExit((await import('./install-agents.js')).runAgentUninstall(io, opts.agent, { scope, dryRun: Boolean(opts.dryRun) }));
+      else setExit(runUninstall(io, { scope, dryRun: Boolean(opts.dryRun) }));
       const left = scope === 'project' && !opts.dryRun ? (await import('./install-scope.js')).userHookLeft(io, opts.agent) : null;
       if (left) io.stdout(`note: bashguard's hook in ${left} stays active for every checkout, this one included (\`bashguard uninstall${opts.agent === 'claude' ? '' : ` --agent ${opts.agent}`} --user\` removes it)\n`);
     });
+}
 
+/** `doctor` and `logs`. */
+function registerDoctorAndLogs(program: Command, io: IO, setExit: (code: number) => void): void {
   program
     .command('doctor')
     .description('check the installation, both parsers and the hook, with a self-test')
     .option('--agent <client>', `check this agent client's hook config: ${AGENT_NAMES.join(', ')}`, 'claude')
     .action(async (opts: { agent: string; format?: string; json?: boolean }) => {
       if (agentOf(opts.agent) !== 'claude') {
-        exitCode = (await import('./install-agents.js')).runAgentDoctor(io, opts.agent);
+        setExit((await import('./install-agents.js')).runAgentDoctor(io, opts.agent));
         return;
       }
-      exitCode = await runDoctor(io, chosenFormat(opts, TEXT_JSON, 'text') === 'json');
+      setExit(await runDoctor(io, chosenFormat(opts, TEXT_JSON, 'text') === 'json'));
     });
 
   program
@@ -282,38 +328,8 @@ export async function defineProgram(given: IO): Promise<{ program: Command; resu
     .action(async (opts: { since?: string; json?: boolean; format?: string }) => {
       opts.json = chosenFormat(opts, TEXT_JSON, 'text') === 'json';
       const { runLogs } = await import('./logs.js');
-      exitCode = runLogs(io, opts);
+      setExit(runLogs(io, opts));
     });
-
-  const extra = await import('./extra-commands.js');
-  extra.register(program, io, (code) => {
-    exitCode = code;
-  });
-  (await import('./layer-commands.js')).register(program, io, (code) => {
-    exitCode = code;
-  });
-
-  const corpus = program.commands.find((c) => c.name() === 'corpus')!;
-  for (const c of [...program.commands, ...corpus.commands]) {
-    if (c === corpus || ['hook', 'lint', '__lint-worker', '__flags-table'].includes(c.name())) continue;
-    // Every command but the hook's (whose output is its answer) and lint's (its own entry).
-    if (!c.options.some((o) => o.long === '--format')) addFormatOptions(c, TEXT_JSON, 'text');
-    c.option('-q, --quiet', 'print nothing but errors (the exit code tells the result)');
-  }
-  program.hook('preAction', (_root, action) => {
-    // lint's own --quiet keeps its errors (lint-command.ts); everywhere else it silences the output.
-    if (action.name() !== 'lint' && action.opts().quiet === true) quiet = true;
-    const opts = action.opts() as { format?: string; json?: boolean; agent?: string };
-    const ownJson = action.parent?.name() !== 'corpus' && (['check', 'explain', 'rules', 'logs'].includes(action.name()) || (action.name() === 'doctor' && opts.agent === 'claude'));
-    if (!ownJson && LINE_COMMANDS.has(action.name()) && chosenFormat(opts, TEXT_JSON, 'text') === 'json') lines = [];
-  });
-
-  const result = (parsed: number | undefined): number => {
-    const code = parsed ?? exitCode;
-    if (lines !== null && !quiet) given.stdout(jsonOfLines(lines, code));
-    return code;
-  };
-  return { program, result };
 }
 
 /** The commands whose output is lines of text: `--format json` gives them as jsonOfLines. */

@@ -25,7 +25,7 @@ import { dropKeptEvent, keepEvent, keptEventFile, takeKeptEvent } from './kept-e
 import { claude } from './clients/claude.js';
 import { sandboxAsAsk, type HookAnswer, type HookClient, type Rendered } from './types.js';
 import { appendDecision, isoTime } from '../../layers/log/decisions.js';
-import { mark, stagesLine } from '../../runtime/startup/marks.js';
+import { mark, stagesLine } from '../../runtime/index.js';
 
 export { explainForAgent, decideCall, type DecideContext } from '../decide.js';
 export type { HookAnswer, HookClient, ToolCall, ParsedEvent, Rendered } from './types.js';
@@ -45,7 +45,7 @@ export interface HookOptions {
    * analysing (./kept-event.ts); with `unfinished`, take the event kept under this token.
    */
   keepEvent?: string;
-  /** Called with the event once read (`hook --unsupervised` hands it to its restart: src/frontends/cli/main.ts, src/util/time-limit.ts). */
+  /** Called with the event once read (`hook --unsupervised` hands it to its restart: src/frontends/cli/hook-main.ts, src/util/time-limit.ts). */
   onInput?: (raw: string) => void;
 }
 

@@ -13,8 +13,7 @@
  * `--unfinished` run answers without the event (never an allow).
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { cacheLocation, dirIsPrivate, prepareDir, readPrivateFile } from '../../runtime/startup/cache-dir.js';
-import { nativeIO } from '../../util/native-io.js';
+import { cacheLocation, dirIsPrivate, prepareDir, readPrivateFile, nativeIO } from '../../runtime/index.js';
 
 type Env = Record<string, string | undefined>;
 

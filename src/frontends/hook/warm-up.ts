@@ -15,8 +15,7 @@
 import type { IO } from '../io.js';
 import type { BashParser } from '../../engine/parse/index.js';
 import { decideCall, sessionWorkspace } from '../decide.js';
-import { smallCache } from '../../runtime/startup/small-cache.js';
-import { CODE_CACHE_WARM_UP as WARM_UP } from '../../runtime/startup/cache-name.js';
+import { smallCache, CODE_CACHE_WARM_UP as WARM_UP } from '../../runtime/index.js';
 export { WARM_UP };
 import type { HookAnswer, ToolCall } from './types.js';
 

@@ -8,12 +8,9 @@
  * pre-commit run lint once per commit, often on a few files.
  */
 import { existsSync } from 'node:fs';
-import { CODE_CACHE_REQUIRE_WARM_UP } from '../../runtime/startup/cache-name.js';
-import { loadStartBundle } from '../../runtime/startup/cached-load.js';
-import { v8FlagSetter } from '../../runtime/startup/v8-flags.js';
+import { CODE_CACHE_REQUIRE_WARM_UP, loadStartBundle, v8FlagSetter, nativeIO } from '../../runtime/index.js';
 import { analyzesInProcess, defaultWorkers, dropPrestarted, analyzersWithThisProcess, othersRunning, prestartCount, prestartWorkers, saturates, totalBytes, workerV8Flags, type WorkersFor } from './spawn-worker.js';
 import { ISOLATE_ENV, offerRerun } from './rerun.js';
-import { nativeIO } from '../../util/native-io.js';
 
 /** sha256 (hex, shortened) of dist/lint-cli.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_CLI_KEY__: string;
@@ -62,7 +59,7 @@ export async function startLint(): Promise<void> {
     // Children started here that the run did not take (a usage error, --help).
     dropPrestarted();
   }
-  // The report is out. Ending here, as the hook does (src/frontends/cli/main.ts), instead of letting Node wind
+  // The report is out. Ending here, as the hook does (src/frontends/cli/hook-main.ts), instead of letting Node wind
   // down saves this process's teardown and the wait for its children's exit: they have every
   // answer sent, their input ends with this process, and they let go of stderr first
   // (src/frontends/lint/worker.ts). 'exit' handlers (the code cache) still run. A report larger than the

@@ -85,39 +85,7 @@ export async function runLint(paths: string[], opts: LintCliOptions, io0: IO): P
 
 async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<number> {
   const t0 = performance.now();
-  const format = (opts.format ?? 'text') as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${opts.format})`);
-  const failOn = opts.failOn ?? 'error';
-  if (!['error', 'warning', 'info', 'none'].includes(failOn)) throw new UsageError(`--fail-on must be error, warning, info or none (got ${failOn})`);
-  const parserChoice = opts.parser;
-  if (parserChoice !== undefined && !['native', 'wasm', 'auto'].includes(parserChoice)) throw new UsageError(`--parser must be native, wasm or auto (got ${parserChoice})`);
-  if (paths.length === 0) throw new UsageError('lint: give at least one PATH (a file, a directory, or - for stdin)');
-  const limit = Number(opts.timeout ?? '0');
-  if (!Number.isFinite(limit) || limit < 0) throw new UsageError(`--timeout takes a number of seconds, 0 for no limit (got ${opts.timeout})`);
-  const workers = opts.jobs === undefined ? null : Number(opts.jobs);
-  if (workers !== null && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--jobs takes a whole number of processes, 1 or more (got ${opts.jobs})`);
-
-  const maxSteps = Number(opts.maxSteps ?? LINT_DEFAULT_STEPS);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps takes a whole number of steps, 1 or more (got ${opts.maxSteps})`);
-  const incomplete = opts.incomplete ?? 'error';
-  if (!['error', 'warn', 'ignore'].includes(incomplete)) throw new UsageError(`--incomplete must be error, warn or ignore (got ${opts.incomplete})`);
-  const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
-  if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
-  const minSeverity = (opts.quiet ? 'error' : opts.severity ?? 'info') as Severity;
-  if (!['error', 'warning', 'info'].includes(minSeverity)) throw new UsageError(`--severity must be error, warning or info (got ${opts.severity})`);
-  const maxWarnings = opts.maxWarnings === undefined ? -1 : Number(opts.maxWarnings);
-  if (!Number.isInteger(maxWarnings) || maxWarnings < -1) throw new UsageError(`--max-warnings takes a whole number (got ${opts.maxWarnings})`);
-  if (opts.pruneBaseline && !opts.baseline) throw new UsageError('--prune-baseline needs --baseline FILE');
-  const vars: Record<string, string> = {};
-  for (const v of opts.var ?? []) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(v);
-    if (!m) throw new UsageError(`--var takes NAME=VALUE (got ${v})`);
-    vars[m[1]!] = m[2]!;
-  }
-  if (opts.baseline && opts.baselineWrite) throw new UsageError('--baseline and --baseline-write cannot be used together');
-  const include = ruleList(opts.include, '--include');
-  const exclude = ruleList(opts.exclude, '--exclude') ?? new Set();
-  const baseline = opts.baseline ? readBaseline(resolve(io.cwd, opts.baseline)) : null;
+  const { format, failOn, parserChoice, limit, workers, maxSteps, incomplete, minConfidence, minSeverity, maxWarnings, vars, include, exclude, baseline } = lintSettings(paths, opts, io);
 
   const root = opts.root ? existingDir(io, '--root', opts.root) : undefined;
   // `--cwd script` starts each script in its own directory (test and helper scripts often assume it).
@@ -203,6 +171,65 @@ async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<n
   results = selected.results;
   const summary = { ...summarize(results, performance.now() - t0), baselined: selected.baselined };
   const color = opts.color ?? (io.isTTY && !io.env.NO_COLOR);
+  printReport(format, results, summary, errors, color, opts, io);
+  if (opts.summary !== false && !opts.quiet) {
+    const line = summaryLine(summary);
+    if (format === 'text' || format === 'gcc') io.stdout(`${line}\n`);
+    else io.stderr(`bashguard: ${line}\n`);
+  }
+  if (errors.length > 0 || summary.failed > 0) return 2;
+  if (maxWarnings >= 0 && summary.warnings > maxWarnings) {
+    io.stderr(`bashguard: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return 1;
+  }
+  const notFull = incomplete === 'error' && results.some((r) => r.findings.some((f) => f.rule === 'BG0002'));
+  if (failOn === 'none') return notFull ? EXIT_INCOMPLETE : 0;
+  const threshold = SEVERITY_RANK[failOn as Severity];
+  if (results.some((r) => r.findings.some((f) => f.rule !== 'BG0002' && SEVERITY_RANK[f.severity] >= threshold))) return 1;
+  return notFull ? EXIT_INCOMPLETE : 0;
+}
+
+/** The options checked (a usage error names the first wrong one) and given their defaults. */
+function lintSettings(paths: string[], opts: LintCliOptions, io: IO) {
+  const format = (opts.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got ${opts.format})`);
+  const failOn = opts.failOn ?? 'error';
+  if (!['error', 'warning', 'info', 'none'].includes(failOn)) throw new UsageError(`--fail-on must be error, warning, info or none (got ${failOn})`);
+  const parserChoice = opts.parser;
+  if (parserChoice !== undefined && !['native', 'wasm', 'auto'].includes(parserChoice)) throw new UsageError(`--parser must be native, wasm or auto (got ${parserChoice})`);
+  if (paths.length === 0) throw new UsageError('lint: give at least one PATH (a file, a directory, or - for stdin)');
+  const limit = Number(opts.timeout ?? '0');
+  if (!Number.isFinite(limit) || limit < 0) throw new UsageError(`--timeout takes a number of seconds, 0 for no limit (got ${opts.timeout})`);
+  const workers = opts.jobs === undefined ? null : Number(opts.jobs);
+  if (workers !== null && (!Number.isInteger(workers) || workers < 1)) throw new UsageError(`--jobs takes a whole number of processes, 1 or more (got ${opts.jobs})`);
+
+  const maxSteps = Number(opts.maxSteps ?? LINT_DEFAULT_STEPS);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps takes a whole number of steps, 1 or more (got ${opts.maxSteps})`);
+  const incomplete = opts.incomplete ?? 'error';
+  if (!['error', 'warn', 'ignore'].includes(incomplete)) throw new UsageError(`--incomplete must be error, warn or ignore (got ${opts.incomplete})`);
+  const minConfidence = (opts.minConfidence ?? 'likely') as Confidence;
+  if (!['certain', 'likely', 'possible'].includes(minConfidence)) throw new UsageError(`--min-confidence must be certain, likely or possible (got ${opts.minConfidence})`);
+  const minSeverity = (opts.quiet ? 'error' : opts.severity ?? 'info') as Severity;
+  if (!['error', 'warning', 'info'].includes(minSeverity)) throw new UsageError(`--severity must be error, warning or info (got ${opts.severity})`);
+  const maxWarnings = opts.maxWarnings === undefined ? -1 : Number(opts.maxWarnings);
+  if (!Number.isInteger(maxWarnings) || maxWarnings < -1) throw new UsageError(`--max-warnings takes a whole number (got ${opts.maxWarnings})`);
+  if (opts.pruneBaseline && !opts.baseline) throw new UsageError('--prune-baseline needs --baseline FILE');
+  const vars: Record<string, string> = {};
+  for (const v of opts.var ?? []) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(v);
+    if (!m) throw new UsageError(`--var takes NAME=VALUE (got ${v})`);
+    vars[m[1]!] = m[2]!;
+  }
+  if (opts.baseline && opts.baselineWrite) throw new UsageError('--baseline and --baseline-write cannot be used together');
+  const include = ruleList(opts.include, '--include');
+  const exclude = ruleList(opts.exclude, '--exclude') ?? new Set();
+  const baseline = opts.baseline ? readBaseline(resolve(io.cwd, opts.baseline)) : null;
+
+  return { format, failOn, parserChoice, limit, workers, maxSteps, incomplete, minConfidence, minSeverity, maxWarnings, vars, include, exclude, baseline };
+}
+
+/** The report in `format` on stdout. */
+function printReport(format: Format, results: FileResult[], summary: Parameters<typeof formatJson>[1], errors: string[], color: boolean, opts: LintCliOptions, io: IO): void {
   switch (format) {
     case 'text':
       io.stdout(formatText(results, { color, frames: true, notes: Boolean(opts.notes) }));
@@ -224,19 +251,4 @@ async function lintRun(paths: string[], opts: LintCliOptions, io: IO): Promise<n
       io.stdout(formatCheckstyle(results));
       break;
   }
-  if (opts.summary !== false && !opts.quiet) {
-    const line = summaryLine(summary);
-    if (format === 'text' || format === 'gcc') io.stdout(`${line}\n`);
-    else io.stderr(`bashguard: ${line}\n`);
-  }
-  if (errors.length > 0 || summary.failed > 0) return 2;
-  if (maxWarnings >= 0 && summary.warnings > maxWarnings) {
-    io.stderr(`bashguard: ${summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
-    return 1;
-  }
-  const notFull = incomplete === 'error' && results.some((r) => r.findings.some((f) => f.rule === 'BG0002'));
-  if (failOn === 'none') return notFull ? EXIT_INCOMPLETE : 0;
-  const threshold = SEVERITY_RANK[failOn as Severity];
-  if (results.some((r) => r.findings.some((f) => f.rule !== 'BG0002' && SEVERITY_RANK[f.severity] >= threshold))) return 1;
-  return notFull ? EXIT_INCOMPLETE : 0;
 }

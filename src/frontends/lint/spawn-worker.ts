@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { nativeIO } from '../../util/native-io.js';
+import { nativeIO } from '../../runtime/index.js';
 import { availableParallelism, constants as osConstants, loadavg } from 'node:os';
 import type { Readable } from 'node:stream';
 import { envStrings, treeAddon } from '../../util/tree-addon.js';

@@ -11,7 +11,7 @@
  * findings go nowhere. A lint that analyzes in its own process (`--timeout 0`, or a run that
  * would have one child: ./rerun.ts) does the same before its CLI's cache is written.
  */
-import { CODE_CACHE_WARM_UP, CODE_CACHE_WARMED } from '../../runtime/startup/cache-name.js';
+import { CODE_CACHE_WARM_UP, CODE_CACHE_WARMED } from '../../runtime/index.js';
 import type { Linter } from './lint.js';
 
 export const TRAINING_SCRIPT = [

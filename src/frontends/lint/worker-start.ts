@@ -5,8 +5,7 @@
  * its child every time. The cache is keyed by a hash of the worker bundle (computed by the build)
  * and written when the child ends normally (the parent disconnects it once every file is done).
  */
-import { CODE_CACHE_REQUIRE_WARM_UP } from '../../runtime/startup/cache-name.js';
-import { loadStartBundle } from '../../runtime/startup/cached-load.js';
+import { CODE_CACHE_REQUIRE_WARM_UP, loadStartBundle } from '../../runtime/index.js';
 
 /** sha256 (hex, shortened) of dist/lint-worker.cjs, set by scripts/build.mjs. */
 declare const __BG_LINT_WORKER_KEY__: string;

@@ -9,7 +9,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
 import { dirname } from 'node:path';
-import { nativeIO } from '../../util/native-io.js';
+import { nativeIO } from '../../runtime/index.js';
 import { under } from '../../util/under.js';
 import { decisionLogDir } from '../../policy/workspace/state-dirs.js';
 

@@ -48,7 +48,7 @@ import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
-import { nativeIO, STAT } from '../../util/native-io.js';
+import { nativeIO, STAT } from '../../runtime/index.js';
 import { fnv64, hash64, randomToken } from './hash.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
 import { refStamp } from './git-refs.js';

@@ -16,7 +16,7 @@ import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
-import { nativeIO, STAT } from '../../util/native-io.js';
+import { nativeIO, STAT } from '../../runtime/index.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { refGrants } from './git-refs.js';
 

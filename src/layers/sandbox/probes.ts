@@ -11,10 +11,9 @@ import { uptime } from 'node:os';
 import { dirname } from 'node:path';
 import type { Env } from '../../policy/workspace/config.js';
 import { packageRoot } from '../../util/package-root.js';
-import { cacheLocation } from '../../util/cache-location.js';
+import { cacheLocation, nativeIO } from '../../runtime/index.js';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
-import { nativeIO } from '../../util/native-io.js';
 
 /** What a probe found: ok, or why not. */
 export interface Probe {

@@ -43,7 +43,7 @@ import { readRegularFileOrThrow } from '../../util/safe-read.js';
 import { join, sep } from 'node:path';
 import type { Checkout, DiscoveryResult, Layout } from './types.js';
 // Paths under directories that are already normalized (realpaths) are concatenated; see src/util/under.ts.
-import { nativeIO, statName } from '../../util/native-io.js';
+import { nativeIO, statName } from '../../runtime/index.js';
 import { baseOf, parentOf, resolveFrom, resolvePath, under } from '../../util/under.js';
 
 /** What discovery needs of a stat result. */

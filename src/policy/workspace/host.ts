@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
-import { nativeIO, STAT, statName } from '../../util/native-io.js';
+import { nativeIO, STAT, statName } from '../../runtime/index.js';
 
 const MAX_SOURCE_BYTES = 64 * 1024;
 

@@ -24,7 +24,7 @@ import { buildRegions, classify, scratchRoots, type Region } from '../regions.js
 import { nodeHost } from './host.js';
 import { gitFileStates } from './git-state.js';
 import { decisionLogDir } from './state-dirs.js';
-import { cacheLocation } from '../../util/cache-location.js';
+import { cacheLocation } from '../../runtime/index.js';
 import { toolCacheRoots } from '../write-roots.js';
 
 /** How the write root was chosen (lint reports it). */

@@ -7,7 +7,7 @@
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { nativeIO } from '../../util/native-io.js';
 import { parentOf } from '../../util/under.js';
-import { cacheLocation } from '../../util/cache-location.js';
+import { cacheLocation } from './cache-location.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -10,11 +10,9 @@
  * word of the refusal, and the file would never be written again).
  *
  * Why a module of its own: a start entry is compiled from source in every process (it has no code
- * cache), and V8 parses all of it. With the whole loader (its JavaScript reader and checks, the
- * writer, the pruning, the WASM flags), dist/hook-start.cjs was 9.5 KB and compiled 16 functions
- * on a hit; now 3.5 KB and 10. The hook process, deny, medians of 120 alternated: Node 20 26.14
- * -> 25.34 ms, Node 22 28.12 -> 27.18, Node 24 30.38 -> 29.94 (docs/history/performance.md); in instructions (callgrind, main thread), V8's parse of the entry 1.48 M -> 0.50 M and
- * the lazy compiles 17.2 M -> 15.8 M.
+ * cache), and V8 parses all of it: the rest of the loader (its JavaScript reader and checks, the
+ * writer, the pruning, the WASM flags) would be parsed and compiled in every hook process for
+ * nothing on a hit (the measurements: docs/history/performance.md).
  */
 import { Script, constants as vmConstants } from 'node:vm';
 import { cacheFilePath, MAGIC_TEXT, WRAP_HEAD, WRAP_TAIL, type LoadResult } from './cache-name.js';

@@ -2,7 +2,7 @@
  * `hook [--exit-code] [--agent NAME] [--keep-event TOKEN] [--time-limit SECONDS] [--unsupervised]` (the hook's fast path, without
  * commander), or null. Anything else, an unknown agent included, goes through the full program
  * (which reports usage errors). One test for every entry: bin/bashguard.js asks the start entry
- * (src/runtime/startup/hook-start.ts), which carries this module (it has no imports), and src/frontends/cli/main.ts.
+ * (src/runtime/startup/hook-start.ts), which carries this module (it has no imports), and src/frontends/cli/hook-main.ts.
  */
 export function fastHookArgs(argv: string[]): { exitCode: boolean; agent: string; keepEvent?: string; timeLimit?: string; unsupervised?: true } | null {
   if (argv[0] !== 'hook') return null;

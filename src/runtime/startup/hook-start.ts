@@ -4,14 +4,11 @@
  * V8 code cache and runs it.
  *
  * This file is parsed and compiled from source in every hook process, and each of its functions
- * that runs costs the process a compile of its own (~18 µs each here: callgrind, V8's lazy
- * compile of a small function ~80 K instructions). So it carries only the common case
+ * that runs costs the process a compile of its own. So it carries only the common case
  * (./cached-load.ts), in few functions; the rest of the loader (the JavaScript reader, the cache's
  * writer, the WASM flags) is dist/code-cache.cjs (./full-load.ts), loaded when needed. And its
- * exports are set on `module.exports` by hand: as ES exports, the bundler's interop helpers
- * were three more functions to compile. Against the whole loader in this file (9.5 KB, 16
- * functions compiled on a hit), deny, medians of 120 alternated: Node 20 26.14 -> 25.34 ms
- * (docs/history/performance.md).
+ * exports are set on `module.exports` by hand: as ES exports, the bundler's interop helpers would
+ * be more functions to compile (measurements: docs/history/performance.md).
  */
 import { fastHookArgs } from './hook-args.js';
 import { tryTreeAddonIn } from '../../util/tree-addon.js';

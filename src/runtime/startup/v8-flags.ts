@@ -15,10 +15,8 @@ import { loadedTreeAddon } from '../../util/tree-addon.js';
  * installs and the bench's bare hook run) sets them in its start entry (src/runtime/startup/hook-start.ts)
  * through bashguard's addon (V8's own SetFlagsFromString), after the entry's Node modules are
  * loaded (so they still come from Node's embedded code cache) and before the bundle is compiled,
- * with a code cache file of its own (V8 refuses data made under other flags). Node 20, medians of 80
- * alternated: allow / deny 25.78 / 25.70 -> 24.96 / 25.05 ms; Node 22 26.06 / 25.99 -> 25.65 /
- * 25.04 ms. Not on V8 13 and later (Node 24): there the time
- * was the same and the peak RSS 1.7 MiB higher (45.8 -> 47.5 MiB, of the hook's 48).
+ * with a code cache file of its own (V8 refuses data made under other flags). Not on V8 13 and
+ * later (Node 24), where they saved no time and cost peak RSS (docs/history/performance.md).
  * BASHGUARD_LEAN=0 leaves V8's flags alone.
  */
 export const LEAN_FLAGS = '--no-sparkplug --no-maglev';

@@ -1,6 +1,6 @@
 /**
  * The WASM parser's start-up for a process that lives for one parse (the hook; installed by
- * src/frontends/cli/main.ts through the parser's useWasmLoader).
+ * src/frontends/cli/hook-main.ts and main.ts through the parser's useWasmLoader).
  *
  * V8's flags: by default V8 also compiles the 1.3 MB grammar with TurboFan in the background,
  * which on a small machine costs the hook 0.3-0.6 s of CPU before its one parse finishes; with

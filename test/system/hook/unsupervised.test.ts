@@ -2,7 +2,7 @@
  * `hook --unsupervised`: the hook run by the client itself, with no supervisor script around it
  * (Claude Code's exec form, which `bashguard install` writes for Claude Code 2.1.295 and later:
  * src/frontends/cli/install.ts HookSpec). At its time limit the hook is replaced in place by `hook
- * --unfinished` (src/frontends/cli/main.ts superviseSelf), which reads the event on its stdin (the addon's
+ * --unfinished` (src/frontends/cli/hook-main.ts superviseSelf), which reads the event on its stdin (the addon's
  * SIGALRM handler puts it there) and answers as the supervisor did after stopping a run-away parse.
  * Run here as the client runs it: node spawned with the entry's arguments, no shell.
  */

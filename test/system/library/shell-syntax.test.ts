@@ -1,6 +1,6 @@
 /**
  * Commands tree-sitter cannot read (BG0001), judged as the shell that runs them reads them
- * (src/frontends/shell-syntax.ts, decide.ts judgeBash): bash stops at the first syntax error, so
+ * (src/engine/parse/shell-syntax.ts, src/frontends/decide.ts judgeBash): bash stops at the first syntax error, so
  * a command whose first line it rejects runs nothing, and one it rejects further down runs only the
  * complete commands before that line. Each case is also run by bash itself, to show the claim.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unless } from '../../helpers/shared.js';
 import { createGuard, type Guard } from '../../../src/api.js';
-import { shellSyntax } from '../../../src/frontends/shell-syntax.js';
+import { shellSyntax } from '../../../src/engine/parse/shell-syntax.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 
 const BASH = ['/bin/bash', '/usr/bin/bash'].find((b) => existsSync(b));

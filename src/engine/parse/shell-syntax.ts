@@ -52,3 +52,33 @@ function rejectedLine(shell: string, command: string, extglob: boolean): number 
   }
   return first;
 }
+
+/**
+ * What of `command` bash runs, for a text tree-sitter could not read: bash stops at the first
+ * syntax error, and the complete commands before the line it was reading run, nothing after.
+ * Those are the lines of the longest prefix bash accepts whole, ending before the rejected line
+ * (an error at the end of the text, an unclosed `do`/`fi`/quote, names the line after the last).
+ * - `whole`: bash accepts the whole text (or cannot tell): what tree-sitter said stays;
+ * - `nothing`: no prefix is accepted, so nothing runs (bash fails with a syntax error);
+ * - `prefix`: `text` (its first `lines` lines) runs, bash rejects line `rejected`;
+ * - `unknown`: bash cannot be asked, or more than `maxPrefixes` prefixes would have to be tried.
+ */
+export type BashRuns = { kind: 'whole' | 'nothing' | 'unknown' } | { kind: 'prefix'; text: string; lines: number; rejected: number };
+
+/** How many prefixes of a command bash rejects are tried (two `bash -n` each). */
+export const MAX_PREFIXES = 8;
+
+export function bashRuns(shell: string, command: string, maxPrefixes = MAX_PREFIXES): BashRuns {
+  const syntax = shellSyntax(shell, command);
+  if (syntax.kind === 'unknown') return { kind: 'unknown' };
+  if (syntax.kind === 'accepts') return { kind: 'whole' };
+  const lines = command.split('\n');
+  const last = Math.min(syntax.line, lines.length) - 1;
+  for (let k = last; k >= 1 && k > last - maxPrefixes; k--) {
+    const text = lines.slice(0, k).join('\n');
+    const s = shellSyntax(shell, text);
+    if (s.kind === 'unknown') return { kind: 'unknown' };
+    if (s.kind === 'accepts') return { kind: 'prefix', text, lines: k, rejected: syntax.line };
+  }
+  return last < maxPrefixes ? { kind: 'nothing' } : { kind: 'unknown' };
+}

@@ -3,7 +3,7 @@
  * environment alone: the workspace protects this directory (BG1005: bytecode planted there would
  * run in the hook) without loading any of the cache's code.
  */
-import { resolveFrom } from './under.js';
+import { resolveFrom } from '../../util/under.js';
 
 type Env = Record<string, string | undefined>;
 
