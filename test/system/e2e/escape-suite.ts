@@ -106,9 +106,10 @@ export function snapshot(main: string, wt: string, sibling: string, home: string
 /**
  * A throw-away main checkout with one commit and linked worktrees `.builders/b1` (the agent's) and
  * `.builders/b2` (its sibling), and a local npm package in b1 for an install with no network.
+ * `base`: where it goes (default the temp dir, which is a write root of the session itself).
  */
-export function escapeLayout(prefix: string): { root: string; main: string; wt: string; sibling: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+export function escapeLayout(prefix: string, base = tmpdir()): { root: string; main: string; wt: string; sibling: string } {
+  const root = realpathSync(mkdtempSync(join(base, prefix)));
   const main = join(root, 'main');
   mkdirSync(main, { recursive: true });
   git(main, ['init', '-q']);
@@ -156,9 +157,17 @@ export async function runSession(opts: {
   claudeBin: string;
   prepare(l: { root: string; main: string; wt: string; sibling: string; home: string }): Promise<{ steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void }> | { steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void };
   snap?: (main: string, wt: string, sibling: string, home: string) => Record<string, string>;
+  /** The client's allowed tools (default: Bash). */
+  allowedTools?: string[];
+  /**
+   * Where the layout and HOME go (default the temp dir). Under /tmp both are inside a scratch
+   * root, which the analyzer and the kernel leave writable: a suite about what lies outside the
+   * write roots needs a base elsewhere.
+   */
+  base?: string;
 }): Promise<Session> {
-  const { root, main, wt, sibling } = escapeLayout(opts.prefix);
-  const home = makeHome(`${opts.prefix}home-`);
+  const { root, main, wt, sibling } = escapeLayout(opts.prefix, opts.base);
+  const home = makeHome(`${opts.prefix}home-`, opts.base);
   const cleanup = () => {
     if (process.env.BASHGUARD_E2E_KEEP === '1') return console.log(`[${opts.label}] kept ${root} home=${home}`);
     rmSync(root, { recursive: true, force: true });
@@ -172,7 +181,7 @@ export async function runSession(opts: {
     const fake = await startFakeAnthropic({ script: p.steps, finalText: 'done' });
     try {
       const before = snap(main, wt, sibling, home);
-      const run = await runClaude({ bin: opts.claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000, ...(p.env ? { env: p.env } : {}) });
+      const run = await runClaude({ bin: opts.claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: opts.allowedTools ?? ['Bash'], timeoutMs: 240_000, ...(p.env ? { env: p.env } : {}) });
       const after = snap(main, wt, sibling, home);
       const byStep: (ToolCallOutcome | undefined)[] = p.steps.map(() => undefined);
       for (const c of run.toolCalls) {

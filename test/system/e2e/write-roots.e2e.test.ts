@@ -1,0 +1,155 @@
+/**
+ * End-to-end (issue 51, "Done when"): the line the kernel holds, through the REAL Claude Code
+ * client in `-p` mode with `bashguard install --user`, the agent in a linked worktree at
+ * `.builders/b1`, HOME outside every write root. The cases (write-roots-suite.ts) are written
+ * from the issue's mechanisms: writes beside the checkouts (another project, `~/.ssh`,
+ * `~/.local/bin`, dirs in HOME), shared git state through porcelain, plumbing, `update-ref` and
+ * raw writes under the common git dir, and a hand-off to a tmux server the test started outside
+ * the sandbox. Each escape is a script the analyzer cannot read, so the kernel is what holds it.
+ *
+ * The same session runs twice: with no bashguard at all (each escape must land there, or the case
+ * proves nothing) and with `install --user` (the default enforcement, the client's bash making
+ * the mounts). After the guarded session every path outside the write roots (the main checkout's
+ * files and git dir, every ref but the worktree's branch, reflogs, config, hooks, HOME less the
+ * client's own state and the tool caches, the project beside main) is byte-identical, and the
+ * benign twins (the same form, writing inside the write roots) ran and left their effects.
+ *
+ * Where an escape still lands it is listed in LANDS (the case then runs as `it.fails`, naming the
+ * issue): the engine's owners fix it; this file only records it. Skips, saying why, where
+ * bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead) or tmux is missing (that case).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
+import { decision, legitOutcomes, runSession, type Session } from './escape-suite.js';
+import { caseOf, cases, changed, outside, prepareCases, type Case } from './write-roots-suite.js';
+import { executable } from '../../../src/layers/sandbox/client-shell.js';
+import { git } from './layout.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..', '..', '..');
+const E2E_OFF = process.env.BASHGUARD_E2E === '0';
+const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
+const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux', '/bin/tmux'].find(executable) ?? null;
+/** Outside /tmp, which is a scratch root: HOME and the project beside main must lie outside every write root. */
+const BASE = process.env.BASHGUARD_E2E_BASE || join(REPO, '.tmp', 'e2e-roots');
+const SKIP = E2E_OFF || !bwrapHere('the write-roots e2e', !E2E_OFF).canRun;
+
+/**
+ * Escapes that land today with the guard on (issue 51, items 1, 2 and 4 are not done yet): the
+ * case runs as `it.fails` until the engine holds it. Each was seen landing through the real client.
+ */
+const LANDS = new Set<string>([]);
+
+let claudeBin = '';
+
+interface Run extends Session {
+  changes: string[];
+}
+
+function session(guard: boolean): Promise<Run> {
+  let tmuxEnv: Record<string, string> | null = null;
+  return runSession({
+    label: guard ? 'install --user, default enforcement' : 'no bashguard',
+    prefix: `bashguard-e2e-roots-${guard ? 'on' : 'none'}-`,
+    claudeBin,
+    allowedTools: ['Bash', 'Write'],
+    base: BASE,
+    snap: (main, _wt, _sibling, home) => Object.fromEntries(outside({ root: dirname(main), main, home })),
+    prepare: ({ root, main, wt, home }) => {
+      prepareCases({ root, main, wt, home });
+      if (guard) execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // The user's tmux server, already running outside any sandbox, in the main checkout.
+      if (TMUX) {
+        mkdirSync(join(root, 'tmux'));
+        tmuxEnv = { TMUX_TMPDIR: join(root, 'tmux') };
+        execFileSync(TMUX, ['new-session', '-d', '-s', 'user', '-c', main], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
+      }
+      const steps = cases({ root, home, main }).filter((c) => TMUX || !c.label.startsWith('daemon: tmux'));
+      return {
+        steps,
+        env: { SHELL: BASH, ...(tmuxEnv ?? {}) },
+        dispose: () => {
+          if (tmuxEnv) execFileSync(TMUX!, ['kill-server'], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
+        },
+      };
+    },
+  }).then((s) => ({ ...s, changes: changed(new Map(Object.entries(s.before)), new Map(Object.entries(s.after))) }));
+}
+
+/** The changed keys a case accounts for. */
+const landedKeys = (s: Run, c: Case) => s.changes.filter((k) => caseOf([c], k));
+
+describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside the write roots changes (issue 51)`, () => {
+  let none: Run;
+  let on: Run;
+  beforeAll(async () => {
+    claudeBin = await ensureClaude();
+    mkdirSync(BASE, { recursive: true });
+    none = await session(false);
+    on = await session(true);
+  }, 600_000);
+  afterAll(() => {
+    none?.cleanup();
+    on?.cleanup();
+  });
+  const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape') as Case[];
+
+  it('both sessions ran the whole script; the guarded one had every Bash call answered by the hook', () => {
+    for (const s of [none, on]) {
+      expect(s.run.exitCode, s.digest).toBe(0);
+      for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
+    }
+    expect(on.answers.length, on.digest).toBe(on.steps.filter((st) => st.tool === 'Bash').length);
+  });
+
+  it('without bashguard every escape lands (each case is execution-verified)', () => {
+    const dry = (none.steps as Case[]).filter((c) => c.kind === 'escape' && landedKeys(none, c).length === 0).map((c) => c.label);
+    expect(dry, `changes: ${none.changes.join(', ')}\n${none.digest}`).toEqual([]);
+  });
+
+  it('the benign twins ran in both sessions, and left their effects in the guarded one', () => {
+    for (const s of [none, on]) for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
+    expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
+    expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
+    expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
+    expect(git(on.wt, ['log', '--format=%s', '-1']).trim()).toBe('twin');
+  });
+
+  it('the analyzer allowed every scripted escape under the guard, and the wrapper ran it', () => {
+    const bashEscapes = on.steps.flatMap((st, i) => (st.kind === 'escape' && st.tool === 'Bash' ? [[st, on.answers[i]!] as const] : []));
+    const decided = bashEscapes.map(([st, a]) => `${decision(a).decision}${decision(a).wrapped ? '+wrapped' : ''} ${st.label}`);
+    console.log(`[write-roots e2e] analyzer on the scripted escapes:\n  ${decided.join('\n  ')}`);
+    for (const [st, a] of bashEscapes) expect(decision(a), `${st.label}: ${a}`).toMatchObject({ decision: 'allow', wrapped: true });
+  });
+
+  it('the Write-tool escapes were denied by the hook', () => {
+    for (const [i, st] of on.steps.entries()) if (st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, `${st.label}\n${on.digest}`).toBe(true);
+  });
+
+  describe('each escape is held under the guard', () => {
+    const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
+      .filter((c) => c.kind === 'escape')
+      .filter((c) => TMUX || !c.label.startsWith('daemon: tmux'))
+      .map((c) => c.label);
+    for (const label of labels) {
+      (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51)' : ''}`, () => {
+        const c = escapes().find((x) => x.label === label)!;
+        expect(landedKeys(on, c), on.digest).toEqual([]);
+      });
+    }
+    it.skipIf(TMUX !== null)('daemon: tmux (skipped: tmux is not installed here)', () => {});
+  });
+
+  it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
+    const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
+    const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
+    expect(unexplained.map(show), on.digest).toEqual([]);
+    // (and the worktree's own `.claude/`: nothing the wrapper reserves is left behind there)
+    expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
+  });
+});
