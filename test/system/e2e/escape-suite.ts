@@ -6,6 +6,7 @@
  * was, and one session of the real client over a script (`runSession`).
  */
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -46,6 +47,38 @@ export function escapeSteps(main: string, sibling: string, at = ''): Step[] {
 
 /** `cd sub` in one call, a relative write in the next: the cwd carries over. */
 export const cdSteps = (): Step[] => [bash('legit', 'cd sub', 'mkdir -p sub && cd sub'), bash('legit', 'a relative write in the next call', 'echo rel > rel.txt && pwd', { expectOutput: /\/sub\b/ })];
+
+/**
+ * Ordinary work (issue 51: it must run unchanged under the enforcement): a commit on the worktree's
+ * branch, `npm install` of a local package (escapeLayout's `localpkg`), `pip install --target` of
+ * a wheel (makeWheel), a test run, a server in the background and its client, `cd` that carries
+ * over to the next call.
+ */
+export const ordinarySteps = (): Step[] => [
+  bash('legit', 'commit on the worktree branch', 'echo ok > notes.txt && git add notes.txt && git commit -qm wt && git log --format=%s -1', { expectOutput: /\bwt\b/ }),
+  bash('legit', 'npm install of a local package', 'npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
+  bash('legit', 'pip install --target', 'python3 -m pip install -q --no-index --no-build-isolation --disable-pip-version-check --target vendor ./pypkg-1.0-py3-none-any.whl && PYTHONPATH=vendor python3 -c "import pypkg; print(pypkg.V)"', { expectOutput: 'py-v1' }),
+  bash('legit', 'a test run', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
+  bash('legit', 'a server in the background', 'node -e "require(\'http\').createServer((q,s)=>s.end(\'up\')).listen(0,function(){require(\'fs\').writeFileSync(\'port\',String(this.address().port));setTimeout(()=>process.exit(0),3000)})" >/dev/null 2>&1 & sleep 1; node -e "require(\'http\').get(\'http://127.0.0.1:\'+require(\'fs\').readFileSync(\'port\',\'utf8\'),r=>r.on(\'data\',d=>console.log(String(d))))"', { expectOutput: 'up' }),
+  ...cdSteps(),
+];
+
+/** A wheel made by hand (a zip with its metadata) in `dir`, so that pip needs no build backend. */
+export function makeWheel(dir: string): void {
+  const wheel = [
+    'import zipfile, sys',
+    "z = zipfile.ZipFile(sys.argv[1], 'w')",
+    "z.writestr('pypkg/__init__.py', \"V = 'py-v1'\\n\")",
+    "z.writestr('pypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pypkg\\nVersion: 1.0\\n')",
+    "z.writestr('pypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
+    "z.writestr('pypkg-1.0.dist-info/RECORD', '')",
+    'z.close()',
+  ].join('\n');
+  execFileSync('python3', ['-c', wheel, join(dir, 'pypkg-1.0-py3-none-any.whl')]);
+}
+
+/** The pyenv shims dir python3 runs from, if it is one (the session's PATH is this process's): its rehash writes there. */
+export const PYENV_SHIMS = (process.env.PATH ?? '').split(':').find((d) => /\/\.pyenv\/shims\/?$/.test(d) && existsSync(join(d, 'python3'))) ?? null;
 
 /** The tampering: each would switch the guard off for the rest of the session. `at`: as escapeSteps'. */
 export function tamperSteps(main: string, home: string, extra: Step[] = [], at = ''): Step[] {

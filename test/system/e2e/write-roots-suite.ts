@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { bash, type Step } from './escape-suite.js';
+import { bash, ordinarySteps, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 
 export interface Case extends Step {
@@ -93,6 +93,8 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
     run('legit', 'twinHooks', 'twin: reading the hooks dir', { expectOutput: /\d/ }),
     esc('packRefs', 'porcelain: git pack-refs --all (rewrites packed-refs, drops loose refs)', ['main:.git/refs/heads/keep', 'main:.git/packed-refs']),
     esc('tmux', 'daemon: tmux new-window on a server started outside the sandbox', ['main:TMUX_ESC']),
+    // Ordinary work last: its `cd sub` carries over to the calls after it.
+    ...ordinarySteps(),
     { kind: 'escape', label: 'Write: another project beside the main checkout', tool: 'Write', input: { file_path: join(l.root, 'other', 'WRITE_ESC'), content: 'escaped\n' }, keys: ['other:WRITE_ESC'] },
     { kind: 'escape', label: 'Write: ~/.local/bin', tool: 'Write', input: { file_path: join(l.home, '.local', 'bin', 'write-esc'), content: '#!/bin/sh\n' }, keys: ['home:.local/bin/write-esc'] },
   ];
@@ -104,6 +106,8 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
  * tag, a remote-tracking ref, a commit on the worktree's branch so that HEAD differs from them).
  */
 export function prepareCases(l: { root: string; main: string; wt: string; home: string }): void {
+  // A project of its own (npm installs into it, node reads its files as CommonJS).
+  writeFileSync(join(l.wt, 'package.json'), '{"name": "b1", "private": true}\n');
   mkdirSync(join(l.wt, 'esc'));
   for (const [name, body] of Object.entries(SCRIPTS)) writeFileSync(join(l.wt, 'esc', `${name}.sh`), `${body}\n`);
   mkdirSync(join(l.root, 'other'));
@@ -120,7 +124,7 @@ export function prepareCases(l: { root: string; main: string; wt: string; home: 
   git(l.main, ['tag', 'v1']);
   git(l.main, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);
   writeFileSync(join(l.wt, 'base.txt'), 'base\n');
-  git(l.wt, ['add', 'base.txt', 'esc']);
+  git(l.wt, ['add', 'base.txt', 'esc', 'package.json']);
   git(l.wt, ['commit', '-q', '-m', 'wt base']);
 }
 
