@@ -97,10 +97,12 @@ const ctxOf = (mode) => ({
 const ctx = { off: ctxOf('off'), on: ctxOf('on') };
 // A tree-writer ask: BG1005 for a command that writes names not known statically (or moves an
 // entry) at an ancestor of a control file (src/policy/policy.ts placesTree).
-const treeWriter = (f) => f.decision === 'ask' && f.rule === 'BG1005' && /writes a tree of names not known statically|moves an entry to/.test(f.message);
+const treeWriter = (f) => f.decision === 'ask' && f.rule === 'BG1005' && /writes a tree (of names )?not known statically|moves an entry to/.test(f.message);
 
 const rows = [];
 const listed = [];
+/** Why each ask left under enforcement stays (the finding no mechanism holds), over all corpora. */
+const reasons = new Map();
 let enforcedSeen = false;
 for (const [name, load] of corpora) {
   let cmds = load();
@@ -123,6 +125,11 @@ for (const [name, load] of corpora) {
     const on = answers.on;
     for (const mode of ['off', 'on']) if (answers[mode].d === 'ask' && (answers[mode].a.findings ?? []).some(treeWriter)) n[mode].treeWriter++;
     if (answers.off.d === 'ask' && on.d === 'allow') n.on.held++;
+    if (on.d === 'ask') {
+      const m = /\(asked although the OS enforcement is in effect: \[(BG\d+)\] (.*)\)$/.exec(on.a.reason.split('\n').pop() ?? '');
+      const why = m ? `${m[1]}: ${m[2].replace(/\/\S+/g, '<path>')}` : (on.a.reason.split('\n').pop() ?? '').replace(/\/\S+/g, '<path>').slice(0, 160);
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    }
     if (list && on.d === 'ask') listed.push(`${name}\t${command.replace(/\n/g, '\\n').slice(0, 160)}\n\t\t${on.a.reason.split('\n').pop().slice(0, 240)}`);
   }
   rows.push([name, cmds.length, n]);
@@ -138,5 +145,7 @@ for (const [name, total, n] of rows) {
   console.log([name.padEnd(22), String(total).padStart(8), String(n.off.ask).padStart(8), String(n.on.ask).padStart(8), pct(n.off.ask, total).padStart(9), pct(n.on.ask, total).padStart(8), String(n.on.held).padStart(6), String(n.off.treeWriter).padStart(7), String(n.on.treeWriter).padStart(6), String(n.off.deny).padStart(9), String(n.on.deny).padStart(8)].join(' '));
 }
 console.log('(held: asked with "enforce": "off", allowed under the enforcement; tw: tree-writer asks (off / under enforcement): BG1005 for names not known statically near a control file)');
+console.log('\nasks left under enforcement, by the finding no mechanism holds (all corpora):');
+for (const [why, k] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${String(k).padStart(6)}  ${why.slice(0, 200)}`);
 if (notices.size) console.log(`\nnotices:\n${[...notices].slice(0, 10).join('\n')}`);
 if (listed.length) console.log('\n' + listed.join('\n'));
