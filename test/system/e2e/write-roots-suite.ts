@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { bash, ordinarySteps, type Step } from './escape-suite.js';
+import { bash, ordinarySteps, tamperSteps, type Step } from './escape-suite.js';
 import { git } from './layout.js';
 
 export interface Case extends Step {
@@ -146,6 +146,19 @@ function listing(dir: string, prefix: string, skip: (rel: string) => boolean, ou
   if (existsSync(dir)) walk(dir);
 }
 
+/**
+ * The tampering of escape-suite.ts (scripts the analyzer cannot read, each of which would switch
+ * the guard off for the rest of the session), with the snapshot keys each would change. Only in
+ * the sessions with bashguard installed: without it there is nothing to switch off.
+ */
+export function tamperCases(main: string, home: string): Case[] {
+  const keys: Record<string, string[]> = { t1: ['home:.claude/settings.json'], t2: ['home:.claude/hooks'], t3: ['main:.git/config'], t4: ['wt:.claude/settings.local.json'], t5: ['home:.gitconfig'] };
+  return tamperSteps(main, home).map((st) => {
+    const t = /\b(t\d)\.py\b/.exec(st.label)?.[1];
+    return st.kind === 'tamper' && t ? { ...st, label: `tamper: ${st.label}`, keys: keys[t]! } : st;
+  });
+}
+
 /** What the worktree's own work writes in the common git dir (its branch, reflog, admin dir, objects). */
 const OWN_GIT = /^\.git\/(objects(\/|$)|worktrees\/b1(\/|$)|refs\/heads\/b1$|logs\/refs\/heads\/b1$)/;
 /**
@@ -156,8 +169,11 @@ const OWN_GIT = /^\.git\/(objects(\/|$)|worktrees\/b1(\/|$)|refs\/heads\/b1$|log
  */
 const HOME_OWN = /^(tmp|\.cache|\.claude\.json[^/]*|\.local\/state\/bashguard|\.claude\/(?!settings[^/]*\.json$|hooks(\/|$))[^/]+)(\/|$)|^\.local\/state$/;
 
-/** Everything outside the write roots: main (files and its git dir), every ref, HOME, the project beside. */
-export function outside(l: { root: string; main: string; home: string }): Map<string, string> {
+/**
+ * Everything outside the write roots: main (files and its git dir), every ref, HOME, the project
+ * beside; and the worktree's `.claude/` entries (control files inside a write root).
+ */
+export function outside(l: { root: string; main: string; home: string; wt: string }): Map<string, string> {
   const out = new Map<string, string>();
   listing(l.main, 'main:', (rel) => rel === join('.builders', 'b1') || OWN_GIT.test(rel), out);
   for (const line of git(l.main, ['for-each-ref', '--format=%(refname) %(objectname)']).split('\n')) {
@@ -166,6 +182,7 @@ export function outside(l: { root: string; main: string; home: string }): Map<st
   }
   listing(l.home, 'home:', (rel) => HOME_OWN.test(rel), out);
   listing(join(l.root, 'other'), 'other:', () => false, out);
+  listing(join(l.wt, '.claude'), 'wt:.claude/', () => false, out);
   return out;
 }
 

@@ -7,12 +7,17 @@
  * raw writes under the common git dir, and a hand-off to a tmux server the test started outside
  * the sandbox. Each escape is a script the analyzer cannot read, so the kernel is what holds it.
  *
- * The same session runs twice: with no bashguard at all (each escape must land there, or the case
- * proves nothing) and with `install --user` (the default enforcement, the client's bash making
- * the mounts). After the guarded session every path outside the write roots (the main checkout's
- * files and git dir, every ref but the worktree's branch, reflogs, config, hooks, HOME less the
- * client's own state and the tool caches, the project beside main) is byte-identical, and the
- * benign twins (the same form, writing inside the write roots) ran and left their effects.
+ * The same session runs three times: with no bashguard at all (each escape must land there, or the
+ * case proves nothing), with `install --user` and `"enforce": "off"` (the analyzer alone: the
+ * tampering, scripts that would switch the guard off, must land there), and with `install --user`
+ * and the default enforcement (the client's bash making the mounts, the way the client applies
+ * `updatedInput`). After the guarded session every path outside the write roots (the main
+ * checkout's files and git dir, every ref but the worktree's branch, reflogs, config, hooks, HOME
+ * less the client's own state and the tool caches, the project beside main) is byte-identical,
+ * the hook answered and wrapped every Bash call after the tampering, and the benign twins (the
+ * same form, writing inside the write roots) and a session of ordinary work ran and left their
+ * effects. The layout and HOME lie outside /tmp (BASHGUARD_E2E_BASE, default `<repo>/.tmp/e2e-roots`):
+ * /tmp is a scratch root, writable by design.
  *
  * Where an escape still lands it is listed in LANDS (the case then runs as `it.fails`, naming the
  * issue): the engine's owners fix it; this file only records it. Skips, saying why, where
@@ -25,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
 import { decision, legitOutcomes, makeWheel, PYENV_SHIMS, runSession, type Session } from './escape-suite.js';
-import { caseOf, cases, changed, outside, prepareCases, type Case } from './write-roots-suite.js';
+import { caseOf, cases, changed, outside, prepareCases, tamperCases, type Case } from './write-roots-suite.js';
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
@@ -54,23 +59,26 @@ interface Run extends Session {
   changes: string[];
 }
 
-function session(guard: boolean): Promise<Run> {
+/** `none`: no bashguard; `off`: installed with `"enforce": "off"` (the analyzer alone); `on`: installed, the default enforcement. */
+function session(mode: 'none' | 'off' | 'on'): Promise<Run> {
   let tmuxEnv: Record<string, string> | null = null;
+  const guard = mode !== 'none';
   return runSession({
-    label: guard ? 'install --user, default enforcement' : 'no bashguard',
-    prefix: `bashguard-e2e-roots-${guard ? 'on' : 'none'}-`,
+    label: { none: 'no bashguard', off: 'install --user, "enforce": "off"', on: 'install --user, default enforcement' }[mode],
+    prefix: `bashguard-e2e-roots-${mode}-`,
     claudeBin,
     allowedTools: ['Bash', 'Write'],
     base: BASE,
-    snap: (main, _wt, _sibling, home) => Object.fromEntries(outside({ root: dirname(main), main, home })),
+    snap: (main, wt, _sibling, home) => Object.fromEntries(outside({ root: dirname(main), main, home, wt })),
     prepare: ({ root, main, wt, home }) => {
       prepareCases({ root, main, wt, home });
       makeWheel(wt);
       // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the
       // user adds it to writeRoots, as doctor says (src/layers/sandbox/user-roots.ts).
-      if (guard && PYENV_SHIMS) {
+      const config = { ...(mode === 'off' ? { enforce: 'off' } : {}), ...(PYENV_SHIMS ? { writeRoots: [PYENV_SHIMS] } : {}) };
+      if (guard && Object.keys(config).length) {
         mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
-        writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ writeRoots: [PYENV_SHIMS] }) + '\n');
+        writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify(config) + '\n');
       }
       if (guard) execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
       // The user's tmux server, already running outside any sandbox, in the main checkout.
@@ -79,7 +87,10 @@ function session(guard: boolean): Promise<Run> {
         tmuxEnv = { TMUX_TMPDIR: join(root, 'tmux') };
         execFileSync(TMUX, ['new-session', '-d', '-s', 'user', '-c', main], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
       }
-      const steps = cases({ root, home, main }).filter((c) => TMUX || !c.label.startsWith('daemon: tmux'));
+      // The tampering comes last: where it lands (`"enforce": "off"`) it switches the hook off.
+      const all = cases({ root, home, main }).filter((c) => TMUX || !c.label.startsWith('daemon: tmux'));
+      const at = all.findIndex((c) => c.tool === 'Write');
+      const steps = guard ? [...all.slice(0, at), ...tamperCases(main, home), ...all.slice(at)] : all;
       return {
         steps,
         env: { SHELL: BASH, ...(tmuxEnv ?? {}) },
@@ -96,23 +107,26 @@ const landedKeys = (s: Run, c: Case) => s.changes.filter((k) => caseOf([c], k));
 
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside the write roots changes (issue 51)`, () => {
   let none: Run;
+  let off: Run;
   let on: Run;
   beforeAll(async () => {
     claudeBin = await ensureClaude();
     mkdirSync(BASE, { recursive: true });
     // Under the repository, a package of its own: neither npm nor node looks past it to bashguard's.
     writeFileSync(join(BASE, 'package.json'), '{"name": "bashguard-e2e-scratch", "private": true}\n');
-    none = await session(false);
-    on = await session(true);
+    none = await session('none');
+    off = await session('off');
+    on = await session('on');
   }, 600_000);
   afterAll(() => {
     none?.cleanup();
+    off?.cleanup();
     on?.cleanup();
   });
-  const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape') as Case[];
+  const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape' || st.kind === 'tamper') as Case[];
 
-  it('both sessions ran the whole script; the guarded one had every Bash call answered by the hook', () => {
-    for (const s of [none, on]) {
+  it('the three sessions ran the whole script; the guarded one had every Bash call answered by the hook', () => {
+    for (const s of [none, off, on]) {
       expect(s.run.exitCode, s.digest).toBe(0);
       for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
     }
@@ -124,8 +138,28 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     expect(dry, `changes: ${none.changes.join(', ')}\n${none.digest}`).toEqual([]);
   });
 
-  it('the benign twins and the ordinary work ran in both sessions, and left their effects in the guarded one', () => {
-    for (const s of [none, on]) for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
+  it('with "enforce": "off" (the analyzer alone) every tampering lands: each would switch the guard off', () => {
+    const tampers = (off.steps as Case[]).filter((c) => c.kind === 'tamper');
+    expect(tampers.length).toBe(5);
+    expect(tampers.filter((c) => landedKeys(off, c).length === 0).map((c) => c.label), `changes: ${off.changes.join(', ')}\n${off.digest}`).toEqual([]);
+    const escaped = (off.steps as Case[]).filter((c) => c.kind === 'escape' && c.tool === 'Bash' && landedKeys(off, c).length > 0).map((c) => c.label);
+    console.log(`[write-roots e2e] scripted escapes that land with the analyzer alone ("enforce": "off"): ${escaped.length}/${(off.steps as Case[]).filter((c) => c.kind === 'escape' && c.tool === 'Bash').length}`);
+  });
+
+  it('under the guard the tampering changed nothing and the guard kept working: every later Bash call was answered by the hook and wrapped', () => {
+    const first = on.steps.findIndex((st) => st.kind === 'tamper');
+    expect(first).toBeGreaterThan(0);
+    for (const [i, st] of on.steps.entries()) {
+      if (st.tool !== 'Bash') continue;
+      expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
+    }
+    for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
+    // The Write-tool calls after the tampering still went through the hook.
+    for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
+  });
+
+  it('the benign twins and the ordinary work ran in every session, and left their effects in the guarded one', () => {
+    for (const s of [none, off, on]) for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
     expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
     expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
     expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
