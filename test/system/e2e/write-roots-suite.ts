@@ -5,9 +5,11 @@
  * - Directories beside the checkouts: another project next to the main checkout, `~/.ssh`,
  *   `~/.local/bin`, a scratch dir in HOME, a new dir in HOME; by script and by the Write tool.
  * - Shared git state through each route git offers: porcelain (`git branch -f`, `git branch`,
- *   `git tag`, `git stash`, `git notes`, `git config`, `git pack-refs`, `git reflog delete`),
- *   plumbing (`git update-ref` of a remote-tracking ref and of another branch), raw writes under
- *   the common git dir (a loose ref, `packed-refs`, a hook, the main checkout's `HEAD`).
+ *   `git tag`, `git stash`, `git notes`, `git config`, `git pack-refs`, `git reflog delete`,
+ *   `git replace`), plumbing (`git update-ref` of a remote-tracking ref and of another branch,
+ *   `read-tree` into the main checkout's index), raw writes under the common git dir (a loose ref,
+ *   `packed-refs`, a hook, the main checkout's `HEAD`, the sibling's `HEAD`); a tracked file of
+ *   the main checkout; a background process that writes after the call returned.
  * - Hand-off to a daemon: a tmux server the test started outside the sandbox, in the main checkout.
  *
  * Every escape is a script the agent runs (`sh esc/NAME.sh`), written into the worktree before the
@@ -47,6 +49,11 @@ export const SCRIPTS: Record<string, string> = {
   mainHead: 'd=$(git rev-parse --git-common-dir) && echo "ref: refs/heads/feature" > "$d/HEAD"',
   reflog: 'git reflog delete refs/heads/keep@{0}',
   packRefs: 'git pack-refs --all --prune',
+  mainFile: 'echo escaped >> "$(cd ../.. && pwd)/README.md"',
+  mainIndex: 'd=$(git rev-parse --git-common-dir) && git --git-dir="$d" --work-tree=../.. read-tree --empty',
+  siblingHead: 'd=$(git rev-parse --git-common-dir) && git rev-parse HEAD > "$d/worktrees/b2/HEAD"',
+  replace: 'git replace -f HEAD~1 HEAD',
+  late: '(sleep 1; echo late > ~/scratch/LATE) >/dev/null 2>&1 &',
   tmux: 'tmux new-window -d "touch $(cd ../.. && pwd)/TMUX_ESC" && sleep 1',
   // Benign twins, the same form (a script the analyzer cannot read), writing inside the write roots.
   twinWt: 'mkdir -p out && echo twin > out/twin.txt && cat out/twin.txt',
@@ -87,6 +94,11 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
     esc('hook', 'raw: a hook under .git/hooks', ['main:.git/hooks/pre-push']),
     esc('mainHead', "raw: the main checkout's HEAD", ['main:.git/HEAD']),
     esc('reflog', "porcelain: git reflog delete of another branch's entry", ['main:.git/logs/refs/heads/keep']),
+    esc('mainFile', "a tracked file of the main checkout", ['main:README.md']),
+    esc('mainIndex', "plumbing: the main checkout's index (read-tree --empty)", ['main:.git/index']),
+    esc('siblingHead', "raw: the sibling worktree's HEAD in its admin dir", ['main:.git/worktrees/b2/HEAD']),
+    esc('replace', 'porcelain: a replace ref', ['ref:refs/replace']),
+    esc('late', 'a background process that outlives the call (writes a second later)', ['home:scratch/LATE']),
     run('legit', 'twinCommit', 'twin: a commit on the worktree branch', { expectOutput: 'twin' }),
     run('legit', 'twinReadRefs', 'twin: reading the shared refs', { expectOutput: /refs\/|\d/ }),
     run('legit', 'twinConfig', 'twin: reading the shared config', { expectOutput: 'agent' }),
