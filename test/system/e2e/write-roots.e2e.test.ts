@@ -7,11 +7,12 @@
  * raw writes under the common git dir, and a hand-off to a tmux server the test started outside
  * the sandbox. Each escape is a script the analyzer cannot read, so the kernel is what holds it.
  *
- * The same session runs three times: with no bashguard at all (each escape must land there, or the
+ * The same session runs three or four times: with no bashguard at all (each escape must land there, or the
  * case proves nothing), with `install --user` and `"enforce": "off"` (the analyzer alone: the
  * tampering, scripts that would switch the guard off, must land there), and with `install --user`
- * and the default enforcement (the client's bash making the mounts, the way the client applies
- * `updatedInput`). After the guarded session every path outside the write roots (the main
+ * and the default enforcement, the way the client applies `updatedInput` (once with SHELL=bash:
+ * the wrapper makes the mounts in the client's shell; once with zsh where installed: bashguard's
+ * helper makes them). After the guarded session every path outside the write roots (the main
  * checkout's files and git dir, every ref but the worktree's branch, reflogs, config, hooks, HOME
  * less the client's own state and the tool caches, the project beside main) is byte-identical,
  * the hook answered and wrapped every Bash call after the tampering, and the benign twins (the
@@ -34,6 +35,7 @@ import { caseOf, cases, changed, outside, prepareCases, tamperCases, type Case }
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
+import { ZSH } from '../../helpers/layers.js';
 import { unless } from '../../helpers/shared.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -60,11 +62,11 @@ interface Run extends Session {
 }
 
 /** `none`: no bashguard; `off`: installed with `"enforce": "off"` (the analyzer alone); `on`: installed, the default enforcement. */
-function session(mode: 'none' | 'off' | 'on'): Promise<Run> {
+function session(mode: 'none' | 'off' | 'on', shell = BASH): Promise<Run> {
   let tmuxEnv: Record<string, string> | null = null;
   const guard = mode !== 'none';
   return runSession({
-    label: { none: 'no bashguard', off: 'install --user, "enforce": "off"', on: 'install --user, default enforcement' }[mode],
+    label: `${{ none: 'no bashguard', off: 'install --user, "enforce": "off"', on: 'install --user, default enforcement' }[mode]}, SHELL=${shell}`,
     prefix: `bashguard-e2e-roots-${mode}-`,
     claudeBin,
     allowedTools: ['Bash', 'Write'],
@@ -93,7 +95,7 @@ function session(mode: 'none' | 'off' | 'on'): Promise<Run> {
       const steps = guard ? [...all.slice(0, at), ...tamperCases(main, home), ...all.slice(at)] : all;
       return {
         steps,
-        env: { SHELL: BASH, ...(tmuxEnv ?? {}) },
+        env: { SHELL: shell, ...(tmuxEnv ?? {}) },
         dispose: () => {
           if (tmuxEnv) execFileSync(TMUX!, ['kill-server'], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
         },
@@ -108,7 +110,6 @@ const landedKeys = (s: Run, c: Case) => s.changes.filter((k) => caseOf([c], k));
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside the write roots changes (issue 51)`, () => {
   let none: Run;
   let off: Run;
-  let on: Run;
   beforeAll(async () => {
     claudeBin = await ensureClaude();
     mkdirSync(BASE, { recursive: true });
@@ -116,21 +117,18 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     writeFileSync(join(BASE, 'package.json'), '{"name": "bashguard-e2e-scratch", "private": true}\n');
     none = await session('none');
     off = await session('off');
-    on = await session('on');
   }, 600_000);
   afterAll(() => {
     none?.cleanup();
     off?.cleanup();
-    on?.cleanup();
   });
-  const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape' || st.kind === 'tamper') as Case[];
 
-  it('the three sessions ran the whole script; the guarded one had every Bash call answered by the hook', () => {
-    for (const s of [none, off, on]) {
+  it('the unguarded sessions ran the whole script, and their twins and ordinary work ran', () => {
+    for (const s of [none, off]) {
       expect(s.run.exitCode, s.digest).toBe(0);
       for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
+      for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
     }
-    expect(on.answers.length, on.digest).toBe(on.steps.filter((st) => st.tool === 'Bash').length);
   });
 
   it('without bashguard every escape lands (each case is execution-verified)', () => {
@@ -146,67 +144,77 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     console.log(`[write-roots e2e] scripted escapes that land with the analyzer alone ("enforce": "off"): ${escaped.length}/${(off.steps as Case[]).filter((c) => c.kind === 'escape' && c.tool === 'Bash').length}`);
   });
 
-  it('under the guard the tampering changed nothing and the guard kept working: every later Bash call was answered by the hook and wrapped', () => {
-    const first = on.steps.findIndex((st) => st.kind === 'tamper');
-    expect(first).toBeGreaterThan(0);
-    for (const [i, st] of on.steps.entries()) {
-      if (st.tool !== 'Bash') continue;
-      expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
-    }
-    for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
-    // The Write-tool calls after the tampering still went through the hook.
-    for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
-  });
-
-  it('the benign twins and the ordinary work ran in every session, and left their effects in the guarded one', () => {
-    for (const s of [none, off, on]) for (const o of legitOutcomes(s)) expect(o.ok, `${o.label}\n${o.text}\n${s.digest}`).toBe(true);
-    expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
-    expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
-    expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
-    expect(git(on.wt, ['log', '--format=%s', '-3']).trim().split('\n')).toEqual(['wt', 'twin', 'wt base']);
-    expect(existsSync(join(on.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
-    expect(existsSync(join(on.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
-    expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
-  });
-
-  it('the analyzer allowed every scripted escape under the guard, and the wrapper ran it', () => {
-    const bashEscapes = on.steps.flatMap((st, i) => (st.kind === 'escape' && st.tool === 'Bash' ? [[st, on.answers[i]!] as const] : []));
-    const decided = bashEscapes.map(([st, a]) => `${decision(a).decision}${decision(a).wrapped ? '+wrapped' : ''} ${st.label}`);
-    console.log(`[write-roots e2e] analyzer on the scripted escapes:\n  ${decided.join('\n  ')}`);
-    for (const [st, a] of bashEscapes) expect(decision(a), `${st.label}: ${a}`).toMatchObject({ decision: 'allow', wrapped: true });
-  });
-
-  it('the Write-tool escapes were denied by the hook', () => {
-    for (const [i, st] of on.steps.entries()) if (st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, `${st.label}\n${on.digest}`).toBe(true);
-  });
-
-  describe('each escape is held under the guard', () => {
-    const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
-      .filter((c) => c.kind === 'escape')
-      .filter((c) => TMUX || !c.label.startsWith('daemon: tmux'))
-      .map((c) => c.label);
-    for (const label of labels) {
-      (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51)' : ''}`, () => {
-        const c = escapes().find((x) => x.label === label)!;
-        expect(landedKeys(on, c), on.digest).toEqual([]);
-      });
-    }
-    if (TMUX_MISSING) it.skip(`daemon: tmux new-window on a server started outside the sandbox (${TMUX_MISSING})`, () => {});
-  });
-
-  it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
-    const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
-    const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
-    expect(unexplained.map(show), on.digest).toEqual([]);
-  });
-
-  // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a mount
-  // point for its read-only binds and leaves the empty dir behind (the unguarded session has none).
   it('the unguarded session leaves no `.claude/` in the worktree (the client makes none)', () => {
     expect(existsSync(join(none.wt, '.claude'))).toBe(false);
   });
 
-  it.fails('no trace in the worktree: no `.claude/` is left where the session had none (LANDS: issue 51 item 3)', () => {
-    expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
+  // bash: the wrapper makes the mounts in the client's own shell; zsh: bashguard's helper makes them.
+  describe.each([BASH, ...(ZSH ? [ZSH] : [])])('install --user, the default enforcement, SHELL=%s', (shell) => {
+    let on: Run;
+    beforeAll(async () => {
+      on = await session('on', shell);
+    }, 600_000);
+    afterAll(() => on?.cleanup());
+    const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape' || st.kind === 'tamper') as Case[];
+
+    it('the session ran the whole script, and the hook answered every Bash call', () => {
+      expect(on.run.exitCode, on.digest).toBe(0);
+      for (const [i, st] of on.steps.entries()) expect(on.byStep[i]?.result, `${st.label}\n${on.digest}`).toBeDefined();
+      expect(on.answers.length, on.digest).toBe(on.steps.filter((st) => st.tool === 'Bash').length);
+    });
+
+    it('the tampering changed nothing and the guard kept working: every Bash call was answered by the hook and wrapped, every later Write denied', () => {
+      const first = on.steps.findIndex((st) => st.kind === 'tamper');
+      expect(first).toBeGreaterThan(0);
+      for (const [i, st] of on.steps.entries()) if (st.tool === 'Bash') expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
+      for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
+      for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
+    });
+
+    it('the benign twins and the ordinary work ran, and left their effects', () => {
+      for (const o of legitOutcomes(on)) expect(o.ok, `${o.label}\n${o.text}\n${on.digest}`).toBe(true);
+      expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
+      expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
+      expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
+      expect(git(on.wt, ['log', '--format=%s', '-3']).trim().split('\n')).toEqual(['wt', 'twin', 'wt base']);
+      expect(existsSync(join(on.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
+      expect(existsSync(join(on.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
+      expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
+    });
+
+    it('the analyzer allowed every scripted escape, and the wrapper ran it', () => {
+      const bashEscapes = on.steps.flatMap((st, i) => (st.kind === 'escape' && st.tool === 'Bash' ? [[st, on.answers[i]!] as const] : []));
+      for (const [st, a] of bashEscapes) expect(decision(a), `${st.label}: ${a}`).toMatchObject({ decision: 'allow', wrapped: true });
+    });
+
+    it('the Write-tool escapes were denied by the hook', () => {
+      for (const [i, st] of on.steps.entries()) if (st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, `${st.label}\n${on.digest}`).toBe(true);
+    });
+
+    describe('each escape is held', () => {
+      const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
+        .filter((c) => c.kind === 'escape')
+        .filter((c) => TMUX || !c.label.startsWith('daemon: tmux'))
+        .map((c) => c.label);
+      for (const label of labels) {
+        (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51)' : ''}`, () => {
+          const c = escapes().find((x) => x.label === label)!;
+          expect(landedKeys(on, c), on.digest).toEqual([]);
+        });
+      }
+      if (TMUX_MISSING) it.skip(`daemon: tmux new-window on a server started outside the sandbox (${TMUX_MISSING})`, () => {});
+    });
+
+    it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
+      const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
+      const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
+      expect(unexplained.map(show), on.digest).toEqual([]);
+    });
+
+    // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a
+    // mount point for its read-only binds and leaves the empty dir behind.
+    it.fails('no trace in the worktree: no `.claude/` is left where the session had none (LANDS: issue 51 item 3)', () => {
+      expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
+    });
   });
 });
