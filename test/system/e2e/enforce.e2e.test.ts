@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
-import { bash, decision, escapeSteps, landed, legitOutcomes, makeWheel, ordinarySteps, PYENV_SHIMS, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
+import { bash, decision, e2eBase, escapeSteps, landed, legitOutcomes, makeWheel, ordinarySteps, PYENV_SHIMS, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
@@ -53,6 +53,7 @@ function session(enforce: 'off' | null, shell: string | null = null): Promise<Se
     label: `enforce ${enforce ?? 'default'}${shell ? `, SHELL=${shell}` : ''}`,
     prefix: 'bashguard-e2e-enforce-',
     claudeBin,
+    base: e2eBase(),
     prepare: ({ main, wt, sibling, home }) => {
       makeWheel(wt);
       // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the

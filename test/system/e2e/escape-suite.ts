@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
 import { describeRun, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { git } from './layout.js';
@@ -43,6 +44,19 @@ export function escapeSteps(main: string, sibling: string, at = ''): Step[] {
     bash('escape', `make -f ${at}Makefile.esc (indirection)`, `make -f ${at}Makefile.esc`, { target: join(main, 'ESC3') }),
     bash('escape', 'node -e with a computed sibling path', `node -e "const p=require('path');require('fs').writeFileSync(p.join(process.cwd(),'..','b'+String(1+1),'ESC5'),'x')"`, { target: join(sibling, 'ESC5') }),
   ];
+}
+
+/**
+ * Where a suite about the write roots puts its layout and HOME: outside /tmp, which is a scratch
+ * root (a HOME there is writable by design and proves nothing). `BASHGUARD_E2E_BASE`, default
+ * `<repo>/.tmp/e2e-roots`, made on first use with a package.json of its own, so that neither npm
+ * nor node looks past it to bashguard's (npm would install there, node would read `"type"`).
+ */
+export function e2eBase(): string {
+  const base = process.env.BASHGUARD_E2E_BASE || join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), '.tmp', 'e2e-roots');
+  mkdirSync(base, { recursive: true });
+  writeFileSync(join(base, 'package.json'), '{"name": "bashguard-e2e-scratch", "private": true}\n');
+  return base;
 }
 
 /** `cd sub` in one call, a relative write in the next: the cwd carries over. */
@@ -154,6 +168,8 @@ export function escapeLayout(prefix: string, base = tmpdir()): { root: string; m
   const sibling = join(main, '.builders', 'b2');
   git(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
   git(main, ['worktree', 'add', '-q', '-b', 'b2', sibling]);
+  // A project of its own: npm installs into it (not into a package.json further up), node reads its files as CommonJS.
+  writeFileSync(join(wt, 'package.json'), '{"name": "b1", "private": true}\n');
   mkdirSync(join(wt, 'localpkg'));
   writeFileSync(join(wt, 'localpkg', 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
   writeFileSync(join(wt, 'localpkg', 'index.js'), "exports.v = 'local-v1';\n");

@@ -34,6 +34,7 @@ export const SCRIPTS: Record<string, string> = {
   ssh: "echo 'ssh-ed25519 AAAAevil agent' >> ~/.ssh/authorized_keys",
   localbin: "printf '#!/bin/sh\\necho shadowed\\n' > ~/.local/bin/git && chmod +x ~/.local/bin/git",
   scratch: 'echo escaped > ~/scratch/ESC',
+  profile: 'echo \'touch "$HOME/PWNED"\' > ~/.profile',
   newdir: 'mkdir -p ~/newdir && echo escaped > ~/newdir/ESC',
   branchForce: 'git branch -f feature HEAD',
   branchNew: 'git branch evil-branch',
@@ -80,6 +81,7 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
     esc('ssh', '~/.ssh/authorized_keys', ['home:.ssh/authorized_keys']),
     esc('localbin', '~/.local/bin (shadows git on PATH)', ['home:.local/bin/git']),
     esc('scratch', 'a scratch dir in HOME', ['home:scratch/ESC']),
+    esc('profile', 'a new ~/.profile (a login shell runs it)', ['home:.profile']),
     esc('newdir', 'a new dir in HOME', ['home:newdir']),
     esc('branchForce', 'porcelain: git branch -f of another branch', ['ref:refs/heads/feature']),
     esc('branchNew', 'porcelain: a new branch', ['ref:refs/heads/evil-branch']),
@@ -118,8 +120,6 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
  * tag, a remote-tracking ref, a commit on the worktree's branch so that HEAD differs from them).
  */
 export function prepareCases(l: { root: string; main: string; wt: string; home: string }): void {
-  // A project of its own (npm installs into it, node reads its files as CommonJS).
-  writeFileSync(join(l.wt, 'package.json'), '{"name": "b1", "private": true}\n');
   mkdirSync(join(l.wt, 'esc'));
   for (const [name, body] of Object.entries(SCRIPTS)) writeFileSync(join(l.wt, 'esc', `${name}.sh`), `${body}\n`);
   mkdirSync(join(l.root, 'other'));

@@ -30,7 +30,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
-import { decision, legitOutcomes, makeWheel, PYENV_SHIMS, runSession, type Session } from './escape-suite.js';
+import { bash, decision, e2eBase, legitOutcomes, makeWheel, PYENV_SHIMS, runSession, type Session } from './escape-suite.js';
 import { caseOf, cases, changed, outside, prepareCases, tamperCases, type Case } from './write-roots-suite.js';
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
@@ -43,8 +43,6 @@ const REPO = resolve(HERE, '..', '..', '..');
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux', '/bin/tmux'].find(executable) ?? null;
-/** Outside /tmp, which is a scratch root: HOME and the project beside main must lie outside every write root. */
-const BASE = process.env.BASHGUARD_E2E_BASE || join(REPO, '.tmp', 'e2e-roots');
 const SKIP = E2E_OFF || !bwrapHere('the write-roots e2e', !E2E_OFF).canRun;
 /** Why the tmux case cannot run here (.ci/run installs tmux), or null. */
 const TMUX_MISSING = SKIP ? null : unless(TMUX !== null, 'the write-roots e2e: tmux is not installed, so the daemon case is skipped');
@@ -70,7 +68,7 @@ function session(mode: 'none' | 'off' | 'on', shell = BASH): Promise<Run> {
     prefix: `bashguard-e2e-roots-${mode}-`,
     claudeBin,
     allowedTools: ['Bash', 'Write'],
-    base: BASE,
+    base: e2eBase(),
     snap: (main, wt, _sibling, home) => Object.fromEntries(outside({ root: dirname(main), main, home, wt })),
     prepare: ({ root, main, wt, home }) => {
       prepareCases({ root, main, wt, home });
@@ -112,9 +110,6 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
   let off: Run;
   beforeAll(async () => {
     claudeBin = await ensureClaude();
-    mkdirSync(BASE, { recursive: true });
-    // Under the repository, a package of its own: neither npm nor node looks past it to bashguard's.
-    writeFileSync(join(BASE, 'package.json'), '{"name": "bashguard-e2e-scratch", "private": true}\n');
     none = await session('none');
     off = await session('off');
   }, 600_000);
@@ -217,4 +212,51 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
       expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
     });
   });
+});
+
+/**
+ * Where HOME lies under /tmp (an orchestrator's scratch HOME, and every other e2e suite here), HOME
+ * is inside a scratch root: the analyzer allows a write there and the kernel leaves it writable,
+ * so everything in HOME that is not a listed control file lands (seen through the real client:
+ * `~/.ssh/authorized_keys`, a new `~/.profile`, and a Write-tool call into `~/.local/bin`, which
+ * the hook allowed). Each is code that runs later outside any sandbox. Recorded as failing (issue
+ * 51 item 1: HOME is not a write root); the escapes are the suite's, verified above without bashguard.
+ */
+describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: a HOME under /tmp (issue 51)`, () => {
+  let s: Session;
+  beforeAll(async () => {
+    claudeBin = await ensureClaude();
+    s = await runSession({
+      label: 'install --user, default enforcement, HOME under /tmp',
+      prefix: 'bashguard-e2e-roots-tmphome-',
+      claudeBin,
+      allowedTools: ['Bash', 'Write'],
+      prepare: ({ root, main, wt, home }) => {
+        prepareCases({ root, main, wt, home });
+        execFileSync(process.execPath, [join(REPO, 'bin', 'bashguard.js'), 'install', '--user', '--hook-form', 'direct'], { cwd: wt, env: { PATH: process.env.PATH ?? '', HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+        return {
+          steps: [
+            bash('escape', 'sh esc/ssh.sh', 'sh esc/ssh.sh', { target: join(home, '.ssh', 'authorized_keys') }),
+            bash('escape', 'sh esc/profile.sh', 'sh esc/profile.sh', { target: join(home, '.profile') }),
+            { kind: 'escape', label: 'Write: ~/.local/bin', tool: 'Write', input: { file_path: join(home, '.local', 'bin', 'write-esc'), content: '#!/bin/sh\n' }, target: join(home, '.local', 'bin', 'write-esc') },
+          ],
+          env: { SHELL: BASH },
+        };
+      },
+    });
+  }, 300_000);
+  afterAll(() => s?.cleanup());
+
+  it('the session ran its script', () => {
+    expect(s.run.exitCode, s.digest).toBe(0);
+    for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
+  });
+
+  for (const label of ['sh esc/ssh.sh', 'sh esc/profile.sh', 'Write: ~/.local/bin']) {
+    it.fails(`${label} is held (LANDS: issue 51 item 1, HOME inside the /tmp scratch root)`, () => {
+      const st = s.steps.find((x) => x.label === label)!;
+      const landed = label === 'sh esc/ssh.sh' ? readFileSync(st.target!, 'utf8').includes('AAAAevil') : existsSync(st.target!);
+      expect(landed, s.digest).toBe(false);
+    });
+  }
 });
