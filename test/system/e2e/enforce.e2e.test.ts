@@ -56,6 +56,8 @@ function session(enforce: 'off' | null, shell: string | null = null): Promise<Se
     base: e2eBase(),
     prepare: ({ main, wt, sibling, home }) => {
       makeWheel(wt);
+      // A project of its own: npm installs into it (not into e2eBase's package.json), node reads its files as CommonJS.
+      writeFileSync(join(wt, 'package.json'), '{"name": "b1", "private": true}\n');
       // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the
       // user adds it to writeRoots, as doctor says (src/layers/sandbox/user-roots.ts).
       const config = { ...(enforce ? { enforce } : {}), ...(PYENV_SHIMS ? { writeRoots: [PYENV_SHIMS] } : {}) };

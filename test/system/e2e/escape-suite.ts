@@ -153,7 +153,8 @@ export function snapshot(main: string, wt: string, sibling: string, home: string
 /**
  * A throw-away main checkout with one commit and linked worktrees `.builders/b1` (the agent's) and
  * `.builders/b2` (its sibling), and a local npm package in b1 for an install with no network.
- * `base`: where it goes (default the temp dir, which is a write root of the session itself).
+ * `base`: where it goes (default the temp dir, which is a write root of the session itself; under
+ * e2eBase, give b1 a package.json: npm and node would otherwise look further up).
  */
 export function escapeLayout(prefix: string, base = tmpdir()): { root: string; main: string; wt: string; sibling: string } {
   const root = realpathSync(mkdtempSync(join(base, prefix)));
@@ -168,8 +169,6 @@ export function escapeLayout(prefix: string, base = tmpdir()): { root: string; m
   const sibling = join(main, '.builders', 'b2');
   git(main, ['worktree', 'add', '-q', '-b', 'b1', wt]);
   git(main, ['worktree', 'add', '-q', '-b', 'b2', sibling]);
-  // A project of its own: npm installs into it (not into a package.json further up), node reads its files as CommonJS.
-  writeFileSync(join(wt, 'package.json'), '{"name": "b1", "private": true}\n');
   mkdirSync(join(wt, 'localpkg'));
   writeFileSync(join(wt, 'localpkg', 'package.json'), '{"name":"localpkg","version":"1.0.0","main":"index.js"}\n');
   writeFileSync(join(wt, 'localpkg', 'index.js'), "exports.v = 'local-v1';\n");

@@ -120,6 +120,8 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
  * tag, a remote-tracking ref, a commit on the worktree's branch so that HEAD differs from them).
  */
 export function prepareCases(l: { root: string; main: string; wt: string; home: string }): void {
+  // A project of its own: npm installs into it (not into a package.json further up), node reads its files as CommonJS.
+  writeFileSync(join(l.wt, 'package.json'), '{"name": "b1", "private": true}\n');
   mkdirSync(join(l.wt, 'esc'));
   for (const [name, body] of Object.entries(SCRIPTS)) writeFileSync(join(l.wt, 'esc', `${name}.sh`), `${body}\n`);
   mkdirSync(join(l.root, 'other'));
