@@ -18,6 +18,7 @@
  * everything outside the write roots.
  */
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { bash, ordinarySteps, tamperSteps, type Step } from './escape-suite.js';
@@ -67,6 +68,9 @@ export const SCRIPTS: Record<string, string> = {
   twinBackground: '(sleep 1; echo bg > bg-twin.txt) & wait; cat bg-twin.txt',
 };
 
+/** The label of the tree-writer step (asked, not run, where the analyzer does not leave it to the kernel). */
+export const TREE_WRITER = 'a tree writer at the worktree root: tar -xf of an archive';
+
 const run = (kind: 'escape' | 'legit', name: string, label: string, extra: Partial<Case> = {}): Case => bash(kind, `${label} [sh esc/${name}.sh]`, `sh esc/${name}.sh`, extra);
 
 /** The session's steps (Bash first, then the Write-tool escapes). */
@@ -107,6 +111,9 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
     run('legit', 'twinHooks', 'twin: reading the hooks dir', { expectOutput: /\d/ }),
     esc('packRefs', 'porcelain: git pack-refs --all (rewrites packed-refs, drops loose refs)', ['main:.git/refs/heads/keep', 'main:.git/packed-refs']),
     esc('tmux', 'daemon: tmux new-window on a server started outside the sandbox', ['main:TMUX_ESC']),
+    // A tree writer at the worktree root (the issue's `tar -xf` of a downloaded archive): its names
+    // are not known, but every control file it could write is the kernel's to hold.
+    bash('setup', TREE_WRITER, 'tar -xf data.tar && cat data/hello.txt', { expectOutput: 'hello' }),
     // Ordinary work last: its `cd sub` carries over to the calls after it.
     ...ordinarySteps(),
     { kind: 'escape', label: 'Write: another project beside the main checkout', tool: 'Write', input: { file_path: join(l.root, 'other', 'WRITE_ESC'), content: 'escaped\n' }, keys: ['other:WRITE_ESC'] },
@@ -138,6 +145,9 @@ export function prepareCases(l: { root: string; main: string; wt: string; home: 
   git(l.main, ['tag', 'v1']);
   git(l.main, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);
   writeFileSync(join(l.wt, 'base.txt'), 'base\n');
+  mkdirSync(join(l.root, 'archive', 'data'), { recursive: true });
+  writeFileSync(join(l.root, 'archive', 'data', 'hello.txt'), 'hello\n');
+  execFileSync('tar', ['-cf', join(l.wt, 'data.tar'), '-C', join(l.root, 'archive'), 'data']);
   git(l.wt, ['add', 'base.txt', 'esc', 'package.json']);
   git(l.wt, ['commit', '-q', '-m', 'wt base']);
 }

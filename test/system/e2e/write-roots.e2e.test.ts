@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
 import { bash, decision, e2eBase, legitOutcomes, makeWheel, PYENV_SHIMS, runSession, type Session } from './escape-suite.js';
-import { caseOf, cases, changed, outside, prepareCases, tamperCases, type Case } from './write-roots-suite.js';
+import { caseOf, cases, changed, outside, prepareCases, tamperCases, TREE_WRITER, type Case } from './write-roots-suite.js';
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
@@ -139,6 +139,11 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     console.log(`[write-roots e2e] scripted escapes that land with the analyzer alone ("enforce": "off"): ${escaped.length}/${(off.steps as Case[]).filter((c) => c.kind === 'escape' && c.tool === 'Bash').length}`);
   });
 
+  it(`without the enforcement's decisions in the way, ${TREE_WRITER} runs`, () => {
+    const i = none.steps.findIndex((st) => st.label === TREE_WRITER);
+    expect(none.byStep[i]?.result?.text, none.digest).toContain('hello');
+  });
+
   it('the unguarded session leaves no `.claude/` in the worktree (the client makes none)', () => {
     expect(existsSync(join(none.wt, '.claude'))).toBe(false);
   });
@@ -161,7 +166,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     it('the tampering changed nothing and the guard kept working: every Bash call was answered by the hook and wrapped, every later Write denied', () => {
       const first = on.steps.findIndex((st) => st.kind === 'tamper');
       expect(first).toBeGreaterThan(0);
-      for (const [i, st] of on.steps.entries()) if (st.tool === 'Bash') expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
+      for (const [i, st] of on.steps.entries()) if (st.tool === 'Bash' && st.label !== TREE_WRITER) expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
       for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
       for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
     });
@@ -204,6 +209,16 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
       const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
       const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
       expect(unexplained.map(show), on.digest).toEqual([]);
+    });
+
+    // Issue 51 item 5 ("no tree-writer ask where the kernel holds the control files"), not met on
+    // this layout: the analyzer asks because the kernel leaves `<worktree>/.codex/hooks.json`
+    // writable (a control file that does not exist yet: no mount reserves it without a trace), and
+    // a -p session refuses the ask.
+    it.fails(`${TREE_WRITER} runs under the kernel instead of being asked (LANDS: issue 51 item 5)`, () => {
+      const i = on.steps.findIndex((st) => st.label === TREE_WRITER);
+      expect(decision(on.answers[i]!).decision, on.answers[i]).toBe('allow');
+      expect(on.byStep[i]?.result?.text, on.digest).toContain('hello');
     });
 
     // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a
