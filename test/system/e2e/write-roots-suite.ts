@@ -10,7 +10,9 @@
  *   `read-tree` into the main checkout's index), raw writes under the common git dir (a loose ref,
  *   `packed-refs`, a hook, the main checkout's `HEAD`, the sibling's `HEAD`); a tracked file of
  *   the main checkout; a background process that writes after the call returned.
- * - Hand-off to a daemon: a tmux server the test started outside the sandbox, in the main checkout.
+ * - Hand-off to a daemon the test started outside the sandbox, in the main checkout: a tmux server,
+ *   and a shell served by socat on a Unix socket, an abstract one and a loopback TCP port (the
+ *   docker daemon, `systemd-run --user`, a notebook server stand in the same place).
  *
  * Every escape is a script the agent runs (`sh esc/NAME.sh`), written into the worktree before the
  * session: a command the analyzer cannot read, so what holds it is the kernel. The snapshot is a
@@ -56,6 +58,9 @@ export const SCRIPTS: Record<string, string> = {
   siblingHead: 'd=$(git rev-parse --git-common-dir) && git rev-parse HEAD > "$d/worktrees/b2/HEAD"',
   replace: 'git replace -f HEAD~1 HEAD',
   late: '(sleep 1; echo late > ~/scratch/LATE) >/dev/null 2>&1 &',
+  unixd: 'echo "touch $(cd ../.. && pwd)/UNIX_ESC" | socat - UNIX-CONNECT:../../../daemon.sock; sleep 1',
+  abstractd: 'echo "touch $(cd ../.. && pwd)/ABSTRACT_ESC" | socat - ABSTRACT-CONNECT:"$(cat ../../../daemon.abstract)"; sleep 1',
+  tcpd: 'echo "touch $(cd ../.. && pwd)/TCP_ESC" | socat - TCP:127.0.0.1:"$(cat ../../../daemon.port)"; sleep 1',
   tmux: 'tmux new-window -d "touch $(cd ../.. && pwd)/TMUX_ESC" && sleep 1',
   // Benign twins, the same form (a script the analyzer cannot read), writing inside the write roots.
   twinWt: 'mkdir -p out && echo twin > out/twin.txt && cat out/twin.txt',
@@ -111,6 +116,9 @@ export function cases(l: { root: string; home: string; main: string }): Case[] {
     run('legit', 'twinHooks', 'twin: reading the hooks dir', { expectOutput: /\d/ }),
     esc('packRefs', 'porcelain: git pack-refs --all (rewrites packed-refs, drops loose refs)', ['main:.git/refs/heads/keep', 'main:.git/packed-refs']),
     esc('tmux', 'daemon: tmux new-window on a server started outside the sandbox', ['main:TMUX_ESC']),
+    esc('unixd', 'daemon: socat, a shell served on a Unix socket outside the sandbox', ['main:UNIX_ESC']),
+    esc('abstractd', 'daemon: socat, a shell served on an abstract Unix socket', ['main:ABSTRACT_ESC']),
+    esc('tcpd', 'daemon: socat, a shell served on a loopback TCP port', ['main:TCP_ESC']),
     // A tree writer at the worktree root (the issue's `tar -xf` of a downloaded archive): its names
     // are not known, but every control file it could write is the kernel's to hold.
     bash('setup', TREE_WRITER, 'tar -xf data.tar && cat data/hello.txt', { expectOutput: 'hello' }),

@@ -24,9 +24,10 @@
  * issue): the engine's owners fix it; this file only records it. Skips, saying why, where
  * bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead) or tmux is missing (that case).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
@@ -43,16 +44,37 @@ const REPO = resolve(HERE, '..', '..', '..');
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux', '/bin/tmux'].find(executable) ?? null;
+const SOCAT = ['/usr/bin/socat', '/usr/local/bin/socat', '/bin/socat'].find(executable) ?? null;
 const SKIP = E2E_OFF || !bwrapHere('the write-roots e2e', !E2E_OFF).canRun;
 /** Why the tmux case cannot run here (.ci/run installs tmux), or null. */
 const TMUX_MISSING = SKIP ? null : unless(TMUX !== null, 'the write-roots e2e: tmux is not installed, so the daemon case is skipped');
+/** Why the socat daemon cases cannot run here (.ci/run installs socat), or null. */
+const SOCAT_MISSING = SKIP ? null : unless(SOCAT !== null, 'the write-roots e2e: socat is not installed, so its daemon cases are skipped');
+/** Whether a case can run here (its daemon's program is installed). */
+const runnable = (c: { label: string }) => (TMUX || !c.label.startsWith('daemon: tmux')) && (SOCAT || !c.label.startsWith('daemon: socat'));
+
+/** A free loopback TCP port (closed again: the daemon takes it). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => done(port));
+    });
+  });
+}
 
 /**
  * Escapes of the suite that land with the guard on (by label): such a case runs as `it.fails`,
- * naming the issue, until the engine holds it. Empty: with HOME and the layout outside /tmp every
- * escape here is held (what lands with HOME under /tmp is the last describe of this file).
+ * naming the issue, until the engine holds it (what lands with HOME under /tmp is the last
+ * describe of this file). Seen through the real client, with bash and with zsh:
+ * - a shell served on a loopback TCP port: the seccomp filter covers Unix sockets only
+ *   (src/layers/sandbox/seccomp.ts: "TCP to a loopback service ... must stay reachable"), so the
+ *   command runs outside the sandbox and writes the main checkout (issue 51 item 4: "and loopback
+ *   services that run commands").
  */
-const LANDS = new Set<string>([]);
+const LANDS = new Set<string>(['daemon: socat, a shell served on a loopback TCP port [sh esc/tcpd.sh]']);
 
 let claudeBin = '';
 
@@ -71,7 +93,7 @@ function session(mode: 'none' | 'off' | 'on', shell = BASH): Promise<Run> {
     allowedTools: ['Bash', 'Write'],
     base: e2eBase(),
     snap: (main, wt, _sibling, home) => Object.fromEntries(outside({ root: dirname(main), main, home, wt })),
-    prepare: ({ root, main, wt, home }) => {
+    prepare: async ({ root, main, wt, home }) => {
       prepareCases({ root, main, wt, home });
       makeWheel(wt);
       // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the
@@ -88,14 +110,27 @@ function session(mode: 'none' | 'off' | 'on', shell = BASH): Promise<Run> {
         tmuxEnv = { TMUX_TMPDIR: join(root, 'tmux') };
         execFileSync(TMUX, ['new-session', '-d', '-s', 'user', '-c', main], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
       }
+      // Shells served by socat, outside any sandbox, in the main checkout (stopped by dispose).
+      const daemons: ChildProcess[] = [];
+      if (SOCAT) {
+        const port = await freePort();
+        const abstract = `bashguard-e2e-${basename(root)}`;
+        writeFileSync(join(root, 'daemon.port'), String(port));
+        writeFileSync(join(root, 'daemon.abstract'), abstract);
+        for (const listen of [`UNIX-LISTEN:${join(root, 'daemon.sock')},fork`, `ABSTRACT-LISTEN:${abstract},fork`, `TCP-LISTEN:${port},bind=127.0.0.1,reuseaddr,fork`]) {
+          daemons.push(spawn(SOCAT, [listen, 'EXEC:/bin/sh'], { cwd: main, stdio: 'ignore' }));
+        }
+        await new Promise((r) => setTimeout(r, 500));
+      }
       // The tampering comes last: where it lands (`"enforce": "off"`) it switches the hook off.
-      const all = cases({ root, home, main }).filter((c) => TMUX || !c.label.startsWith('daemon: tmux'));
+      const all = cases({ root, home, main }).filter(runnable);
       const at = all.findIndex((c) => c.tool === 'Write');
       const steps = guard ? [...all.slice(0, at), ...tamperCases(main, home), ...all.slice(at)] : all;
       return {
         steps,
         env: { SHELL: shell, ...(tmuxEnv ?? {}) },
         dispose: () => {
+          for (const d of daemons) d.kill();
           if (tmuxEnv) execFileSync(TMUX!, ['kill-server'], { env: { PATH: process.env.PATH ?? '', HOME: home, ...tmuxEnv }, stdio: 'ignore' });
         },
       };
@@ -195,15 +230,16 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
     describe('each escape is held', () => {
       const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
         .filter((c) => c.kind === 'escape')
-        .filter((c) => TMUX || !c.label.startsWith('daemon: tmux'))
+        .filter(runnable)
         .map((c) => c.label);
       for (const label of labels) {
-        (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51)' : ''}`, () => {
+        (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51 item 4)' : ''}`, () => {
           const c = escapes().find((x) => x.label === label)!;
           expect(landedKeys(on, c), on.digest).toEqual([]);
         });
       }
       if (TMUX_MISSING) it.skip(`daemon: tmux new-window on a server started outside the sandbox (${TMUX_MISSING})`, () => {});
+      if (SOCAT_MISSING) it.skip(`daemon: socat, shells served outside the sandbox (${SOCAT_MISSING})`, () => {});
     });
 
     it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
