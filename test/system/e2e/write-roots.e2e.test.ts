@@ -185,86 +185,89 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: nothing outside t
   });
 
   // bash: the wrapper makes the mounts in the client's own shell; zsh: bashguard's helper makes them.
-  describe.each([BASH, ...(ZSH ? [ZSH] : [])])('install --user, the default enforcement, SHELL=%s', (shell) => {
-    let on: Run;
-    beforeAll(async () => {
-      on = await session('on', shell);
-    }, 600_000);
-    afterAll(() => on?.cleanup());
-    const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape' || st.kind === 'tamper') as Case[];
-
-    it('the session ran the whole script, and the hook answered every Bash call', () => {
-      expect(on.run.exitCode, on.digest).toBe(0);
-      for (const [i, st] of on.steps.entries()) expect(on.byStep[i]?.result, `${st.label}\n${on.digest}`).toBeDefined();
-      expect(on.answers.length, on.digest).toBe(on.steps.filter((st) => st.tool === 'Bash').length);
-    });
-
-    it('the tampering changed nothing and the guard kept working: every Bash call was answered by the hook and wrapped, every later Write denied', () => {
-      const first = on.steps.findIndex((st) => st.kind === 'tamper');
-      expect(first).toBeGreaterThan(0);
-      for (const [i, st] of on.steps.entries()) if (st.tool === 'Bash' && st.label !== TREE_WRITER) expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
-      for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
-      for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
-    });
-
-    it('the benign twins and the ordinary work ran, and left their effects', () => {
-      for (const o of legitOutcomes(on)) expect(o.ok, `${o.label}\n${o.text}\n${on.digest}`).toBe(true);
-      expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
-      expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
-      expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
-      expect(git(on.wt, ['log', '--format=%s', '-3']).trim().split('\n')).toEqual(['wt', 'twin', 'wt base']);
-      expect(existsSync(join(on.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
-      expect(existsSync(join(on.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
-      expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
-    });
-
-    it('the analyzer allowed every scripted escape, and the wrapper ran it', () => {
-      const bashEscapes = on.steps.flatMap((st, i) => (st.kind === 'escape' && st.tool === 'Bash' ? [[st, on.answers[i]!] as const] : []));
-      for (const [st, a] of bashEscapes) expect(decision(a), `${st.label}: ${a}`).toMatchObject({ decision: 'allow', wrapped: true });
-    });
-
-    it('the Write-tool escapes were denied by the hook', () => {
-      for (const [i, st] of on.steps.entries()) if (st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, `${st.label}\n${on.digest}`).toBe(true);
-    });
-
-    describe('each escape is held', () => {
-      const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
-        .filter((c) => c.kind === 'escape')
-        .filter(runnable)
-        .map((c) => c.label);
-      for (const label of labels) {
-        (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51 item 4)' : ''}`, () => {
-          const c = escapes().find((x) => x.label === label)!;
-          expect(landedKeys(on, c), on.digest).toEqual([]);
-        });
-      }
-      if (TMUX_MISSING) it.skip(`daemon: tmux new-window on a server started outside the sandbox (${TMUX_MISSING})`, () => {});
-      if (SOCAT_MISSING) it.skip(`daemon: socat, shells served outside the sandbox (${SOCAT_MISSING})`, () => {});
-    });
-
-    it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
-      const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
-      const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
-      expect(unexplained.map(show), on.digest).toEqual([]);
-    });
-
-    // Issue 51 item 5 ("no tree-writer ask where the kernel holds the control files"), not met on
-    // this layout: the analyzer asks because the kernel leaves `<worktree>/.codex/hooks.json`
-    // writable (a control file that does not exist yet: no mount reserves it without a trace), and
-    // a -p session refuses the ask.
-    it.fails(`${TREE_WRITER} runs under the kernel instead of being asked (LANDS: issue 51 item 5)`, () => {
-      const i = on.steps.findIndex((st) => st.label === TREE_WRITER);
-      expect(decision(on.answers[i]!).decision, on.answers[i]).toBe('allow');
-      expect(on.byStep[i]?.result?.text, on.digest).toContain('hello');
-    });
-
-    // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a
-    // mount point for its read-only binds and leaves the empty dir behind.
-    it.fails('no trace in the worktree: no `.claude/` is left where the session had none (LANDS: issue 51 item 3)', () => {
-      expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
-    });
-  });
+  describe.each([BASH, ...(ZSH ? [ZSH] : [])])('install --user, the default enforcement, SHELL=%s', guardedSuite);
 });
+
+/** The guarded session with the user's shell `shell` and what must hold after it. */
+function guardedSuite(shell: string): void {
+  let on: Run;
+  beforeAll(async () => {
+    on = await session('on', shell);
+  }, 600_000);
+  afterAll(() => on?.cleanup());
+  const escapes = () => (on?.steps ?? []).filter((st) => st.kind === 'escape' || st.kind === 'tamper') as Case[];
+
+  it('the session ran the whole script, and the hook answered every Bash call', () => {
+    expect(on.run.exitCode, on.digest).toBe(0);
+    for (const [i, st] of on.steps.entries()) expect(on.byStep[i]?.result, `${st.label}\n${on.digest}`).toBeDefined();
+    expect(on.answers.length, on.digest).toBe(on.steps.filter((st) => st.tool === 'Bash').length);
+  });
+
+  it('the tampering changed nothing and the guard kept working: every Bash call was answered by the hook and wrapped, every later Write denied', () => {
+    const first = on.steps.findIndex((st) => st.kind === 'tamper');
+    expect(first).toBeGreaterThan(0);
+    for (const [i, st] of on.steps.entries()) if (st.tool === 'Bash' && st.label !== TREE_WRITER) expect(decision(on.answers[i]!).wrapped, `${st.label}: ${on.answers[i]}`).toBe(true);
+    for (const c of escapes().filter((x) => x.kind === 'tamper')) expect(landedKeys(on, c), `${c.label}\n${on.digest}`).toEqual([]);
+    for (const [i, st] of on.steps.entries()) if (i > first && st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, st.label).toBe(true);
+  });
+
+  it('the benign twins and the ordinary work ran, and left their effects', () => {
+    for (const o of legitOutcomes(on)) expect(o.ok, `${o.label}\n${o.text}\n${on.digest}`).toBe(true);
+    expect(readFileSync(join(on.wt, 'out', 'twin.txt'), 'utf8')).toBe('twin\n');
+    expect(readFileSync(join(on.wt, 'bg-twin.txt'), 'utf8')).toBe('bg\n');
+    expect(readFileSync(join(on.home, '.cache', 'bg-twin', 'f'), 'utf8')).toBe('twin\n');
+    expect(git(on.wt, ['log', '--format=%s', '-3']).trim().split('\n')).toEqual(['wt', 'twin', 'wt base']);
+    expect(existsSync(join(on.wt, 'node_modules', 'localpkg', 'package.json'))).toBe(true);
+    expect(existsSync(join(on.wt, 'vendor', 'pypkg', '__init__.py'))).toBe(true);
+    expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
+  });
+
+  it('the analyzer allowed every scripted escape, and the wrapper ran it', () => {
+    const bashEscapes = on.steps.flatMap((st, i) => (st.kind === 'escape' && st.tool === 'Bash' ? [[st, on.answers[i]!] as const] : []));
+    for (const [st, a] of bashEscapes) expect(decision(a), `${st.label}: ${a}`).toMatchObject({ decision: 'allow', wrapped: true });
+  });
+
+  it('the Write-tool escapes were denied by the hook', () => {
+    for (const [i, st] of on.steps.entries()) if (st.tool === 'Write') expect(on.byStep[i]?.result?.deniedByHook, `${st.label}\n${on.digest}`).toBe(true);
+  });
+
+  describe('each escape is held', () => {
+    const labels = cases({ root: '/r', home: '/h', main: '/r/main' })
+      .filter((c) => c.kind === 'escape')
+      .filter(runnable)
+      .map((c) => c.label);
+    for (const label of labels) {
+      (LANDS.has(label) ? it.fails : it)(`${label}${LANDS.has(label) ? ' (LANDS: issue 51 item 4)' : ''}`, () => {
+        const c = escapes().find((x) => x.label === label)!;
+        expect(landedKeys(on, c), on.digest).toEqual([]);
+      });
+    }
+    if (TMUX_MISSING) it.skip(`daemon: tmux new-window on a server started outside the sandbox (${TMUX_MISSING})`, () => {});
+    if (SOCAT_MISSING) it.skip(`daemon: socat, shells served outside the sandbox (${SOCAT_MISSING})`, () => {});
+  });
+
+  it('nothing else outside the write roots changed: main, every ref, reflogs, config, hooks, HOME, the project beside (no trace)', () => {
+    const unexplained = on.changes.filter((k) => !caseOf(escapes(), k));
+    const show = (k: string) => `${k}: ${on.before[k] ?? '(absent)'} -> ${on.after[k] ?? '(absent)'}`;
+    expect(unexplained.map(show), on.digest).toEqual([]);
+  });
+
+  // Issue 51 item 5 ("no tree-writer ask where the kernel holds the control files"), not met on
+  // this layout: the analyzer asks because the kernel leaves `<worktree>/.codex/hooks.json`
+  // writable (a control file that does not exist yet: no mount reserves it without a trace), and
+  // a -p session refuses the ask.
+  it.fails(`${TREE_WRITER} runs under the kernel instead of being asked (LANDS: issue 51 item 5)`, () => {
+    const i = on.steps.findIndex((st) => st.label === TREE_WRITER);
+    expect(decision(on.answers[i]!).decision, on.answers[i]).toBe('allow');
+    expect(on.byStep[i]?.result?.text, on.digest).toContain('hello');
+  });
+
+  // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a
+  // mount point for its read-only binds and leaves the empty dir behind.
+  it.fails('no trace in the worktree: no `.claude/` is left where the session had none (LANDS: issue 51 item 3)', () => {
+    expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
+  });
+}
 
 /**
  * Where HOME lies under /tmp (an orchestrator's scratch HOME, and every other e2e suite here), HOME
