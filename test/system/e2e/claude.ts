@@ -199,10 +199,11 @@ export async function ensureClaude(version = CLAUDE_CODE_VERSION, timeoutMs = 24
  * A fresh, empty HOME for one client run. Holds only a `.gitconfig` with an
  * identity, so that `git commit` run BY THE AGENT works (the client passes HOME
  * through to its Bash tool), and `tmp/`, used as the client's TMPDIR so that
- * its scratch files (shell snapshots, sockets) go away with the HOME.
+ * its scratch files (shell snapshots, sockets) go away with the HOME. `base`: where it goes
+ * (default the temp dir).
  */
-export function makeHome(prefix = 'bashguard-e2e-home-'): string {
-  const home = mkdtempSync(join(tmpdir(), prefix));
+export function makeHome(prefix = 'bashguard-e2e-home-', base = tmpdir()): string {
+  const home = mkdtempSync(join(base, prefix));
   writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = agent\n\temail = agent@example.invalid\n');
   mkdirSync(join(home, 'tmp'));
   return home;

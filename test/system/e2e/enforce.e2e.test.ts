@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_CODE_VERSION, ensureClaude } from './claude.js';
-import { bash, cdSteps, decision, escapeSteps, landed, legitOutcomes, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
+import { bash, decision, e2eBase, escapeSteps, landed, legitOutcomes, makeWheel, ordinarySteps, PYENV_SHIMS, py, runSession, tamperSteps, type Session, type Step } from './escape-suite.js';
 import { executable } from '../../../src/layers/sandbox/client-shell.js';
 import { git } from './layout.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
@@ -32,8 +32,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const E2E_OFF = process.env.BASHGUARD_E2E === '0';
 const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
-/** The pyenv shims dir python3 runs from, if it is one (the session's PATH is this process's). */
-const PYENV_SHIMS = (process.env.PATH ?? '').split(':').find((d) => /\/\.pyenv\/shims\/?$/.test(d) && existsSync(join(d, 'python3'))) ?? null;
 const SKIP = E2E_OFF || !bwrapHere('the enforcement e2e', !E2E_OFF).canRun;
 
 function script(main: string, sibling: string, home: string): Step[] {
@@ -42,12 +40,7 @@ function script(main: string, sibling: string, home: string): Step[] {
     bash('setup', 'write e4.js', `${py('const p = require("path"); require("fs").writeFileSync(p.resolve(process.cwd(), "..", "..", "ESC4"), "x")')} > e4.js`),
     bash('escape', 'node e4.js', 'node e4.js', { target: join(main, 'ESC4') }),
     // Legitimate work in the same session.
-    bash('legit', 'commit on the worktree branch', 'echo ok > notes.txt && git add notes.txt && git commit -qm wt && git log --format=%s -1', { expectOutput: /\bwt\b/ }),
-    bash('legit', 'npm install of a local package', 'npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
-    bash('legit', 'pip install --target', 'python3 -m pip install -q --no-index --no-build-isolation --disable-pip-version-check --target vendor ./pypkg-1.0-py3-none-any.whl && PYTHONPATH=vendor python3 -c "import pypkg; print(pypkg.V)"', { expectOutput: 'py-v1' }),
-    bash('legit', 'a test run', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
-    bash('legit', 'a server in the background', 'node -e "require(\'http\').createServer((q,s)=>s.end(\'up\')).listen(0,function(){require(\'fs\').writeFileSync(\'port\',String(this.address().port));setTimeout(()=>process.exit(0),3000)})" >/dev/null 2>&1 & sleep 1; node -e "require(\'http\').get(\'http://127.0.0.1:\'+require(\'fs\').readFileSync(\'port\',\'utf8\'),r=>r.on(\'data\',d=>console.log(String(d))))"', { expectOutput: 'up' }),
-    ...cdSteps(),
+    ...ordinarySteps(),
     ...tamperSteps(main, home),
   ];
 }
@@ -60,18 +53,11 @@ function session(enforce: 'off' | null, shell: string | null = null): Promise<Se
     label: `enforce ${enforce ?? 'default'}${shell ? `, SHELL=${shell}` : ''}`,
     prefix: 'bashguard-e2e-enforce-',
     claudeBin,
+    base: e2eBase(),
     prepare: ({ main, wt, sibling, home }) => {
-      // A wheel made by hand (a zip with its metadata), so that pip needs no build backend.
-      const wheel = [
-        'import zipfile, sys',
-        "z = zipfile.ZipFile(sys.argv[1], 'w')",
-        "z.writestr('pypkg/__init__.py', \"V = 'py-v1'\\n\")",
-        "z.writestr('pypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pypkg\\nVersion: 1.0\\n')",
-        "z.writestr('pypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
-        "z.writestr('pypkg-1.0.dist-info/RECORD', '')",
-        'z.close()',
-      ].join('\n');
-      execFileSync('python3', ['-c', wheel, join(wt, 'pypkg-1.0-py3-none-any.whl')]);
+      makeWheel(wt);
+      // A project of its own: npm installs into it (not into e2eBase's package.json), node reads its files as CommonJS.
+      writeFileSync(join(wt, 'package.json'), '{"name": "b1", "private": true}\n');
       // Where python3 is a pyenv shim, its rehash after `pip install` writes the shims dir: the
       // user adds it to writeRoots, as doctor says (src/layers/sandbox/user-roots.ts).
       const config = { ...(enforce ? { enforce } : {}), ...(PYENV_SHIMS ? { writeRoots: [PYENV_SHIMS] } : {}) };

@@ -6,9 +6,11 @@
  * was, and one session of the real client over a script (`runSession`).
  */
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
 import { describeRun, makeHome, runClaude, type ClaudeRun, type ToolCallOutcome } from './claude.js';
 import { git } from './layout.js';
@@ -44,8 +46,53 @@ export function escapeSteps(main: string, sibling: string, at = ''): Step[] {
   ];
 }
 
+/**
+ * Where a suite about the write roots puts its layout and HOME: outside /tmp, which is a scratch
+ * root (a HOME there is writable by design and proves nothing). `BASHGUARD_E2E_BASE`, default
+ * `<repo>/.tmp/e2e-roots`, made on first use with a package.json of its own, so that neither npm
+ * nor node looks past it to bashguard's (npm would install there, node would read `"type"`).
+ */
+export function e2eBase(): string {
+  const base = process.env.BASHGUARD_E2E_BASE || join(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), '.tmp', 'e2e-roots');
+  mkdirSync(base, { recursive: true });
+  writeFileSync(join(base, 'package.json'), '{"name": "bashguard-e2e-scratch", "private": true}\n');
+  return base;
+}
+
 /** `cd sub` in one call, a relative write in the next: the cwd carries over. */
 export const cdSteps = (): Step[] => [bash('legit', 'cd sub', 'mkdir -p sub && cd sub'), bash('legit', 'a relative write in the next call', 'echo rel > rel.txt && pwd', { expectOutput: /\/sub\b/ })];
+
+/**
+ * Ordinary work (issue 51: it must run unchanged under the enforcement): a commit on the worktree's
+ * branch, `npm install` of a local package (escapeLayout's `localpkg`), `pip install --target` of
+ * a wheel (makeWheel), a test run, a server in the background and its client, `cd` that carries
+ * over to the next call.
+ */
+export const ordinarySteps = (): Step[] => [
+  bash('legit', 'commit on the worktree branch', 'echo ok > notes.txt && git add notes.txt && git commit -qm wt && git log --format=%s -1', { expectOutput: /\bwt\b/ }),
+  bash('legit', 'npm install of a local package', 'npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
+  bash('legit', 'pip install --target', 'python3 -m pip install -q --no-index --no-build-isolation --disable-pip-version-check --target vendor ./pypkg-1.0-py3-none-any.whl && PYTHONPATH=vendor python3 -c "import pypkg; print(pypkg.V)"', { expectOutput: 'py-v1' }),
+  bash('legit', 'a test run', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
+  bash('legit', 'a server in the background', 'node -e "require(\'http\').createServer((q,s)=>s.end(\'up\')).listen(0,function(){require(\'fs\').writeFileSync(\'port\',String(this.address().port));setTimeout(()=>process.exit(0),3000)})" >/dev/null 2>&1 & sleep 1; node -e "require(\'http\').get(\'http://127.0.0.1:\'+require(\'fs\').readFileSync(\'port\',\'utf8\'),r=>r.on(\'data\',d=>console.log(String(d))))"', { expectOutput: 'up' }),
+  ...cdSteps(),
+];
+
+/** A wheel made by hand (a zip with its metadata) in `dir`, so that pip needs no build backend. */
+export function makeWheel(dir: string): void {
+  const wheel = [
+    'import zipfile, sys',
+    "z = zipfile.ZipFile(sys.argv[1], 'w')",
+    "z.writestr('pypkg/__init__.py', \"V = 'py-v1'\\n\")",
+    "z.writestr('pypkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pypkg\\nVersion: 1.0\\n')",
+    "z.writestr('pypkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')",
+    "z.writestr('pypkg-1.0.dist-info/RECORD', '')",
+    'z.close()',
+  ].join('\n');
+  execFileSync('python3', ['-c', wheel, join(dir, 'pypkg-1.0-py3-none-any.whl')]);
+}
+
+/** The pyenv shims dir python3 runs from, if it is one (the session's PATH is this process's): its rehash writes there. */
+export const PYENV_SHIMS = (process.env.PATH ?? '').split(':').find((d) => /\/\.pyenv\/shims\/?$/.test(d) && existsSync(join(d, 'python3'))) ?? null;
 
 /** The tampering: each would switch the guard off for the rest of the session. `at`: as escapeSteps'. */
 export function tamperSteps(main: string, home: string, extra: Step[] = [], at = ''): Step[] {
@@ -106,9 +153,11 @@ export function snapshot(main: string, wt: string, sibling: string, home: string
 /**
  * A throw-away main checkout with one commit and linked worktrees `.builders/b1` (the agent's) and
  * `.builders/b2` (its sibling), and a local npm package in b1 for an install with no network.
+ * `base`: where it goes (default the temp dir, which is a write root of the session itself; under
+ * e2eBase, give b1 a package.json: npm and node would otherwise look further up).
  */
-export function escapeLayout(prefix: string): { root: string; main: string; wt: string; sibling: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+export function escapeLayout(prefix: string, base = tmpdir()): { root: string; main: string; wt: string; sibling: string } {
+  const root = realpathSync(mkdtempSync(join(base, prefix)));
   const main = join(root, 'main');
   mkdirSync(main, { recursive: true });
   git(main, ['init', '-q']);
@@ -156,9 +205,17 @@ export async function runSession(opts: {
   claudeBin: string;
   prepare(l: { root: string; main: string; wt: string; sibling: string; home: string }): Promise<{ steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void }> | { steps: Step[]; env?: Record<string, string>; head?: string; dispose?: () => void };
   snap?: (main: string, wt: string, sibling: string, home: string) => Record<string, string>;
+  /** The client's allowed tools (default: Bash). */
+  allowedTools?: string[];
+  /**
+   * Where the layout and HOME go (default the temp dir). Under /tmp both are inside a scratch
+   * root, which the analyzer and the kernel leave writable: a suite about what lies outside the
+   * write roots needs a base elsewhere.
+   */
+  base?: string;
 }): Promise<Session> {
-  const { root, main, wt, sibling } = escapeLayout(opts.prefix);
-  const home = makeHome(`${opts.prefix}home-`);
+  const { root, main, wt, sibling } = escapeLayout(opts.prefix, opts.base);
+  const home = makeHome(`${opts.prefix}home-`, opts.base);
   const cleanup = () => {
     if (process.env.BASHGUARD_E2E_KEEP === '1') return console.log(`[${opts.label}] kept ${root} home=${home}`);
     rmSync(root, { recursive: true, force: true });
@@ -172,7 +229,7 @@ export async function runSession(opts: {
     const fake = await startFakeAnthropic({ script: p.steps, finalText: 'done' });
     try {
       const before = snap(main, wt, sibling, home);
-      const run = await runClaude({ bin: opts.claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: ['Bash'], timeoutMs: 240_000, ...(p.env ? { env: p.env } : {}) });
+      const run = await runClaude({ bin: opts.claudeBin, cwd: wt, baseUrl: fake.baseUrl, home, allowedTools: opts.allowedTools ?? ['Bash'], timeoutMs: 240_000, ...(p.env ? { env: p.env } : {}) });
       const after = snap(main, wt, sibling, home);
       const byStep: (ToolCallOutcome | undefined)[] = p.steps.map(() => undefined);
       for (const c of run.toolCalls) {

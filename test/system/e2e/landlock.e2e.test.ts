@@ -49,6 +49,7 @@ const SKIP = E2E_OFF || !landlockHere();
 
 const BASH = ['/bin/bash', '/usr/bin/bash'].find(executable) ?? '/bin/bash';
 const GREETING = 'hello from the user startup files';
+const ROOT_INSTALL = 'npm install at the worktree root (node_modules a new top-level entry)';
 
 function script(main: string, sibling: string, home: string, wt: string): Step[] {
   // Absolute: the calls after `cd sub` run them too.
@@ -60,6 +61,9 @@ function script(main: string, sibling: string, home: string, wt: string): Step[]
     ...cdSteps(),
     bash('legit', 'npm install of a local package (in sub)', 'npm install ../localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
     bash('legit', 'a test run (in sub)', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
+    // A known limit (docs/limits.md, src/layers/sandbox/landlock.ts): no new top-level entry of the
+    // worktree under Landlock, so an install that creates `node_modules` at the root fails there.
+    bash('setup', ROOT_INSTALL, `(cd ${wt} && npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require('localpkg').v)")`, { expectOutput: 'local-v1' }),
     ...tamperSteps(main, home, [], at),
   ].map((st) => (st.label.startsWith("a function of the user's") ? { ...st, expectOutput: GREETING } : st));
 }
@@ -130,5 +134,17 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: Landlock in the c
     expect(git(on.wt, ['log', '--format=%s', '-1']).trim()).toBe('wt');
     expect(readFileSync(join(on.wt, 'sub', 'rel.txt'), 'utf8')).toBe('rel\n');
     expect(existsSync(join(on.wt, 'sub', 'node_modules', 'localpkg', 'package.json'))).toBe(true);
+  });
+
+  it('without enforcement, npm install at the worktree root runs', () => {
+    const i = off.steps.findIndex((st) => st.label === ROOT_INSTALL);
+    expect(off.byStep[i]?.result?.text, off.digest).toContain('local-v1');
+  });
+
+  // Issue 51 ("ordinary work runs unchanged"), not met under Landlock: EACCES on mkdir node_modules.
+  it.fails('under Landlock, npm install at the worktree root runs (LANDS: issue 51, ordinary work refused under Landlock)', () => {
+    const i = on.steps.findIndex((st) => st.label === ROOT_INSTALL);
+    expect(on.byStep[i]?.result?.isError, on.digest).toBe(false);
+    expect(on.byStep[i]?.result?.text).toContain('local-v1');
   });
 });

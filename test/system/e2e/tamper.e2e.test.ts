@@ -25,11 +25,15 @@ import { CLAUDE_CODE_VERSION, describeRun, ensureClaude, makeHome, readJson, run
 import { startFakeAnthropic, stepOfToolUseId, type ScriptStep } from './fake-anthropic.js';
 import { git } from './layout.js';
 import { execFormText } from '../../../src/frontends/cli/install.js';
+import { decision } from './escape-suite.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..', '..', '..');
 const SKIP = process.env.BASHGUARD_E2E === '0' || process.platform === 'win32';
 const KEEP = process.env.BASHGUARD_E2E_KEEP === '1';
+/** Where bubblewrap can start, the default install enforces every allowed Bash call (else the analyzer alone answers). */
+const BWRAP = !SKIP && bwrapHere('the tamper e2e, its enforcement check', true).canRun;
 const ALLOWED_TOOLS = ['Bash', 'Edit', 'Write', 'Read'];
 /** What an orchestrator left in the worktree: untracked project settings the agent must not drop. */
 const WORKTREE_SETTINGS = '{\n  "permissions": { "allow": ["Bash(npm test:*)"] }\n}\n';
@@ -189,6 +193,17 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION}: the guard cannot be s
       }
       expect(git(s.wt, ['log', '--format=%s', '-1']).trim()).toBe('wt');
       expect(readFileSync(join(s.wt, 'from-write.txt'), 'utf8')).toBe('in the worktree\n');
+    });
+
+    it.skipIf(!BWRAP)('the OS enforcement was in force (bubblewrap: Linux only): every legitimate Bash call was answered with the wrapped command (updatedInput), which the client ran', () => {
+      const bashSteps = s.steps.filter((st) => st.tool === 'Bash');
+      const answers = s.run.hookEvents.filter((h) => h.subtype === 'hook_response' && h.hookName === 'PreToolUse:Bash').map((h) => h.stdout ?? '');
+      expect(answers.length, s.digest).toBe(bashSteps.length);
+      for (const [i, st] of bashSteps.entries()) {
+        const d = decision(answers[i]!);
+        if (st.kind === 'legit') expect(d, `${st.label}: ${answers[i]}`).toMatchObject({ decision: 'allow', wrapped: true });
+        else expect(d.decision, st.label).toBe('deny');
+      }
     });
 
     it('the main checkout is byte-identical: status, refs but the branch, HEAD, config, hooks, files', () => {
