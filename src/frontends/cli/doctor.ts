@@ -16,6 +16,15 @@ import { treeAddon } from '../../util/tree-addon.js';
 import { openWorkspace } from '../../policy/workspace/index.js';
 import { claudeSettingsChecks, enforcementCheck, onPath, readSettings, removeHook, type Check } from './install.js';
 import { join } from 'node:path';
+import { classify, type Region } from '../../policy/regions.js';
+import { nodeFs, resolvePhysical } from '../../policy/physical.js';
+
+/** The write root that holds HOME (a scratch HOME under /tmp), or null: the one line then leaves HOME writable. */
+function homeInWriteRoot(home: string | undefined, regions: Region[]): string | null {
+  if (!home?.startsWith('/') || regions.length === 0) return null;
+  const r = classify(resolvePhysical(home, nodeFs), regions);
+  return r.kind === 'scratch' || r.kind === 'allowed' ? r.root : null;
+}
 
 /** Self-test cases against the standard scenario: each must get its expected decision. */
 const SELF_TEST: [string, string][] = [
@@ -71,6 +80,8 @@ export async function runDoctor(io: IO, json = false): Promise<number> {
     // whoever set that variable (perhaps the agent, through a settings layer's `env`) must know.
     for (const n of ws.ignoredConfigs) checks.push({ ok: false, label: 'config', detail: n });
     checks.push(enforcementCheck(io, ws));
+    const home = homeInWriteRoot(io.env.HOME, ws.regions);
+    if (home) checks.push({ ok: true, label: 'HOME', detail: `warning: HOME (${io.env.HOME}) lies inside the write root ${home}: both lines leave it writable (~/.ssh, ~/.profile, ~/.local/bin); give the agent a HOME outside /tmp and the other write roots` });
   } catch (err) {
     checks.push({ ok: false, label: 'config', detail: (err as Error).message });
   }
