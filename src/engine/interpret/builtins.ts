@@ -1,7 +1,6 @@
 import { HOLE } from '../effects/types.js';
 import type { Field } from './expand.js';
-import type { BuiltinHost } from './builtin-host.js';
-import type { Invocation } from '../commands/context.js';
+import type { BuiltinHost, Invocation } from '../commands/context.js';
 import { evaluateTest } from '../shell/conditions.js';
 import { displayPath } from '../shell/paths.js';
 import { formatPrintf } from './printf.js';
