@@ -6,10 +6,11 @@
  */
 import type { Confidence } from '../effects/confidence.js';
 import type { Effect, Evidence, GitEffect, WriteOp } from '../effects/types.js';
-import type { FileKind } from '../shell/conditions.js';
+import type { FileKind, TestContext, Truth } from '../shell/conditions.js';
+import type { SourceLine } from '../shell/extras.js';
 import type { Field } from '../shell/field.js';
-import type { CwdValue, State } from '../shell/state.js';
-import type { Range, Script } from '../syntax/ir.js';
+import type { ArrayValue, CwdValue, State } from '../shell/state.js';
+import type { Assignment, Range, Script } from '../syntax/ir.js';
 
 /** Where a command's standard input comes from, when that matters (shells reading a script). */
 export type Stdin =
@@ -80,4 +81,35 @@ export interface CommandContext {
   child(st: State): State;
   /** What the command prints, where its output is captured. */
   emitOutput(text: string): void;
+}
+
+/** The options of `declare -Anx ...` / `local -n` / `export`. */
+export interface DeclareFlags {
+  exported?: boolean;
+  assoc?: boolean;
+  indexed?: boolean;
+  nameref?: boolean;
+}
+
+/**
+ * What a builtin's shell-level part (SpecModule.shell) needs of the interpreter: shell state it
+ * sets, the problems it reports and the nested runs it starts. The interpreter implements it.
+ */
+export interface BuiltinHost {
+  status: Truth;
+  readsUnknown: boolean;
+  assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void;
+  dynamicProblem(reason: string, text: string, range: Range): void;
+  limitProblem(reason: string, text: string, range: Range): void;
+  /** `break N` / `continue N`: the path leaves N loops (src/engine/interpret/control-flow.ts LoopFrames). */
+  loopJump(st: State, kind: 'break' | 'continue', levels: number): void;
+  emitOutput(text: string): void;
+  runBackground(fields: Field[], inv: Invocation): void;
+  runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void;
+  setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
+  setCwd(st: State, next: CwdValue, range: Range, command: string): void;
+  setPositional(st: State, values: Field[] | null): void;
+  setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
+  sourceLine(range: Range): SourceLine;
+  testContext(st: State, doubleBracket: boolean): TestContext;
 }

@@ -575,8 +575,8 @@ export function commandOptions(base: CommandSpec, options: string[]): CommandSpe
 
 /**
  * A bash builtin that is plain data here and prints nothing. Builtins with behaviour have their own
- * specs (cd, read, eval, exec ...); trap, alias, hash and shopt belong to the interpreter
- * (INTERPRETER_BUILTINS in src/engine/interpret/builtins.ts).
+ * specs (cd, read, eval, exec ...); trap, alias, hash and shopt have only a shell-level part
+ * (SpecModule.shell) and no table entry.
  */
 export const silentBuiltin: CommandSpec = { category: 'builtin', silent: true, run() {} };
 

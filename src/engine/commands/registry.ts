@@ -50,6 +50,12 @@ export function lookupCommand(name: string): CommandSpec | undefined {
 }
 registerLookup(lookupCommand);
 
+/** The spec of a builtin with a shell-level part (SpecModule.shell), by name; undefined otherwise. */
+export function shellBuiltin(name: string): SpecModule | undefined {
+  const s = specIndex().get(name);
+  return s?.shell ? s : undefined;
+}
+
 /** Every command name bashguard knows, for docs and property tests. */
 export function knownCommands(): string[] {
   return [...specIndex().keys()].sort();

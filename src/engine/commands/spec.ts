@@ -6,7 +6,7 @@
  * (test/unit/engine/commands/examples.test.ts). One module per spec under specs/; registry.ts
  * finds them by name. Nothing in src imports the examples, so the bundles leave them out.
  */
-import type { CommandContext, Invocation } from './context.js';
+import type { BuiltinHost, CommandContext, Invocation } from './context.js';
 import type { ExpectedDecision } from '../effects/types.js';
 
 export interface CommandSpec {
@@ -24,6 +24,14 @@ export interface CommandSpec {
 /** A command and the hook's decision for it in the standard layout (cwd: the worktree b1 of /home/dev/repo). */
 export type Example = readonly [cmd: string, expect: ExpectedDecision];
 
+/**
+ * A builtin's shell-level part: what it does to the shell state the interpreter tracks (exit
+ * status, variables `read` and `printf -v` set, the directory stack, aliases, traps, options).
+ * It runs before the function lookup's fallbacks and `build`'s knowledge; false hands the
+ * command on to `build`'s knowledge.
+ */
+export type ShellHandler = (inv: Invocation, sh: BuiltinHost) => boolean;
+
 export interface SpecModule {
   /** The names it is looked up by (basenames); the first names the module's file. */
   names: readonly string[];
@@ -38,6 +46,14 @@ export interface SpecModule {
    * expansion; `cwd` is the one cwd the command runs in.
    */
   pathList?(args: string[], cwd: string): string | null;
+  /**
+   * The builtin's shell-level part (see ShellHandler). A builtin whose whole behaviour is there
+   * (`alias`, `trap`, `shopt`, the keywords) has a `build` that returns nothing: it is no entry
+   * of the command table.
+   */
+  shell?: ShellHandler;
+  /** What `shell` handles prints something not known statically (`alias`, `set`, `pushd +1`): `$(...)` of it is unknown. */
+  shellPrints?: boolean;
 }
 
 /** A spec module's one export (the identity: it gives the object its type). */

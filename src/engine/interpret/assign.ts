@@ -10,7 +10,7 @@ import { getVar, putVar, type ArrayValue, type State, type Variable } from '../s
 import { displayPath } from '../shell/paths.js';
 import { unknownVariable } from '../shell/shell-options.js';
 import { expandScalar, expandWord, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
-import type { DeclareFlags } from './builtin-host.js';
+import type { DeclareFlags } from '../commands/context.js';
 
 /** What an assignment needs besides the state: expansion, and a place to report a variable bash computes itself. */
 export interface AssignHost extends ExpandHooks {

@@ -1,7 +1,7 @@
 /**
  * Simple commands: a command's words expanded, its prefix assignments, its redirects (and the
- * file it prints into), and the dispatch of its argv: to a shell function, to a builtin the
- * interpreter handles (./builtins.ts), to a script this command wrote, or to the command's spec
+ * file it prints into), and the dispatch of its argv: to a shell function, to a builtin's
+ * shell-level part (SpecModule.shell, in its spec), to a script this command wrote, or to the command's spec
  * in src/engine/commands (an unknown program otherwise). Each simple command and function call is
  * one step of the analysis' budget.
  */
@@ -11,12 +11,10 @@ import type { Confidence } from '../effects/confidence.js';
 import { getVar, type State } from '../shell/state.js';
 import type { Truth } from '../shell/conditions.js';
 import { basenameOf, displayPath } from '../shell/paths.js';
-import { lookupCommand } from '../commands/registry.js';
+import { lookupCommand, shellBuiltin } from '../commands/registry.js';
 import { pathArguments, unknownCommand, unlisted } from '../commands/unknown.js';
-import type { CommandContext, Invocation, Stdin } from '../commands/context.js';
+import type { BuiltinHost, CommandContext, Invocation, Stdin } from '../commands/context.js';
 import { expandScalar, expandWord, type Field } from './expand.js';
-import { BUILTINS } from './builtins.js';
-import type { BuiltinHost } from './builtin-host.js';
 import { declare, setVar, type AssignHost } from './assign.js';
 import { namedDescriptors, type RedirectHost, type RedirectLayer } from './redirects.js';
 import type { EffectLog } from './effect-log.js';
@@ -24,12 +22,6 @@ import type { AnalyzeContext } from './analyze-context.js';
 import { pathOf } from './nested.js';
 
 const DEFAULT_STEPS = 20_000;
-
-/** BUILTINS as a Map: the object has ~100 keys, and an own-property test of a word not yet interned cost more. */
-const BUILTIN_HANDLERS = new Map(Object.entries(BUILTINS));
-
-/** Builtins whose output is known (printf prints its own) or empty. */
-const SILENT_BUILTINS = new Set([':', 'true', 'false', '[', 'test', 'read', 'mapfile', 'readarray', 'printf', 'unalias', 'shift', 'let', 'getopts', 'declare', 'typeset', 'local', 'export', 'readonly', 'coproc', 'wait', 'disown', 'bg', 'break', 'continue', 'enable', 'history', 'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', '{', '}', '!', '[[', ']]']);
 
 /** The environment of a command without prefix assignments. Never written (only simple() fills a fresh one). */
 const NO_ENV: Map<string, Field> = new Map();
@@ -174,13 +166,13 @@ export class SimpleCommands {
       host.callFunction(fn, args, st, range, stdin);
       return;
     }
-    // Builtins: the interpreter's own, before the hash table and PATH.
-    const builtin = shown.includes('/') ? undefined : BUILTIN_HANDLERS.get(shown);
+    // Builtins' shell-level parts, before the hash table and PATH.
+    const builtin = shown.includes('/') ? undefined : shellBuiltin(shown);
     if (builtin) {
       const inv: Invocation = { name: shown, shown, args, st, env, range, via: host.log.via, stdin };
       const mark = host.capture?.length ?? 0;
-      if (builtin(inv, host)) {
-        if (!SILENT_BUILTINS.has(shown) && (host.capture?.length ?? 0) === mark) host.emitOutput(HOLE);
+      if (builtin.shell!(inv, host)) {
+        if (builtin.shellPrints && (host.capture?.length ?? 0) === mark) host.emitOutput(HOLE);
         return;
       }
     }

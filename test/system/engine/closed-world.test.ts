@@ -1,14 +1,12 @@
 /**
- * Closed world for commands (issue #13 family 1): the command table, the interpreter's builtins
- * and the keywords cover every bash builtin and keyword; plain-data builtins write nothing while
+ * Closed world for commands (issue #13 family 1): the specs cover every bash builtin and keyword; plain-data builtins write nothing while
  * an unknown command given the same arguments is not proof of safety; the wrappers the execution
  * oracle peels are wrappers in the table, with the same options taking a value.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cannotRun } from '../../helpers/shared.js';
-import { knownCommands, lookupCommand, duplicateNames } from '../../../src/engine/commands/registry.js';
-import { INTERPRETER_BUILTINS, SHELL_KEYWORDS } from '../../../src/engine/interpret/builtins.js';
+import { knownCommands, lookupCommand, duplicateNames, shellBuiltin } from '../../../src/engine/commands/registry.js';
 import { WRAPPER_ARGS } from '../../tooling/oracle/skip.js';
 import { getParser, runScenario } from '../../helpers/scenario.js';
 
@@ -35,14 +33,14 @@ describe('the command table', () => {
 describe('closed world: bash builtins and keywords', () => {
   const names = bashNames();
 
-  it('every name of `compgen -b -k` is a table entry, an interpreter builtin or a keyword', (ctx) => {
+  it('every name of `compgen -b -k` has a spec', (ctx) => {
     if (!names) return ctx.skip(cannotRun('bash is not installed'));
-    const known = new Set([...knownCommands(), ...INTERPRETER_BUILTINS, ...SHELL_KEYWORDS]);
+    const known = new Set(knownCommands());
     expect(names.filter((n) => !known.has(n))).toEqual([]);
   });
 
-  it('interpreter builtins are not also table entries (one owner each)', () => {
-    expect(INTERPRETER_BUILTINS.filter((n) => lookupCommand(n) !== undefined)).toEqual([]);
+  it('every name with a spec and no table entry is handled by its shell-level part (never the unknown-command default)', () => {
+    expect(knownCommands().filter((n) => lookupCommand(n) === undefined && shellBuiltin(n) === undefined)).toEqual([]);
   });
 
   it('plain-data builtins write nothing, where an unknown command with the same arguments may', () => {

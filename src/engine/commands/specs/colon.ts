@@ -4,6 +4,10 @@ import { silentBuiltin } from '../kinds.js';
 export default command({
   names: [':'],
   build: () => silentBuiltin,
+  shell(_inv, sh) {
+    sh.status = true;
+    return true;
+  },
   output(inv, interp) {
     return '';
   },

@@ -4,6 +4,10 @@ import { silentBuiltin } from '../kinds.js';
 export default command({
   names: ['false'],
   build: () => silentBuiltin,
+  shell(_inv, sh) {
+    sh.status = false;
+    return true;
+  },
   output(inv, interp) {
     return '';
   },

@@ -2,6 +2,7 @@
 import type { SpecModule } from '../spec.js';
 import spec_7z from './7z.js';
 import spec_Rscript from './Rscript.js';
+import spec_alias from './alias.js';
 import spec_ar from './ar.js';
 import spec_at from './at.js';
 import spec_autoflake from './autoflake.js';
@@ -9,6 +10,7 @@ import spec_autopep8 from './autopep8.js';
 import spec_awk from './awk.js';
 import spec_basename from './basename.js';
 import spec_black from './black.js';
+import spec_break from './break.js';
 import spec_brotli from './brotli.js';
 import spec_builtin from './builtin.js';
 import spec_builtins$2dprinting from './builtins-printing.js';
@@ -32,6 +34,7 @@ import spec_cmake from './cmake.js';
 import spec_colon from './colon.js';
 import spec_command from './command.js';
 import spec_convert from './convert.js';
+import spec_coproc from './coproc.js';
 import spec_cp from './cp.js';
 import spec_cpio from './cpio.js';
 import spec_crontab from './crontab.js';
@@ -61,6 +64,7 @@ import spec_find from './find.js';
 import spec_flock from './flock.js';
 import spec_gawk from './gawk.js';
 import spec_genisoimage from './genisoimage.js';
+import spec_getopts from './getopts.js';
 import spec_gh from './gh.js';
 import spec_git from './git.js';
 import spec_gmake from './gmake.js';
@@ -70,14 +74,17 @@ import spec_gpg from './gpg.js';
 import spec_gradle from './gradle.js';
 import spec_gs from './gs.js';
 import spec_gzip from './gzip.js';
+import spec_hash from './hash.js';
 import spec_history from './history.js';
 import spec_iconv from './iconv.js';
+import spec_if from './if.js';
 import spec_img2pdf from './img2pdf.js';
 import spec_install from './install.js';
 import spec_ionice from './ionice.js';
 import spec_isort from './isort.js';
 import spec_ld from './ld.js';
 import spec_less from './less.js';
+import spec_let from './let.js';
 import spec_link from './link.js';
 import spec_ln from './ln.js';
 import spec_ls from './ls.js';
@@ -141,10 +148,13 @@ import spec_scp from './scp.js';
 import spec_screen from './screen.js';
 import spec_script from './script.js';
 import spec_sed from './sed.js';
+import spec_set from './set.js';
 import spec_setfacl from './setfacl.js';
 import spec_setsid from './setsid.js';
 import spec_sh from './sh.js';
 import spec_shfmt from './shfmt.js';
+import spec_shift from './shift.js';
+import spec_shopt from './shopt.js';
 import spec_shred from './shred.js';
 import spec_shuf from './shuf.js';
 import spec_sort from './sort.js';
@@ -163,14 +173,17 @@ import spec_systemd$2drun from './systemd-run.js';
 import spec_tar from './tar.js';
 import spec_taskset from './taskset.js';
 import spec_tee from './tee.js';
+import spec_test from './test.js';
 import spec_time from './time.js';
 import spec_timeout from './timeout.js';
 import spec_tmux from './tmux.js';
 import spec_touch from './touch.js';
+import spec_trap from './trap.js';
 import spec_tree from './tree.js';
 import spec_true from './true.js';
 import spec_truncate from './truncate.js';
 import spec_tsc from './tsc.js';
+import spec_unalias from './unalias.js';
 import spec_unbuffer from './unbuffer.js';
 import spec_uniq from './uniq.js';
 import spec_unlink from './unlink.js';
@@ -200,6 +213,7 @@ import spec_zstd from './zstd.js';
 export const SPECS: readonly SpecModule[] = [
   spec_7z,
   spec_Rscript,
+  spec_alias,
   spec_ar,
   spec_at,
   spec_autoflake,
@@ -207,6 +221,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_awk,
   spec_basename,
   spec_black,
+  spec_break,
   spec_brotli,
   spec_builtin,
   spec_builtins$2dprinting,
@@ -230,6 +245,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_colon,
   spec_command,
   spec_convert,
+  spec_coproc,
   spec_cp,
   spec_cpio,
   spec_crontab,
@@ -259,6 +275,7 @@ export const SPECS: readonly SpecModule[] = [
   spec_flock,
   spec_gawk,
   spec_genisoimage,
+  spec_getopts,
   spec_gh,
   spec_git,
   spec_gmake,
@@ -268,14 +285,17 @@ export const SPECS: readonly SpecModule[] = [
   spec_gradle,
   spec_gs,
   spec_gzip,
+  spec_hash,
   spec_history,
   spec_iconv,
+  spec_if,
   spec_img2pdf,
   spec_install,
   spec_ionice,
   spec_isort,
   spec_ld,
   spec_less,
+  spec_let,
   spec_link,
   spec_ln,
   spec_ls,
@@ -339,10 +359,13 @@ export const SPECS: readonly SpecModule[] = [
   spec_screen,
   spec_script,
   spec_sed,
+  spec_set,
   spec_setfacl,
   spec_setsid,
   spec_sh,
   spec_shfmt,
+  spec_shift,
+  spec_shopt,
   spec_shred,
   spec_shuf,
   spec_sort,
@@ -361,14 +384,17 @@ export const SPECS: readonly SpecModule[] = [
   spec_tar,
   spec_taskset,
   spec_tee,
+  spec_test,
   spec_time,
   spec_timeout,
   spec_tmux,
   spec_touch,
+  spec_trap,
   spec_tree,
   spec_true,
   spec_truncate,
   spec_tsc,
+  spec_unalias,
   spec_unbuffer,
   spec_uniq,
   spec_unlink,

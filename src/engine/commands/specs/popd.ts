@@ -1,5 +1,6 @@
 import type { CwdValue } from '../../shell/state.js';
-import { type Example, type CommandSpec, command } from '../spec.js';
+import { type Example, type CommandSpec, type ShellHandler, command } from '../spec.js';
+import { dirsList, setDirs, stackIndex } from '../dir-stack.js';
 
 const popd: CommandSpec = {
   category: 'builtin',
@@ -15,9 +16,28 @@ const popd: CommandSpec = {
   },
 };
 
+const popdShell: ShellHandler = (inv, sh) => {
+  const args = inv.args.filter((a) => a.value !== '-n');
+  const t = args[0];
+  if (!t || !/^[+-]\d+$/.test(t.value)) return false;
+  const list = dirsList(inv.st);
+  const i = stackIndex(t.value, list.length);
+  if (i === null || i < 0) return true;
+  if (i === 0 && args.length !== inv.args.length) {
+    inv.st.dirStack = list.slice(2).reverse();
+    return true;
+  }
+  const rest = [...list.slice(0, i), ...list.slice(i + 1)];
+  if (rest.length === 0) return true;
+  setDirs(inv, sh, rest, `popd ${t.value}`);
+  return true;
+};
+
 export default command({
   names: ['popd'],
   build: () => popd,
+  shell: popdShell,
+  shellPrints: true,
 });
 
 export const examples: readonly Example[] = [

@@ -1,5 +1,6 @@
 import { displayPath } from '../../shell/paths.js';
-import { type Example, type CommandSpec, command } from '../spec.js';
+import { type Example, type CommandSpec, type ShellHandler, command } from '../spec.js';
+import { dirsList, setDirs, stackIndex } from '../dir-stack.js';
 
 const pushd: CommandSpec = {
   category: 'builtin',
@@ -31,9 +32,23 @@ const pushd: CommandSpec = {
   },
 };
 
+const pushdShell: ShellHandler = (inv, sh) => {
+  const args = inv.args.filter((a) => a.value !== '-n');
+  const t = args[0];
+  if (!t || !/^[+-]\d+$/.test(t.value)) return false;
+  const list = dirsList(inv.st);
+  const i = stackIndex(t.value, list.length);
+  if (i === null || i < 0) return true; // out of range: bash refuses, nothing moves
+  if (args.length !== inv.args.length) return true; // -n: no rotation of the cwd
+  setDirs(inv, sh, [...list.slice(i), ...list.slice(0, i)], `pushd ${t.value}`);
+  return true;
+};
+
 export default command({
   names: ['pushd'],
   build: () => pushd,
+  shell: pushdShell,
+  shellPrints: true,
 });
 
 export const examples: readonly Example[] = [

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseSet, parseShopt } from '../../../../src/engine/interpret/option-parse.js';
+import { parseSet, parseShopt } from '../../../../src/engine/commands/option-parse.js';
 
 describe('set', () => {
   it('`o` takes the next word as its name, in a word of several letters too', () => {
