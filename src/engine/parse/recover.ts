@@ -74,7 +74,7 @@ const HEREDOC_LITERAL = `'"()[]{}<>|;&*?#~!`;
  * fifth of the time. The most in any other of the machine's 320 scripts or the six repositories
  * docs/lint.md lists is 169.
  */
-const MAX_REPAIR_ERRORS = 1000;
+export const MAX_REPAIR_ERRORS = 1000;
 
 export function recover(source: string, first: Tree, reparse: Reparse): Recovered {
   const scan = scanSource(source);
@@ -185,7 +185,7 @@ function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
  * ERROR and MISSING nodes in the tree, counted up to `upTo`; the `>` of `N<>file` is not one (the
  * grammar has no `<>`, the IR reads it: src/engine/syntax/build.ts).
  */
-function errorCount(root: SyntaxNode, upTo = Infinity): number {
+export function errorCount(root: SyntaxNode, upTo = Infinity): number {
   let n = 0;
   const stack = [root];
   while (stack.length && n < upTo) {
@@ -343,32 +343,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
         at = end > at ? source.indexOf('${', end) : -1;
       }
     }
-    if (n.type === 'ERROR') {
-      // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
-      // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
-      const g = extglobGroupAt(source, n.end - 1);
-      if (g) add([g]);
-      for (const g of casePatternEdits(source, n)) add(g);
-      const e = forDo(source, n);
-      if (e) add([e]);
-      // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
-      for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
-      // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
-      // the descriptor, and the IR reads the original `0`).
-      if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
-      // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
-      // grouping); the grammar's test_command has no such operand and leaves the `[` in an
-      // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-      for (const c of n.children) if (!c.named && c.type === '[') regroup([bracketAsCommand(c)]);
-      // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
-      // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
-      // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
-      for (const c of n.children) {
-        if (c.named || c.type !== '((' || c.end !== c.start + 2) continue;
-        const close = skipNested(source, c.start);
-        if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
-      }
-    }
+    if (n.type === 'ERROR') errorEdits(source, n, add, regroup);
     if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
     if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
     if (n.type === 'subscript' && n.children.some((c) => c.type === 'ERROR')) add(subscriptEdits(source, n));
@@ -427,6 +402,34 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   if (regrouping.length > 0) return regrouping;
   if (out.length === 0) joinedEdits();
   return out;
+}
+
+/** The repairs an ERROR node itself shows (each a grammar gap bash reads otherwise). */
+function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, regroup: (list: Edit[]) => void): void {
+  // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
+  // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
+  const g = extglobGroupAt(source, n.end - 1);
+  if (g) add([g]);
+  for (const g of casePatternEdits(source, n)) add(g);
+  const e = forDo(source, n);
+  if (e) add([e]);
+  // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
+  for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
+  // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
+  // the descriptor, and the IR reads the original `0`).
+  if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
+  // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
+  // grouping); the grammar's test_command has no such operand and leaves the `[` in an
+  // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
+  for (const c of n.children) if (!c.named && c.type === '[') regroup([bracketAsCommand(c)]);
+  // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
+  // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
+  // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
+  for (const c of n.children) {
+    if (c.named || c.type !== '((' || c.end !== c.start + 2) continue;
+    const close = skipNested(source, c.start);
+    if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
+  }
 }
 
 /** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
@@ -612,18 +615,12 @@ function skipNested(s: string, i: number): number {
   return -1;
 }
 
-// ---------------------------------------------------------------- isolation per top-level command
-
-/** Re-parses at most this many times per input: past it, the rest stays the grammar's tree. */
-const MAX_ISOLATION_PARSES = 48;
-const MAX_ISOLATION_DEPTH = 150;
-
-/** Statements the builder reads at the top level (a clean one of these is taken as it is). */
-function isError(n: SyntaxNode): boolean {
+/** An ERROR node or a token the grammar inserted. */
+export function isError(n: SyntaxNode): boolean {
   return n.type === 'ERROR' || n.missing;
 }
 
-function hasError(n: SyntaxNode): boolean {
+export function hasError(n: SyntaxNode): boolean {
   const stack = [n];
   while (stack.length) {
     const c = stack.pop()!;
@@ -632,169 +629,3 @@ function hasError(n: SyntaxNode): boolean {
   }
   return false;
 }
-
-/**
- * A tree whose errors cost only the top-level commands they are in, as bash, which reads and
- * runs a script one top-level command at a time, would reject only those: the statements before
- * an error are kept, and the text after it is parsed again on its own (everything before it
- * blanked, so every offset stays the original's), until it parses or nothing is left. A stretch
- * no fresh start reads is one ERROR node of its own lines (and the bodies of heredocs they start),
- * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
- */
-export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
-  tree = { ...tree, root: errorRootAsProgram(tree.root) };
-  if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
-  // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
-  if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
-  // Nor on a tree nested this deep (`{ { { ...` by the thousand): every re-parse of it is slow,
-  // and no script's few grammar gaps look like that.
-  if (tree.depth > MAX_ISOLATION_DEPTH) return null;
-  const heredocs = scanSource(source)?.heredocs ?? null;
-  const kept: SyntaxNode[] = [];
-  let depth = tree.depth;
-  let pos = 0;
-  let current = tree;
-  let parses = 0;
-  let givenUp = false;
-  const errorNode = (start: number, end: number): SyntaxNode => ({ type: 'ERROR', named: true, field: null, start, end: Math.max(start, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
-  const blankBefore = (at: number) => source.slice(0, at).replace(/[^\n]/g, ' ') + source.slice(at);
-  /** The end of the line holding `at` (and of the heredoc bodies it starts), past its newline. */
-  const lineAfter = (at: number): number => {
-    let nl = source.indexOf('\n', at);
-    let end = nl < 0 ? source.length : nl + 1;
-    for (const h of heredocs ?? []) if (h.op >= at && h.op < end) end = Math.max(end, Math.min(source.length, h.lineEnd + 1));
-    nl = end;
-    return nl;
-  };
-  for (;;) {
-    let next = -1;
-    for (const c of current.root.children) {
-      if (c.end <= pos && !(c.start === c.end && c.start === pos)) continue;
-      if (c.start < pos) {
-        // A node begun in the blanked text (cannot happen with whole statements; kept safe).
-        next = pos;
-        break;
-      }
-      if (c.type !== 'ERROR' && !(hasError(c) && hasMissing(c))) {
-        // The grammar reads a lone `}` or `done` as a command name; after a statement given up,
-        // it is that statement's end.
-        if (givenUp && c.type === 'command' && CLOSER.test(source.slice(c.start, lineAfter(c.start)))) {
-          const last = kept[kept.length - 1]!;
-          kept[kept.length - 1] = errorNode(last.start, lineAfter(c.start));
-          continue;
-        }
-        kept.push(c);
-        if (c.type !== 'comment') givenUp = false;
-        continue;
-      }
-      if (c.type !== 'ERROR') {
-        // A statement the grammar closed only with a MISSING token, often at the end of the
-        // input (`f() {` whose body has an error swallows the rest of the file): bash rejects it
-        // at its first error. Given up to that line; the text after is read again on its own.
-        const end = lineAfter(firstError(c)!.start);
-        if (end < c.end) {
-          kept.push(errorNode(c.start, end));
-          next = end;
-          givenUp = true;
-          break;
-        }
-        kept.push(c);
-        continue;
-      }
-      // A top-level ERROR: the whole statements it begins with are read as they are.
-      let bad = -1;
-      for (const k of c.children) {
-        if (k.named && k.type !== 'ERROR' && !k.missing && !hasError(k) && STATEMENT.has(k.type)) kept.push(k);
-        else {
-          bad = k.start;
-          break;
-        }
-      }
-      next = bad < 0 ? c.end : bad;
-      break;
-    }
-    if (next < 0) break;
-    if (next >= source.length) break;
-    // A fresh start at the statement that failed; if it fails there too, its line is given up.
-    let from = next;
-    // A lone closing word after a statement given up (`}`, `fi`, `done`): part of that statement.
-    if (from === pos && givenUp && CLOSER.test(source.slice(pos, lineAfter(pos)))) {
-      const last = kept[kept.length - 1]!;
-      const end = lineAfter(pos);
-      kept[kept.length - 1] = errorNode(last.start, end);
-      from = end;
-      givenUp = true;
-    } else if (from === pos) {
-      givenUp = true;
-      // The statement fails here even on a fresh start: read alone, a few lines at a time (the
-      // text after it can mislead the grammar's error recovery into it).
-      let alone: Tree | null = null;
-      let end = pos;
-      for (let lines = 1, prev = pos; lines <= 32 && parses < MAX_ISOLATION_PARSES; lines *= 2) {
-        end = pos;
-        for (let k = 0; k < lines && end < source.length; k++) end = lineAfter(end);
-        if (end === prev) break;
-        prev = end;
-        parses++;
-        const t = reparse(blankBefore(pos).slice(0, end) + source.slice(end).replace(/[^\n]/g, ' '));
-        if (!('failed' in t) && !t.hasErrors) {
-          alone = t;
-          break;
-        }
-      }
-      if (alone) {
-        for (const c of alone.root.children) if (c.start >= pos && c.end <= end && c.end > c.start) kept.push(c);
-        depth = Math.max(depth, alone.depth);
-        from = end;
-        givenUp = false;
-      } else {
-        end = lineAfter(pos);
-        kept.push({ type: 'ERROR', named: true, field: null, start: pos, end: Math.max(pos, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
-        from = end;
-      }
-    }
-    if (from >= source.length || !/\S/.test(source.slice(from))) break;
-    if (++parses > MAX_ISOLATION_PARSES) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
-      break;
-    }
-    const t = reparse(blankBefore(from));
-    if ('failed' in t) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
-      break;
-    }
-    depth = Math.max(depth, t.depth);
-    current = { ...t, root: errorRootAsProgram(t.root) };
-    pos = from;
-  }
-  const root: SyntaxNode = { ...tree.root, children: kept };
-  return { root, hasErrors: kept.some((k) => hasError(k)), depth };
-}
-
-const CLOSER = /^[ \t]*(?:\}|fi|done|esac|\)|;;)[ \t]*(?:#.*)?\n?$/;
-
-function hasMissing(n: SyntaxNode): boolean {
-  const stack = [n];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (c.missing) return true;
-    for (const k of c.children) stack.push(k);
-  }
-  return false;
-}
-
-/** The first ERROR or MISSING node in source order. */
-function firstError(n: SyntaxNode): SyntaxNode | null {
-  if (isError(n)) return n;
-  for (const c of n.children) {
-    const e = firstError(c);
-    if (e) return e;
-  }
-  return null;
-}
-
-const STATEMENT = new Set([
-  'command', 'pipeline', 'list', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'declaration_command',
-  'unset_command', 'test_command', 'negated_command', 'subshell', 'compound_statement', 'if_statement', 'case_statement',
-  'for_statement', 'c_style_for_statement', 'while_statement', 'function_definition', 'comment',
-]);
