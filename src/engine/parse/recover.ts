@@ -37,6 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { readWriteEdits, restoreReadWrite } from './read-write.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
@@ -144,6 +145,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     if ('failed' in parsed) break;
     tried = true;
     const mapped = mapTree(parsed.root, rw);
+    restoreReadWrite(mapped.root, source);
     tree = { root: mapped.root, hasErrors: mapped.hasErrors, depth: parsed.depth };
     joined = findJoinedLines(tree.root, source);
     if (!tree.hasErrors && !joined) break;
@@ -418,6 +420,8 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
   // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
   // the descriptor, and the IR reads the original `0`).
   if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
+  // `N<>file` and `<>file` (./read-write.ts).
+  for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
   // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
   // grouping); the grammar's test_command has no such operand and leaves the `[` in an
   // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.

@@ -56,6 +56,9 @@ const ACCEPTED = [
   // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
   'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
   'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
+  // `<>` with no descriptor (read-write on fd 0; xdg-open's test for a terminal).
+  'if [ "$t" = true ] && ! ( : <>/dev/tty ) 2>/dev/null; then\n  echo a\nfi',
+  '<>/dev/tty cat; cat <>x',
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -164,6 +167,17 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const c = parse(parser, 'exec 0<> /dev/console 1<> x').body.items[0]!.command;
     expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'exec' }], redirects: [{ op: '<>', fd: 0, target: { text: '/dev/console' } }, { op: '<>', fd: 1, target: { text: 'x' } }] });
     expect(runScenario(parser, `exec 0<> ${MAIN}/README.md`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('<> file with no descriptor: a read-write redirect of fd 0, in a long script too', () => {
+    const c = parse(parser, ': <>/dev/tty').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', redirects: [{ op: '<>', fd: null, target: { text: '/dev/tty' } }] });
+    // Deep in a long script the grammar's error recovery for `<>` once spread over other lines.
+    const groups = Array.from({ length: 30 }, () => 'if [ -n "$x" ]; then\n  case "$y" in\n    a) echo a ;;\n  esac\nfi').join('\n');
+    const long = `f()\n{\n${Array.from({ length: 40 }, (_, i) => `  a${i}=x`).join('\n')}\n}\n${groups}\nif ! ( : <>/dev/tty ) 2>/dev/null; then\n  echo a\nfi\n`;
+    if (hasBash) expect(bashAccepts(long)).toBe(true);
+    expect(parse(parser, long).problems).toEqual([]);
+    expect(runScenario(parser, `${long}: <>${MAIN}/README.md\n`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {

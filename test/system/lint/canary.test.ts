@@ -23,7 +23,6 @@ const MINUTES = 60_000;
  */
 const KNOWN_MISSES: Record<string, string> = {
   'neofetch/usr/bin/neofetch': 'tree-sitter-bash rejects lines 1468-1585 (get_packages); the construct is not reduced yet, and the rest of the file is lost with it',
-  'xdg-utils/usr/bin/xdg-open': "`: <>/dev/tty` (a `<>` redirect without a descriptor number has no grammar rule) at 802, and isolation gives up on desktop_file_to_binary() at 167",
 };
 let prepared: Prepared | null = null;
 let skip: string | null = null;
