@@ -420,12 +420,17 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
   // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
   // the descriptor, and the IR reads the original `0`).
   if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
+  // `for ((a[0]; a[0] < n; a[0]++))`: the grammar's C-style `for` header has no subscripts.
+  for (let i = 0; i + 1 < n.children.length; i++) {
+    const [f, open] = [n.children[i]!, n.children[i + 1]!];
+    if (!f.named && f.type === 'for' && !open.named && open.type === '((') add(cForHeaderEdits(source, open.end));
+  }
   // `N<>file` and `<>file` (./read-write.ts).
   for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
   // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
   // grouping); the grammar's test_command has no such operand and leaves the `[` in an
   // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-  for (const c of n.children) if (!c.named && c.type === '[') regroup([bracketAsCommand(c)]);
+  for (const c of n.children) if (!c.named && c.type === '[' && commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
   // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
   // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
   // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
@@ -434,6 +439,28 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
     const close = skipNested(source, c.start);
     if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
   }
+}
+
+/**
+ * The header of `for ((...))` from `from` (after the `((`) shown as letters, its `;` kept: bash
+ * reads it as arithmetic, of which the IR reads only command and process substitutions, so a
+ * header without one loses nothing. Empty (no repair) when the header holds one, a quote or an
+ * expansion with braces, or its `))` is not found.
+ */
+function cForHeaderEdits(source: string, from: number): Edit[] {
+  let depth = 0;
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!;
+    if ('`\'"{'.includes(c) || (c === '(' && '$<>'.includes(source[i - 1] ?? ''))) return [];
+    if (c === '(') depth++;
+    else if (c === ')' && depth > 0) depth--;
+    else if (c === ')') {
+      if (source[i + 1] !== ')') return [];
+      const text = source.slice(from, i).replace(/[^;]/g, 'x');
+      return text === source.slice(from, i) ? [] : [{ start: from, end: i, text }];
+    }
+  }
+  return [];
 }
 
 /** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
@@ -476,6 +503,17 @@ function descendants(n: SyntaxNode, type: string): SyntaxNode[] {
 /** The `[` token shown to the grammar as a command name (bash's `[` is an ordinary builtin). */
 function bracketAsCommand(bracket: SyntaxNode): Edit {
   return { start: bracket.start, end: bracket.start + 1, text: '_' };
+}
+
+/**
+ * Whether a word at `at` is where bash reads a command name: first on its line or after an
+ * operator or a reserved word, and a `[` there ends at a blank (`'[KDE]'` in a quoted pattern
+ * the grammar lost track of is no command).
+ */
+function commandPosition(source: string, at: number): boolean {
+  if (!/^[ \t\n]$/.test(source[at + 1] ?? '')) return false;
+  const before = source.slice(Math.max(0, at - 64), at).replace(/(?:[ \t]|\\\n)+$/, '');
+  return before === '' || /[\n;&|({!]$/.test(before) || /(?:^|[\s;&|(){}])(?:then|do|else|elif|if|while|until)$/.test(before);
 }
 
 /** Only blanks and line continuations between the command's last word and the newline. */

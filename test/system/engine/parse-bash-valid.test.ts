@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
+import { scanHeredocs } from '../../../src/engine/parse/heredocs.js';
 import { buildScript } from '../../../src/engine/syntax/build.js';
 import type { Script } from '../../../src/engine/syntax/ir.js';
 import { runScenario } from '../../helpers/scenario.js';
@@ -59,6 +60,10 @@ const ACCEPTED = [
   // `<>` with no descriptor (read-write on fd 0; xdg-open's test for a terminal).
   'if [ "$t" = true ] && ! ( : <>/dev/tty ) 2>/dev/null; then\n  echo a\nfi',
   '<>/dev/tty cat; cat <>x',
+  // Subscripts in a C-style `for` header (neofetch).
+  'for ((b[0]; b[0]<=b[1]; b[0]++)); do\n  echo "${b[0]}"\ndone',
+  // A `[` in a quoted pattern the grammar lost track of is no `[` command (neofetch).
+  "t=\"${t// '[GTK'[0-9]']'}\"\nt=\"${t/ '[GTK2/3]'}\"\nt=\"${t/ '[KDE]'}\"",
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -178,6 +183,23 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     if (hasBash) expect(bashAccepts(long)).toBe(true);
     expect(parse(parser, long).problems).toEqual([]);
     expect(runScenario(parser, `${long}: <>${MAIN}/README.md\n`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('for ((a[0]; ...)): the header keeps its substitution-free text, and a write in the body is found', () => {
+    const src = `for ((b[0]=0; b[0]<3; b[0]++)); do touch ${MAIN}/README.md; done`;
+    expect(parse(parser, src).body.items[0]!.command).toMatchObject({ kind: 'loop', loop: 'c-for' });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('$$ before a quote, then a heredoc in $( ) in a script the repairs rewrite: no error, the write after it found', () => {
+    // The lexer that finds heredocs read `$$"` as `$` and a `$"..."` string, lost the quotes, and
+    // missed the heredoc after it; the repaired tree then disagreed with it and was dropped.
+    const src = `c="$(g "$$")"\nx="$(o <<END\n  tell "S" to (x\nEND\n)"\nfor ((b[0]; b[0]<1; b[0]++)); do :; done\ntouch ${MAIN}/README.md\n`;
+    if (hasBash) expect(bashAccepts(src)).toBe(true);
+    expect(scanHeredocs(src)).toMatchObject([{ delimiter: 'END', terminated: true }]);
+    expect(scanHeredocs('echo "$\'" <<E\nb\nE\n')).toMatchObject([{ delimiter: 'E', terminated: true }]);
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
