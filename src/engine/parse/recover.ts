@@ -37,7 +37,7 @@
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
 import { applyEdits, mapTree, type Edit } from './rewrite.js';
-import { readWriteEdits, restoreReadWrite } from './read-write.js';
+import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStrings, restoreNegations, restoreReadWrite } from './read-write.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
@@ -146,6 +146,8 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     tried = true;
     const mapped = mapTree(parsed.root, rw);
     restoreReadWrite(mapped.root, source);
+    restoreHereStrings(mapped.root, source);
+    restoreNegations(mapped.root, source, edits.filter((e) => e.end === e.start + 1 && source[e.start] === '!' && e.text === ' ').map((e) => e.start));
     tree = { root: mapped.root, hasErrors: mapped.hasErrors, depth: parsed.depth };
     joined = findJoinedLines(tree.root, source);
     if (!tree.hasErrors && !joined) break;
@@ -346,6 +348,14 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       }
     }
     if (n.type === 'ERROR') errorEdits(source, n, add, regroup);
+    // `! (( ... ))`, which the grammar reads as `!` and two subshells, or cannot read (./read-write.ts).
+    if (n.type === 'ERROR' || (n.type === 'negated_command' && hasError(n))) {
+      for (const c of n.children) {
+        const e = negatedArithmeticEdit(source, c);
+        const open = e ? source.indexOf('((', c.end) : -1;
+        if (e && source[skipNested(source, open)] === ')') add([e]);
+      }
+    }
     if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
     if (n.type === 'arithmetic_expansion' && n.children.some((c) => c.type === 'ERROR')) add(arithmeticBaseEdits(source, n));
     if (n.type === 'subscript' && n.children.some((c) => c.type === 'ERROR')) add(subscriptEdits(source, n));
@@ -427,6 +437,8 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
   }
   // `N<>file` and `<>file` (./read-write.ts).
   for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
+  // `{ ...; } <<<word` and `! (( ... ))` (./read-write.ts).
+  if (n.children.some((c) => !c.named && c.type === '<<')) for (const e of hereStringEdits(source, n.start, n.end)) add([e]);
   // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
   // grouping); the grammar's test_command has no such operand and leaves the `[` in an
   // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.

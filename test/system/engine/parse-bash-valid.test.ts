@@ -64,6 +64,10 @@ const ACCEPTED = [
   'for ((b[0]; b[0]<=b[1]; b[0]++)); do\n  echo "${b[0]}"\ndone',
   // A `[` in a quoted pattern the grammar lost track of is no `[` command (neofetch).
   "t=\"${t// '[GTK'[0-9]']'}\"\nt=\"${t/ '[GTK2/3]'}\"\nt=\"${t/ '[KDE]'}\"",
+  // A here-string after a compound statement (bats-preprocess).
+  '{\n  read -r a\n  printf "%s\\n" "$a"\n} <<<"$(<"$f")"$\'\\n\'',
+  // Negated arithmetic with subscripts (git-extras' git-brv).
+  'if ! (( BASH_VERSINFO[0] > 4 ||\n        BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2 )); then\n  exit 1\nfi',
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -200,6 +204,21 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(scanHeredocs('echo "$\'" <<E\nb\nE\n')).toMatchObject([{ delimiter: 'E', terminated: true }]);
     expect(parse(parser, src).problems).toEqual([]);
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('{ ...; } <<<word: a here-string whose substitution runs, and a write after it found', () => {
+    const c = parse(parser, '{ read a; } <<<"$x"').body.items[0]!.command;
+    expect(c).toMatchObject({ redirects: [{ op: '<<<', fd: null, target: { text: '"$x"' } }] });
+    const src = `{ read a; } <<<"$(touch ${MAIN}/a)"\ntouch ${MAIN}/README.md`;
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it('! (( a[0] > 4 )): negated arithmetic, not two subshells; both branches after it are read', () => {
+    const c = parse(parser, 'if ! (( a[0] > 4 )); then :; fi').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'if' });
+    expect(JSON.stringify(c)).toContain('"negated":true');
+    const src = `if ! (( a[0] > $(touch ${MAIN}/a) )); then touch ${MAIN}/b; else touch ${MAIN}/c; fi`;
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/c`]));
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
