@@ -348,6 +348,7 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
       }
     }
     if (n.type === 'ERROR') errorEdits(source, n, add, regroup);
+    if (n.type === 'command') for (const e of compoundAssignArgEdits(source, n)) add([e]);
     // `! (( ... ))`, which the grammar reads as `!` and two subshells, or cannot read (./read-write.ts).
     if (n.type === 'ERROR' || (n.type === 'negated_command' && hasError(n))) {
       for (const c of n.children) {
@@ -473,6 +474,29 @@ function cForHeaderEdits(source: string, from: number): Edit[] {
     }
   }
   return [];
+}
+
+/**
+ * `eval local args=($OPTS)`: after `eval` or `let` bash accepts a compound assignment `name=(...)`
+ * as an argument word (the grammar only after `declare` and its kin). The parentheses are shown
+ * as letters: each argument keeps its text and expansions (`args=(`, `$OPTS`, `)`), and `eval`
+ * joins its arguments with blanks into the text it runs, so it still reads `args=(...)`.
+ */
+function compoundAssignArgEdits(source: string, n: SyntaxNode): Edit[] {
+  const name = n.children.find((c) => c.field === 'name');
+  if (!name || !/^(?:eval|let)$/.test(source.slice(name.start, name.end))) return [];
+  const nl = source.indexOf('\n', name.end);
+  const line = source.slice(name.end, nl < 0 ? source.length : nl);
+  const out: Edit[] = [];
+  const re = /[ \t][A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\s]*\])?\+?=\(/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const open = name.end + m.index + m[0].length - 1;
+    const close = skipNested(source, open - 1);
+    if (close < 0 || source[close - 1] !== ')') break;
+    out.push({ start: open, end: open + 1, text: 'x' }, { start: close - 1, end: close, text: 'x' });
+    re.lastIndex = close - name.end;
+  }
+  return out;
 }
 
 /** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */

@@ -68,6 +68,9 @@ const ACCEPTED = [
   '{\n  read -r a\n  printf "%s\\n" "$a"\n} <<<"$(<"$f")"$\'\\n\'',
   // Negated arithmetic with subscripts (git-extras' git-brv).
   'if ! (( BASH_VERSINFO[0] > 4 ||\n        BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 2 )); then\n  exit 1\nfi',
+  // A compound assignment as an argument of `eval` (pbuilder) or `let`.
+  'f() {\n  eval local args=($OPTS)\n  echo "${args[@]}"\n}',
+  'eval a=(b c) x=1',
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -219,6 +222,13 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(JSON.stringify(c)).toContain('"negated":true');
     const src = `if ! (( a[0] > $(touch ${MAIN}/a) )); then touch ${MAIN}/b; else touch ${MAIN}/c; fi`;
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/c`]));
+  });
+
+  it('eval a=(...): the words keep their text, the substitution in them runs, and eval reads the array', () => {
+    const c = parse(parser, 'eval local a=($D)').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'eval' }, { text: 'local' }, { text: 'a=($D)' }] });
+    const src = `eval a=($(touch ${MAIN}/a)); eval b=(${MAIN}/b); touch "\${b[0]}"`;
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`]));
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
