@@ -436,6 +436,8 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
     const [f, open] = [n.children[i]!, n.children[i + 1]!];
     if (!f.named && f.type === 'for' && !open.named && open.type === '((') add(cForHeaderEdits(source, open.end));
   }
+  // `X=|y`, `X=<f y`: an empty assignment ends at an operator to bash; the grammar's scanner reads on.
+  if (source[n.start - 1] === '=' && /^[|<]/.test(source.slice(n.start, n.end)) && /[A-Za-z0-9_\]]=$/.test(source.slice(n.start - 2, n.start))) add([{ start: n.start, end: n.start, text: ' ' }]);
   // `N<>file` and `<>file` (./read-write.ts).
   for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
   // `{ ...; } <<<word` and `! (( ... ))` (./read-write.ts).

@@ -71,6 +71,8 @@ const ACCEPTED = [
   // A compound assignment as an argument of `eval` (pbuilder) or `let`.
   'f() {\n  eval local args=($OPTS)\n  echo "${args[@]}"\n}',
   'eval a=(b c) x=1',
+  // An empty assignment right before `|` or `<` (a systemd unit under a shell module's dir).
+  'C=|rd.memdebug=4\nC=<f cat',
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -229,6 +231,12 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'eval' }, { text: 'local' }, { text: 'a=($D)' }] });
     const src = `eval a=($(touch ${MAIN}/a)); eval b=(${MAIN}/b); touch "\${b[0]}"`;
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`]));
+  });
+
+  it('X=|cmd: an empty assignment, then the next command of the pipeline', () => {
+    const c = parse(parser, 'X=|y').body.items[0]!.command;
+    expect(c).toMatchObject({ kind: 'pipeline', commands: [{ kind: 'simple', assigns: [{ name: 'X' }], words: [] }, { kind: 'simple', words: [{ text: 'y' }] }] });
+    expect(runScenario(parser, `X=|touch ${MAIN}/README.md`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
