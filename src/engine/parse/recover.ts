@@ -349,6 +349,13 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
     }
     if (n.type === 'ERROR') errorEdits(source, n, add, regroup);
     if (n.type === 'command') for (const e of compoundAssignArgEdits(source, n)) add([e]);
+    // `[[ $x =~ \` then the regex on the next line: the grammar takes the line continuation for
+    // the regex. Bash drops it before reading words: shown as blanks.
+    if (n.type === 'ERROR' || (n.type === 'test_command' && hasError(n))) {
+      const re = /=~[ \t]*(\\\n)/g;
+      re.lastIndex = n.start;
+      for (let m = re.exec(source); m && m.index < n.end; m = re.exec(source)) add([{ start: m.index + m[0].length - 2, end: m.index + m[0].length, text: '  ' }]);
+    }
     // `! (( ... ))`, which the grammar reads as `!` and two subshells, or cannot read (./read-write.ts).
     if (n.type === 'ERROR' || (n.type === 'negated_command' && hasError(n))) {
       for (const c of n.children) {

@@ -73,6 +73,15 @@ const ACCEPTED = [
   'eval a=(b c) x=1',
   // An empty assignment right before `|` or `<` (a systemd unit under a shell module's dir).
   'C=|rd.memdebug=4\nC=<f cat',
+  // A line continuation right after `=~` (bash-completion's tar, git-extras' git-release).
+  String.raw`if [[ $line =~ \
+    ^[[:blank:]]{1,10}(((,[[:blank:]])?(--?([\]\[a-zA-Z0-9?=-]+))(,[[:space:]])?)+).*$ ]]; then
+  line=$BASH_REMATCH
+fi`,
+  String.raw`if [[ ! "$latest_tag" =~ \
+    ^$prefix([^0-9]*)([1-9][0-9]+|[0-9])\.([1-9][0-9]+|[0-9])(.*) ]]; then
+  exit 1
+fi`,
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -237,6 +246,13 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const c = parse(parser, 'X=|y').body.items[0]!.command;
     expect(c).toMatchObject({ kind: 'pipeline', commands: [{ kind: 'simple', assigns: [{ name: 'X' }], words: [] }, { kind: 'simple', words: [{ text: 'y' }] }] });
     expect(runScenario(parser, `X=|touch ${MAIN}/README.md`).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('=~ then a line continuation: the regex on the next line keeps its substitution', () => {
+    const src = `[[ $a =~ \\\n  ^$(touch ${MAIN}/a)x ]] && touch ${MAIN}/README.md`;
+    if (hasBash) expect(bashAccepts(src)).toBe(true);
+    expect(parse(parser, src).problems).toEqual([]);
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
