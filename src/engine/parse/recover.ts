@@ -445,6 +445,11 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
   }
   // `X=|y`, `X=<f y`: an empty assignment ends at an operator to bash; the grammar's scanner reads on.
   if (source[n.start - 1] === '=' && /^[|<]/.test(source.slice(n.start, n.end)) && /[A-Za-z0-9_\]]=$/.test(source.slice(n.start - 2, n.start))) add([{ start: n.start, end: n.start, text: ' ' }]);
+  // `;;&` or `;&` ending a case's last item (nothing left to fall through to; the grammar wants
+  // `;;` there): shown as `;;`.
+  const last = /;;?&(?=(?:[ \t\n]|#[^\n]*)*esac(?![A-Za-z0-9_]))/g;
+  last.lastIndex = n.start;
+  for (let m = last.exec(source); m && m.index < n.end; m = last.exec(source)) add([m[0] === ';&' ? { start: m.index + 1, end: m.index + 2, text: ';' } : { start: m.index + 2, end: m.index + 3, text: ' ' }]);
   // `N<>file` and `<>file` (./read-write.ts).
   for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
   // `{ ...; } <<<word` and `! (( ... ))` (./read-write.ts).

@@ -82,6 +82,9 @@ fi`,
     ^$prefix([^0-9]*)([1-9][0-9]+|[0-9])\.([1-9][0-9]+|[0-9])(.*) ]]; then
   exit 1
 fi`,
+  // `;;&` or `;&` ending the last item of a case (bash-completion's _mount.linux).
+  'case $t in\n  adfs | auto)\n    a=1\n    ;;&\n  affs | auto)\n    b=1\n    ;;&\nesac',
+  'case x in\n  a) echo ;& # comment\nesac',
   // A regex right before the `)` of a group in `[[ ]]`.
   'if [[ ${P[$i]} && (! ${M[$i]} || $1 =~ ${M[$i]}) ]]; then echo a; fi',
   '[[ ($1 =~ x) ]] && echo a',
@@ -253,6 +256,12 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     if (hasBash) expect(bashAccepts(src)).toBe(true);
     expect(parse(parser, src).problems).toEqual([]);
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it('case ... ;;& esac: each item keeps its body, and a write in the last one is found', () => {
+    const src = `case $t in\n  a) touch ${MAIN}/a ;;&\n  *) touch ${MAIN}/b ;;&\nesac\ntouch ${MAIN}/README.md`;
+    expect(parse(parser, src).body.items[0]!.command).toMatchObject({ kind: 'case', items: [{ patterns: [{ text: 'a' }] }, { patterns: [{ text: '*' }] }] });
+    expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/b`, `${MAIN}/README.md`]));
   });
 
   it('$((16#$x)): the arithmetic keeps its text, and a write after it is found', () => {
