@@ -36,7 +36,7 @@
  * analyze", never "safe".
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
-import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { applyEdits, bracedName, mapTree, type Edit } from './rewrite.js';
 import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStrings, restoreNegations, restoreReadWrite } from './read-write.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
@@ -613,7 +613,7 @@ function expansionEdits(source: string, start: number): Edit[] | null {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, i + 200));
       if (m) {
         // Two insertions, so the name keeps its own range.
-        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+        edits.push(...bracedName(i + 1, i + 1 + m[0].length));
         i += 1 + m[0].length;
       } else {
         // `${...}`, `$(...)` and friends nested here: their own text, skipped whole.
