@@ -30,6 +30,12 @@
  *   the content of a single-quoted part (`${v//'/'/_}`), literal to bash, is shown to the
  *   grammar as letters. The IR reads every word from the original text, so none of this changes
  *   a value; it only lets the grammar find the expansion's real extent.
+ * - operators the grammar lacks in some places: `<>` (read-write), a here-string after a
+ *   compound statement, `! ((` (./read-write.ts: shown without them, put back in the tree); `;;&`
+ *   or `;&` ending a case's last item (`;;`, the same there); `X=|y` (a blank after the `=`).
+ * - a C-style `for` header with subscripts (letters: the IR reads only its substitutions), a
+ *   compound assignment as an argument of `eval`/`let` (its parentheses as letters), and a line
+ *   continuation right after `=~` (blanks).
  *
  * The repaired tree is used only when it has no error left (or, for heredocs, when the original
  * tree was known wrong). Everything else keeps the grammar's tree: an ERROR stays "cannot
