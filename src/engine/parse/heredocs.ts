@@ -194,6 +194,8 @@ class Lexer {
       if (c === '\\') i += 2;
       else if (c === '"') return i + 1;
       else if (c === '`') i = this.backquote(i + 1);
+      // `$'` and `$"` are no quotes inside double quotes (`"$'"` is two characters).
+      else if (c === '$' && (s[i + 1] === "'" || s[i + 1] === '"')) i++;
       else if (c === '$') i = this.dollar(i, depth);
       else i++;
     }
@@ -220,6 +222,8 @@ class Lexer {
   dollar(i: number, depth: number): number {
     const s = this.s;
     const n = s[i + 1];
+    // `$$` (the shell's PID) is one parameter: its second `$` starts nothing (`"$$"`).
+    if (n === '$') return i + 2;
     if (n === "'") return this.ansi(i + 2);
     if (n === '"') return this.double(i + 2, depth);
     if (n === '(' && s[i + 2] === '(') return this.arith(i + 3, 2);

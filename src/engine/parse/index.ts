@@ -7,7 +7,8 @@ import { copyExported, copyTree, symbolNames, type BackendName, type ExportedTre
 import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
-import { isolate, recover, type Tree } from './recover.js';
+import { recover, type Tree } from './recover.js';
+import { isolate } from './isolate.js';
 import { findJoinedLines } from './sanity.js';
 import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
 

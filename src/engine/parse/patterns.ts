@@ -8,7 +8,7 @@
  * the pattern keeps its value. A group holding an expansion, a quote or a newline is left alone:
  * masking it would hide a command substitution.
  */
-import type { Edit } from './rewrite.js';
+import { bracedName, type Edit } from './rewrite.js';
 import type { SyntaxNode } from './tree.js';
 
 const EXTGLOB = '@!?*+';
@@ -65,7 +65,7 @@ function groupRuns(source: string, at: number, end: number, expansions: boolean)
         // `$name` written `${name}` (two insertions, the name keeps its range): a `?` or a
         // letter right after a plain `$name` would change how the grammar (or bash) reads it.
         j = i + 1 + /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1))![0].length;
-        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: j, end: j, text: '}' });
+        edits.push(...bracedName(i + 1, j));
       } else j = skipQuoted(source, i);
       if (j <= 0 || j > end) return null;
       i = j - 1;
@@ -266,7 +266,7 @@ export function arithmeticBaseEdits(source: string, n: SyntaxNode): Edit[] {
   const text = source.slice(n.start, n.end);
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const name = n.start + m.index + m[0].length - m[1]!.length;
-    out.push({ start: name, end: name, text: '{' }, { start: name + m[1]!.length, end: name + m[1]!.length, text: '}' });
+    out.push(...bracedName(name, name + m[1]!.length));
   }
   if (out.length > 0) return out;
   // `$((0x${v%:*}))`: any other literal glued before a `${`, which the grammar cannot read at all,
@@ -352,7 +352,7 @@ export function subscriptEdits(source: string, n: SyntaxNode): Edit[] {
     } else if (c === '$') {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, n.end));
       if (!m) continue;
-      out.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+      out.push(...bracedName(i + 1, i + 1 + m[0].length));
       i += m[0].length;
     }
   }
@@ -394,7 +394,7 @@ function regexEdits(source: string, start: number, end: number): Edit[] | null {
       if (c === "'") j = source.indexOf("'", i + 1) + 1;
       else if (name) {
         j = i + 1 + name[0].length;
-        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: j, end: j, text: '}' });
+        edits.push(...bracedName(i + 1, j));
       } else j = skipQuoted(source, i);
       if (j <= 0 || j > end) return null;
       i = j - 1;

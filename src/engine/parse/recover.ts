@@ -30,13 +30,20 @@
  *   the content of a single-quoted part (`${v//'/'/_}`), literal to bash, is shown to the
  *   grammar as letters. The IR reads every word from the original text, so none of this changes
  *   a value; it only lets the grammar find the expansion's real extent.
+ * - operators the grammar lacks in some places: `<>` (read-write), a here-string after a
+ *   compound statement, `! ((` (./read-write.ts: shown without them, put back in the tree); `;;&`
+ *   or `;&` ending a case's last item (`;;`, the same there); `X=|y` (a blank after the `=`).
+ * - a C-style `for` header with subscripts (letters: the IR reads only its substitutions), a
+ *   compound assignment as an argument of `eval`/`let` (its parentheses as letters), and a line
+ *   continuation right after `=~` (blanks).
  *
  * The repaired tree is used only when it has no error left (or, for heredocs, when the original
  * tree was known wrong). Everything else keeps the grammar's tree: an ERROR stays "cannot
  * analyze", never "safe".
  */
 import { scanSource, type BashHeredoc } from './heredocs.js';
-import { applyEdits, mapTree, type Edit } from './rewrite.js';
+import { applyEdits, bracedName, mapTree, type Edit } from './rewrite.js';
+import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStrings, restoreNegations, restoreReadWrite } from './read-write.js';
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
@@ -74,7 +81,7 @@ const HEREDOC_LITERAL = `'"()[]{}<>|;&*?#~!`;
  * fifth of the time. The most in any other of the machine's 320 scripts or the six repositories
  * docs/lint.md lists is 169.
  */
-const MAX_REPAIR_ERRORS = 1000;
+export const MAX_REPAIR_ERRORS = 1000;
 
 export function recover(source: string, first: Tree, reparse: Reparse): Recovered {
   const scan = scanSource(source);
@@ -144,6 +151,9 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
     if ('failed' in parsed) break;
     tried = true;
     const mapped = mapTree(parsed.root, rw);
+    restoreReadWrite(mapped.root, source);
+    restoreHereStrings(mapped.root, source);
+    restoreNegations(mapped.root, source, edits.filter((e) => e.end === e.start + 1 && source[e.start] === '!' && e.text === ' ').map((e) => e.start));
     tree = { root: mapped.root, hasErrors: mapped.hasErrors, depth: parsed.depth };
     joined = findJoinedLines(tree.root, source);
     if (!tree.hasErrors && !joined) break;
@@ -185,7 +195,7 @@ function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
  * ERROR and MISSING nodes in the tree, counted up to `upTo`; the `>` of `N<>file` is not one (the
  * grammar has no `<>`, the IR reads it: src/engine/syntax/build.ts).
  */
-function errorCount(root: SyntaxNode, upTo = Infinity): number {
+export function errorCount(root: SyntaxNode, upTo = Infinity): number {
   let n = 0;
   const stack = [root];
   while (stack.length && n < upTo) {
@@ -343,30 +353,21 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
         at = end > at ? source.indexOf('${', end) : -1;
       }
     }
-    if (n.type === 'ERROR') {
-      // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
-      // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
-      const g = extglobGroupAt(source, n.end - 1);
-      if (g) add([g]);
-      for (const g of casePatternEdits(source, n)) add(g);
-      const e = forDo(source, n);
-      if (e) add([e]);
-      // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
-      for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
-      // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
-      // the descriptor, and the IR reads the original `0`).
-      if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
-      // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
-      // grouping); the grammar's test_command has no such operand and leaves the `[` in an
-      // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-      for (const c of n.children) if (!c.named && c.type === '[') regroup([bracketAsCommand(c)]);
-      // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
-      // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
-      // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
+    if (n.type === 'ERROR') errorEdits(source, n, add, regroup);
+    if (n.type === 'command') for (const e of compoundAssignArgEdits(source, n)) add([e]);
+    // `[[ $x =~ \` then the regex on the next line: the grammar takes the line continuation for
+    // the regex. Bash drops it before reading words: shown as blanks.
+    if (n.type === 'ERROR' || (n.type === 'test_command' && hasError(n))) {
+      const re = /=~[ \t]*(\\\n)/g;
+      re.lastIndex = n.start;
+      for (let m = re.exec(source); m && m.index < n.end; m = re.exec(source)) add([{ start: m.index + m[0].length - 2, end: m.index + m[0].length, text: '  ' }]);
+    }
+    // `! (( ... ))`, which the grammar reads as `!` and two subshells, or cannot read (./read-write.ts).
+    if (n.type === 'ERROR' || (n.type === 'negated_command' && hasError(n))) {
       for (const c of n.children) {
-        if (c.named || c.type !== '((' || c.end !== c.start + 2) continue;
-        const close = skipNested(source, c.start);
-        if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
+        const e = negatedArithmeticEdit(source, c);
+        const open = e ? source.indexOf('((', c.end) : -1;
+        if (e && source[skipNested(source, open)] === ')') add([e]);
       }
     }
     if (n.type === 'ERROR' || n.children.some((c) => c.missing)) bad.push([n.start, n.end]);
@@ -429,6 +430,95 @@ function treeEdits(source: string, tree: Tree, joined: Joined, existing: readonl
   return out;
 }
 
+/** The repairs an ERROR node itself shows (each a grammar gap bash reads otherwise). */
+function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, regroup: (list: Edit[]) => void): void {
+  // `*.@(jar|zip))` in a case pattern: the grammar stops at an extglob group after other
+  // pattern text. The group (bash's extglob, one pattern word) is shown as letters.
+  const g = extglobGroupAt(source, n.end - 1);
+  if (g) add([g]);
+  for (const g of casePatternEdits(source, n)) add(g);
+  const e = forDo(source, n);
+  if (e) add([e]);
+  // `$(grep x$)`: `$` before `)` is a literal to bash, rejected by the grammar: shown as a letter.
+  for (let at = source.indexOf('$)', n.start); at >= 0 && at < n.end; at = source.indexOf('$)', at + 2)) add([{ start: at, end: at + 1, text: 'x' }]);
+  // `0<> file`: the grammar takes a `0` before `<>` for an argument (any other digit it reads as
+  // the descriptor, and the IR reads the original `0`).
+  if (source.slice(n.start - 1, n.start + 2) === '0<>' && /^\s$/.test(source[n.start - 2] ?? '')) add([{ start: n.start - 1, end: n.start, text: '9' }]);
+  // `for ((a[0]; a[0] < n; a[0]++))`: the grammar's C-style `for` header has no subscripts.
+  for (let i = 0; i + 1 < n.children.length; i++) {
+    const [f, open] = [n.children[i]!, n.children[i + 1]!];
+    if (!f.named && f.type === 'for' && !open.named && open.type === '((') add(cForHeaderEdits(source, open.end));
+  }
+  // `X=|y`, `X=<f y`: an empty assignment ends at an operator to bash; the grammar's scanner reads on.
+  if (source[n.start - 1] === '=' && /^[|<]/.test(source.slice(n.start, n.end)) && /[A-Za-z0-9_\]]=$/.test(source.slice(n.start - 2, n.start))) add([{ start: n.start, end: n.start, text: ' ' }]);
+  // `;;&` or `;&` ending a case's last item (nothing left to fall through to; the grammar wants
+  // `;;` there): shown as `;;`.
+  const last = /;;?&(?=(?:[ \t\n]|#[^\n]*)*esac(?![A-Za-z0-9_]))/g;
+  last.lastIndex = n.start;
+  for (let m = last.exec(source); m && m.index < n.end; m = last.exec(source)) add([m[0] === ';&' ? { start: m.index + 1, end: m.index + 2, text: ';' } : { start: m.index + 2, end: m.index + 3, text: ' ' }]);
+  // `N<>file` and `<>file` (./read-write.ts).
+  for (const e of readWriteEdits(source, n.start, n.end)) add([e]);
+  // `{ ...; } <<<word` and `! (( ... ))` (./read-write.ts).
+  if (n.children.some((c) => !c.named && c.type === '<<')) for (const e of hereStringEdits(source, n.start, n.end)) add([e]);
+  // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
+  // grouping); the grammar's test_command has no such operand and leaves the `[` in an
+  // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
+  for (const c of n.children) if (!c.named && c.type === '[' && commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
+  // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
+  // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
+  // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
+  for (const c of n.children) {
+    if (c.named || c.type !== '((' || c.end !== c.start + 2) continue;
+    const close = skipNested(source, c.start);
+    if (close > 0 && source[close] !== ')') regroup([{ start: c.start + 1, end: c.start + 1, text: ' ' }]);
+  }
+}
+
+/**
+ * The header of `for ((...))` from `from` (after the `((`) shown as letters, its `;` kept: bash
+ * reads it as arithmetic, of which the IR reads only command and process substitutions, so a
+ * header without one loses nothing. Empty (no repair) when the header holds one, a quote or an
+ * expansion with braces, or its `))` is not found.
+ */
+function cForHeaderEdits(source: string, from: number): Edit[] {
+  let depth = 0;
+  for (let i = from; i < source.length; i++) {
+    const c = source[i]!;
+    if ('`\'"{'.includes(c) || (c === '(' && '$<>'.includes(source[i - 1] ?? ''))) return [];
+    if (c === '(') depth++;
+    else if (c === ')' && depth > 0) depth--;
+    else if (c === ')') {
+      if (source[i + 1] !== ')') return [];
+      const text = source.slice(from, i).replace(/[^;]/g, 'x');
+      return text === source.slice(from, i) ? [] : [{ start: from, end: i, text }];
+    }
+  }
+  return [];
+}
+
+/**
+ * `eval local args=($OPTS)`: after `eval` or `let` bash accepts a compound assignment `name=(...)`
+ * as an argument word (the grammar only after `declare` and its kin). The parentheses are shown
+ * as letters: each argument keeps its text and expansions (`args=(`, `$OPTS`, `)`), and `eval`
+ * joins its arguments with blanks into the text it runs, so it still reads `args=(...)`.
+ */
+function compoundAssignArgEdits(source: string, n: SyntaxNode): Edit[] {
+  const name = n.children.find((c) => c.field === 'name');
+  if (!name || !/^(?:eval|let)$/.test(source.slice(name.start, name.end))) return [];
+  const nl = source.indexOf('\n', name.end);
+  const line = source.slice(name.end, nl < 0 ? source.length : nl);
+  const out: Edit[] = [];
+  const re = /[ \t][A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\s]*\])?\+?=\(/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const open = name.end + m.index + m[0].length - 1;
+    const close = skipNested(source, open - 1);
+    if (close < 0 || source[close - 1] !== ')') break;
+    out.push({ start: open, end: open + 1, text: 'x' }, { start: close - 1, end: close, text: 'x' });
+    re.lastIndex = close - name.end;
+  }
+  return out;
+}
+
 /** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
 const SUBSTRING_ARITH = /\$\{[^}\n]*:[^\n]*[-+*/%()]/;
 const OFFSET_OK = new Set(['word', 'number', 'variable_name', ':', '}', '${', 'simple_expansion', 'special_variable_name', 'subscript', '#', '!', 'expansion', 'string', 'raw_string', 'concatenation', 'command_substitution', 'arithmetic_expansion']);
@@ -469,6 +559,17 @@ function descendants(n: SyntaxNode, type: string): SyntaxNode[] {
 /** The `[` token shown to the grammar as a command name (bash's `[` is an ordinary builtin). */
 function bracketAsCommand(bracket: SyntaxNode): Edit {
   return { start: bracket.start, end: bracket.start + 1, text: '_' };
+}
+
+/**
+ * Whether a word at `at` is where bash reads a command name: first on its line or after an
+ * operator or a reserved word, and a `[` there ends at a blank (`'[KDE]'` in a quoted pattern
+ * the grammar lost track of is no command).
+ */
+function commandPosition(source: string, at: number): boolean {
+  if (!/^[ \t\n]$/.test(source[at + 1] ?? '')) return false;
+  const before = source.slice(Math.max(0, at - 64), at).replace(/(?:[ \t]|\\\n)+$/, '');
+  return before === '' || /[\n;&|({!]$/.test(before) || /(?:^|[\s;&|(){}])(?:then|do|else|elif|if|while|until)$/.test(before);
 }
 
 /** Only blanks and line continuations between the command's last word and the newline. */
@@ -518,7 +619,7 @@ function expansionEdits(source: string, start: number): Edit[] | null {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, i + 200));
       if (m) {
         // Two insertions, so the name keeps its own range.
-        edits.push({ start: i + 1, end: i + 1, text: '{' }, { start: i + 1 + m[0].length, end: i + 1 + m[0].length, text: '}' });
+        edits.push(...bracedName(i + 1, i + 1 + m[0].length));
         i += 1 + m[0].length;
       } else {
         // `${...}`, `$(...)` and friends nested here: their own text, skipped whole.
@@ -612,18 +713,12 @@ function skipNested(s: string, i: number): number {
   return -1;
 }
 
-// ---------------------------------------------------------------- isolation per top-level command
-
-/** Re-parses at most this many times per input: past it, the rest stays the grammar's tree. */
-const MAX_ISOLATION_PARSES = 48;
-const MAX_ISOLATION_DEPTH = 150;
-
-/** Statements the builder reads at the top level (a clean one of these is taken as it is). */
-function isError(n: SyntaxNode): boolean {
+/** An ERROR node or a token the grammar inserted. */
+export function isError(n: SyntaxNode): boolean {
   return n.type === 'ERROR' || n.missing;
 }
 
-function hasError(n: SyntaxNode): boolean {
+export function hasError(n: SyntaxNode): boolean {
   const stack = [n];
   while (stack.length) {
     const c = stack.pop()!;
@@ -632,169 +727,3 @@ function hasError(n: SyntaxNode): boolean {
   }
   return false;
 }
-
-/**
- * A tree whose errors cost only the top-level commands they are in, as bash, which reads and
- * runs a script one top-level command at a time, would reject only those: the statements before
- * an error are kept, and the text after it is parsed again on its own (everything before it
- * blanked, so every offset stays the original's), until it parses or nothing is left. A stretch
- * no fresh start reads is one ERROR node of its own lines (and the bodies of heredocs they start),
- * still "cannot analyze" there, never safe. Null when the tree has no top-level error.
- */
-export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | null {
-  tree = { ...tree, root: errorRootAsProgram(tree.root) };
-  if (!tree.root.children.some((c) => isError(c) || (hasError(c) && hasMissing(c)))) return null;
-  // Not a shell script's few grammar gaps but another language (MAX_REPAIR_ERRORS): as read.
-  if (errorCount(tree.root, MAX_REPAIR_ERRORS + 1) > MAX_REPAIR_ERRORS) return null;
-  // Nor on a tree nested this deep (`{ { { ...` by the thousand): every re-parse of it is slow,
-  // and no script's few grammar gaps look like that.
-  if (tree.depth > MAX_ISOLATION_DEPTH) return null;
-  const heredocs = scanSource(source)?.heredocs ?? null;
-  const kept: SyntaxNode[] = [];
-  let depth = tree.depth;
-  let pos = 0;
-  let current = tree;
-  let parses = 0;
-  let givenUp = false;
-  const errorNode = (start: number, end: number): SyntaxNode => ({ type: 'ERROR', named: true, field: null, start, end: Math.max(start, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
-  const blankBefore = (at: number) => source.slice(0, at).replace(/[^\n]/g, ' ') + source.slice(at);
-  /** The end of the line holding `at` (and of the heredoc bodies it starts), past its newline. */
-  const lineAfter = (at: number): number => {
-    let nl = source.indexOf('\n', at);
-    let end = nl < 0 ? source.length : nl + 1;
-    for (const h of heredocs ?? []) if (h.op >= at && h.op < end) end = Math.max(end, Math.min(source.length, h.lineEnd + 1));
-    nl = end;
-    return nl;
-  };
-  for (;;) {
-    let next = -1;
-    for (const c of current.root.children) {
-      if (c.end <= pos && !(c.start === c.end && c.start === pos)) continue;
-      if (c.start < pos) {
-        // A node begun in the blanked text (cannot happen with whole statements; kept safe).
-        next = pos;
-        break;
-      }
-      if (c.type !== 'ERROR' && !(hasError(c) && hasMissing(c))) {
-        // The grammar reads a lone `}` or `done` as a command name; after a statement given up,
-        // it is that statement's end.
-        if (givenUp && c.type === 'command' && CLOSER.test(source.slice(c.start, lineAfter(c.start)))) {
-          const last = kept[kept.length - 1]!;
-          kept[kept.length - 1] = errorNode(last.start, lineAfter(c.start));
-          continue;
-        }
-        kept.push(c);
-        if (c.type !== 'comment') givenUp = false;
-        continue;
-      }
-      if (c.type !== 'ERROR') {
-        // A statement the grammar closed only with a MISSING token, often at the end of the
-        // input (`f() {` whose body has an error swallows the rest of the file): bash rejects it
-        // at its first error. Given up to that line; the text after is read again on its own.
-        const end = lineAfter(firstError(c)!.start);
-        if (end < c.end) {
-          kept.push(errorNode(c.start, end));
-          next = end;
-          givenUp = true;
-          break;
-        }
-        kept.push(c);
-        continue;
-      }
-      // A top-level ERROR: the whole statements it begins with are read as they are.
-      let bad = -1;
-      for (const k of c.children) {
-        if (k.named && k.type !== 'ERROR' && !k.missing && !hasError(k) && STATEMENT.has(k.type)) kept.push(k);
-        else {
-          bad = k.start;
-          break;
-        }
-      }
-      next = bad < 0 ? c.end : bad;
-      break;
-    }
-    if (next < 0) break;
-    if (next >= source.length) break;
-    // A fresh start at the statement that failed; if it fails there too, its line is given up.
-    let from = next;
-    // A lone closing word after a statement given up (`}`, `fi`, `done`): part of that statement.
-    if (from === pos && givenUp && CLOSER.test(source.slice(pos, lineAfter(pos)))) {
-      const last = kept[kept.length - 1]!;
-      const end = lineAfter(pos);
-      kept[kept.length - 1] = errorNode(last.start, end);
-      from = end;
-      givenUp = true;
-    } else if (from === pos) {
-      givenUp = true;
-      // The statement fails here even on a fresh start: read alone, a few lines at a time (the
-      // text after it can mislead the grammar's error recovery into it).
-      let alone: Tree | null = null;
-      let end = pos;
-      for (let lines = 1, prev = pos; lines <= 32 && parses < MAX_ISOLATION_PARSES; lines *= 2) {
-        end = pos;
-        for (let k = 0; k < lines && end < source.length; k++) end = lineAfter(end);
-        if (end === prev) break;
-        prev = end;
-        parses++;
-        const t = reparse(blankBefore(pos).slice(0, end) + source.slice(end).replace(/[^\n]/g, ' '));
-        if (!('failed' in t) && !t.hasErrors) {
-          alone = t;
-          break;
-        }
-      }
-      if (alone) {
-        for (const c of alone.root.children) if (c.start >= pos && c.end <= end && c.end > c.start) kept.push(c);
-        depth = Math.max(depth, alone.depth);
-        from = end;
-        givenUp = false;
-      } else {
-        end = lineAfter(pos);
-        kept.push({ type: 'ERROR', named: true, field: null, start: pos, end: Math.max(pos, end - (source[end - 1] === '\n' ? 1 : 0)), missing: false, children: [] });
-        from = end;
-      }
-    }
-    if (from >= source.length || !/\S/.test(source.slice(from))) break;
-    if (++parses > MAX_ISOLATION_PARSES) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
-      break;
-    }
-    const t = reparse(blankBefore(from));
-    if ('failed' in t) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
-      break;
-    }
-    depth = Math.max(depth, t.depth);
-    current = { ...t, root: errorRootAsProgram(t.root) };
-    pos = from;
-  }
-  const root: SyntaxNode = { ...tree.root, children: kept };
-  return { root, hasErrors: kept.some((k) => hasError(k)), depth };
-}
-
-const CLOSER = /^[ \t]*(?:\}|fi|done|esac|\)|;;)[ \t]*(?:#.*)?\n?$/;
-
-function hasMissing(n: SyntaxNode): boolean {
-  const stack = [n];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (c.missing) return true;
-    for (const k of c.children) stack.push(k);
-  }
-  return false;
-}
-
-/** The first ERROR or MISSING node in source order. */
-function firstError(n: SyntaxNode): SyntaxNode | null {
-  if (isError(n)) return n;
-  for (const c of n.children) {
-    const e = firstError(c);
-    if (e) return e;
-  }
-  return null;
-}
-
-const STATEMENT = new Set([
-  'command', 'pipeline', 'list', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'declaration_command',
-  'unset_command', 'test_command', 'negated_command', 'subshell', 'compound_statement', 'if_statement', 'case_statement',
-  'for_statement', 'c_style_for_statement', 'while_statement', 'function_definition', 'comment',
-]);

@@ -111,3 +111,11 @@ export function mapTree(root: SyntaxNode, rw: Rewritten): { root: SyntaxNode; ha
   }
   return { root: out, hasErrors };
 }
+
+/**
+ * `$name` shown as `${name}` (the same expansion to bash, and to the grammar a closed one): two
+ * insertions around [nameStart, nameEnd), so the name keeps its own range.
+ */
+export function bracedName(nameStart: number, nameEnd: number): Edit[] {
+  return [{ start: nameStart, end: nameStart, text: '{' }, { start: nameEnd, end: nameEnd, text: '}' }];
+}

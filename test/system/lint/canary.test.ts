@@ -21,10 +21,7 @@ const MINUTES = 60_000;
  * The canaries lint still loses, each to a parse error on code bash accepts (issue 48 item 4, open):
  * listed with what is known of the cause; any other miss fails, and so does an entry that no longer misses.
  */
-const KNOWN_MISSES: Record<string, string> = {
-  'neofetch/usr/bin/neofetch': 'tree-sitter-bash rejects lines 1468-1585 (get_packages); the construct is not reduced yet, and the rest of the file is lost with it',
-  'xdg-utils/usr/bin/xdg-open': "`: <>/dev/tty` (a `<>` redirect without a descriptor number has no grammar rule) at 802, and isolation gives up on desktop_file_to_binary() at 167",
-};
+const KNOWN_MISSES: Record<string, string> = {};
 let prepared: Prepared | null = null;
 let skip: string | null = null;
 
