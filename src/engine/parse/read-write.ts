@@ -1,7 +1,7 @@
 /**
  * `<>` (open read-write; on fd 0 unless a descriptor is given). tree-sitter-bash has no rule for
  * it: it reads `<`, an ERROR holding `>`, then the target, which the IR reads as `<>`
- * (src/engine/syntax/build.ts). That ERROR is harmless in a small input, but in a long one the
+ * (src/engine/syntax/redirects.ts). That ERROR is harmless in a small input, but in a long one the
  * grammar's error recovery may instead turn everything around it into one ERROR (xdg-open's
  * `! ( : <>/dev/tty )`, 800 lines in, left its first function unread). So the `>` is shown to the
  * grammar as a blank (a plain `<` redirect), and the repaired tree gets back the shape the IR

@@ -193,7 +193,7 @@ function tokensOf(root: SyntaxNode, type: string): SyntaxNode[] {
 
 /**
  * ERROR and MISSING nodes in the tree, counted up to `upTo`; the `>` of `N<>file` is not one (the
- * grammar has no `<>`, the IR reads it: src/engine/syntax/build.ts).
+ * grammar has no `<>`, the IR reads it: src/engine/syntax/redirects.ts).
  */
 export function errorCount(root: SyntaxNode, upTo = Infinity): number {
   let n = 0;

@@ -6,7 +6,7 @@
  * compared structurally.
  *
  * Nodes carry offsets only: rows and columns come from `pointFinder(source)` where a range is
- * reported (src/engine/syntax/build.ts), which is cheaper than computing them for every punctuation
+ * reported (src/engine/syntax/context.ts), which is cheaper than computing them for every punctuation
  * token and exactly what tree-sitter reports (test/unit/engine/interpret/points.test.ts).
  */
 export interface Point {
