@@ -97,7 +97,8 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   // reading for. Shown to the grammar as a plain word (the IR reads the original text, and a
   // substring is not modelled: its value stays unknown).
   const gaps = first.hasErrors || !SUBSTRING_ARITH.test(source) ? [] : substringEdits(first.root, []);
-  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0 && gaps.length === 0) return original;
+  const braces = ESCAPED_BRACE.test(source) ? escapedBraceEdits(source) : [];
+  if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0 && gaps.length === 0 && braces.length === 0) return original;
   // Counted once (at most MAX_REPAIR_ERRORS + 1, so exactly whenever the repairs go on).
   const firstErrors = first.hasErrors ? errorCount(first.root, MAX_REPAIR_ERRORS + 1) : 0;
   if (firstErrors > MAX_REPAIR_ERRORS) return original;
@@ -125,7 +126,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
       }
     }
   }
-  for (const g of gaps) if (!overlaps(edits, g.start, g.end)) edits.push(g);
+  for (const g of [...gaps, ...braces]) if (!overlaps(edits, g.start, g.end)) edits.push(g);
   // `<<\DOC_END` alone on its line (a comment block nothing reads): a redirect with no command,
   // which the grammar rejects; a `:` is inserted, its node dropped again.
   if (first.hasErrors) for (const h of heredocs ?? []) if (/(?:^|\n)[ \t]*$/.test(source.slice(0, h.op)) && /^[ \t]*(?:\n|$)/.test(source.slice(h.wordEnd)) && !overlaps(edits, h.op, h.op)) edits.push({ start: h.op, end: h.op, text: ': ' });
@@ -166,7 +167,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   if (!tree.hasErrors && !joined) return { kind: 'recovered', tree, joined };
   // Still broken (a real error elsewhere): the repaired tree is closer to bash when the grammar's
   // own tree was known wrong, or when the repairs removed errors (fewer spurious reports).
-  if (knownWrong || errorCount(tree.root, firstErrors) < firstErrors) return { kind: 'recovered', tree, joined };
+  if (knownWrong || braces.length > 0 || errorCount(tree.root, firstErrors) < firstErrors) return { kind: 'recovered', tree, joined };
   return original;
 }
 
@@ -520,6 +521,24 @@ function compoundAssignArgEdits(source: string, n: SyntaxNode): Edit[] {
 }
 
 /** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
+/**
+ * `\${$v+set}`, `\${$v-x}`, `\${$v/a/b}` (an escaped `$`, a `{`, then an expansion followed by
+ * `+`, `-` or `/`): the grammar ends the word after that `$` and reads `v+set}` as the next word,
+ * with no error (libtool's `eval test -z \"\${$var+set}\"`). The `{` is shown as a letter; the IR
+ * reads the original text.
+ */
+const ESCAPED_BRACE = /\\\$\{\$[A-Za-z_]/;
+
+function escapedBraceEdits(source: string): Edit[] {
+  const out: Edit[] = [];
+  for (const m of source.matchAll(/\\+\$\{\$[A-Za-z_]/g)) {
+    const slashes = m[0].indexOf('$');
+    // An even run of backslashes escapes itself: the `${` after it is a real expansion.
+    if (slashes % 2 === 1) out.push({ start: m.index + slashes + 1, end: m.index + slashes + 2, text: 'x' });
+  }
+  return out;
+}
+
 const SUBSTRING_ARITH = /\$\{[^}\n]*:[^\n]*[-+*/%()]/;
 const OFFSET_OK = new Set(['word', 'number', 'variable_name', ':', '}', '${', 'simple_expansion', 'special_variable_name', 'subscript', '#', '!', 'expansion', 'string', 'raw_string', 'concatenation', 'command_substitution', 'arithmetic_expansion']);
 

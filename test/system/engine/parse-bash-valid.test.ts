@@ -28,6 +28,8 @@ function parse(parser: BashParser, src: string): Script {
 }
 
 const ACCEPTED = [
+  // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
+  'for var in $list; do eval test -z \\"\\${$var+set}\\" || echo \\${$var-x} \\${$var/a/b}; done',
   // Extglob groups in pattern words (bash-completion's idiom): `[[ == ]]` and case patterns.
   '[[ $i == *.@(jar|zip) && -r $i ]] && echo a',
   '[[ $cur == @(*/|[.~])* ]] || echo a',
@@ -164,6 +166,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const src = `ls -d $d/!(CVS) > /dev/null; ls !($(touch ${MAIN}/a)); touch ${MAIN}/README.md`;
     expect(parse(parser, src).problems).toEqual([]);
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toEqual(expect.arrayContaining([`${MAIN}/a`, `${MAIN}/README.md`]));
+  });
+
+  it('`\\${$v+set}`, `\\${$v-x}`, `\\${$v/a/b}`: an escaped `$`, a brace and an expansion are one word (the grammar split it silently)', () => {
+    for (const op of ['+set', '-x', '/a/b']) {
+      const word = `\\\${$v${op}}`;
+      const c = parse(parser, `echo ${word} next`).body.items[0]!.command;
+      expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'echo' }, { text: word }, { text: 'next' }] });
+    }
   });
 
   it("[[ a = pattern && ... ]]: the test keeps its `]]`, and the write after it is found", () => {

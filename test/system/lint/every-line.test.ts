@@ -100,6 +100,14 @@ describe('a parse error costs only its own command', () => {
     expect(code).toBe(1);
   });
 
+  it("`\\${$v+set}` (an escaped `$`, then an expansion and `+`) is one word: eval of it reads dynamic code, not a parse error (libtool)", async () => {
+    const p = script('#!/bin/bash\nfor v in $SAVED_VARS; do eval test -z \\"\\${$v+set}\\"; done\ntouch /etc/after-eval\n');
+    const { findings } = await lint(['--min-confidence', 'possible', p]);
+    expect(findings.filter((f) => f.rule === 'BG0001')).toEqual([]);
+    expect(findings.filter((f) => f.rule === 'BG4002').map((f) => f.line)).toEqual([2]);
+    expect(writes(findings)).toEqual([3]);
+  });
+
   it('BG0001 severity is the configuration\'s', async () => {
     const dir = join(CHECKOUT, 'sev');
     mkdirSync(dir, { recursive: true });
