@@ -12,7 +12,7 @@
 // - `allow, enforce off`: the allowed call with `"enforce": "off"` in the user config (no wrapper).
 // With --against=DIR (another built checkout of bashguard) the same subjects for it, interleaved.
 // Each subject's code cache is written by two runs first, as the first hook calls on a machine do.
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -69,13 +69,20 @@ function cpu(argv, input = '', env = ENV) {
   return Number(line.split(',')[0]);
 }
 
+// Each checkout with a HOME of its own: two versions sharing one would overwrite each other's
+// kept facts (the enforcement's plan, named by worktree and HOME) on every call.
 const subjects = ROOTS.flatMap((root, i) => {
   const argv = installed(root, i);
   const tag = i === 0 ? 'this checkout' : root;
+  const own = (h) => {
+    const dir = `${h}-${i}`;
+    cpSync(h, dir, { recursive: true });
+    return { ...ENV, HOME: dir };
+  };
   return [
-    { label: `${tag}: allow`, argv, input: ALLOW },
-    { label: `${tag}: deny`, argv, input: DENY },
-    { label: `${tag}: allow, enforce off`, argv, input: ALLOW, env: { ...ENV, HOME: homeOff } },
+    { label: `${tag}: allow`, argv, input: ALLOW, env: own(home) },
+    { label: `${tag}: deny`, argv, input: DENY, env: own(home) },
+    { label: `${tag}: allow, enforce off`, argv, input: ALLOW, env: own(homeOff) },
   ];
 });
 for (const s of subjects) for (let k = 0; k < 2; k++) cpu(s.argv, s.input, s.env);

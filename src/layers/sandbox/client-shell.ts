@@ -5,9 +5,14 @@
  */
 import { accessSync, constants } from 'node:fs';
 import type { Env } from '../../policy/workspace/config.js';
+import { nativeIO, STAT } from '../../runtime/index.js';
 
 /** Whether this process may execute `p` (access(2) X_OK). */
 export function executable(p: string): boolean {
+  // (a missing name answered by the addon where the process has loaded it: Node's accessSync
+  // throws an error, stack and all, for each, and the shell search meets several per call)
+  const k = nativeIO(false)?.statKind(p, true);
+  if (k === STAT.ENOENT || k === STAT.ENOTDIR) return false;
   try {
     accessSync(p, constants.X_OK);
     return true;

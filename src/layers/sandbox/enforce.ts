@@ -42,7 +42,7 @@ import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import type { EnforceMode } from '../../policy/config.js';
 import { packageRoot } from '../../util/package-root.js';
-import { effectiveAccess, probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
+import { effectiveAccess, mtimeOf, probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { dirname } from 'node:path';
 import { commandDefinition, shellJoin, shellQuote } from '../../util/quote.js';
@@ -174,19 +174,51 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
   const text = store.read(name);
   if (text !== null) {
     try {
-      const kept = JSON.parse(text) as { key?: unknown; probes?: unknown; plan?: unknown };
-      if (kept.key === key && Array.isArray(kept.probes) && isPlan(kept.plan) && probesHold(kept.probes as [string, string][])) return kept.plan;
+      const kept = JSON.parse(text) as { key?: unknown; probes?: unknown; plan?: unknown; top?: unknown };
+      if (kept.key === key && Array.isArray(kept.probes) && isPlan(kept.plan) && probesHold(kept.probes as [string, string][])) {
+        if (Array.isArray(kept.top) && kept.top.every((d) => typeof d === 'string' && /^\/[^/\n]+$/.test(d))) TOP_DIRS.set(kept.plan, kept.top as string[]);
+        return kept.plan;
+      }
     } catch {
       // computed again below
     }
   }
   const { plan, probes } = probedPlan(ws, opts);
-  store.write(name, JSON.stringify({ key, probes, plan }));
+  // `/`'s listing as a fact of the kept plan (its stamp taken before it is read: a change in
+  // between fails the next check), for the mounts text (`mountsText`).
+  probes.push(['\u0001/', mtimeOf('/')]);
+  const top = topDirs();
+  if (top) TOP_DIRS.set(plan, top);
+  store.write(name, JSON.stringify({ key, probes, plan, top }));
   return plan;
 }
 
+/**
+ * The top-level directories of a kept plan, read when it was computed: kept with the plan, with
+ * `/`'s mtime among its facts (an entry made, removed, renamed or replaced in `/` changes it), so
+ * a call whose plan holds does not list `/` again.
+ */
+const TOP_DIRS = new WeakMap<SandboxPlan, string[]>();
+
+/** `/`'s directories (not links), as `/name`; null where `/` cannot be listed or a name holds a newline. */
+function topDirs(): string[] | null {
+  let top: Dirent[];
+  try {
+    top = readdirSync('/', { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const out: string[] = [];
+  for (const d of top) {
+    if (!d.isDirectory()) continue;
+    if (d.name.includes('\n')) return null;
+    out.push(`/${d.name}`);
+  }
+  return out;
+}
+
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-4';
+const PLAN_FORMAT = 'enforce-plan-5';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -252,7 +284,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
  * other processes' /proc entries, and, as root, from /proc, /sys and all but /dev's harmless nodes).
  * null where a path holds a newline (one line per mount).
  */
-export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root)): string | null {
+export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root), top: readonly string[] | null = TOP_DIRS.get(plan) ?? topDirs()): string | null {
   const lines: string[] = [];
   const grants = kept;
   // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
@@ -261,18 +293,8 @@ export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = nee
   const topRw = new Set<string>();
   if (grants[0]?.path === '/' && grants[0].access === 'ro') {
     for (const g of grants) if (g.access === 'rw' && !g.reserve && g.path.lastIndexOf('/') === 0) topRw.add(g.path);
-    let top: Dirent[];
-    try {
-      top = readdirSync('/', { withFileTypes: true });
-    } catch {
-      return null;
-    }
-    for (const d of top) {
-      const p = `/${d.name}`;
-      if (!d.isDirectory() || p === '/dev' || p === '/proc' || topRw.has(p)) continue;
-      if (p.includes('\n')) return null;
-      lines.push(`r${p}`);
-    }
+    if (!top) return null;
+    for (const p of top) if (p !== '/dev' && p !== '/proc' && !topRw.has(p)) lines.push(`r${p}`);
   }
   for (const g of grants) {
     if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
@@ -557,7 +579,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
     // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
     // helper), else by the helper for a fresh inner shell, where their probes passed.
-    const text = helper ? mountsText(plan, root, keptGrants()) : null;
+    const text = helper ? mountsText(plan, root, keptGrants(), TOP_DIRS.get(planned) ?? topDirs()) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];

@@ -75,7 +75,7 @@ export function probesHold(probes: readonly (readonly [string, string])[]): bool
 }
 
 /** A directory's mtime (ns where the platform gives it) as text, '' where it cannot be read. */
-function mtimeOf(p: string): string {
+export function mtimeOf(p: string): string {
   try {
     const st = lstatSync(p, { bigint: true, throwIfNoEntry: false });
     return st ? `${st.mtimeNs}:${st.ino}` : '';

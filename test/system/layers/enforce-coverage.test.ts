@@ -9,14 +9,14 @@
  * what it could write. Fewer mounts must never mean less coverage.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { cleanEnv } from '../../helpers/layers.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { planCovers } from '../../../src/layers/sandbox/index.js';
-import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan } from '../../../src/layers/sandbox/enforce.js';
+import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan, mountsText } from '../../../src/layers/sandbox/enforce.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
@@ -176,6 +176,30 @@ describe('the kept plan (enforcementPlan with a store)', () => {
     const third = plan(store);
     expect(store.writes()).toBe(3);
     expect(third).toEqual(plan());
+  });
+
+  it("keeps `/`'s listing with the plan, used only while `/` is unchanged", () => {
+    const store = memory();
+    const fresh = plan(store);
+    const [name, text] = [...store.files.entries()][0]!;
+    const kept = JSON.parse(text) as { probes: [string, string][]; top: string[] };
+    const dirs = readdirSync('/', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `/${d.name}`);
+    expect(kept.top).toEqual(dirs);
+    expect(mountsText(plan(store), false)).toEqual(mountsText(plan(), false));
+    // A listing kept from an earlier `/` (here: with a directory since gone) is what the call uses
+    // while `/`'s stamp holds ...
+    store.files.set(name, JSON.stringify({ ...kept, top: [...kept.top, '/bashguard-gone'] }));
+    expect(mountsText(plan(store), false)).toContain('\nr/bashguard-gone');
+    // ... and once `/` changed (its stamp differs), the plan and the listing are computed again.
+    const stamp = kept.probes.findIndex(([p]) => p === '\u0001/');
+    expect(stamp).toBeGreaterThanOrEqual(0);
+    const probes = kept.probes.map((p, i) => (i === stamp ? [p[0], '1:1'] : p));
+    store.files.set(name, JSON.stringify({ ...kept, probes, top: [...kept.top, '/bashguard-gone'] }));
+    const writes = store.writes();
+    const again = plan(store);
+    expect(store.writes()).toBe(writes + 1);
+    expect(again).toEqual(fresh);
+    expect(mountsText(again, false)).not.toContain('/bashguard-gone');
   });
 
   it('a kept plan for other inputs, or damaged, is not used', () => {

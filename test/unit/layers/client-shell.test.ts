@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientShell, executable } from '../../../src/layers/sandbox/client-shell.js';
+import { nativeIO } from '../../../src/runtime/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bashguard-client-shell-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,5 +46,21 @@ describe("clientShell: Claude Code's choice", () => {
   it('without PATH, the usual directories in the same order', () => {
     expect(clientShell({})).toBe(systemZsh ?? systemBash ?? '/bin/bash');
     expect(clientShell({ SHELL: '/nonexistent/bash' })).toBe(systemBash ?? systemZsh ?? '/bin/bash');
+  });
+});
+
+describe('executable', () => {
+  it('the same answers with the addon loaded (which answers missing names itself) as access(2) gives', () => {
+    const plain = join(dir, 'plain');
+    writeFileSync(plain, '#!/bin/sh\n');
+    chmodSync(plain, 0o644);
+    const cases = [zsh, join(dir, 'missing'), join(plain, 'below-a-file'), join(dir, 'no', 'such', 'dir', 'bash')];
+    const before = cases.map(executable);
+    const io = nativeIO(true);
+    expect(cases.map(executable)).toEqual(before);
+    expect(before).toEqual([true, false, false, false]);
+    // (root may execute a file without an x bit only where some x bit is set: none here)
+    expect(executable(plain)).toBe(false);
+    if (io) expect(io.statKind(join(dir, 'missing'), true)).toBeLessThan(0);
   });
 });
