@@ -41,7 +41,7 @@ import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
 import type { EnforceMode } from '../../policy/config.js';
-import { packageRoot } from '../../util/package-root.js';
+import { packageRoot, packageVersion } from '../../util/package-root.js';
 import { effectiveAccess, mtimeOf, probedPlan, probesHold, sandboxPlan, type Grant, type SandboxPlan } from './grants.js';
 import { isInside } from '../../engine/shell/paths.js';
 import { dirname } from 'node:path';
@@ -163,6 +163,8 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
   const l = ws.layout;
   const key = JSON.stringify([
     PLAN_FORMAT,
+    // An upgrade in place may compute plans differently without a new format.
+    packageVersion(),
     l ? [l.current.root, l.current.commonDir, l.current.kind, l.current.gitDir, l.main?.root ?? null, l.siblings.map((x) => x.root)] : null,
     ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
     ws.env.HOME ?? null,
