@@ -59,14 +59,7 @@ function groupRuns(source: string, at: number, end: number, expansions: boolean)
     if (c === "'" || c === '"' || c === '`' || expansion) {
       if (!expansions) return null;
       flush(i);
-      let j: number;
-      if (c === "'") j = source.indexOf("'", i + 1) + 1;
-      else if (c === '$' && source[i + 1] !== '(' && source[i + 1] !== '{') {
-        // `$name` written `${name}` (two insertions, the name keeps its range): a `?` or a
-        // letter right after a plain `$name` would change how the grammar (or bash) reads it.
-        j = i + 1 + /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1))![0].length;
-        edits.push(...bracedName(i + 1, j));
-      } else j = skipQuoted(source, i);
+      const j = skipPart(source, i, end, edits);
       if (j <= 0 || j > end) return null;
       i = j - 1;
       continue;
@@ -390,12 +383,7 @@ function regexEdits(source: string, start: number, end: number): Edit[] | null {
     const name = c === '$' ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, end)) : null;
     if (c === "'" || c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{')) || name) {
       flush(i);
-      let j: number;
-      if (c === "'") j = source.indexOf("'", i + 1) + 1;
-      else if (name) {
-        j = i + 1 + name[0].length;
-        edits.push(...bracedName(i + 1, j));
-      } else j = skipQuoted(source, i);
+      const j = skipPart(source, i, end, edits);
       if (j <= 0 || j > end) return null;
       i = j - 1;
       continue;
@@ -405,4 +393,18 @@ function regexEdits(source: string, start: number, end: number): Edit[] | null {
   }
   flush(end);
   return edits;
+}
+
+/**
+ * Past the quoted part, expansion or `$name` at `i` (<= 0 where it does not end). A `$name` is
+ * written `${name}` into `edits` (two insertions, the name keeps its range): a `?` or a letter
+ * right after a plain `$name` would change how the grammar (or bash) reads it.
+ */
+function skipPart(source: string, i: number, end: number, edits: Edit[]): number {
+  if (source[i] === "'") return source.indexOf("'", i + 1) + 1;
+  const name = source[i] === '$' ? /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + 1, end)) : null;
+  if (!name) return skipQuoted(source, i);
+  const j = i + 1 + name[0].length;
+  edits.push(...bracedName(i + 1, j));
+  return j;
 }
