@@ -59,6 +59,18 @@ export async function fastHook(argv: string[], io: IO): Promise<number | null> {
   return null;
 }
 
+/** `bashguard ARGV`: the hook's fast path where it applies, else the full program; an exit code, never process.exit. */
+export async function run(argv: string[], io: IO): Promise<number> {
+  try {
+    const answered = await fastHook(argv, io);
+    if (answered !== null) return answered;
+    const { runProgram } = await import('./program.js');
+    return await runProgram(argv, io);
+  } catch (err) {
+    return reportFailure(err, io);
+  }
+}
+
 /** The hook process: `bashguard hook ...` on the fast path, anything else through the full program. */
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -67,18 +79,8 @@ export async function main(): Promise<void> {
   // The hook's I/O through the addon where it is built (../io.ts directIO: no Node fs function or
   // stream made cold in its fresh process), else with readSync and writeSync.
   const io = directIO() ?? hookIO();
-  const run = async (): Promise<number> => {
-    try {
-      const answered = await fastHook(argv, io);
-      if (answered !== null) return answered;
-      const { runProgram } = await import('./program.js');
-      return await runProgram(argv, io);
-    } catch (err) {
-      return reportFailure(err, io);
-    }
-  };
   // run() reports its own errors; anything escaping it (a failing stderr write ...) still gets a line.
-  const code = await run().catch(reportEscaped);
+  const code = await run(argv, io).catch(reportEscaped);
   exitAfterHook(code);
 }
 

@@ -3,21 +3,12 @@
  * fast path and lint). `run(argv, io)` returns an exit code and never calls process.exit.
  * `bashguard hook ...` takes the hook's own fast path (./hook-main.ts), without commander.
  */
-import { directIO, processIO, reportEscaped, reportFailure, type IO } from '../io.js';
-import { fastHook, exitAfterHook, hookIO } from './hook-main.js';
+import { directIO, processIO, reportEscaped } from '../io.js';
+import { exitAfterHook, hookIO, run } from './hook-main.js';
 import { fastWasmStart } from '../../runtime/index.js';
 import { useWasmLoader } from '../../engine/parse/wasm.js';
 
-export async function run(argv: string[], io: IO): Promise<number> {
-  try {
-    const answered = await fastHook(argv, io);
-    if (answered !== null) return answered;
-    const { runProgram } = await import('./program.js');
-    return await runProgram(argv, io);
-  } catch (err) {
-    return reportFailure(err, io);
-  }
-}
+export { run };
 
 /** docs/usage.md's flags table (scripts/gen-flags-table.mjs); loaded only when asked for. */
 export async function flagsTable(): Promise<string> {
