@@ -126,7 +126,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
       }
     }
   }
-  for (const g of [...gaps, ...braces]) if (!overlaps(edits, g.start, g.end)) edits.push(g);
+  for (const g of [...gaps, ...braces, ...(first.hasErrors ? zshFlagEdits(source) : [])]) if (!overlaps(edits, g.start, g.end)) edits.push(g);
   // `<<\DOC_END` alone on its line (a comment block nothing reads): a redirect with no command,
   // which the grammar rejects; a `:` is inserted, its node dropped again.
   if (first.hasErrors) for (const h of heredocs ?? []) if (/(?:^|\n)[ \t]*$/.test(source.slice(0, h.op)) && /^[ \t]*(?:\n|$)/.test(source.slice(h.wordEnd)) && !overlaps(edits, h.op, h.op)) edits.push({ start: h.op, end: h.op, text: ': ' });
@@ -535,6 +535,23 @@ function escapedBraceEdits(source: string): Edit[] {
     const slashes = m[0].indexOf('$');
     // An even run of backslashes escapes itself: the `${` after it is a real expansion.
     if (slashes % 2 === 1) out.push({ start: m.index + slashes + 1, end: m.index + slashes + 2, text: 'x' });
+  }
+  return out;
+}
+
+/**
+ * zsh's flagged expansions (`${(M)${(k)parameters[@]}:#pat}`, behind a `$ZSH_VERSION` test in
+ * completion scripts): `bash -n` accepts them and bash fails with "bad substitution" where one is
+ * reached. Where the grammar left an error, the inside is shown as a name; the IR reads the
+ * original text, a parameter no script sets (its value unknown).
+ */
+function zshFlagEdits(source: string): Edit[] {
+  const out: Edit[] = [];
+  for (let i = source.indexOf('${('); i >= 0; i = source.indexOf('${(', i + 1)) {
+    const end = skipNested(source, i);
+    if (end < 0) break;
+    out.push({ start: i + 2, end: end - 1, text: '_'.repeat(end - 1 - (i + 2)) });
+    i = end - 1;
   }
   return out;
 }

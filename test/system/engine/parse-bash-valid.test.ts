@@ -28,6 +28,8 @@ function parse(parser: BashParser, src: string): Script {
 }
 
 const ACCEPTED = [
+  // zsh's flagged expansions behind a $ZSH_VERSION test (git's completion script).
+  'if [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nelse\n\tunset $(compgen -v __gitcomp_builtin_)\nfi',
   // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
   'for var in $list; do eval test -z \\"\\${$var+set}\\" || echo \\${$var-x} \\${$var/a/b}; done',
   // Extglob groups in pattern words (bash-completion's idiom): `[[ == ]]` and case patterns.
@@ -174,6 +176,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
       const c = parse(parser, `echo ${word} next`).body.items[0]!.command;
       expect(c).toMatchObject({ kind: 'simple', words: [{ text: 'echo' }, { text: word }, { text: 'next' }] });
     }
+  });
+
+  it('a zsh flagged expansion is a parameter whose value is unknown: `rm -rf` of it may delete anything', () => {
+    const src = `rm -rf \${(M)\${(k)p[@]}:#x*}; touch ${MAIN}/README.md`;
+    expect(parse(parser, src).problems).toEqual([]);
+    const findings = runScenario(parser, src).verdict.findings;
+    expect(findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+    expect(findings.some((f) => f.path === null || f.confidence === 'possible')).toBe(true);
   });
 
   it("[[ a = pattern && ... ]]: the test keeps its `]]`, and the write after it is found", () => {
