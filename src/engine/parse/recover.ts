@@ -464,7 +464,13 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
   // `[ \( -h "$f" \) -o -d "$f" ]`: `\(` and `\)` are operands of bash's `[` builtin (POSIX
   // grouping); the grammar's test_command has no such operand and leaves the `[` in an
   // ERROR. `[` is an ordinary command to bash: shown to the grammar as a command name.
-  for (const c of n.children) if (!c.named && c.type === '[' && commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
+  // A `[` inside a word and not closed in it (`execute[ls /]`: the words `execute[ls` and `/]` to
+  // bash; not a subscript `a[0]`) is a letter.
+  for (const c of n.children) {
+    if (c.named || c.type !== '[') continue;
+    if (commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
+    else if (/[A-Za-z0-9_\-./]/.test(source[c.start - 1] ?? '') && !/^[^\s;&|()<>]*\]/.test(source.slice(c.start + 1, c.start + 256))) add([{ start: c.start, end: c.start + 1, text: 'x' }]);
+  }
   // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
   // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
   // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.

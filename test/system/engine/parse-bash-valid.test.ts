@@ -28,6 +28,9 @@ function parse(parser: BashParser, src: string): Script {
 }
 
 const ACCEPTED = [
+  // A `[` inside a word: the words `execute[ls` and `/]` (an agent's action syntax sent as a command).
+  'execute[ls /]',
+  'execute[find /testbed -name "*.php" -exec chmod 755 {} +]',
   // zsh's flagged expansions behind a $ZSH_VERSION test (git's completion script).
   'if [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nelse\n\tunset $(compgen -v __gitcomp_builtin_)\nfi',
   // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
