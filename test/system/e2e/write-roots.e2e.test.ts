@@ -307,11 +307,19 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: a HOME under /tmp
     for (const [i, st] of s.steps.entries()) expect(s.byStep[i]?.result, `${st.label}\n${s.digest}`).toBeDefined();
   });
 
-  for (const label of ['sh esc/ssh.sh', 'sh esc/profile.sh', 'Write: ~/.local/bin']) {
+  const landed = (label: string): boolean => {
+    const st = s.steps.find((x) => x.label === label)!;
+    return label === 'sh esc/ssh.sh' ? readFileSync(st.target!, 'utf8').includes('AAAAevil') : existsSync(st.target!);
+  };
+
+  // A new name directly in such a HOME is held: the directory is bound read-only, its entries writable again.
+  it('sh esc/profile.sh is held (a new entry in HOME)', () => {
+    expect(landed('sh esc/profile.sh'), s.digest).toBe(false);
+  });
+
+  for (const label of ['sh esc/ssh.sh', 'Write: ~/.local/bin']) {
     it.fails(`${label} is held (LANDS: issue 51 item 1, HOME inside the /tmp scratch root)`, () => {
-      const st = s.steps.find((x) => x.label === label)!;
-      const landed = label === 'sh esc/ssh.sh' ? readFileSync(st.target!, 'utf8').includes('AAAAevil') : existsSync(st.target!);
-      expect(landed, s.digest).toBe(false);
+      expect(landed(label), s.digest).toBe(false);
     });
   }
 });
