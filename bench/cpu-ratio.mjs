@@ -12,11 +12,12 @@
 // - `allow, enforce off`: the allowed call with `"enforce": "off"` in the user config (no wrapper).
 // With --against=DIR (another built checkout of bashguard) the same subjects for it, interleaved.
 // Each subject's code cache is written by two runs first, as the first hook calls on a machine do.
-import { cpSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeLayout } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -31,22 +32,11 @@ if (spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', 'true']).status 
   process.exit(2);
 }
 
-const base = mkdtempSync(join(tmpdir(), 'bashguard-cpu-ratio-'));
+const { base, wt, home } = makeLayout('bashguard-cpu-ratio-');
 process.on('exit', () => rmSync(base, { recursive: true, force: true }));
-const main = join(base, 'main');
-const wt = join(base, 'wt');
-const home = join(base, 'home');
 const homeOff = join(base, 'home-off');
-mkdirSync(main);
-mkdirSync(home);
 mkdirSync(join(homeOff, '.config', 'bashguard'), { recursive: true });
 writeFileSync(join(homeOff, '.config', 'bashguard', 'config.json'), '{"enforce":"off"}\n');
-const git = (cwd, ...a) => execFileSync('git', a, { cwd, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
-git(main, 'init', '-q', '-b', 'main');
-writeFileSync(join(main, 'README.md'), 'hello\n');
-git(main, 'add', '.');
-git(main, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'init');
-git(main, 'worktree', 'add', '-q', '-b', 'wt', wt);
 const ENV = { PATH: process.env.PATH, HOME: home, TMPDIR: tmpdir(), USER: process.env.USER ?? 'bench' };
 
 /** The installed hook of the checkout at `root` (a launcher in a HOME of its own), as argv. */

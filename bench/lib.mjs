@@ -1,12 +1,31 @@
-// Shared helpers for bench/run.mjs: statistics, process timing, RSS, environment facts.
+// Shared helpers for bench/run.mjs and bench/cpu-ratio.mjs: the layout, statistics, process timing, RSS, environment facts.
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(BENCH_DIR, '..');
+
+// ---- layout -----------------------------------------------------------------------------------
+
+/** A main checkout with a linked worktree: the layout the hook enforces in. */
+export function makeLayout(prefix = 'bashguard-bench-') {
+  const base = mkdtempSync(join(tmpdir(), prefix));
+  const main = join(base, 'main');
+  const wt = join(base, 'wt');
+  const home = join(base, 'home');
+  mkdirSync(main);
+  mkdirSync(home);
+  const git = (cwd, ...a) => execFileSync('git', a, { cwd, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  git(main, 'init', '-q', '-b', 'main');
+  writeFileSync(join(main, 'README.md'), 'hello\n');
+  git(main, 'add', '.');
+  git(main, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'init');
+  git(main, 'worktree', 'add', '-q', '-b', 'wt', wt);
+  return { base, main, wt, home };
+}
 
 // ---- statistics -------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import { homedir, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, median, pct, rssRun, summary, timeRun, timeRunLight } from './lib.mjs';
+import { ROOT, BENCH_DIR, HAS_TIME, environment, fmtMs, log, logLogFit, makeLayout, median, pct, rssRun, summary, timeRun, timeRunLight } from './lib.mjs';
 import { chart } from './svg.mjs';
 import { enforceBench, enforceReport } from './enforce.mjs';
 
@@ -54,22 +54,6 @@ if (!flag('no-build')) {
   execFileSync(NODE, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-/** A main checkout with a linked worktree: the layout the hook enforces in. */
-function makeLayout() {
-  const base = mkdtempSync(join(tmpdir(), 'bashguard-bench-'));
-  const main = join(base, 'main');
-  const wt = join(base, 'wt');
-  const home = join(base, 'home');
-  mkdirSync(main);
-  mkdirSync(home);
-  const git = (cwd, ...a) => execFileSync('git', a, { cwd, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
-  git(main, 'init', '-q', '-b', 'main');
-  writeFileSync(join(main, 'README.md'), 'hello\n');
-  git(main, 'add', '.');
-  git(main, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'init');
-  git(main, 'worktree', 'add', '-q', '-b', 'wt', wt);
-  return { base, main, wt, home };
-}
 const layout = makeLayout();
 if (!process.env.BENCH_KEEP) process.on('exit', () => rmSync(layout.base, { recursive: true, force: true }));
 else log(`[setup] keeping ${layout.base}`);
