@@ -97,7 +97,7 @@ export function recover(source: string, first: Tree, reparse: Reparse): Recovere
   // reading for. Shown to the grammar as a plain word (the IR reads the original text, and a
   // substring is not modelled: its value stays unknown).
   const gaps = first.hasErrors || !SUBSTRING_ARITH.test(source) ? [] : substringEdits(first.root, []);
-  const braces = ESCAPED_BRACE.test(source) ? escapedBraceEdits(source) : [];
+  const braces = escapedBraceEdits(source);
   if (!first.hasErrors && !heredocWrong && !firstJoined && emptyBackquotes.length === 0 && gaps.length === 0 && braces.length === 0) return original;
   // Counted once (at most MAX_REPAIR_ERRORS + 1, so exactly whenever the repairs go on).
   const firstErrors = first.hasErrors ? errorCount(first.root, MAX_REPAIR_ERRORS + 1) : 0;
@@ -526,17 +526,15 @@ function compoundAssignArgEdits(source: string, n: SyntaxNode): Edit[] {
   return out;
 }
 
-/** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
 /**
  * `\${$v+set}`, `\${$v-x}`, `\${$v/a/b}` (an escaped `$`, a `{`, then an expansion followed by
  * `+`, `-` or `/`): the grammar ends the word after that `$` and reads `v+set}` as the next word,
  * with no error (libtool's `eval test -z \"\${$var+set}\"`). The `{` is shown as a letter; the IR
  * reads the original text.
  */
-const ESCAPED_BRACE = /\\\$\{\$[A-Za-z_]/;
-
 function escapedBraceEdits(source: string): Edit[] {
   const out: Edit[] = [];
+  if (!source.includes('${$')) return out;
   for (const m of source.matchAll(/\\+\$\{\$[A-Za-z_]/g)) {
     const slashes = m[0].indexOf('$');
     // An even run of backslashes escapes itself: the `${` after it is a real expansion.
@@ -562,6 +560,7 @@ function zshFlagEdits(source: string): Edit[] {
   return out;
 }
 
+/** `${x:` followed by something other than a plain word or number (arithmetic) within one line. */
 const SUBSTRING_ARITH = /\$\{[^}\n]*:[^\n]*[-+*/%()]/;
 const OFFSET_OK = new Set(['word', 'number', 'variable_name', ':', '}', '${', 'simple_expansion', 'special_variable_name', 'subscript', '#', '!', 'expansion', 'string', 'raw_string', 'concatenation', 'command_substitution', 'arithmetic_expansion']);
 
