@@ -28,7 +28,9 @@
  * still propagating in), then, in TEXT's order, one line each: `r/path` the path bound onto itself
  * read-only (recursively), `w/path` bound onto itself as the host has it (a mount point: it cannot
  * be renamed away), `n/path` /dev/null bound read-only onto the (reserved, empty) file, `t/path` an
- * empty read-only tmpfs on the (reserved) directory. Every source is taken from the host's tree
+ * empty read-only tmpfs on the (reserved) directory, `m/path` a directory made for a reservation
+ * below it, bound onto itself; `R/dir` names the registry where what is made for them is recorded
+ * and swept after the call (native/reserve-core.h). Every source is taken from the host's tree
  * before the first mount, as bubblewrap takes its sources from the old root. Then Landlock, for
  * what a mount namespace does not stop: every write is granted (`/` whole; as root, every top
  * entry but /proc, /sys and /dev, and in /dev only its harmless nodes, as bubblewrap's minimal
@@ -151,6 +153,7 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
     fail_to = NULL;
     if (ruleset >= 0) close(ruleset);
     ruleset = -1;
+    reserve_done();
     free(prog.filter);
     free(ops);
     free(text);
@@ -163,7 +166,9 @@ static int bashguard_mounts_builtin(WORD_LIST *list) {
   begin_ruleset();
   mounts_possible(DECLINE_KERNEL);
   if (!settle_session()) longjmp(back, DECLINE_SESSION);
+  reserve_ops(ops, n, 0);
   make_mounts(ops, n, DECLINE_KERNEL);
+  reserve_done();
   confine();
   if (hex) install_filter(&prog);
   free(ops);

@@ -4,6 +4,7 @@
  *
  *   bashguard-landlock [--rw DIR]... [--rw-file FILE]... [--rules TEXT] [--seccomp HEX] -- PROG ARGS...
  *   bashguard-landlock --mounts TEXT [--seccomp HEX] -- PROG ARGS...
+ *   bashguard-landlock --reserve TEXT -- PROG ARGS...   the text's reservations, then PROG (bubblewrap)
  *   bashguard-landlock --probe        prints the Landlock ABI version, or fails with exit 121
  *
  * Every write-class right the kernel's Landlock ABI knows is handled, and granted only beneath the
@@ -87,12 +88,25 @@ int main(int argc, char **argv) {
     begin_ruleset();
     mounts_possible(EXIT_UNAVAILABLE);
     new_session();
+    reserve_ops(ops, n, 0);
     make_mounts(ops, n, EXIT_UNAVAILABLE);
+    reserve_done();
     confine();
     if (filtered) install_filter(&prog);
     execvp(cmd[0], cmd);
     int err = errno;
     fail(err == ENOENT ? 127 : 126, "cannot run", cmd[0], err);
+  }
+  /* --reserve TEXT -- PROG ARGS: the text's reservations made (native/reserve-core.h), the lock passed on to PROG (bubblewrap). */
+  if (argc >= 5 && strcmp(argv[1], "--reserve") == 0 && strcmp(argv[3], "--") == 0) {
+    char *text = argv[2];
+    struct op *ops = calloc(mount_lines(text), sizeof *ops);
+    if (!ops) fail(EXIT_SETUP, "out of memory", NULL, ENOMEM);
+    size_t n = parse_mounts(text, ops);
+    reserve_ops(ops, n, 1);
+    execvp(argv[4], argv + 4);
+    int err = errno;
+    fail(err == ENOENT ? 127 : 126, "cannot run", argv[4], err);
   }
   int first = 1;
   while (first < argc && strcmp(argv[first], "--") != 0) {

@@ -11,6 +11,7 @@
 #ifndef BASHGUARD_MOUNTS_CORE_H
 #define BASHGUARD_MOUNTS_CORE_H
 #include "landlock-core.h"
+#include "reserve-core.h"
 #include <dirent.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -100,17 +101,34 @@ static size_t mount_lines(const char *text) {
   return lines;
 }
 
+/* The registry the text's `R/dir` line names (native/reserve-core.h), or NULL. */
+static const char *registry;
+
 /* The text (cut in place) as ops; a bad line fails with EXIT_USAGE. */
 static size_t parse_mounts(char *text, struct op *ops) {
   size_t n = 0;
+  registry = NULL;
   for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
     nl = strchr(line, '\n');
     if (nl) *nl = 0;
-    if (!strchr("rwnt", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
+    if (!strchr("rwntmR", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
     check_path(line + 1);
-    ops[n++] = (struct op){line[0], line + 1, -1};
+    if (line[0] == 'R') registry = line + 1;
+    else ops[n++] = (struct op){line[0], line + 1, -1};
   }
   return n;
+}
+
+/*
+ * The reservations of the ops (`t`, `n`, `m`) made where missing and recorded, under the
+ * registry's shared lock, and the sweeper started; nothing without an `R` line.
+ */
+static void reserve_ops(struct op *ops, size_t n, int inherit) {
+  if (!registry) return;
+  reserve_begin(registry, inherit);
+  for (size_t i = 0; i < n; i++)
+    if (strchr("tnm", ops[i].kind)) reserve_one(ops[i].kind, ops[i].path);
+  reserve_sweeper();
 }
 
 /* What can be checked before anything changes: the mount API (mount_setattr on nothing), and Ubuntu's AppArmor userns restriction. */
@@ -172,7 +190,7 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
       o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
       if (o->tree < 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
       close(fs);
-    } else if (o->kind != 'w') {
+    } else if (o->kind != 'w' && o->kind != 'm') {
       /* (/dev/null as bubblewrap binds it: nodev too, so the reserved name cannot be opened for writing at all) */
       struct mount_attr_ ro = {MOUNT_ATTR_RDONLY_ | (o->kind == 'n' ? MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ : 0), 0, 0, 0};
       if (syscall(SYS_MOUNT_SETATTR_NR, o->tree, "", AT_EMPTY_PATH | AT_RECURSIVE_, &ro, sizeof ro) != 0) fail(EXIT_SETUP, "cannot make read-only", o->path, errno);

@@ -179,7 +179,7 @@ function treeExport() {
 
 const LANDLOCK_SOURCE = 'native/landlock-exec.c';
 const LANDLOCK_BUILTIN_SOURCE = 'native/landlock-builtin.c';
-const LANDLOCK_SOURCES = [LANDLOCK_SOURCE, 'native/landlock-core.h', 'native/mounts-core.h', 'native/seccomp-core.h', LANDLOCK_BUILTIN_SOURCE];
+const LANDLOCK_SOURCES = [LANDLOCK_SOURCE, 'native/landlock-core.h', 'native/mounts-core.h', 'native/reserve-core.h', 'native/seccomp-core.h', LANDLOCK_BUILTIN_SOURCE];
 /** The compiler flags, recorded in SOURCES.landlock with the sources' hashes (a static, stripped binary). */
 const LANDLOCK_FLAGS = ['-std=c11', '-Os', '-s', '-Wall', '-Wextra'];
 /** The bash builtin's (a shared object bash loads with `enable -f`; it uses the libc of the bash that loads it). */

@@ -10,25 +10,37 @@
 import type { Finding } from '../policy/policy.js';
 import type { SandboxPlan } from '../layers/sandbox/grants.js';
 import type { HookAnswer } from './tool-call.js';
+import { isInside } from '../engine/shell/paths.js';
 
 /** File-write findings the kernel holds wherever its plan makes the path read-only. */
 const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
 /** A write whose target is not known: held where every control path of the roots is held. */
 const UNRESOLVED = 'BG4001';
 
-/** Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the path read-only. */
-export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean): string | null {
+/**
+ * Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the
+ * path read-only. `mechanism`: the enforcement's (`bwrap` for bubblewrap's mounts, whoever makes
+ * them); the plan's reservations of missing control paths (src/layers/sandbox/reserve.ts) are
+ * mounts, so elsewhere (Landlock, Seatbelt) what only they hold stays asked, naming the path.
+ */
+export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean, mechanism = 'bwrap'): string | null {
   if (f.confidence === 'certain') return 'it is certain';
   // The worktree's own bashguard config can only tighten the trusted one (src/policy/workspace/config.ts
   // `tighten`; broken, it blocks every call): written, it opens nothing.
   const ownConfig = `${plan.worktree}/.bashguard.json`;
+  const reserved = mechanism === 'bwrap' ? [] : plan.grants.filter((g) => g.reserve && g.reserve !== 'between').map((g) => g.path);
   if (f.rule === UNRESOLVED) {
     const open = plan.unreserved.filter((u) => u !== ownConfig);
-    return open.length ? `the write lands somewhere unknown, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel` : null;
+    if (open.length) return `the write lands somewhere unknown, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
+    return reserved.length ? `the write lands somewhere unknown, and ${reserved[0]} (a control path that does not exist yet) is reserved only under bubblewrap's mounts (here: ${mechanism})` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
   if (f.path === null) return 'its path is not known';
-  return f.path === ownConfig || covers(f.path) ? null : `the kernel leaves ${f.path} writable (a control file that does not exist yet, which a mount cannot reserve without leaving a trace)`;
+  if (f.path === ownConfig) return null;
+  const path = f.path;
+  const inReserved = reserved.find((r) => path === r || isInside(path, r));
+  if (inReserved) return `${path} lies in ${inReserved}, a control path that does not exist yet and is reserved only under bubblewrap's mounts (here: ${mechanism})`;
+  return covers(path) ? null : `the kernel leaves ${path} writable (a control file that does not exist yet, and no mount can reserve it: a symlink or another kind of file is in the way, or it lies directly in a writable directory)`;
 }
 
 /**
@@ -41,7 +53,7 @@ export function heldAsk(ask: HookAnswer, enforced: { answer: HookAnswer; plan: S
   if (asking.length === 0) return ask;
   if (!('plan' in enforced)) return { ...ask, reason: `${ask.reason}\n(the OS enforcement does not hold it here: ${enforced.why})` };
   for (const f of asking) {
-    const why = unheld(f, enforced.plan, enforced.covers);
+    const why = unheld(f, enforced.plan, enforced.covers, enforced.answer.enforced?.mechanism);
     if (why) return { ...ask, reason: `${ask.reason}\n(asked although the OS enforcement is in effect: [${f.rule}] ${why})` };
   }
   const what = asking.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ');

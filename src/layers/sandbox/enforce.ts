@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -57,6 +57,7 @@ import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlock
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
 import { clientShell, executable } from './client-shell.js';
 import { filterPrintf, unixSocketFilter } from './seccomp.js';
+import { materializeReservations, recordedReservations, reservationRegistry, reserveText, RESERVE_LOCK_FD } from './reserve.js';
 export { BWRAP_PROBE } from './probes.js';
 export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
@@ -154,8 +155,8 @@ const DEVICES = [
  * The enforcement plan for a workspace: the write roots writable (the same model as the analyzer's,
  * src/policy/write-roots.ts), everything else read-only, the protected paths inside the roots too.
  */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs = true): SandboxPlan {
-  const opts = { base: 'ro' as const, reserve: true, heldRefs, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES };
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs = true, transient: string[] = []): SandboxPlan {
+  const opts = { base: 'ro' as const, reserve: true, heldRefs, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES, transient };
   if (!store) return sandboxPlan(ws, opts);
   // Kept per worktree with every input the plan is computed from (the key, compared whole) and
   // every file-system fact it read (`probes`, checked again: ~60 lstats instead of the plan's
@@ -170,6 +171,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
     ws.env.HOME ?? null,
     opts.extra,
     heldRefs && l?.current.kind === 'linked-worktree' ? refStamp(l.current.commonDir, l.current.gitDir) : null,
+    transient,
   ]);
   // (named by the worktree: hashing the whole key would cost more than it saves)
   const name = `enforce-plan-${hash64(`${l?.current.root ?? ws.cwd}\0${ws.env.HOME ?? ''}`)}`;
@@ -272,6 +274,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
     // (a plan whose reservations were not made real by `materializeReservations`: bwrap creates
     // the mount point on the host)
     if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
+    else if (g.reserve === 'between') args.push('--bind', g.path, g.path);
     else if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
   }
@@ -286,8 +289,10 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
  * other processes' /proc entries, and, as root, from /proc, /sys and all but /dev's harmless nodes).
  * null where a path holds a newline (one line per mount).
  */
-export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root), top: readonly string[] | null = TOP_DIRS.get(plan) ?? topDirs()): string | null {
-  const lines: string[] = [];
+export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = needed(plan.grants, root), top: readonly string[] | null = TOP_DIRS.get(plan) ?? topDirs(), registry: string | null = null): string | null {
+  // (`R`: where the reservations' mount points, made by the builtin or the helper, are recorded)
+  if (registry?.includes('\n')) return null;
+  const lines: string[] = registry && kept.some((g) => g.reserve) ? [`R${registry}`] : [];
   const grants = kept;
   // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
   // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
@@ -301,7 +306,7 @@ export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = nee
   for (const g of grants) {
     if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
     if (g.path.includes('\n')) return null;
-    lines.push(`${g.reserve === 'file' ? 'n' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
+    lines.push(`${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
   }
   return lines.join('\n');
 }
@@ -378,6 +383,8 @@ export interface WrapOptions {
    * sandbox), opened instead of the process substitution: no fork of the client's shell.
    */
   seccompFile?: string | null;
+  /** A descriptor the inner shell closes first (the reservations' lock, held until the sandbox is made). */
+  closeFd?: number;
 }
 
 /**
@@ -397,7 +404,7 @@ export interface WrapOptions {
 export function enforcementWrapper(command: string, opts: WrapOptions): string {
   if (command.includes('\0')) throw new Error('the command contains a NUL byte, which cannot be passed to a shell');
   // (the command reaches the inner shell as its first argument, taken off before it runs: `$@` is empty as unwrapped)
-  const inner = `__bg_c=$1; shift; exec 1>&7 2>&8 7>&- 8>&-; eval "$__bg_c" 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
+  const inner = `__bg_c=$1; shift; exec 1>&7 2>&8 7>&- 8>&-${opts.closeFd !== undefined ? ` ${opts.closeFd}>&-` : ''}; eval "$__bg_c" 3>&-; __bg_s=$?; builtin printf : >&3; builtin pwd -P >&3; exit $__bg_s`;
   return (
     commandDefinition(command) +
     [
@@ -459,42 +466,9 @@ export function sweepCwdFiles(dir: string, now = Date.now()): void {
   }
 }
 
-/**
- * Makes the plan's reservations real: each control path that does not exist yet and is reserved
- * (an empty file where empty means absent, an empty control directory) is created now, by the
- * hook, and from then on bound read-only like any other control path. A reservation is never
- * removed: a sandbox that outlives its call (a background process) would lose the read-only
- * mount on the name the moment the host removed it (the kernel detaches a mount whose mount
- * point is unlinked in another namespace), and could then create the file. A path that cannot be
- * created is left out, and listed in `unreserved`.
- */
-export function materializeReservations(plan: SandboxPlan): SandboxPlan {
-  if (!plan.grants.some((g) => g.reserve)) return plan;
-  const grants: Grant[] = [];
-  const unreserved = [...plan.unreserved];
-  for (const g of plan.grants) {
-    if (!g.reserve) {
-      grants.push(g);
-      continue;
-    }
-    try {
-      if (g.reserve === 'file') closeSync(openSync(g.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644));
-      else mkdirSync(g.path, { mode: 0o755 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        unreserved.push(g.path);
-        continue;
-      }
-    }
-    const st = lstatSync(g.path, { throwIfNoEntry: false });
-    if (!st || st.isSymbolicLink() || (g.reserve === 'file' ? !st.isFile() : !st.isDirectory())) {
-      unreserved.push(g.path);
-      continue;
-    }
-    const { reserve: _r, ...rest } = g;
-    grants.push({ ...rest, access: 'ro', why: g.why.replace(/^reserves /, 'reserved: ') });
-  }
-  return { ...plan, grants, unreserved };
+/** bubblewrap's arguments where the helper cannot make the reservations (a path with a newline): the hook makes them. */
+function materializedArgs(plan: SandboxPlan, root: boolean, registry: string): string[] {
+  return enforcementArgs(materializeReservations(plan, registry), root);
 }
 
 export type Enforcement =
@@ -563,16 +537,27 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     }
     // (the program that starts the sandbox is a control path of the plan)
     const bw = mountsHelper ?? physicalPath(bwrap!) ?? bwrap!;
-    const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store);
+    const reserver = opts.reserve !== false && process.platform === 'linux' ? (helper ?? landlockHelper()) : null;
+    const registry = reserver ? reservationRegistry(cwdDir(env)) : null;
+    const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store, true, registry ? recordedReservations(registry) : []);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
-    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : materializeReservations(planned);
+    // The reservations' mount points are made in the call, by the builtin or the helper, and
+    // removed after it (native/reserve-core.h); by the hook only where neither can run.
+    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : registry ? planned : materializeReservations(planned, reservationRegistry(cwdDir(env)));
     const root = process.getuid?.() === 0;
     // (`needed` once for both bubblewrap's arguments and the mounts text)
     let kept: Grant[] | undefined;
     const keptGrants = (): Grant[] => (kept ??= needed(plan.grants, root));
     const bwrapProbe = (): string[] => [bw, ...BWRAP_PROBE, '--', shell, '-c', ':'];
-    // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it)
-    const wrapped = (): string => enforcementWrapper(command, { bwrap: bw, args: enforcementArgs(plan, root, keptGrants()), shell, cwdFile, seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null });
+    // (bubblewrap's own wrapper, made only where it is used: the helper's path does without it;
+    // its reservations made by the helper's `--reserve` before bwrap starts)
+    const wrapped = (): string => {
+      const args = enforcementArgs(plan, root, keptGrants());
+      const reserve = registry ? reserveText(plan, registry) : null;
+      const seccompOpts = { seccomp: mountsHelper ? null : filter, seccompFile: filter && !mountsHelper ? (store?.file?.(`seccomp-unix-${process.arch}.bpf`, filter) ?? null) : null };
+      if (reserve) return enforcementWrapper(command, { bwrap: reserver!, args: ['--reserve', reserve, '--', bw, ...args], shell, cwdFile, ...seccompOpts, closeFd: RESERVE_LOCK_FD });
+      return enforcementWrapper(command, { bwrap: bw, args: registry ? materializedArgs(plan, root, registry) : args, shell, cwdFile, ...seccompOpts });
+    };
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
     // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
     // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
@@ -581,7 +566,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
     // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
     // helper), else by the helper for a fresh inner shell, where their probes passed.
-    const text = helper ? mountsText(plan, root, keptGrants(), TOP_DIRS.get(planned) ?? topDirs()) : null;
+    const text = helper ? mountsText(plan, root, keptGrants(), TOP_DIRS.get(planned) ?? topDirs(), registry) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
     const helperProbe = [helper!, '--mounts', '', '--', shell, '-c', ':'];

@@ -31,9 +31,11 @@ export interface Grant {
   pin?: boolean;
   /**
    * A path that does not exist: an empty read-only directory (`true`) or file (`'file'`) is
-   * mounted there, and so created.
+   * mounted there, and so created; `'between'`, a plain directory made on the way to one (a
+   * `pin`, writable), so `.github/` where `.github/hooks/` is reserved. What the wrapper makes for
+   * them is removed after the call (./reserve.ts, native/reserve-core.h).
    */
-  reserve?: boolean | 'file';
+  reserve?: boolean | 'file' | 'between';
 }
 
 export interface SandboxPlan {
@@ -197,6 +199,11 @@ export interface PlanOptions {
    * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
    */
   heldRefs?: boolean;
+  /**
+   * Paths (physical) that the wrapper made for reservations and that are still recorded to be
+   * swept (./enforce.ts `recordedReservations`): planned as if missing.
+   */
+  transient?: string[];
   /** With `base: 'ro'`, more grants (the enforcement's /dev: devices as the user has them). */
   more?: { path: string; access: Access; why: string }[];
 }
@@ -213,9 +220,20 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
   const base = opts.base ?? 'ro';
   const R = new Resolver();
   const real = (p: string) => R.real(p);
-  const existsSync = (p: string) => R.exists(p);
-  const isDir = (p: string) => R.isDir(p);
-  const nearestExisting = (p: string) => R.nearestExisting(p);
+  // What an earlier call's wrapper made for its reservations and has not swept yet counts as
+  // missing: reserved again, it is the same plan whether or not the sweep came first.
+  const made = new Set(opts.transient ?? []);
+  const gone = (r: string | null) => r !== null && made.size > 0 && [...made].some((t) => r === t || isInside(r, t));
+  const existsSync = (p: string) => !gone(R.real(p)) && R.exists(p);
+  const isDir = (p: string) => !gone(R.real(p)) && R.isDir(p);
+  const nearestExisting = (p: string): string | null => {
+    if (!made.size) return R.nearestExisting(p);
+    for (let d = dirname(p); ; d = dirname(d)) {
+      const r = R.real(d);
+      if (r !== null && !gone(r)) return r;
+      if (d === '/') return null;
+    }
+  };
   const root = l.current.root;
   const common = l.current.commonDir;
   const want: Grant[] = [];
@@ -264,12 +282,14 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
     } else {
       // A name that does not exist cannot be bound without creating it on the real disk.
       const anc = nearestExisting(r.path);
-      const dir = anc && reserveOn ? reservable(r.path, anc, [root, home]) : null;
-      if (dir) {
-        // With the whole file system writable, a control directory that does not exist yet
-        // (`<worktree>/.claude/`, `~/.config/bashguard/`, `.github/hooks/`) could be created with a
-        // settings file in it: reserve it with an empty read-only directory (which leaves an empty
-        // directory there).
+      const dirs = anc && reserveOn ? reservable(r.path, anc, [root, home]) : null;
+      if (dirs) {
+        // A control directory that does not exist yet in a writable place (`<worktree>/.codex/`,
+        // `.github/hooks/`, `~/.cache/bashguard/`) could be created with a settings file in it:
+        // reserve it with an empty read-only directory, made with the directories on the way to
+        // it for the call and removed after it.
+        const dir = dirs[dirs.length - 1]!;
+        for (const b of dirs.slice(0, -1)) if (!reserve.some((g) => g.path === b)) reserve.push({ path: b, access: 'rw', why: `holds ${dir}, reserved for ${r.path}`, pin: true, reserve: 'between' });
         if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true });
       } else if (anc && anc !== root && (isInside(anc, root) || (reserveOn && home !== null && anc !== home && isInside(anc, home)))) {
         // Keep its nearest existing directory read-only instead, when that is a dedicated
@@ -344,8 +364,8 @@ function homeMasks(want: Grant[], home: string | null, root: string, real: (p: s
  * A missing control name outside the worktree that a command could create (its directory `anc`
  * is writable: HOME inside a scratch dir or a configured root) is held without creating
  * anything: `anc` read-only, so no new entry can be made in it, and each entry it holds writable
- * again as before (the more specific grants inside them still apply). A reservation would leave
- * the name behind for good (see ./enforce.ts `materializeReservations`). The cost, in that place
+ * again as before (the more specific grants inside them still apply). A reservation would make
+ * the name in HOME for as long as the call runs (./reserve.ts). The cost, in that place
  * only: no new entry directly in `anc`, and an entry there cannot be renamed over or removed (a
  * mount point). The listing is one of the plan's facts (`R.probes`: `anc`'s mtime), so a new
  * entry made outside the sandbox computes the plan again.
@@ -365,20 +385,33 @@ function maskGrants(anc: string, missing: string, grants: Grant[], R: Resolver):
   return out;
 }
 
-/** Names of directories that hold only control files, reserved where they do not exist yet. */
-const RESERVED_DIRS = new Set(['.claude', 'hooks', 'bashguard', 'git']);
+/**
+ * Names of directories that hold only control files (a client's or bashguard's own), reserved
+ * whole where they do not exist yet; another missing directory on the way to one (`.github/` for
+ * `.github/hooks/`) is made as a plain directory and stays writable.
+ */
+const RESERVED_DIRS = new Set(['.claude', '.codex', '.gemini', '.cursor', 'hooks', 'rules', 'bashguard', 'git']);
 
 /**
- * The directory to reserve for a missing protected path: the first missing component below its
- * nearest existing ancestor, when that is a directory (a file cannot be reserved without leaving
- * an empty file behind) named like a control directory, below the worktree or HOME.
+ * The directories to make for a missing protected path, below the worktree or HOME: the missing
+ * components from its nearest existing ancestor down to the first one named like a control
+ * directory (reserved: the last of them), where each is certainly a directory (a file cannot be
+ * reserved without an empty file standing for it during the call); else null.
  */
-function reservable(path: string, anc: string, roots: (string | null)[]): string | null {
+function reservable(path: string, anc: string, roots: (string | null)[]): string[] | null {
   if (!roots.some((r) => r !== null && (anc === r || isInside(anc, r)))) return null;
+  // (`anc` is physical: a path that reaches it through a symlink is not reserved here)
+  if (!isInside(path, anc)) return null;
   const rest = path.slice(anc === '/' ? 1 : anc.length + 1).split('/');
-  const name = rest[0]!;
-  const isDirName = rest.length > 1 || !/.\./.test(name);
-  return isDirName && RESERVED_DIRS.has(name) ? `${anc === '/' ? '' : anc}/${name}` : null;
+  const out: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const name = rest[i]!;
+    const isDirName = i < rest.length - 1 || !/.\./.test(name);
+    if (!isDirName) return null;
+    out.push(`${anc === '/' ? '' : anc}/${rest.slice(0, i + 1).join('/')}`);
+    if (RESERVED_DIRS.has(name)) return out;
+  }
+  return null;
 }
 
 /** The most specific grant containing `path` other than itself. */

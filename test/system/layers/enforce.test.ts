@@ -7,7 +7,7 @@
  * bubblewrap skip, saying why, where it cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
@@ -444,10 +444,18 @@ describe('the enforce setting and the hook', () => {
 
   it.runIf(canRun)('what the analyzer cannot decide runs under the kernel where it holds (issue 51 item 5); with enforcement off the ask stays; a certain escape is still denied', async () => {
     rmSync(join(home, '.config'), { recursive: true, force: true });
-    // Where a control file does not exist and no mount can reserve it (no `.codex/` in the worktree), the ask stays, naming it.
+    // Where a control file does not exist and no mount can reserve it (`.codex` a link to a
+    // scratch dir: its files would land there), the ask stays, naming it.
+    const elsewhere = join(L.root, 'tmp', 'codex-elsewhere');
+    mkdirSync(elsewhere, { recursive: true });
+    symlinkSync(elsewhere, join(L.worktree, '.codex'));
     const unheld = await hook({ command: 'tar -xf ../../../other.tar' });
     expect(unheld.out?.permissionDecision).toBe('ask');
     expect(unheld.out?.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG1005\] the kernel leaves \S+\/\.codex\/hooks\.json writable/);
+    rmSync(join(L.worktree, '.codex'));
+    // The client directories do not exist: each is reserved for the call, so nothing can make them.
+    const reserved = await hook({ command: 'tar -xf ../../../other.tar' });
+    expect(reserved.out?.permissionDecision, reserved.out?.permissionDecisionReason).toBe('allow');
     // The client directories of a configured project exist: each is read-only as a whole.
     for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github/hooks']) mkdirSync(join(L.worktree, d), { recursive: true });
     // A tree writer near control files (the archive's names are not known statically), a write target not resolved.

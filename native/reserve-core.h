@@ -1,0 +1,421 @@
+/*
+ * Reservations that leave no trace (issue 51 item 3), shared by the bash builtin `bashguard_mounts`
+ * and the helper's `--mounts` and `--reserve` (native/landlock-builtin.c, native/landlock-exec.c).
+ *
+ * A control path of the plan that does not exist yet (`<worktree>/.codex/` for `.codex/hooks.json`)
+ * is held by a mount on its first missing ancestor, and a mount needs a mount point: the text's
+ * `t/path` (an empty read-only tmpfs), `n/path` (/dev/null on an empty file) and `m/path` (a plain
+ * directory between, bound onto itself so it cannot be renamed away) are created here when missing,
+ * each one recorded in the registry `R/dir` names (a private directory of the user's, outside the
+ * write roots' listings: `<tmp>/bashguard-cwd-<uid>/reserved`) as `c-<dev>-<ino>` holding its kind
+ * and path. After the call a sweeper removes what was recorded and is still that file and empty.
+ *
+ * Removing a mount point that another mount namespace uses detaches that mount there (Linux 3.18),
+ * which would free the name for a sandbox a background process keeps alive. So:
+ * - creation and the mounts happen under a shared flock on `<registry>/lock` (the caller closes it
+ *   once its mounts are made; bubblewrap's path passes it to bwrap, whose inner shell closes it),
+ *   and the sweep runs only under the exclusive lock, taken without waiting (a call in setup: the
+ *   sweep is left to a later one);
+ * - a recorded path stays while any mount namespace other than the sweeper's has a mount on it
+ *   (every process's /proc/PID/ns/mnt, then that namespace's mountinfo), and while a process of the
+ *   user's that started after it was recorded cannot be inspected (a sandboxed process can make
+ *   itself non-dumpable; ssh-agent, started before, does not hold the sweep up);
+ * - every sweeper sweeps the whole registry, so what a killed call or a background process left is
+ *   removed by a later call.
+ * The sweeper is a process of its own, detached (its own session, no descriptor of the client's),
+ * started before the namespaces and waiting on the caller's pidfd: it sweeps when the call's
+ * process ends, however it ends (SIGKILL included).
+ */
+#ifndef BASHGUARD_RESERVE_CORE_H
+#define BASHGUARD_RESERVE_CORE_H
+#include "landlock-core.h"
+#include <dirent.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <time.h>
+
+#define SYS_PIDFD_OPEN_NR 434
+#define SYS_CLOSE_RANGE_NR 436
+#define RESERVE_MAX 256
+#define RESERVE_LOCK_FD 6
+
+/* The registry's descriptor (a directory) and the shared lock's, or -1. */
+static int reserve_dir = -1;
+static int reserve_lock = -1;
+
+/*
+ * Writes the record of a path this call created: `c-<dev>-<ino>` holding `<kind><path>`, then a
+ * line with its parent's mtime before and after (seconds and nanoseconds each) and when it was
+ * made (CLOCK_REALTIME, nanoseconds): the sweeper removes in reverse order of making and puts the
+ * parent's mtime back where nothing else changed it.
+ */
+static void record(char kind, const char *path, const struct stat *st, const struct stat *before, const struct stat *after) {
+  char name[64];
+  snprintf(name, sizeof name, "c-%llx-%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+  int fd = openat(reserve_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    if (errno == EEXIST) return;
+    fail(EXIT_SETUP, "cannot record the reservation", path, errno);
+  }
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  char tail[160];
+  int tl = snprintf(tail, sizeof tail, "\n%lld %ld %lld %ld %lld", (long long)before->st_mtim.tv_sec, before->st_mtim.tv_nsec, (long long)after->st_mtim.tv_sec, after->st_mtim.tv_nsec, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+  size_t len = strlen(path);
+  int ok = write(fd, &kind, 1) == 1 && write(fd, path, len) == (ssize_t)len && write(fd, tail, (size_t)tl) == tl;
+  close(fd);
+  if (!ok) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
+}
+
+/* Creates `path` (kind t/m: a directory, n: an empty file) when it is missing, its parent reached without a symlink; records what it made. */
+static void reserve_one(char kind, const char *path) {
+  const char *slash = strrchr(path, '/');
+  char parent[4096];
+  size_t plen = slash == path ? 1 : (size_t)(slash - path);
+  if (!slash || plen >= sizeof parent || !slash[1]) fail(EXIT_USAGE, "not a path to reserve:", path, 0);
+  memcpy(parent, path, plen);
+  parent[plen] = 0;
+  int pfd = open_nofollow(parent, 1);
+  if (pfd < 0) fail(EXIT_SETUP, "cannot reach without a symlink:", parent, errno);
+  const char *name = slash + 1;
+  int made = 0;
+  struct stat before, after;
+  if (fstat(pfd, &before) != 0) fail(EXIT_SETUP, "cannot reserve", path, errno);
+  if (kind == 'n') {
+    int fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      made = 1;
+    } else if (errno != EEXIST) fail(EXIT_SETUP, "cannot reserve", path, errno);
+  } else if (mkdirat(pfd, name, 0755) == 0) made = 1;
+  else if (errno != EEXIST) fail(EXIT_SETUP, "cannot reserve", path, errno);
+  struct stat st;
+  if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || fstat(pfd, &after) != 0) fail(EXIT_SETUP, "cannot reserve", path, errno);
+  close(pfd);
+  if (kind == 'n' ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)) fail(EXIT_SETUP, "cannot reserve (another kind of file is in the way):", path, 0);
+  if (made) record(kind, path, &st, &before, &after);
+}
+
+/* Whether the registry holds a record (the sweeper has work). */
+static int records_exist(void) {
+  int fd = openat(reserve_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = fd < 0 ? NULL : fdopendir(fd);
+  if (!d) {
+    if (fd >= 0) close(fd);
+    return 0;
+  }
+  int any = 0;
+  for (struct dirent *e; !any && (e = readdir(d));) any = e->d_name[0] == 'c' && e->d_name[1] == '-';
+  closedir(d);
+  return any;
+}
+
+/* A line of /proc/PID/mountinfo's mount point, escaped as the kernel writes it (space, tab, newline, backslash in octal). */
+static void escape_mountinfo(const char *path, char *out, size_t size) {
+  size_t o = 0;
+  for (const char *c = path; *c && o + 5 < size; c++) {
+    if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\') o += (size_t)snprintf(out + o, size - o, "\\%03o", (unsigned char)*c);
+    else out[o++] = *c;
+  }
+  out[o] = 0;
+}
+
+struct rec {
+  char kind;
+  char path[4096];
+  char escaped[4096 * 4 + 1];
+  unsigned long long dev, ino;
+  double since; /* when it was recorded, in seconds since boot */
+  struct timespec before, after; /* the parent's mtime before and after it was made */
+  long long made; /* when it was made (CLOCK_REALTIME, ns): removed in reverse order */
+  int used;
+};
+
+/* Reads a small /proc file into buf; its length, or -1. */
+static ssize_t read_small(const char *file, char *buf, size_t size) {
+  int fd = open(file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, size - 1);
+  close(fd);
+  if (n >= 0) buf[n] = 0;
+  return n;
+}
+
+/* Marks the records whose path is a mount point in the namespace of /proc/<pid>. */
+static void mark_mounts(const char *pid, struct rec *r, int n) {
+  char file[300];
+  snprintf(file, sizeof file, "/proc/%s/mountinfo", pid);
+  FILE *f = fopen(file, "re");
+  if (!f) {
+    /* (gone: nothing to mark; unreadable: in doubt) */
+    if (errno != ENOENT && errno != ESRCH)
+      for (int i = 0; i < n; i++) r[i].used = 1;
+    return;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, f) > 0) {
+    /* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+    char *p = line;
+    for (int field = 0; field < 4 && p; field++) p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+    if (!p) continue;
+    size_t len = strcspn(p, " ");
+    for (int i = 0; i < n; i++)
+      if (strlen(r[i].escaped) == len && memcmp(p, r[i].escaped, len) == 0) r[i].used = 1;
+  }
+  free(line);
+  fclose(f);
+}
+
+/* Seconds since boot of a process's start (/proc/PID/stat field 22), or -1. */
+static double started(const char *pid) {
+  char file[300], buf[1024];
+  snprintf(file, sizeof file, "/proc/%s/stat", pid);
+  if (read_small(file, buf, sizeof buf) <= 0) return -1;
+  char *p = strrchr(buf, ')');
+  if (!p) return -1;
+  unsigned long long ticks = 0;
+  /* after ") ": field 3 is state; starttime is field 22 */
+  for (int field = 2; field < 22 && p; field++) p = strchr(p + 1, ' ');
+  if (!p || sscanf(p + 1, "%llu", &ticks) != 1) return -1;
+  return (double)ticks / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The real uid in /proc/PID/status, or -1. */
+static long status_uid(const char *pid) {
+  char file[300], buf[4096];
+  snprintf(file, sizeof file, "/proc/%s/status", pid);
+  if (read_small(file, buf, sizeof buf) <= 0) return -1;
+  char *u = strstr(buf, "\nUid:");
+  long uid;
+  return u && sscanf(u + 5, "%ld", &uid) == 1 ? uid : -1;
+}
+
+/* Marks every record some other mount namespace (or a process that cannot be inspected) may rely on. */
+static void mark_used(struct rec *r, int n) {
+  char self[64];
+  ssize_t sl = readlink("/proc/self/ns/mnt", self, sizeof self - 1);
+  DIR *proc = opendir("/proc");
+  if (sl <= 0 || !proc) {
+    for (int i = 0; i < n; i++) r[i].used = 1;
+    if (proc) closedir(proc);
+    return;
+  }
+  self[sl] = 0;
+  char seen[64][64];
+  int nseen = 0;
+  for (struct dirent *e; (e = readdir(proc));) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char file[300], ns[64];
+    snprintf(file, sizeof file, "/proc/%s/ns/mnt", e->d_name);
+    ssize_t l = readlink(file, ns, sizeof ns - 1);
+    if (l < 0) {
+      if (errno == ENOENT || errno == ESRCH) continue;
+      /* Not inspectable (non-dumpable): a process of the user's started after a record may be in its sandbox. */
+      if (status_uid(e->d_name) != (long)getuid()) continue;
+      double t = started(e->d_name);
+      for (int i = 0; i < n; i++)
+        if (t < 0 || t + 1 >= r[i].since) r[i].used = 1;
+      continue;
+    }
+    ns[l] = 0;
+    if (strcmp(ns, self) == 0) continue;
+    int known = 0;
+    for (int i = 0; i < nseen && !known; i++) known = strcmp(seen[i], ns) == 0;
+    if (known) continue;
+    if (nseen < 64) strcpy(seen[nseen++], ns);
+    mark_mounts(e->d_name, r, n);
+  }
+  closedir(proc);
+}
+
+static int sweep_locked(int dir);
+
+/*
+ * Removes each recorded path no other namespace relies on when it is still the file recorded and
+ * empty; drops its record. Returns how many records stay in use (1 where the lock is busy).
+ */
+static int sweep_once(int dir) {
+  int lock = openat(dir, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (lock < 0) return 0;
+  if (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    close(lock);
+    return 1; /* (a call is being set up: its records may be free in a moment) */
+  }
+  int used = sweep_locked(dir);
+  close(lock);
+  return used;
+}
+
+static int sweep_locked(int dir) {
+  int dfd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+  if (!d) return 0;
+  static struct rec r[RESERVE_MAX];
+  static char names[RESERVE_MAX][256];
+  int n = 0;
+  struct timespec real, boot;
+  clock_gettime(CLOCK_REALTIME, &real);
+  clock_gettime(CLOCK_BOOTTIME, &boot);
+  double offset = (double)(real.tv_sec - boot.tv_sec) + (double)(real.tv_nsec - boot.tv_nsec) / 1e9;
+  for (struct dirent *e; n < RESERVE_MAX && (e = readdir(d));) {
+    struct rec *x = &r[n];
+    if (sscanf(e->d_name, "c-%llx-%llx", &x->dev, &x->ino) != 2) continue;
+    int fd = openat(dir, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[4097];
+    ssize_t len = read(fd, buf, sizeof buf - 1);
+    struct stat st;
+    int ok = len > 2 && fstat(fd, &st) == 0;
+    close(fd);
+    if (!ok || !buf[0] || !strchr("tnm", buf[0]) || buf[1] != '/') continue;
+    buf[len] = 0;
+    char *nl = strchr(buf, '\n');
+    long long b = 0, a = 0;
+    x->made = 0;
+    x->before.tv_sec = -1;
+    if (nl) {
+      *nl = 0;
+      if (sscanf(nl + 1, "%lld %ld %lld %ld %lld", &b, &x->before.tv_nsec, &a, &x->after.tv_nsec, &x->made) != 5) x->before.tv_sec = -1;
+      else {
+        x->before.tv_sec = (time_t)b;
+        x->after.tv_sec = (time_t)a;
+      }
+    }
+    x->kind = buf[0];
+    snprintf(x->path, sizeof x->path, "%s", buf + 1);
+    escape_mountinfo(x->path, x->escaped, sizeof x->escaped);
+    x->since = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 - offset;
+    x->used = 0;
+    snprintf(names[n], sizeof names[n], "%s", e->d_name);
+    n++;
+  }
+  closedir(d);
+  if (n == 0) return 0;
+  mark_used(r, n);
+  int used = 0;
+  /* In reverse order of making (deepest first where unknown): a directory made between (`m`)
+   * empties once what it holds is gone, and each parent's mtime goes back a step at a time. */
+  for (int pass = 0; pass < n; pass++) {
+    int best = -1;
+    for (int i = 0; i < n; i++)
+      if (r[i].kind && (best < 0 || r[i].made > r[best].made || (r[i].made == r[best].made && strlen(r[i].path) > strlen(r[best].path)))) best = i;
+    if (best < 0) break;
+    struct rec *x = &r[best];
+    char kind = x->kind;
+    x->kind = 0;
+    if (x->used) {
+      used++;
+      continue;
+    }
+    char *slash = strrchr(x->path, '/');
+    *slash = 0;
+    int pfd = open_nofollow(x->path[0] ? x->path : "/", 1);
+    *slash = '/';
+    struct stat st, ps;
+    int same = pfd >= 0 && fstatat(pfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && (unsigned long long)st.st_dev == x->dev && (unsigned long long)st.st_ino == x->ino;
+    /* (the parent's mtime is put back only where it is still what the making left) */
+    int untouched = same && x->before.tv_sec >= 0 && fstat(pfd, &ps) == 0 && ps.st_mtim.tv_sec == x->after.tv_sec && ps.st_mtim.tv_nsec == x->after.tv_nsec;
+    int gone = 0;
+    if (same && kind == 'n' && S_ISREG(st.st_mode) && st.st_size == 0) gone = unlinkat(pfd, slash + 1, 0) == 0;
+    else if (same && kind != 'n' && S_ISDIR(st.st_mode)) gone = unlinkat(pfd, slash + 1, AT_REMOVEDIR) == 0;
+    if (gone && untouched) {
+      int dirfd_ = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      struct timespec times[2] = {{0, UTIME_OMIT}, x->before};
+      if (dirfd_ >= 0) {
+        (void)futimens(dirfd_, times);
+        close(dirfd_);
+      }
+    }
+    if (pfd >= 0) close(pfd);
+    /* (removed, gone, replaced, or made the user's by what was put in it: no longer ours to sweep) */
+    (void)unlinkat(dir, names[best], 0);
+  }
+  return used;
+}
+
+/*
+ * Sweeps, and again a few times over ~1.5 s while a record is still in use: a sandbox's last
+ * process (bubblewrap's init, a short background job) may outlive the call by a moment. What a
+ * longer one keeps is left to a later call's sweeper. (The lock is not held in between: a call
+ * being set up waits for it.)
+ */
+static void sweep(int dir) {
+  for (int delay_ms = 50; sweep_once(dir) > 0 && delay_ms <= 800; delay_ms *= 2) {
+    struct timespec t = {0, (long)delay_ms * 1000000L};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+  }
+}
+
+/* Starts the sweeper: a detached grandchild that sweeps the registry once this process has ended. */
+static void start_sweeper(void) {
+  int pidfd = (int)syscall(SYS_PIDFD_OPEN_NR, getpid(), 0);
+  if (pidfd < 0) return; /* (Linux < 5.3: a later call's sweeper sweeps) */
+  pid_t child = fork();
+  if (child == 0) {
+    if (fork() != 0) _exit(0);
+    setsid();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, 0);
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    int keep[2] = {pidfd, reserve_dir};
+    int lo = keep[0] < keep[1] ? keep[0] : keep[1], hi = keep[0] < keep[1] ? keep[1] : keep[0];
+    if (syscall(SYS_CLOSE_RANGE_NR, 3, lo - 1, 0) != 0 || (hi > lo + 1 && syscall(SYS_CLOSE_RANGE_NR, lo + 1, hi - 1, 0) != 0) || syscall(SYS_CLOSE_RANGE_NR, hi + 1, ~0U, 0) != 0) {
+      for (int fd = 3; fd < 4096; fd++)
+        if (fd != pidfd && fd != reserve_dir) close(fd);
+    }
+    struct pollfd p = {pidfd, POLLIN, 0};
+    while (poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+    sweep(reserve_dir);
+    _exit(0);
+  }
+  close(pidfd);
+  if (child > 0)
+    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/*
+ * Opens the registry and takes the shared lock (`inherit`: it survives an exec, bubblewrap's
+ * path); the caller then reserves each `t`, `n` and `m` path with `reserve_one`, and calls
+ * `reserve_sweeper`.
+ */
+static void reserve_begin(const char *registry, int inherit) {
+  reserve_dir = open_nofollow(registry, 1);
+  if (reserve_dir >= 0) {
+    /* (an O_PATH descriptor cannot be read or locked: opened again through it) */
+    int real = openat(reserve_dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    close(reserve_dir);
+    reserve_dir = real;
+  }
+  if (reserve_dir < 0) fail(EXIT_SETUP, "cannot open the reservations' registry", registry, errno);
+  reserve_lock = openat(reserve_dir, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | (inherit ? 0 : O_CLOEXEC), 0600);
+  if (reserve_lock < 0) fail(EXIT_SETUP, "cannot open the reservations' lock in", registry, errno);
+  /* (bubblewrap's path: on descriptor 6, which the inner shell closes once the sandbox is made) */
+  if (inherit && reserve_lock != RESERVE_LOCK_FD) {
+    if (dup2(reserve_lock, RESERVE_LOCK_FD) < 0) fail(EXIT_SETUP, "cannot keep the reservations' lock", registry, errno);
+    close(reserve_lock);
+    reserve_lock = RESERVE_LOCK_FD;
+  }
+  while (flock(reserve_lock, LOCK_SH) != 0)
+    if (errno != EINTR) fail(EXIT_SETUP, "cannot lock the reservations' registry", registry, errno);
+}
+
+/* Starts the sweeper where the registry holds anything to sweep. */
+static void reserve_sweeper(void) {
+  if (reserve_dir >= 0 && records_exist()) start_sweeper();
+}
+
+/* Releases the shared lock once the mounts are made (the namespace now holds them). */
+static void reserve_done(void) {
+  if (reserve_lock >= 0) close(reserve_lock);
+  if (reserve_dir >= 0) close(reserve_dir);
+  reserve_lock = reserve_dir = -1;
+}
+
+#endif

@@ -1,0 +1,103 @@
+/**
+ * Reservations that leave no trace (issue 51 item 3): what a call makes for the plan's missing
+ * control paths (an empty directory for a read-only tmpfs, ./grants.ts `reserve`) is recorded in a
+ * registry of the user's and removed after the call by the sweeper of native/reserve-core.h, which
+ * the builtin and the helper start. This file holds the hook's side: the registry, what it
+ * records, the helper's `--reserve` text for bubblewrap's path, and the hook-made reservations
+ * where no program of bashguard's can make them.
+ */
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { readRegularFile } from '../../util/safe-read.js';
+import type { Grant, SandboxPlan } from './grants.js';
+
+/**
+ * Where the wrapper records what it makes for the plan's reservations (native/reserve-core.h):
+ * `<cwd dir>/reserved` (`dir`: ./enforce.ts `cwdDir`), private to the user and outside the write roots' listings; null where
+ * there is no private cwd dir.
+ */
+export function reservationRegistry(dir: string | null): string | null {
+  if (!dir) return null;
+  const reg = `${dir}/reserved`;
+  try {
+    mkdirSync(reg, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null;
+  }
+  const st = lstatSync(reg, { throwIfNoEntry: false });
+  return st?.isDirectory() && (!process.getuid || st.uid === process.getuid()) && (st.mode & 0o077) === 0 ? reg : null;
+}
+
+/**
+ * Makes the plan's reservations real from the hook, where no program of bashguard's makes them in
+ * the call (bubblewrap without the helper): each missing reserved path is created now (an empty
+ * file where empty means absent, an empty directory, the directories on the way to one) and from
+ * then on bound like any other control path. Each one made is recorded in `registry`, and the
+ * sweeper of a later call that has the helper removes it when no sandbox relies on it any more
+ * (native/reserve-core.h); without a registry it stays. A path that cannot be created is left out,
+ * and listed in `unreserved`.
+ */
+export function materializeReservations(plan: SandboxPlan, registry: string | null = null): SandboxPlan {
+  if (!plan.grants.some((g) => g.reserve)) return plan;
+  const grants: Grant[] = [];
+  const unreserved = [...plan.unreserved];
+  for (const g of plan.grants) {
+    if (!g.reserve) {
+      grants.push(g);
+      continue;
+    }
+    let made = false;
+    try {
+      if (g.reserve === 'file') closeSync(openSync(g.path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644));
+      else mkdirSync(g.path, { mode: 0o755 });
+      made = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        unreserved.push(g.path);
+        continue;
+      }
+    }
+    const st = lstatSync(g.path, { throwIfNoEntry: false, bigint: true });
+    if (!st || st.isSymbolicLink() || (g.reserve === 'file' ? !st.isFile() : !st.isDirectory())) {
+      unreserved.push(g.path);
+      continue;
+    }
+    if (made && registry) {
+      try {
+        writeFileSync(`${registry}/c-${st.dev.toString(16)}-${st.ino.toString(16)}`, `${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : 't'}${g.path}`, { flag: 'wx', mode: 0o600 });
+      } catch {
+        // (recorded already, or no registry to write: it stays)
+      }
+    }
+    const { reserve: _r, ...rest } = g;
+    grants.push(g.reserve === 'between' ? rest : { ...rest, access: 'ro', why: g.why.replace(/^reserves /, 'reserved: ') });
+  }
+  return { ...plan, grants, unreserved };
+}
+
+/** The paths the registry's records name (what calls made for their reservations and no sweep has removed yet). */
+export function recordedReservations(registry: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(registry);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const n of names) {
+    if (!n.startsWith('c-')) continue;
+    const r = readRegularFile(`${registry}/${n}`, { maxBytes: 8192 });
+    const line = r.ok ? r.text.split('\n')[0]! : '';
+    if (/^[tnm]\//.test(line)) out.push(line.slice(1));
+  }
+  return out.sort();
+}
+
+/** The reservation lines of the plan's mounts text, with the registry's, for the helper's `--reserve` (bubblewrap's path). */
+export function reserveText(plan: SandboxPlan, registry: string): string | null {
+  const lines = [`R${registry}`];
+  for (const g of plan.grants) if (g.reserve) lines.push(`${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : 't'}${g.path}`);
+  return lines.some((l) => l.includes('\n')) ? null : lines.join('\n');
+}
+
+/** The descriptor bubblewrap's path holds the reservations' lock on (native/reserve-core.h), closed by the inner shell. */
+export const RESERVE_LOCK_FD = 6;
