@@ -6,9 +6,9 @@
  * is held by a mount on its first missing ancestor, and a mount needs a mount point: the text's
  * `t/path` (an empty read-only tmpfs), `n/path` (/dev/null on an empty file) and `m/path` (a plain
  * directory between, bound onto itself so it cannot be renamed away) are created here when missing,
- * each one recorded in the registry `R/dir` names (a private directory of the user's, outside the
- * write roots' listings: `<tmp>/bashguard-cwd-<uid>/reserved`) as `c-<dev>-<ino>` holding its kind
- * and path. After the call a sweeper removes what was recorded and is still that file and empty.
+ * each one recorded in the registry `R/dir` names (`reserved/` in bashguard's private cache
+ * directory, read-only in every sandbox, so the command cannot plant a record) as `c-<dev>-<ino>`
+ * holding its kind and path. After the call a sweeper removes what was recorded and is still that file and empty.
  *
  * Removing a mount point that another mount namespace uses detaches that mount there (Linux 3.18),
  * which would free the name for a sandbox a background process keeps alive. So:
@@ -402,8 +402,12 @@ static void reserve_begin(const char *registry, int inherit) {
     close(reserve_lock);
     reserve_lock = RESERVE_LOCK_FD;
   }
-  while (flock(reserve_lock, LOCK_SH) != 0)
-    if (errno != EINTR) fail(EXIT_SETUP, "cannot lock the reservations' registry", registry, errno);
+  /* (waited for at most ~10 s: a process holding the lock longer fails the call rather than hanging it) */
+  for (int tries = 0; flock(reserve_lock, LOCK_SH | LOCK_NB) != 0; tries++) {
+    if ((errno != EWOULDBLOCK && errno != EINTR) || tries >= 1000) fail(EXIT_SETUP, "cannot lock the reservations' registry", registry, errno);
+    struct timespec t = {0, 10 * 1000000L};
+    nanosleep(&t, NULL);
+  }
 }
 
 /* Starts the sweeper where the registry holds anything to sweep. */

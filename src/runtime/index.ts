@@ -11,7 +11,7 @@
 export { mark, stagesLine } from './startup/marks.js';
 export { smallCache, type SmallCache } from './startup/small-cache.js';
 export { cacheLocation } from './startup/cache-location.js';
-export { dirIsPrivate, prepareDir, readPrivateFile } from './startup/cache-dir.js';
+export { cacheDir, dirIsPrivate, prepareDir, readPrivateFile } from './startup/cache-dir.js';
 export { CODE_CACHE_REQUIRE_WARM_UP, CODE_CACHE_WARM_UP, CODE_CACHE_WARMED } from './startup/cache-name.js';
 export { loadStartBundle } from './startup/cached-load.js';
 export { v8FlagSetter } from './startup/v8-flags.js';

@@ -538,12 +538,12 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     // (the program that starts the sandbox is a control path of the plan)
     const bw = mountsHelper ?? physicalPath(bwrap!) ?? bwrap!;
     const reserver = opts.reserve !== false && process.platform === 'linux' ? (helper ?? landlockHelper()) : null;
-    const registry = reserver ? reservationRegistry(cwdDir(env)) : null;
+    const registry = reserver ? reservationRegistry(env) : null;
     const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store, true, registry ? recordedReservations(registry) : []);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     // The reservations' mount points are made in the call, by the builtin or the helper, and
     // removed after it (native/reserve-core.h); by the hook only where neither can run.
-    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : registry ? planned : materializeReservations(planned, reservationRegistry(cwdDir(env)));
+    const plan = opts.reserve === false ? { ...planned, grants: planned.grants.filter((g) => !g.reserve) } : registry ? planned : materializeReservations(planned, reservationRegistry(env));
     const root = process.getuid?.() === 0;
     // (`needed` once for both bubblewrap's arguments and the mounts text)
     let kept: Grant[] | undefined;

@@ -2,29 +2,27 @@
  * Reservations that leave no trace (issue 51 item 3): what a call makes for the plan's missing
  * control paths (an empty directory for a read-only tmpfs, ./grants.ts `reserve`) is recorded in a
  * registry of the user's and removed after the call by the sweeper of native/reserve-core.h, which
- * the builtin and the helper start. This file holds the hook's side: the registry, what it
+ * the builtin and the helper start. This file holds the hook's side: the registry (in bashguard's cache directory), what it
  * records, the helper's `--reserve` text for bubblewrap's path, and the hook-made reservations
  * where no program of bashguard's can make them.
  */
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
+import { cacheDir, dirIsPrivate, prepareDir } from '../../runtime/index.js';
 import type { Grant, SandboxPlan } from './grants.js';
 
 /**
  * Where the wrapper records what it makes for the plan's reservations (native/reserve-core.h):
- * `<cwd dir>/reserved` (`dir`: ./enforce.ts `cwdDir`), private to the user and outside the write roots' listings; null where
- * there is no private cwd dir.
+ * `reserved/` in bashguard's private cache directory, which every plan keeps read-only (a record
+ * planted by the command would have the sweeper remove an empty directory of its choosing);
+ * null where there is none (BASHGUARD_CODE_CACHE=0, no HOME): then the hook makes the
+ * reservations and they stay.
  */
-export function reservationRegistry(dir: string | null): string | null {
-  if (!dir) return null;
+export function reservationRegistry(env: Record<string, string | undefined>): string | null {
+  const dir = cacheDir(env);
+  if (!dir || !prepareDir(dir)) return null;
   const reg = `${dir}/reserved`;
-  try {
-    mkdirSync(reg, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null;
-  }
-  const st = lstatSync(reg, { throwIfNoEntry: false });
-  return st?.isDirectory() && (!process.getuid || st.uid === process.getuid()) && (st.mode & 0o077) === 0 ? reg : null;
+  return prepareDir(reg) && dirIsPrivate(reg) ? reg : null;
 }
 
 /**

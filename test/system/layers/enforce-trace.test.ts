@@ -32,12 +32,17 @@ function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv, timeo
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, cwd: dir };
 }
 
-/** Every entry beneath `dir` with its type, size, mode and mtime (a name created and removed again changes its directory's mtime). */
+/**
+ * Every entry beneath `dir` with its type, size, mode and mtime (a name created and removed again
+ * changes its directory's mtime), but bashguard's own registry of the reservations it makes, in
+ * its cache directory (~/.cache/bashguard/reserved: the hook's state, not a trace).
+ */
 function listing(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
+      if (p.endsWith('/.cache/bashguard/reserved')) continue;
       // (a reservation the sweeper removes while this lists)
       const st = lstatSync(p, { throwIfNoEntry: false });
       if (!st) continue;
@@ -170,6 +175,7 @@ describe.skipIf(!canRun).each([
     mkdirSync(join(home2, '.config'), { recursive: true });
     writeFileSync(join(home2, 'notes.txt'), 'a\n');
     const env2 = { ...env, HOME: home2 };
+    const worktree0 = listing(L.worktree);
     // (the hook's own state, made by its first call in its cache dir, ~/.cache/bashguard, a write root)
     expect(run('true', L.worktree, undefined, undefined, env2).code).toBe(0);
     const before = listing(home2);
@@ -184,6 +190,9 @@ describe.skipIf(!canRun).each([
     expect(run('echo b >> ~/notes.txt && echo c > ~/work/f', L.worktree, undefined, undefined, env2).code).toBe(0);
     expect(readFileSync(join(home2, 'notes.txt'), 'utf8')).toBe('a\nb\n');
     expect(readFileSync(join(home2, 'work', 'f'), 'utf8')).toBe('c\n');
+    // Another HOME keeps its own registry of reservations (its cache dir): its sweeper is let
+    // finish before the next session in this worktree (docs/limits.md: two HOMEs at once).
+    settle(L.worktree, worktree0);
   });
 
   it.runIf(here)('ordinary work runs: a commit, npm install of a local package, a test run, a server reached from the next call, a cd', () => {
