@@ -101,6 +101,8 @@ interface Scratch {
  */
 function snapshot(s: Scratch): string[] {
   const skip = new Set([s.L.worktree, s.tmp, join(s.common, 'objects'), join(s.common, 'worktrees', 'b1'), join(s.common, 'refs', 'heads', 'b1'), join(s.common, 'logs', 'refs', 'heads', 'b1')]);
+  // (bashguard's own registry of the reservations its calls make and sweep, in its cache dir: src/layers/sandbox/reserve.ts)
+  skip.add(join(s.home, '.cache', 'bashguard', 'reserved'));
   // (Landlock's plan keeps the shared refs and reflogs writable: docs/limits.md)
   if (!s.refsHeld) for (const d of ['refs', 'logs', 'packed-refs']) skip.add(join(s.common, d));
   const noMtime = new Set([join(s.common, 'refs', 'heads'), join(s.common, 'logs', 'refs', 'heads')]);
