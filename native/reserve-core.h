@@ -7,8 +7,9 @@
  * `t/path` (an empty read-only tmpfs), `n/path` (/dev/null on an empty file) and `m/path` (a plain
  * directory between, bound onto itself so it cannot be renamed away) are created here when missing,
  * each one recorded in the registry `R/dir` names (`reserved/` in bashguard's private cache
- * directory, read-only in every sandbox, so the command cannot plant a record) as `c-<dev>-<ino>`
- * holding its kind and path. After the call a sweeper removes what was recorded and is still that file and empty.
+ * directory, read-only in every sandbox, so the command cannot plant a record) in `c-<pid>-<ns>`
+ * (one record file per call, a line per path). After the call a sweeper removes what was
+ * recorded and is still that file and empty.
  *
  * Removing a mount point that another mount namespace uses detaches that mount there (Linux 3.18),
  * which would free the name for a sandbox a background process keeps alive. So:
@@ -43,27 +44,28 @@
 static int reserve_dir = -1;
 static int reserve_lock = -1;
 
+/* This call's record file (`c-<pid>-<ns>`), opened at its first reservation made, or -1. */
+static int record_fd = -1;
+
 /*
- * Writes the record of a path this call created: `c-<dev>-<ino>` holding `<kind><path>`, then a
- * line with its parent's mtime before and after (seconds and nanoseconds each) and when it was
- * made (CLOCK_REALTIME, nanoseconds): the sweeper removes in reverse order of making and puts the
- * parent's mtime back where nothing else changed it.
+ * Records a path this call made: one line `<kind><path>` TAB `<dev> <ino>`, its parent's mtime
+ * before and after (seconds and nanoseconds each) and when it was made (CLOCK_REALTIME,
+ * nanoseconds): the sweeper removes in reverse order of making and puts the parent's mtime back
+ * where nothing else changed it. One file per call (each file made costs the call ~0.2 ms).
  */
 static void record(char kind, const char *path, const struct stat *st, const struct stat *before, const struct stat *after) {
-  char name[64];
-  snprintf(name, sizeof name, "c-%llx-%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
-  int fd = openat(reserve_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    if (errno == EEXIST) return;
-    fail(EXIT_SETUP, "cannot record the reservation", path, errno);
-  }
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  char tail[160];
-  int tl = snprintf(tail, sizeof tail, "\n%lld %ld %lld %ld %lld", (long long)before->st_mtim.tv_sec, before->st_mtim.tv_nsec, (long long)after->st_mtim.tv_sec, after->st_mtim.tv_nsec, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+  if (record_fd < 0) {
+    char name[64];
+    snprintf(name, sizeof name, "c-%ld-%lld", (long)getpid(), (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    record_fd = openat(reserve_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (record_fd < 0) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
+  }
+  char tail[200];
+  int tl = snprintf(tail, sizeof tail, "\t%llx %llx %lld %ld %lld %ld %lld\n", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino, (long long)before->st_mtim.tv_sec, before->st_mtim.tv_nsec, (long long)after->st_mtim.tv_sec, after->st_mtim.tv_nsec, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
   size_t len = strlen(path);
-  int ok = write(fd, &kind, 1) == 1 && write(fd, path, len) == (ssize_t)len && write(fd, tail, (size_t)tl) == tl;
-  close(fd);
+  int ok = write(record_fd, &kind, 1) == 1 && write(record_fd, path, len) == (ssize_t)len && write(record_fd, tail, (size_t)tl) == tl;
   if (!ok) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
 }
 
@@ -128,6 +130,9 @@ struct rec {
   double since; /* when it was recorded, in seconds since boot */
   struct timespec before, after; /* the parent's mtime before and after it was made */
   long long made; /* when it was made (CLOCK_REALTIME, ns): removed in reverse order */
+  int file; /* the record file it came from */
+  int done; /* removed, gone, or no longer ours: its line is dropped */
+  char line[4096 + 200]; /* its line, written again while it stays */
   int used;
 };
 
@@ -253,42 +258,47 @@ static int sweep_locked(int dir) {
   if (!d) return 0;
   static struct rec r[RESERVE_MAX];
   static char names[RESERVE_MAX][256];
-  int n = 0;
+  int n = 0, files = 0;
   struct timespec real, boot;
   clock_gettime(CLOCK_REALTIME, &real);
   clock_gettime(CLOCK_BOOTTIME, &boot);
   double offset = (double)(real.tv_sec - boot.tv_sec) + (double)(real.tv_nsec - boot.tv_nsec) / 1e9;
-  for (struct dirent *e; n < RESERVE_MAX && (e = readdir(d));) {
-    struct rec *x = &r[n];
-    if (sscanf(e->d_name, "c-%llx-%llx", &x->dev, &x->ino) != 2) continue;
+  static char buf[65536];
+  for (struct dirent *e; n < RESERVE_MAX && files < RESERVE_MAX && (e = readdir(d));) {
+    if (strncmp(e->d_name, "c-", 2) != 0) continue;
     int fd = openat(dir, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
-    char buf[4097];
     ssize_t len = read(fd, buf, sizeof buf - 1);
     struct stat st;
-    int ok = len > 2 && fstat(fd, &st) == 0;
+    int ok = len >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     close(fd);
-    if (!ok || !buf[0] || !strchr("tnm", buf[0]) || buf[1] != '/') continue;
+    if (!ok) continue;
     buf[len] = 0;
-    char *nl = strchr(buf, '\n');
-    long long b = 0, a = 0;
-    x->made = 0;
-    x->before.tv_sec = -1;
-    if (nl) {
+    snprintf(names[files], sizeof names[files], "%s", e->d_name);
+    for (char *line = buf, *nl; n < RESERVE_MAX && *line; line = nl + 1) {
+      nl = strchr(line, '\n');
+      if (!nl) break;
       *nl = 0;
-      if (sscanf(nl + 1, "%lld %ld %lld %ld %lld", &b, &x->before.tv_nsec, &a, &x->after.tv_nsec, &x->made) != 5) x->before.tv_sec = -1;
-      else {
-        x->before.tv_sec = (time_t)b;
-        x->after.tv_sec = (time_t)a;
-      }
+      struct rec *x = &r[n];
+      char *tab = strrchr(line, '\t');
+      long long bs, as;
+      if (!tab || !strchr("tnm", line[0]) || line[0] == 0 || line[1] != '/' || (size_t)(tab - line) >= sizeof x->path ||
+          sscanf(tab + 1, "%llx %llx %lld %ld %lld %ld %lld", &x->dev, &x->ino, &bs, &x->before.tv_nsec, &as, &x->after.tv_nsec, &x->made) != 7)
+        continue;
+      if (strlen(line) + 2 > sizeof x->line) continue;
+      snprintf(x->line, sizeof x->line, "%.4290s\n", line);
+      x->before.tv_sec = (time_t)bs;
+      x->after.tv_sec = (time_t)as;
+      x->kind = line[0];
+      memcpy(x->path, line + 1, (size_t)(tab - line - 1));
+      x->path[tab - line - 1] = 0;
+      escape_mountinfo(x->path, x->escaped, sizeof x->escaped);
+      x->since = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 - offset;
+      x->used = x->done = 0;
+      x->file = files;
+      n++;
     }
-    x->kind = buf[0];
-    snprintf(x->path, sizeof x->path, "%s", buf + 1);
-    escape_mountinfo(x->path, x->escaped, sizeof x->escaped);
-    x->since = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9 - offset;
-    x->used = 0;
-    snprintf(names[n], sizeof names[n], "%s", e->d_name);
-    n++;
+    files++;
   }
   closedir(d);
   if (n == 0) return 0;
@@ -308,6 +318,7 @@ static int sweep_locked(int dir) {
       used++;
       continue;
     }
+    x->done = 0;
     char *slash = strrchr(x->path, '/');
     *slash = 0;
     int pfd = open_nofollow(x->path[0] ? x->path : "/", 1);
@@ -329,7 +340,25 @@ static int sweep_locked(int dir) {
     }
     if (pfd >= 0) close(pfd);
     /* (removed, gone, replaced, or made the user's by what was put in it: no longer ours to sweep) */
-    (void)unlinkat(dir, names[best], 0);
+    x->done = 1;
+  }
+  /* Each record file without a line that stays is removed; one with some is written again with those. */
+  for (int f = 0; f < files; f++) {
+    int keep = 0;
+    for (int i = 0; i < n; i++) keep += r[i].file == f && !r[i].done;
+    if (!keep) {
+      (void)unlinkat(dir, names[f], 0);
+      continue;
+    }
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "t-%.250s", names[f]);
+    int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) continue;
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+      if (r[i].file == f && !r[i].done) ok = ok && write(fd, r[i].line, strlen(r[i].line)) == (ssize_t)strlen(r[i].line);
+    close(fd);
+    if (!ok || renameat(dir, tmp, dir, names[f]) != 0) (void)unlinkat(dir, tmp, 0);
   }
   return used;
 }
@@ -348,13 +377,16 @@ static void sweep(int dir) {
   }
 }
 
-/* Starts the sweeper: a detached grandchild that sweeps the registry once this process has ended. */
+/*
+ * Starts the sweeper: a child in its own session that sweeps the registry once this process has
+ * ended (one fork on the call's path; it outlives this process, so nothing waits for it here, and
+ * the shell or program this process becomes reaps no job of its).
+ */
 static void start_sweeper(void) {
   int pidfd = (int)syscall(SYS_PIDFD_OPEN_NR, getpid(), 0);
   if (pidfd < 0) return; /* (Linux < 5.3: a later call's sweeper sweeps) */
   pid_t child = fork();
   if (child == 0) {
-    if (fork() != 0) _exit(0);
     setsid();
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) {
@@ -375,9 +407,6 @@ static void start_sweeper(void) {
     _exit(0);
   }
   close(pidfd);
-  if (child > 0)
-    while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
-    }
 }
 
 /*
@@ -412,11 +441,15 @@ static void reserve_begin(const char *registry, int inherit) {
 
 /* Starts the sweeper where the registry holds anything to sweep. */
 static void reserve_sweeper(void) {
+  if (record_fd >= 0) close(record_fd);
+  record_fd = -1;
   if (reserve_dir >= 0 && records_exist()) start_sweeper();
 }
 
 /* Releases the shared lock once the mounts are made (the namespace now holds them). */
 static void reserve_done(void) {
+  if (record_fd >= 0) close(record_fd);
+  record_fd = -1;
   if (reserve_lock >= 0) close(reserve_lock);
   if (reserve_dir >= 0) close(reserve_dir);
   reserve_lock = reserve_dir = -1;

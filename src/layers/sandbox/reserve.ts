@@ -38,6 +38,8 @@ export function materializeReservations(plan: SandboxPlan, registry: string | nu
   if (!plan.grants.some((g) => g.reserve)) return plan;
   const grants: Grant[] = [];
   const unreserved = [...plan.unreserved];
+  // (the native sweeper's format, native/reserve-core.h `record`; no parent mtimes: none is put back)
+  const records: string[] = [];
   for (const g of plan.grants) {
     if (!g.reserve) {
       grants.push(g);
@@ -59,15 +61,16 @@ export function materializeReservations(plan: SandboxPlan, registry: string | nu
       unreserved.push(g.path);
       continue;
     }
-    if (made && registry) {
-      try {
-        writeFileSync(`${registry}/c-${st.dev.toString(16)}-${st.ino.toString(16)}`, `${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : 't'}${g.path}`, { flag: 'wx', mode: 0o600 });
-      } catch {
-        // (recorded already, or no registry to write: it stays)
-      }
-    }
+    if (made && registry) records.push(`${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : 't'}${g.path}\t${st.dev.toString(16)} ${st.ino.toString(16)} -1 0 -1 0 ${BigInt(Date.now()) * 1000000n + BigInt(records.length)}\n`);
     const { reserve: _r, ...rest } = g;
     grants.push(g.reserve === 'between' ? rest : { ...rest, access: 'ro', why: g.why.replace(/^reserves /, 'reserved: ') });
+  }
+  if (records.length && registry) {
+    try {
+      writeFileSync(`${registry}/c-${process.pid}-${Date.now()}000000`, records.join(''), { flag: 'wx', mode: 0o600 });
+    } catch {
+      // (not recorded: they stay)
+    }
   }
   return { ...plan, grants, unreserved };
 }
@@ -83,11 +86,14 @@ export function recordedReservations(registry: string): string[] {
   const out: string[] = [];
   for (const n of names) {
     if (!n.startsWith('c-')) continue;
-    const r = readRegularFile(`${registry}/${n}`, { maxBytes: 8192 });
-    const line = r.ok ? r.text.split('\n')[0]! : '';
-    if (/^[tnm]\//.test(line)) out.push(line.slice(1));
+    const r = readRegularFile(`${registry}/${n}`, { maxBytes: 65536 });
+    if (!r.ok) continue;
+    for (const line of r.text.split('\n')) {
+      const tab = line.lastIndexOf('\t');
+      if (tab > 1 && /^[tnm]\//.test(line)) out.push(line.slice(1, tab));
+    }
   }
-  return out.sort();
+  return [...new Set(out)].sort();
 }
 
 /** The reservation lines of the plan's mounts text, with the registry's, for the helper's `--reserve` (bubblewrap's path). */
