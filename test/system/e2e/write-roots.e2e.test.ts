@@ -24,7 +24,7 @@
  * issue): the engine's owners fix it; this file only records it. Skips, saying why, where
  * bubblewrap cannot start (BASHGUARD_REQUIRE_ALL=1: fails instead) or tmux is missing (that case).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -252,20 +252,21 @@ function guardedSuite(shell: string): void {
     expect(unexplained.map(show), on.digest).toEqual([]);
   });
 
-  // Issue 51 item 5 ("no tree-writer ask where the kernel holds the control files"), not met on
-  // this layout: the analyzer asks because the kernel leaves `<worktree>/.codex/hooks.json`
-  // writable (a control file that does not exist yet: no mount reserves it without a trace), and
-  // a -p session refuses the ask.
-  it.fails(`${TREE_WRITER} runs under the kernel instead of being asked (LANDS: issue 51 item 5)`, () => {
+  // Issue 51 item 5 ("no tree-writer ask where the kernel holds the control files"): the missing
+  // control dirs (`<worktree>/.codex/`, ...) are reserved for the call, so the kernel holds every
+  // control file and the tree writer runs under it.
+  it(`${TREE_WRITER} runs under the kernel instead of being asked (issue 51 item 5)`, () => {
     const i = on.steps.findIndex((st) => st.label === TREE_WRITER);
     expect(decision(on.answers[i]!).decision, on.answers[i]).toBe('allow');
     expect(on.byStep[i]?.result?.text, on.digest).toContain('hello');
   });
 
-  // Issue 51 item 3 ("no trace"), not done: the wrapper reserves `<worktree>/.claude/` as a
-  // mount point for its read-only binds and leaves the empty dir behind.
-  it.fails('no trace in the worktree: no `.claude/` is left where the session had none (LANDS: issue 51 item 3)', () => {
-    expect(existsSync(join(on.wt, '.claude')), 'a .claude/ left in the worktree').toBe(false);
+  // Issue 51 item 3 ("no trace"): the reservations' mount points the calls made are swept once
+  // no sandbox uses them (src/layers/sandbox/reserve.ts; the last call's sweeper runs as it ends).
+  it('no trace in the worktree: no control dir is left where the session had none (issue 51 item 3)', () => {
+    const left = () => ['.claude', '.codex', '.gemini', '.cursor', '.github'].filter((d) => existsSync(join(on.wt, d)));
+    for (let i = 0; i < 50 && left().length; i++) spawnSync('/bin/sleep', ['0.1']);
+    expect(left(), 'control dirs left in the worktree').toEqual([]);
   });
 }
 
