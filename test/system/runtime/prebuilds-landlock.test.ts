@@ -37,8 +37,8 @@ describe.skipIf(platformSkip(TUPLE !== 'linux-x64', PLATFORM_REASONS.linuxX64Gli
   it('records the source it was built from, which is this checkout\'s; static; runs', () => {
     const now = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-native.mjs'), '--landlock-sources'], { encoding: 'utf8' });
     expect(now.status).toBe(0);
-    expect(now.stdout).toMatch(/^[0-9a-f]{64} {2}native\/landlock-exec\.c\n[0-9a-f]{64} {2}native\/landlock-core\.h\n[0-9a-f]{64} {2}native\/mounts-core\.h\n[0-9a-f]{64} {2}native\/seccomp-core\.h\n[0-9a-f]{64} {2}native\/landlock-builtin\.c\ncc -static .*\ncc .*-shared/);
-    // A mismatch means a native/landlock-* or native/mounts-core.h source changed without `node scripts/build-native.mjs --prebuild-landlock`.
+    expect(now.stdout).toMatch(/^[0-9a-f]{64} {2}native\/landlock-exec\.c\n[0-9a-f]{64} {2}native\/landlock-core\.h\n[0-9a-f]{64} {2}native\/mounts-core\.h\n[0-9a-f]{64} {2}native\/reserve-core\.h\n[0-9a-f]{64} {2}native\/seccomp-core\.h\n[0-9a-f]{64} {2}native\/landlock-builtin\.c\ncc -static .*\ncc .*-shared/);
+    // A mismatch means a native/landlock-* or native/mounts-core.h or native/reserve-core.h source changed without `node scripts/build-native.mjs --prebuild-landlock`.
     expect(readFileSync(join(DIR, 'SOURCES.landlock'), 'utf8')).toBe(now.stdout);
     expect(hasInterpreter(join(DIR, 'bashguard-landlock'))).toBe(false);
     const r = spawnSync(join(DIR, 'bashguard-landlock'), ['--probe'], { encoding: 'utf8' });
