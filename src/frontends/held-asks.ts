@@ -40,7 +40,7 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
   const path = f.path;
   const inReserved = reserved.find((r) => path === r || isInside(path, r));
   if (inReserved) return `${path} lies in ${inReserved}, a control path that does not exist yet and is reserved only under bubblewrap's mounts (here: ${mechanism})`;
-  return covers(path) ? null : `the kernel leaves ${path} writable (a control file that does not exist yet, and no mount can reserve it: a symlink or another kind of file is in the way, or it lies directly in a writable directory)`;
+  return covers(path) ? null : `the kernel leaves ${path} writable (the plan does not hold it: a control file that does not exist yet where no mount can reserve it, through a symlink, beside another kind of file, or directly in a writable directory; or a path the plan keeps writable, such as /proc)`;
 }
 
 /**
