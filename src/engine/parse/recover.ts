@@ -54,8 +54,8 @@ export interface Tree {
   depth: number;
 }
 
-/** Parses an edited text; `failed` when it could not (time budget, depth): the repair is dropped. */
-export type Reparse = (text: string) => Tree | { failed: true };
+/** Parses an edited text; `failed` (why) when it could not (time budget, depth): the repair is dropped. */
+export type Reparse = (text: string) => Tree | { failed: string };
 
 type Joined = JoinedLine | null;
 

@@ -61,6 +61,9 @@ const ACCEPTED = [
   'echo ${p:-Password ($k on $d)}',
   // `[ \( ... \) ]` (POSIX grouping) after a line continuation.
   'if [ -z "$a" -o \\\n\t\\( "$b" != gpt -a "$c" != dos \\) -o \\\n\t\\( "$d" = dos \\) ]; then\n  exit 1\nfi',
+  // A lone word with a bracket expression in `[[ ]]` (a string test; socat's test.sh).
+  'if ! [ "$U" = Linux ] || ! [[ ^3\\.* ]] || ! [[ ^4\\.[0-4]\\.* ]]; then\n  exit 1\nfi',
+  '[[ 4\\.[0-4]\\. && -n $x ]] && echo a',
   // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
   'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
   'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
@@ -354,6 +357,17 @@ fi`;
     const findings = runScenario(parser, src).verdict.findings;
     expect(findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
     expect(findings.filter((f) => f.rule === 'BG0001').every((f) => !/joined/.test(f.message))).toBe(true);
+  });
+
+  it('past the fresh-start limit the rest is an analysis limit (BG0002), not a syntax error', () => {
+    const src = `${'echo )\n'.repeat(60)}touch ${MAIN}/README.md\n`;
+    const findings = runScenario(parser, src).verdict.findings;
+    const limit = findings.filter((f) => f.rule === 'BG0002');
+    expect(limit.length).toBe(1);
+    expect(limit[0]!.message).toMatch(/fresh starts/);
+    const errors = findings.filter((f) => f.rule === 'BG0001').map((f) => f.range.line);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(Math.max(...errors)).toBeLessThan(limit[0]!.range.line);
   });
 
   describe('a parse error costs only its own command', () => {
