@@ -31,6 +31,10 @@ const ACCEPTED = [
   // A `[` inside a word: the words `execute[ls` and `/]` (an agent's action syntax sent as a command).
   'execute[ls /]',
   'execute[find /testbed -name "*.php" -exec chmod 755 {} +]',
+  // A name and a `[` in command position with no `=` after the `]`: a word, not an assignment.
+  'execute[which python]',
+  'execute[md5sum $FILES] | sort',
+  'if e[a] b; then :; fi',
   // zsh's flagged expansions behind a $ZSH_VERSION test (git's completion script).
   'if [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nelse\n\tunset $(compgen -v __gitcomp_builtin_)\nfi',
   // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
@@ -197,6 +201,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const list = parse(parser, src).body.items[0]!.command;
     expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('execute[which python]: words, not an assignment; the command after `;` still read', () => {
+    const s = parse(parser, `execute[which python] > ${MAIN}/a; e[$x] b`);
+    expect(s.body.items.map((i) => i.command)).toMatchObject([
+      { kind: 'simple', assigns: [], words: [{ text: 'execute[which' }, { text: 'python]' }], redirects: [{ op: '>' }] },
+      { kind: 'simple', assigns: [], words: [{ text: 'e[$x]' }, { text: 'b' }] },
+    ]);
   });
 
   it('a[$m/$v]=x: the assignment keeps its subscript text', () => {
