@@ -13,8 +13,14 @@ import type { HookAnswer } from './tool-call.js';
 
 /** File-write findings the kernel holds wherever its plan makes the path read-only. */
 const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
-/** A write whose target is not known: held where every control path of the roots is held. */
-const UNRESOLVED = 'BG4001';
+/**
+ * What the analyzer cannot read: a write whose target is not known, and code it cannot read (a
+ * parse error, a limit, dynamic code, a file sourced unread). Like an unknown program, which runs
+ * under the kernel anyway, such code can write anywhere; held where every control path of the
+ * roots is held. (What no mechanism holds, a loopback service or a new branch name, any unknown
+ * program can reach as well: docs/limits.md.)
+ */
+const UNREAD = new Set(['BG4001', 'BG0001', 'BG0002', 'BG4002', 'BG4003']);
 
 /** Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the path read-only. */
 export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean): string | null {
@@ -22,9 +28,10 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
   // The worktree's own bashguard config can only tighten the trusted one (src/policy/workspace/config.ts
   // `tighten`; broken, it blocks every call): written, it opens nothing.
   const ownConfig = `${plan.worktree}/.bashguard.json`;
-  if (f.rule === UNRESOLVED) {
+  if (UNREAD.has(f.rule)) {
     const open = plan.unreserved.filter((u) => u !== ownConfig);
-    return open.length ? `the write lands somewhere unknown, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel` : null;
+    const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
+    return open.length ? `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
   if (f.path === null) return 'its path is not known';
