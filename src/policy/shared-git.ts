@@ -39,6 +39,7 @@ const SPACE_PATHS: Partial<Record<RefSpace, string[]>> = {
 };
 
 const LEAVE = 'leave refs every checkout shares to a person';
+const BISECT = 'bisect by hand: `git checkout --detach <commit>` for each candidate, test it, and `git checkout -` (or this worktree\'s branch) at the end';
 
 function insteadOf(space: RefSpace): string {
   if (space === 'stash')
@@ -60,6 +61,10 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext): SharedGitW
   for (const w of e.writes) {
     if (w.state === 'refs' || w.state === 'bookkeeping') {
       for (const space of w.spaces) {
+        if (w.state === 'bookkeeping' && space === 'packed-refs') {
+          out.push({ text: e.text, what: w.what, paths: [`${common}/packed-refs.lock`], instead: BISECT });
+          continue;
+        }
         const paths = SPACE_PATHS[space];
         if (paths) out.push({ text: e.text, what: space === 'stash' || space === 'remotes' ? w.what : `${w.what} (${paths.join(', ')})`, paths: paths.map((p) => `${common}/${p}`), instead: insteadOf(space) });
       }

@@ -225,6 +225,12 @@ export function bookkeeping(sub: string | null, args: string[], access: GitAcces
     if (access === 'refs' || verb === 'apply' || verb === 'list' || verb === 'show' || verb === 'create') return null;
     return { state: 'bookkeeping', spaces: ['stash'], what: 'the stash (refs/stash)' };
   }
+  // git-bisect(1) start and reset delete its refs (BISECT_HEAD, refs/bisect/*, this worktree's
+  // own), and git's files backend locks the shared packed-refs for any deletion.
+  if (sub === 'bisect') {
+    const verb = operandsSkipping(args, [])[0];
+    return verb === 'start' || verb === 'reset' ? { state: 'bookkeeping', spaces: ['packed-refs'], what: 'packed-refs.lock (the lock git takes on the shared packed-refs to delete its bisect refs)' } : null;
+  }
   if (sub !== 'fetch' && sub !== 'pull') return null;
   if (args.some((a) => a === '--dry-run' || a === '--refmap' || a.startsWith('--refmap='))) return null;
   const ops = operandsSkipping(args, FETCH_VALUES);
