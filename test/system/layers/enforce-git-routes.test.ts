@@ -147,6 +147,21 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     expect(existsSync(join(common, 'worktrees', 'b1', 'refs', 'worktree', 'mine'))).toBe(true);
   });
 
+  it('a raw write of a new name in refs/heads, which no mount can hold, is denied by the analyzer; a raw write of the own ref is not', async () => {
+    const evil = join(common, 'refs', 'heads', 'evil');
+    const raw = `git rev-parse HEAD > ${evil}`;
+    const h = await hook(raw);
+    expect(h.decision, h.reason).toBe('deny');
+    expect(h.reason).toMatch(/BG1004.*refs\/heads\/evil, inside the shared git directory/s);
+    for (const other of [`echo x > ${common}/refs/tags/raw`, `echo x >> ${common}/logs/refs/heads/loose`, `echo x > ${common}/packed-refs`]) expect((await hook(other)).decision, other).toBe('deny');
+    expect((await hook(`git rev-parse HEAD > ${common}/refs/heads/b1`)).decision).toBe('allow');
+    // The kernel alone does not hold it (docs/limits.md): the name lands.
+    const k = underKernel(raw);
+    expect(k.code, k.stderr).toBe(0);
+    expect(existsSync(evil)).toBe(true);
+    rmSync(evil);
+  });
+
   it('with enforcement off, the analyzer decides as before: the stash, a fetch and a new branch it checks out are allowed', async () => {
     mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
     writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce: 'off' }));
