@@ -355,7 +355,7 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
   if (target.kind === 'worktree') for (const w of e.writes) if (w.state === 'drops') controlFileFindings(e, w, ctx, regions, fs, add);
-  if (target.kind === 'worktree') sharedGit.push(...sharedGitWrites(e, ctx));
+  if (target.kind === 'worktree') sharedGit.push(...sharedGitWrites(e, ctx, fs));
   if (inRepo) refFindings(e, ctx, target.root, via, add);
   if (inRepo && writes('config')) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
   if (inRepo && writes('hooks')) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);

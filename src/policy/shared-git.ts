@@ -6,6 +6,8 @@
  * to do (src/frontends/decide.ts). From the git effect's meaning (`writes`), never its arguments.
  */
 import { HOLE, type GitEffect, type RefSpace } from '../engine/effects/types.js';
+import { dirnameOf, isInside } from '../engine/shell/paths.js';
+import { resolvePhysical, type PhysicalFs } from './physical.js';
 
 /** What of the policy's context this reads (./policy.ts PolicyContext). */
 export interface SharedGitContext {
@@ -53,9 +55,9 @@ function insteadOf(space: RefSpace): string {
  * checkout's target is the policy's own finding (BG2001), and what is not certain runs under the
  * kernel (it fails there if it writes a held file).
  */
-export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext): SharedGitWrite[] {
+export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext, fs: PhysicalFs): SharedGitWrite[] {
   const current = ctx.layout?.current;
-  if (current?.kind !== 'linked-worktree' || e.confidence !== 'certain') return [];
+  if (current?.kind !== 'linked-worktree' || e.confidence !== 'certain' || !inThisRepository(e, ctx.root, fs)) return [];
   const common = current.commonDir;
   const out: SharedGitWrite[] = [];
   for (const w of e.writes) {
@@ -79,4 +81,19 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext): SharedGitW
     }
   }
   return out;
+}
+
+/**
+ * Whether git, run as `e` says, certainly finds this worktree's repository: no --git-dir or
+ * --work-tree, a directory known statically, and no `.git` between it and the worktree root (a
+ * repository cloned inside the worktree has refs of its own). `find -execdir` runs in the
+ * directories it finds, which the effect gives as the one find started from.
+ */
+function inThisRepository(e: GitEffect, root: string, fs: PhysicalFs): boolean {
+  if (e.gitDir !== null || e.workTree !== null || e.dir === null || e.dir.includes(HOLE)) return false;
+  if (e.via.some((v) => /-(exec|ok)dir$/.test(v))) return false;
+  let dir = resolvePhysical(e.dir, fs);
+  if (dir !== root && !isInside(dir, root)) return false;
+  for (; dir !== root; dir = dirnameOf(dir)) if (fs.exists?.(`${dir}/.git`) !== false) return false;
+  return true;
 }

@@ -138,6 +138,11 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     const push = await run('git push -q origin HEAD:b1');
     expect(git(origin, ['rev-parse', 'refs/heads/b1'])).toBe(git(L.worktree, ['rev-parse', 'HEAD']));
     expect(push.stderr).toMatch(/refs\/remotes\/origin\/b1.*Read-only file system/s);
+    // A repository cloned inside the worktree has refs of its own, inside the line.
+    git(L.worktree, ['clone', '-q', origin, 'vendor']);
+    await run('cd vendor && git fetch -q origin');
+    expect(git(join(L.worktree, 'vendor'), ['rev-parse', 'refs/remotes/origin/feature'])).toBe(upstream);
+    rmSync(join(L.worktree, 'vendor'), { recursive: true, force: true });
     expect(shared()).toEqual(before);
   });
 
