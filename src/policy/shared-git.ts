@@ -75,7 +75,7 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext, fs: Physica
       // (this worktree's own branch, and `checkout -B` of it, are inside the line)
       if (ctx.checkedOut?.(w.name) === ctx.root) continue;
       const paths = [`${common}/refs/heads/${w.name}`, `${common}/logs/refs/heads/${w.name}`];
-      const what = w.creates ? `a new branch ${w.name}` : `the branch ${w.name}`;
+      const what = w.creates ? `a new branch \`${w.name}\`` : `the branch \`${w.name}\``;
       const instead = `commit on this worktree's own branch: a ${w.creates ? 'new ' : ''}branch is a ref every checkout shares, so ${LEAVE}`;
       out.push({ text: e.text, what, paths, instead });
     }

@@ -90,12 +90,12 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
       ['git tag -d v1', /tags \(refs\/tags\)/],
       ['git notes add -m n HEAD', /notes \(refs\/notes\)/],
       ['git update-ref refs/tags/v3 HEAD', /refs\/tags\/v3/],
-      ['git branch newb', /the branch newb.*logs\/refs\/heads\/newb read-only/s],
-      ['git branch -D loose', /the branch loose/],
+      ['git branch newb', /the branch `newb`.*logs\/refs\/heads\/newb read-only/s],
+      ['git branch -D loose', /the branch `loose`/],
       // (after a commit of its own: moving loose to where it already is would be no write at all)
-      ['git commit -q --allow-empty -m mine && git branch -f loose HEAD', /the branch loose/],
-      ['git checkout -q -b created', /a new branch created.*commit on this worktree's own branch/s],
-      ['git switch -q -c created2', /a new branch created2/],
+      ['git commit -q --allow-empty -m mine && git branch -f loose HEAD', /the branch `loose`/],
+      ['git checkout -q -b created', /a new branch `created`.*commit on this worktree's own branch/s],
+      ['git switch -q -c created2', /a new branch `created2`/],
       ['git bisect start', /packed-refs\.lock.*bisect by hand/s],
     ];
     for (const [command, why] of routes) {
