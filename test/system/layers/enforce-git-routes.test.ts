@@ -167,6 +167,20 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     rmSync(evil);
   });
 
+  // Not fixed (docs/limits.md, row "refs of other branches"): git's files backend locks the shared
+  // packed-refs for every ref deletion, this worktree's own pseudo-refs included, and the common
+  // dir is read-only. Runs as an expected failure until the mounts let that lock be taken.
+  it.fails("flows that delete one of this worktree's own refs run cleanly under the kernel (bisect, revert, update-ref -d of refs/worktree/)", () => {
+    const admin = join(common, 'worktrees', 'b1');
+    const bisect = underKernel('git bisect start && git bisect bad HEAD && git bisect reset');
+    expect(bisect, bisect.stderr).toMatchObject({ code: 0 });
+    const revert = underKernel('git commit -q --allow-empty -m r1 && git revert --no-edit --allow-empty HEAD');
+    expect(revert.stderr).not.toMatch(/packed-refs\.lock/);
+    expect(existsSync(join(admin, 'AUTO_MERGE'))).toBe(false);
+    const del = underKernel('git update-ref refs/worktree/gone HEAD && git update-ref -d refs/worktree/gone');
+    expect(del, del.stderr).toMatchObject({ code: 0 });
+  });
+
   it('with enforcement off, the analyzer decides as before: the stash, a fetch and a new branch it checks out are allowed', async () => {
     mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
     writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce: 'off' }));
