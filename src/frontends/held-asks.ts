@@ -10,6 +10,7 @@
 import type { Finding } from '../policy/policy.js';
 import type { SandboxPlan } from '../layers/sandbox/grants.js';
 import type { HookAnswer } from './tool-call.js';
+import type { SharedGitWrite } from '../policy/shared-git.js';
 
 /** File-write findings the kernel holds wherever its plan makes the path read-only. */
 const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
@@ -53,4 +54,21 @@ export function heldAsk(ask: HookAnswer, enforced: { answer: HookAnswer; plan: S
   }
   const what = asking.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ');
   return { ...enforced.answer, reason: `bashguard cannot decide this command statically (${what}); it runs under the OS enforcement instead of asking. ${enforced.answer.reason}`, findings: ask.findings };
+}
+
+/**
+ * Shared git state the call certainly writes (src/policy/shared-git.ts) that the plan holds:
+ * git would fail there with "Read-only file system", whatever the analyzer answered, so the call
+ * is denied early, saying what to do instead. null where the plan holds none of it (the Landlock
+ * plan keeps `refs/` writable; a new branch's reflog is writable where the own reflog is missing).
+ */
+export function heldSharedGit(shared: readonly SharedGitWrite[], covers: (path: string) => boolean, findings: Finding[] = []): HookAnswer | null {
+  const lines: string[] = [];
+  for (const w of shared) {
+    const held = w.paths.find(covers);
+    if (held === undefined) continue;
+    lines.push(`- \`${w.text}\` writes ${w.what}, which every checkout of the repository shares; the OS enforcement keeps ${held} read-only for this worktree, so git would fail there ("Read-only file system"). Instead: ${w.instead}.`);
+  }
+  if (lines.length === 0) return null;
+  return { decision: 'deny', reason: `bashguard blocked this command before it runs:\n${[...new Set(lines)].join('\n')}`, findings, kind: 'held-shared-git' };
 }
