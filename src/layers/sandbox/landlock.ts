@@ -14,9 +14,9 @@
  * - a protected path that does not exist cannot be created (bubblewrap cannot reserve a file's
  *   name: the plan's `unreserved`), since its directory gets no rule;
  * - a new entry directly in a directory that holds a protected path is refused: `touch ~/newfile`,
- *   `mkdir ~/.newtool`, a new entry beside the main checkout, a new top-level entry of the
- *   worktree (its `.git` file and `.claude/` are protected), and a file replaced by rename there
- *   (`sed -i`, atomic writers);
+ *   `mkdir ~/.newtool`, a new entry beside the main checkout, and a file replaced by rename there
+ *   (`sed -i`, atomic writers). Not in the worktree: its own control files (`.git`, `.claude/`)
+ *   are left to the analyzer and it is granted whole (./landlock-line.ts);
  * - renames and hard links across rules fail with EXDEV unless both sides grant the same rights
  *   (Landlock's REFER), and always on ABI 1;
  * - a directory with more than PER_DIR_LIMIT entries is not descended into: its entries stay
@@ -58,6 +58,7 @@ import { kindOf, probesHold, type SandboxPlan } from './grants.js';
 import { landlockAvailable } from './probes.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
+import { landlockLine } from './landlock-line.js';
 
 /** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
 export const RULE_LIMIT = 1000;
@@ -335,7 +336,7 @@ export function landlockArgs(rules: LandlockRule[]): string[] {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-5';
+const RULES_FORMAT = 'landlock-rules-6';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -462,7 +463,8 @@ export function landlockCall(
   const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
   try {
-    const plan = deps.plan(a.helper);
+    // (the worktree granted whole, its control files left to the analyzer: ./landlock-line.ts)
+    const plan = landlockLine(deps.plan(a.helper), ws);
     const l = ws.layout?.current;
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');
