@@ -444,6 +444,23 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
+  it('with "landlockWorktree": "held" in the trusted config, the control files in the worktree stay read-only, at the cost of new top-level entries', () => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"landlockWorktree":"held"}');
+    try {
+      expect(wrap('true').plan.unheld ?? []).toEqual([]);
+      for (const c of ['touch top-level-new', `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`, `echo x > ${L.worktree}/.git`]) expect(run(c).code, c).not.toBe(0);
+      expect(existsSync(join(L.worktree, 'top-level-new'))).toBe(false);
+      // (an empty `.claude/` may be there: bubblewrap's reservation, made by an earlier test's auto call)
+      expect(existsSync(join(L.worktree, '.claude', 'settings.local.json'))).toBe(false);
+      expect(readFileSync(join(L.worktree, '.git'), 'utf8')).toMatch(/^gitdir: /);
+      expect(run('echo held >> sub/held.txt').code).toBe(0);
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+      rmSync(join(L.worktree, 'sub', 'held.txt'), { force: true });
+    }
+  });
+
   it("through the hook under Landlock, a write that may reach the worktree's control files stays an ask (the kernel does not hold them there); a certain one is denied; ordinary work is the enforced allow", async () => {
     mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
     writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}');
