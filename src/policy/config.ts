@@ -44,9 +44,10 @@ export interface Config {
    */
   unixSockets: UnixSockets;
   /**
-   * What Landlock holds in the worktree (src/layers/sandbox/landlock-line.ts): `whole` (default;
-   * the worktree granted whole, so new top-level entries can be made, and its own control files
-   * left to the analyzer) or `held` (its control files read-only, and no new entry beside them).
+   * What Landlock holds in the worktree (src/layers/sandbox/landlock-line.ts): `held` (default:
+   * its control files read-only, so no new top-level entry can be made beside them) or `whole`
+   * (the worktree granted whole, new top-level entries included, and its own control files left
+   * to the analyzer: a program the analyzer allows, `make` or a script, can then write them).
    * A worktree's file may only choose `held`.
    */
   landlockWorktree: LandlockWorktree;
@@ -104,7 +105,7 @@ export const DEFAULT_CONFIG: Config = {
   enforceInPlainCheckout: false,
   enforce: 'auto',
   unixSockets: 'block',
-  landlockWorktree: 'whole',
+  landlockWorktree: 'held',
   ignore: [],
   sourcePath: [],
   vars: {},

@@ -6,14 +6,17 @@
  * `sed -i README.md`). No set of Landlock rules can express "the worktree, less its `.git` file":
  * writing a file needs WRITE_FILE on it or an ancestor, and a new file has no rule of its own.
  *
- * So under Landlock the worktree is granted whole, and the control files inside it that the
- * analyzer protects (BG1005: the `.git` file, `.claude/`, `.bashguard.json`, ...) are left to the
+ * So there are two lines, which the trusted config chooses (`landlockWorktree`): `held` (the
+ * default), the plan as it is; and `whole`, where the worktree is granted whole and the control
+ * files inside it that the analyzer protects (BG1005: the `.git` file, `.claude/`, `.bashguard.json`, ...) are left to the
  * analyzer: they leave the plan's read-only grants and go to its `unheld` list, with why. The
  * decisions then know the kernel does not hold them (src/frontends/held-asks.ts: their asks stay
  * asks, an unresolved write stays an ask), and `doctor` and each reason say so. Everything else
  * the plan keeps read-only inside the worktree (another checkout nested in it, the installed
  * bashguard package, the node or shell the wrapper runs) stays read-only, and with it the
- * entry-by-entry grant of the directories around it.
+ * entry-by-entry grant of the directories around it. The cost of `whole`: a program the analyzer
+ * allows without reading it (`make`, `npm install`'s scripts, `python3 script.py`) can write the
+ * worktree's `.claude/settings.local.json` or its `.git` file, as with no enforcement at all.
  */
 import { dirname } from 'node:path';
 import type { Workspace } from '../../policy/workspace/index.js';
@@ -67,6 +70,6 @@ export function landlockLine(plan: SandboxPlan, ws: Workspace): SandboxPlan {
 /** The line in force, as `doctor` says it. */
 export function landlockLineSaid(plan: SandboxPlan): string {
   const unheld = plan.unheld ?? [];
-  if (unheld.length === 0) return 'less the control files inside them; new entries beside a protected path are refused';
+  if (unheld.length === 0) return 'less the control files inside them; new entries beside a protected path are refused, at the top of the worktree too (`"landlockWorktree": "whole"` in the trusted config allows them there and leaves the worktree\'s own control files to the analyzer)';
   return `the worktree whole, new top-level entries included: its own control files are the analyzer's to decide, not the kernel's (${unheld.map((u) => u.path).join(', ')}); elsewhere less the control files, and new entries beside a protected path are refused`;
 }

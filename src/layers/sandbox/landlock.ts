@@ -463,9 +463,9 @@ export function landlockCall(
   const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
   try {
-    // (the worktree granted whole, its control files left to the analyzer, unless the trusted config holds them: ./landlock-line.ts)
+    // (the worktree granted whole, its control files left to the analyzer, where the trusted config chooses it: ./landlock-line.ts)
     const planned = deps.plan(a.helper);
-    const plan = ws.config.landlockWorktree === 'held' ? planned : landlockLine(planned, ws);
+    const plan = ws.config.landlockWorktree === 'whole' ? landlockLine(planned, ws) : planned;
     const l = ws.layout?.current;
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');

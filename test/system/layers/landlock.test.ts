@@ -177,12 +177,14 @@ describe.skipIf(!avail.ok).each([
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
-  const wrap = (command: string, cwd = L.worktree) => {
-    const e = enforceCall(openWorkspace(cwd, { env }), command, 'landlock', env);
-    if (e.kind !== 'landlock') throw new Error(`not enforced by Landlock: ${JSON.stringify(e).slice(0, 300)}`);
-    return e;
+  /** The same, with a trusted config (BASHGUARD_CONFIG) that chooses `"landlockWorktree": "whole"`. */
+  let whole: NodeJS.ProcessEnv;
+  const wrap = (command: string, cwd = L.worktree, e = env) => {
+    const x = enforceCall(openWorkspace(cwd, { env: e }), command, 'landlock', e);
+    if (x.kind !== 'landlock') throw new Error(`not enforced by Landlock: ${JSON.stringify(x).slice(0, 300)}`);
+    return x;
   };
-  const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd).command, cwd, env);
+  const run = (command: string, cwd = L.worktree, e = env) => runAsClient(wrap(command, cwd, e).command, cwd, env);
   const protectedState = () => ({ main: snapshot(L.main), sibling: snapshot(L.sibling), claude: snapshot(join(home, '.claude')), status: git(L.main, ['status', '--porcelain']) });
 
   beforeAll(() => {
@@ -202,11 +204,18 @@ describe.skipIf(!avail.ok).each([
     delete env.XDG_CACHE_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
+    writeFileSync(join(L.root, 'trusted-whole.json'), '{"landlockWorktree":"whole"}\n');
+    whole = { ...env, BASHGUARD_CONFIG: join(L.root, 'trusted-whole.json') };
   });
   afterAll(() => L?.cleanup());
 
   it('the rules are the complement of the read-only set: no rule reaches a protected path', () => {
-    const e = wrap('true');
+    // (by default the worktree's control files are held, so the worktree is granted entry by entry)
+    const held = wrap('true');
+    expect(held.plan.unheld ?? []).toEqual([]);
+    expect(held.rules.rules.map((r) => r.path)).not.toContain(L.worktree);
+    expect(held.rules.rules.map((r) => r.path)).toContain(join(L.worktree, 'sub'));
+    const e = wrap('true', L.worktree, whole);
     expect(e.inShell).toBe(inShell);
     const ro = e.plan.grants.filter((g) => g.access === 'ro').map((g) => g.path);
     const widened = new Set(e.rules.widened.map((w) => w.path));
@@ -221,7 +230,7 @@ describe.skipIf(!avail.ok).each([
     expect(paths).toContain(realpathSync('/tmp'));
     expect(paths).toContain(join(home, '.npm'));
     expect(paths).not.toContain(home);
-    // The worktree is granted whole (landlock-line.ts): its own control files are the analyzer's, listed as not held.
+    // Under "whole" the worktree is granted whole (landlock-line.ts): its own control files are the analyzer's, listed as not held.
     expect(paths).toContain(L.worktree);
     const unheld = (e.plan.unheld ?? []).map((u) => u.path);
     expect(unheld).toEqual(expect.arrayContaining([join(L.worktree, '.git'), join(L.worktree, '.bashguard.json')]));
@@ -286,8 +295,9 @@ describe.skipIf(!avail.ok).each([
       `echo ok > ${link}.benign && ln -sfn ${link}.benign ${link} && ln -sfn ${settings} ${link} && echo x >> ${link}`,
       `echo x > /proc/self/root${L.main}/README.md`,
     ];
-    for (const c of escapes) {
-      const r = run(c);
+    // (under both lines: "whole" only gives up control files inside the worktree)
+    for (const c of escapes) for (const e of [env, whole]) {
+      const r = run(c, L.worktree, e);
       expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
     }
     expect(protectedState()).toEqual(before);
@@ -304,8 +314,10 @@ describe.skipIf(!avail.ok).each([
     writeFileSync(join(beside, 'kept.txt'), 'kept\n');
     try {
       for (const c of [`touch ${L.root}/beside-new`, `mkdir ${L.root}/proj2`, `echo x >> ${beside}/kept.txt`, `touch ${beside}/new`, `rm ${beside}/kept.txt`, 'mkdir "$HOME/.newtool"', 'mkdir -p "$HOME/.local/bin" && touch "$HOME/.local/bin/tool"', `cd ${L.worktree}/.. && touch escaped`]) {
-        const r = run(c);
-        expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
+        for (const e of [env, whole]) {
+          const r = run(c, L.worktree, e);
+          expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
+        }
       }
       expect(readdirSync(beside)).toEqual(['kept.txt']);
       expect(readFileSync(join(beside, 'kept.txt'), 'utf8')).toBe('kept\n');
@@ -316,7 +328,8 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
-  it('ordinary work at the top of the worktree runs (issue 51 item 1): new files and directories, npm install, sed -i, a build, a commit', () => {
+  it('ordinary work at the top of the worktree runs under "whole" (issue 51 item 1): new files and directories, npm install, sed -i, a build, a commit; under "held" all but the commit in sub/ are refused', () => {
+    const base = git(L.worktree, ['rev-parse', 'HEAD']);
     const dep = join(L.root, `dep-${inShell ? 'a' : 'b'}`);
     mkdirSync(dep, { recursive: true });
     writeFileSync(join(dep, 'package.json'), '{"name":"tiny-dep","version":"1.0.0","main":"index.js"}\n');
@@ -329,7 +342,10 @@ describe.skipIf(!avail.ok).each([
       ['make', "printf 'all:\\n\\tmkdir -p build && echo ok > build/app\\n' > Makefile && cd sub && make -C .. >/dev/null"],
       ['commit', 'echo c >> sub/commit.txt && git add -A && git commit -qm ordinary && git log -1 --format=%s'],
     ];
-    const failed = steps.filter(([, c]) => run(c).code !== 0).map(([n]) => n);
+    const failedHeld = steps.filter(([, c]) => run(c).code !== 0).map(([n]) => n);
+    expect(failedHeld).toEqual(['notes', 'dist', 'npm', 'sed -i', 'make']);
+    expect(existsSync(join(L.worktree, 'notes.md'))).toBe(false);
+    const failed = steps.filter(([, c]) => run(c, L.worktree, whole).code !== 0).map(([n]) => n);
     expect(failed).toEqual([]);
     expect(readFileSync(join(L.worktree, 'notes.md'), 'utf8')).toBe('hi\n');
     expect(readFileSync(join(L.worktree, 'dist', 'out.txt'), 'utf8')).toBe('built\n');
@@ -338,15 +354,15 @@ describe.skipIf(!avail.ok).each([
     expect(readFileSync(join(L.worktree, 'build', 'app'), 'utf8')).toBe('ok\n');
     expect(git(L.main, ['log', '-1', '--format=%s', 'b1'])).toBe('ordinary');
     // (the next describe's run starts from a clean tree)
-    git(L.worktree, ['reset', '-q', '--hard', 'HEAD~1']);
+    git(L.worktree, ['reset', '-q', '--hard', base]);
     for (const n of ['notes.md', 'dist', 'node_modules', 'package.json', 'package-lock.json', 'Makefile', 'build']) rmSync(join(L.worktree, n), { recursive: true, force: true });
   });
 
-  it("the worktree's own control files are not held under Landlock: listed, and a write to one lands (the analyzer decides them)", () => {
-    const e = wrap('true');
+  it('under "whole" the worktree\'s own control files are not held: listed, and a write to one lands (the analyzer decides them)', () => {
+    const e = wrap('true', L.worktree, whole);
     expect((e.plan.unheld ?? []).map((u) => u.path)).toContain(join(L.worktree, '.claude'));
     // (what the kernel no longer holds: run directly, this lands; the hook's decision on it is tested below)
-    expect(run(`mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`).code).toBe(0);
+    expect(run(`mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`, L.worktree, whole).code).toBe(0);
     rmSync(join(L.worktree, '.claude'), { recursive: true, force: true });
   });
 
@@ -444,9 +460,7 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
-  it('with "landlockWorktree": "held" in the trusted config, the control files in the worktree stay read-only, at the cost of new top-level entries', () => {
-    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"landlockWorktree":"held"}');
+  it('by default ("landlockWorktree": "held") the control files in the worktree stay read-only, at the cost of new top-level entries', () => {
     try {
       expect(wrap('true').plan.unheld ?? []).toEqual([]);
       for (const c of ['touch top-level-new', `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`, `echo x > ${L.worktree}/.git`]) expect(run(c).code, c).not.toBe(0);
@@ -456,14 +470,13 @@ describe.skipIf(!avail.ok).each([
       expect(readFileSync(join(L.worktree, '.git'), 'utf8')).toMatch(/^gitdir: /);
       expect(run('echo held >> sub/held.txt').code).toBe(0);
     } finally {
-      rmSync(join(home, '.config'), { recursive: true, force: true });
       rmSync(join(L.worktree, 'sub', 'held.txt'), { force: true });
     }
   });
 
-  it("through the hook under Landlock, a write that may reach the worktree's control files stays an ask (the kernel does not hold them there); a certain one is denied; ordinary work is the enforced allow", async () => {
+  it("through the hook under Landlock's \"whole\" line, a write that may reach the worktree's control files stays an ask (the kernel does not hold them there); a certain one is denied; ordinary work is the enforced allow", async () => {
     mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
-    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock"}');
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock","landlockWorktree":"whole"}');
     const hook = async (command: string) => {
       const out: string[] = [];
       const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: L.worktree, tool_use_id: 'toolu_ll2' };
@@ -500,7 +513,9 @@ describe.skipIf(!avail.ok).each([
     const s = enforcementStatus(forced, env, []);
     expect(s, s.detail).toMatchObject({ ok: true, mechanism: 'landlock' });
     expect(s.detail).toMatch(/^Landlock \(Landlock ABI \d+\): every allowed Bash call may write beneath \d+ paths only/);
-    expect(s.detail).toMatch(/the worktree whole, new top-level entries included: its own control files are the analyzer's to decide, not the kernel's \([^)]*\/\.git\b/);
+    expect(s.detail).toMatch(/new entries beside a protected path are refused, at the top of the worktree too \(`"landlockWorktree": "whole"`/);
+    const wholeWs = Object.assign(Object.create(Object.getPrototypeOf(ws)), ws, { config: { ...ws.config, enforce: 'landlock', landlockWorktree: 'whole' } });
+    expect(enforcementStatus(wholeWs, env, []).detail).toMatch(/the worktree whole, new top-level entries included: its own control files are the analyzer's to decide, not the kernel's \([^)]*\/\.git\b/);
     const notices: string[] = [];
     expect(tighten(DEFAULT_CONFIG, layer('{"enforce":"landlock"}'), notices).enforce).toBe('auto');
     expect(notices.join('\n')).toMatch(/enforce: landlock/);
@@ -512,7 +527,7 @@ describe.skipIf(!avail.ok).each([
   it('a granted entry swapped after the hook answered (for a symlink to a protected directory, or for another kind) grants nothing there', () => {
     const store = memoryStore();
     const settings = join(home, '.claude', 'settings.json');
-    // (entries of the worktree, which holds a read-only path (another worktree nested in it): each is granted by its own rule)
+    // (entries of the worktree, which holds read-only paths (its control files; another worktree nested in it, under either line): each is granted by its own rule)
     const wt = L.worktree;
     git(L.main, ['worktree', 'add', '-q', join(wt, 'nested'), '-b', `nested-${inShell ? 'a' : 'b'}`]);
     const before = protectedState();

@@ -107,14 +107,14 @@ describe('decisions under that line (held-asks)', () => {
 });
 
 describe('the landlockWorktree setting', () => {
-  it('is "whole" by default; a trusted file may choose "held"; the worktree file may tighten to "held" only', () => {
-    expect(DEFAULT_CONFIG.landlockWorktree).toBe('whole');
-    expect(parseConfigLayer('{"landlockWorktree":"held"}', '/u.json', '/').landlockWorktree).toBe('held');
+  it('is "held" by default; a trusted file may choose "whole"; the worktree file may only tighten to "held"', () => {
+    expect(DEFAULT_CONFIG.landlockWorktree).toBe('held');
+    expect(parseConfigLayer('{"landlockWorktree":"whole"}', '/u.json', '/').landlockWorktree).toBe('whole');
     expect(() => parseConfigLayer('{"landlockWorktree":"open"}', '/u.json', '/')).toThrow(/landlockWorktree: must be "whole" or "held"/);
     const notices: string[] = [];
-    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"landlockWorktree":"held"}', '/w/.bashguard.json', '/w'), notices).landlockWorktree).toBe('held');
-    const held = { ...DEFAULT_CONFIG, landlockWorktree: 'held' as const };
-    expect(tighten(held, parseConfigLayer('{"landlockWorktree":"whole"}', '/w/.bashguard.json', '/w'), notices).landlockWorktree).toBe('held');
+    expect(tighten(DEFAULT_CONFIG, parseConfigLayer('{"landlockWorktree":"whole"}', '/w/.bashguard.json', '/w'), notices).landlockWorktree).toBe('held');
     expect(notices.join('\n')).toMatch(/landlockWorktree: whole/);
+    const whole = { ...DEFAULT_CONFIG, landlockWorktree: 'whole' as const };
+    expect(tighten(whole, parseConfigLayer('{"landlockWorktree":"held"}', '/w/.bashguard.json', '/w'), []).landlockWorktree).toBe('held');
   });
 });
