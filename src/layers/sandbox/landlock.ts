@@ -14,9 +14,10 @@
  * - a protected path that does not exist cannot be created (bubblewrap cannot reserve a file's
  *   name: the plan's `unreserved`), since its directory gets no rule;
  * - a new entry directly in a directory that holds a protected path is refused: `touch ~/newfile`,
- *   `mkdir ~/.newtool`, a new entry beside the main checkout, and a file replaced by rename there
- *   (`sed -i`, atomic writers). Not in the worktree: its own control files (`.git`, `.claude/`)
- *   are left to the analyzer and it is granted whole (./landlock-line.ts);
+ *   `mkdir ~/.newtool`, a new entry beside the main checkout, a new top-level entry of the
+ *   worktree (its `.git` file and `.claude/` are protected), and a file replaced by rename there
+ *   (`sed -i`, atomic writers). The trusted config may choose the worktree granted whole instead,
+ *   its own control files then left to the analyzer (`"landlockWorktree": "whole"`, ./landlock-line.ts);
  * - renames and hard links across rules fail with EXDEV unless both sides grant the same rights
  *   (Landlock's REFER), and always on ABI 1;
  * - a directory with more than PER_DIR_LIMIT entries is not descended into: its entries stay
