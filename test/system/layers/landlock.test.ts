@@ -506,6 +506,39 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
+  /** The hook's answer to `command` under `config` (the user config), run as the client runs it; the tamper's target is then read. */
+  const tamper = async (config: string) => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), config);
+    // (a script the agent wrote: the analyzer cannot read what it does, and allows it)
+    writeFileSync(join(L.worktree, 'sub', 't4.js'), `const fs = require('fs'); fs.mkdirSync('.claude', { recursive: true }); fs.writeFileSync('.claude/settings.local.json', '{"disableAllHooks": true}');\n`);
+    const target = join(L.worktree, '.claude', 'settings.local.json');
+    try {
+      const out: string[] = [];
+      const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'node sub/t4.js' }, cwd: L.worktree, tool_use_id: 'toolu_t4' };
+      const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+      await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+      const o = (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecision: string; updatedInput: { command: string } } }).hookSpecificOutput;
+      expect(o.permissionDecision).toBe('allow');
+      expect(o.updatedInput.command).toContain('bashguard-landlock');
+      runAsClient(o.updatedInput.command, L.worktree, env);
+      return existsSync(target);
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+      rmSync(join(L.worktree, 'sub', 't4.js'), { force: true });
+      rmSync(target, { force: true });
+    }
+  };
+
+  it("a script the analyzer allows cannot write the worktree's client settings on the default line (the e2e's t4 tamper)", async () => {
+    expect(await tamper('{"enforce":"landlock"}')).toBe(false);
+  });
+
+  // The cost of "whole" (docs/limits.md, landlock-line.ts): the same script lands there, as with no enforcement.
+  it.fails('under "whole", a script the analyzer allows cannot write the worktree\'s client settings (LANDS: the cost of "landlockWorktree": "whole")', async () => {
+    expect(await tamper('{"enforce":"landlock","landlockWorktree":"whole"}')).toBe(false);
+  });
+
   it('doctor names Landlock; auto picks bubblewrap where it starts; a worktree file cannot ask for Landlock', () => {
     const layer = (text: string) => parseConfigLayer(text, join(L.root, 'u.json'), L.root);
     const ws = openWorkspace(L.worktree, { env });
