@@ -10,11 +10,18 @@
 import type { Finding } from '../policy/policy.js';
 import type { SandboxPlan } from '../layers/sandbox/grants.js';
 import type { HookAnswer } from './tool-call.js';
+import type { SharedGitWrite } from '../policy/shared-git.js';
 
 /** File-write findings the kernel holds wherever its plan makes the path read-only. */
 const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
-/** A write whose target is not known: held where every control path of the roots is held. */
-const UNRESOLVED = 'BG4001';
+/**
+ * What the analyzer cannot read: a write whose target is not known, and code it cannot read (a
+ * parse error, a limit, dynamic code, a file sourced unread). Like an unknown program, which runs
+ * under the kernel anyway, such code can write anywhere; held where every control path of the
+ * roots is held. (What no mechanism holds, a loopback service or a new branch name, any unknown
+ * program can reach as well: docs/limits.md.)
+ */
+const UNREAD = new Set(['BG4001', 'BG0001', 'BG0002', 'BG4002', 'BG4003']);
 
 /** Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the path read-only. */
 export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean): string | null {
@@ -24,10 +31,11 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
   const ownConfig = `${plan.worktree}/.bashguard.json`;
   // Control paths the mechanism leaves to the analyzer (Landlock's worktree granted whole).
   const left = (plan.unheld ?? []).filter((u) => u.path !== ownConfig);
-  if (f.rule === UNRESOLVED) {
+  if (UNREAD.has(f.rule)) {
     const open = plan.unreserved.filter((u) => u !== ownConfig);
-    if (open.length) return `the write lands somewhere unknown, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
-    return left.length ? `the write lands somewhere unknown, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})` : null;
+    const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
+    if (open.length) return `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
+    return left.length ? `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
   if (f.path === null) return 'its path is not known';
@@ -53,4 +61,21 @@ export function heldAsk(ask: HookAnswer, enforced: { answer: HookAnswer; plan: S
   }
   const what = asking.map((f) => `[${f.rule} ${f.name}] ${f.message}`).join('; ');
   return { ...enforced.answer, reason: `bashguard cannot decide this command statically (${what}); it runs under the OS enforcement instead of asking. ${enforced.answer.reason}`, findings: ask.findings };
+}
+
+/**
+ * Shared git state the call certainly writes (src/policy/shared-git.ts) that the plan holds:
+ * git would fail there with "Read-only file system", whatever the analyzer answered, so the call
+ * is denied early, saying what to do instead. null where the plan holds none of it (the Landlock
+ * plan keeps `refs/` writable; a new branch's reflog is writable where the own reflog is missing).
+ */
+export function heldSharedGit(shared: readonly SharedGitWrite[], covers: (path: string) => boolean, findings: Finding[] = []): HookAnswer | null {
+  const lines: string[] = [];
+  for (const w of shared) {
+    const held = w.paths.find(covers);
+    if (held === undefined) continue;
+    lines.push(`- \`${w.text}\` writes ${w.what}, which every checkout of the repository shares; the OS enforcement keeps ${held} read-only for this worktree, so git would fail there ("Read-only file system"). Instead: ${w.instead}.`);
+  }
+  if (lines.length === 0) return null;
+  return { decision: 'deny', reason: `bashguard blocked this command before it runs:\n${[...new Set(lines)].join('\n')}`, findings, kind: 'held-shared-git' };
 }

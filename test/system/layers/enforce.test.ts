@@ -448,10 +448,14 @@ describe('the enforce setting and the hook', () => {
     const unheld = await hook({ command: 'tar -xf ../../../other.tar' });
     expect(unheld.out?.permissionDecision).toBe('ask');
     expect(unheld.out?.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG1005\] the kernel leaves \S+\/\.codex\/hooks\.json writable/);
+    const unread = await hook({ command: 'eval "$X"' });
+    expect(unread.out?.permissionDecision).toBe('ask');
+    expect(unread.out?.permissionDecisionReason).toMatch(/\[BG4002\] bashguard cannot read what runs, and \S+\/\.\w+\/\S+ \(a control file that does not exist yet\)/);
     // The client directories of a configured project exist: each is read-only as a whole.
     for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github/hooks']) mkdirSync(join(L.worktree, d), { recursive: true });
-    // A tree writer near control files (the archive's names are not known statically), a write target not resolved.
-    for (const command of ['tar -xf ../../../other.tar', 'cd "$X" && touch marker']) {
+    // A tree writer near control files (the archive's names are not known statically), a write
+    // target not resolved, code bashguard cannot read (dynamic; bash-valid text the grammar rejects).
+    for (const command of ['tar -xf ../../../other.tar', 'cd "$X" && touch marker', 'eval "$X"', 'for v in */; do (cd "$v" || continue; echo x) done']) {
       const r = await hook({ command });
       expect(r.out?.permissionDecision, `${command}: ${r.out?.permissionDecisionReason}`).toBe('allow');
       expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
