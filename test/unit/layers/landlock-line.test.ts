@@ -93,6 +93,8 @@ describe('decisions under that line (held-asks)', () => {
   it('an unresolved write target is not held where a control path is unheld; the own config alone opens nothing', () => {
     // (with nothing unreserved outside the worktree, only the unheld list can keep the ask)
     expect(unheld(finding({ rule: 'BG4001', name: 'unresolved-write-target' }), { ...p, unreserved: [] }, covers)).toMatch(/lands somewhere unknown, and the kernel does not hold \S+/);
+    // (code bashguard cannot read, like an unknown program, may write them too)
+    expect(unheld(finding({ rule: 'BG0001', name: 'parse-error' }), { ...p, unreserved: [] }, covers)).toMatch(/cannot read what runs, and the kernel does not hold \S+/);
     const onlyOwn: SandboxPlan = { ...p, unheld: [{ path: join(W, '.bashguard.json'), why: 'x' }], unreserved: [] };
     expect(unheld(finding({ rule: 'BG4001', name: 'unresolved-write-target' }), onlyOwn, covers)).toBeNull();
   });
