@@ -187,7 +187,7 @@ async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext)
     decision: 'allow',
     reason:
       e.kind === 'landlock'
-        ? `bashguard: runs under Landlock; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted, and no new entry beside one of them.`
+        ? `bashguard: runs under Landlock; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted, and no new entry beside one of them${e.plan.unheld?.length ? `; the worktree is granted whole, so its own control files (${e.plan.unheld.map((u) => u.path.slice(e.plan.worktree.length + 1)).join(', ')}) are held by the analyzer only` : ''}.`
         : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (by a process started for it where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted.`,
     findings: [],
     // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own

@@ -29,14 +29,21 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
   // The worktree's own bashguard config can only tighten the trusted one (src/policy/workspace/config.ts
   // `tighten`; broken, it blocks every call): written, it opens nothing.
   const ownConfig = `${plan.worktree}/.bashguard.json`;
+  // Control paths the mechanism leaves to the analyzer (Landlock's worktree granted whole).
+  const left = (plan.unheld ?? []).filter((u) => u.path !== ownConfig);
   if (UNREAD.has(f.rule)) {
     const open = plan.unreserved.filter((u) => u !== ownConfig);
     const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
-    return open.length ? `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel` : null;
+    if (open.length) return `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
+    return left.length ? `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
   if (f.path === null) return 'its path is not known';
-  return f.path === ownConfig || covers(f.path) ? null : `the kernel leaves ${f.path} writable (a control file that does not exist yet, which a mount cannot reserve without leaving a trace)`;
+  if (f.path === ownConfig || covers(f.path)) return null;
+  const mine = left.find((u) => f.path === u.path || f.path!.startsWith(`${u.path}/`));
+  if (mine) return `the kernel leaves ${f.path} writable (${mine.why})`;
+  if (left.length && f.path.startsWith(`${plan.worktree}/`)) return `the kernel leaves ${f.path} writable (the worktree is granted whole under this mechanism; the analyzer decides its control files)`;
+  return `the kernel leaves ${f.path} writable (a control file that does not exist yet, which a mount cannot reserve without leaving a trace)`;
 }
 
 /**

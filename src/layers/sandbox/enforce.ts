@@ -51,6 +51,7 @@ import { physicalPath } from '../../util/physical-path.js';
 import { nativeIO, STAT } from '../../runtime/index.js';
 import { fnv64, hash64, randomToken } from './hash.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
+import { landlockLineSaid } from './landlock-line.js';
 import { refStamp } from './git-refs.js';
 import { userWriteHints } from './user-roots.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
@@ -220,7 +221,7 @@ function topDirs(): string[] | null {
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-5';
+const PLAN_FORMAT = 'enforce-plan-6';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -662,7 +663,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; ${landlockLineSaid(e.plan)}); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };

@@ -34,6 +34,8 @@ export interface Grant {
    * mounted there, and so created.
    */
   reserve?: boolean | 'file';
+  /** A read-only directory that stands for a missing control path inside it (held or reserved): that path. */
+  holds?: string;
 }
 
 export interface SandboxPlan {
@@ -42,6 +44,11 @@ export interface SandboxPlan {
   grants: Grant[];
   /** Protected paths that do not exist yet: a sandbox cannot reserve a name without creating it. */
   unreserved: string[];
+  /**
+   * Control paths the mechanism leaves to the analyzer, with why (Landlock's worktree granted
+   * whole, ./landlock-line.ts): writable under it, so no decision may count on the kernel for them.
+   */
+  unheld?: { path: string; why: string }[];
 }
 
 /**
@@ -270,11 +277,11 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
         // (`<worktree>/.claude/`, `~/.config/bashguard/`, `.github/hooks/`) could be created with a
         // settings file in it: reserve it with an empty read-only directory (which leaves an empty
         // directory there).
-        if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true });
+        if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true, holds: r.path });
       } else if (anc && anc !== root && (isInside(anc, root) || (reserveOn && home !== null && anc !== home && isInside(anc, home)))) {
         // Keep its nearest existing directory read-only instead, when that is a dedicated
         // directory below the worktree or HOME (`.claude/` for `.claude/settings.local.json`).
-        add(anc, 'ro', `holds ${r.path} (${r.why}), which does not exist yet`);
+        want.push({ path: anc, access: 'ro', why: `holds ${r.path} (${r.why}), which does not exist yet`, holds: r.path });
       } else unreserved.push(r.path);
     }
   }
