@@ -441,15 +441,27 @@ export function cwdDir(env: Env): string | null {
   return dir;
 }
 
-/** Removes the cwd files of calls that ended long ago (by their time of last change). */
-export function sweepCwdFiles(dir: string, now = Date.now()): void {
+/**
+ * How many files one sweep looks at: each costs an lstat run in JavaScript, and the directory is
+ * the user's, shared by every session (685 files here made a sweep 7-13 ms and +6 MiB of peak
+ * RSS on the call that drew it). A window this size at a random place reaches every file in
+ * turn: with one call in 16 sweeping, up to 4 expired files go per call while each call adds
+ * one, so the directory stays within ~4/3 of the files of the last CWD_FILE_TTL_MS.
+ */
+const SWEEP_AT_MOST = 64;
+
+/** Removes the cwd files of calls that ended long ago (by their time of last change), at most `atMost` looked at (see SWEEP_AT_MOST). */
+export function sweepCwdFiles(dir: string, now = Date.now(), atMost = SWEEP_AT_MOST): void {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
-  for (const n of names) {
+  const count = Math.min(atMost, names.length);
+  const start = names.length > count ? Math.floor(Math.random() * names.length) : 0;
+  for (let i = 0; i < count; i++) {
+    const n = names[(start + i) % names.length]!;
     try {
       const st = lstatSync(`${dir}/${n}`);
       if (now - st.mtimeMs > CWD_FILE_TTL_MS) unlinkSync(`${dir}/${n}`);
