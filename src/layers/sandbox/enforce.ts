@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, type Dirent } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -63,6 +63,8 @@ export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
 export { SEATBELT_PROBE } from './seatbelt.js';
 export { heldOrWrapped } from './held.js';
+import { cwdDir, sweepCwdFiles } from './cwd-files.js';
+export { cwdDir, sweepCwdFiles };
 
 export type { EnforceMode };
 
@@ -363,7 +365,7 @@ export interface WrapOptions {
   shell: string;
   /**
    * The file the call's final directory (and bwrap's own message, when it cannot set the sandbox
-   * up) is written to: a fresh name in a directory of the user's (./enforce.ts `cwdDir`). Created
+   * up) is written to: a fresh name in a directory of the user's (./cwd-files.ts `cwdDir`). Created
    * by the outer shell under `set -C`, so a file or symlink planted under that name is refused.
    */
   cwdFile: string;
@@ -414,50 +416,6 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
       '__bg_r "$__bg_s"',
     ].join('; ')
   );
-}
-
-/** How long a cwd file is kept: longer than any foreground call (Claude Code's Bash timeout is at most 10 min). */
-const CWD_FILE_TTL_MS = 30 * 60_000;
-
-/**
- * The directory of the wrapper's cwd files: `<tmp>/bashguard-cwd-<uid>`, created 0700 and used
- * only when it is a directory of this user's that nobody else can write (else null: the files go
- * to `<tmp>` itself and are not swept).
- */
-export function cwdDir(env: Env): string | null {
-  const tmp = env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/tmp' : '/tmp';
-  const dir = `${tmp}/bashguard-cwd-${process.getuid?.() ?? 'u'}`;
-  // (the common case through the addon the hook has loaded: the same test, and Node's lstat not run cold on every allowed call)
-  if (nativeIO(false)?.privateDir(dir)) return dir;
-  let st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st) {
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch {
-      return null;
-    }
-    st = lstatSync(dir, { throwIfNoEntry: false });
-  }
-  if (!st || !st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) return null;
-  return dir;
-}
-
-/** Removes the cwd files of calls that ended long ago (by their time of last change). */
-export function sweepCwdFiles(dir: string, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    try {
-      const st = lstatSync(`${dir}/${n}`);
-      if (now - st.mtimeMs > CWD_FILE_TTL_MS) unlinkSync(`${dir}/${n}`);
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * bubblewrap skip, saying why, where it cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
@@ -123,6 +123,25 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
     sweepCwdFiles(d, now);
     expect(existsSync(join(d, 'old'))).toBe(false);
     expect(existsSync(join(d, 'recent'))).toBe(true);
+    rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a sweep looks at a bounded window of a crowded directory, and sweeps after sweeps reach every old file', () => {
+    const d = mkdtempSync(join(tmpdir(), 'bashguard-sweep-'));
+    const now = Date.now();
+    const old = new Date(now - 3_600_000);
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(join(d, `old-${i}`), '');
+      utimesSync(join(d, `old-${i}`), old, old);
+      writeFileSync(join(d, `recent-${i}`), '');
+    }
+    sweepCwdFiles(d, now, 10);
+    const left = () => readdirSync(d).filter((n) => n.startsWith('old-')).length;
+    // (10 looked at: at most 10 of the 40 old ones gone, whatever the window drew)
+    expect(left()).toBeGreaterThanOrEqual(30);
+    for (let k = 0; k < 200 && left() > 0; k++) sweepCwdFiles(d, now, 10);
+    expect(left()).toBe(0);
+    expect(readdirSync(d).filter((n) => n.startsWith('recent-'))).toHaveLength(40);
     rmSync(d, { recursive: true, force: true });
   });
 
