@@ -26,6 +26,7 @@ const UNREAD = new Set(['BG4001', 'BG0001', 'BG0002', 'BG4002', 'BG4003']);
 /** Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the path read-only. */
 export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => boolean): string | null {
   if (f.confidence === 'certain') return 'it is certain';
+  if (f.elsewhere) return 'a daemon outside this call runs the code, and no sandbox of the call reaches it';
   // The worktree's own bashguard config can only tighten the trusted one (src/policy/workspace/config.ts
   // `tighten`; broken, it blocks every call): written, it opens nothing.
   const ownConfig = `${plan.worktree}/.bashguard.json`;
@@ -35,6 +36,7 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
     const open = plan.unreserved.filter((u) => u !== ownConfig);
     const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
     if (open.length) return `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
+    if (plan.openRefs) return `${what}, and ${plan.openRefs}`;
     return left.length ? `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;

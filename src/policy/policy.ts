@@ -68,6 +68,8 @@ export interface Finding {
   decision: Decision;
   /** The effect's place in another file (a sourced file's function), when it is there. */
   origin?: Origin;
+  /** Code another process runs (a daemon), outside this call and every sandbox it runs in. */
+  elsewhere?: true;
 }
 
 export interface Verdict {
@@ -116,6 +118,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
       via: e.via,
       decision: decide(rule, severity, confidence, ctx.config),
       ...(e.origin ? { origin: e.origin } : {}),
+      ...(e.kind === 'problem' && e.elsewhere ? { elsewhere: true as const } : {}),
     });
   };
   for (const e of effects) {

@@ -200,6 +200,8 @@ export interface ProblemEffect {
   range: Range;
   via: string[];
   origin?: Origin;
+  /** The code runs in another process, outside this call and any sandbox it runs in (a daemon: tmux, ssh, docker, at). */
+  elsewhere?: true;
 }
 
 export type Effect = WriteEffect | GitEffect | ProblemEffect;

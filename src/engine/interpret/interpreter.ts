@@ -381,8 +381,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     this.log.git(effect);
   }
 
-  dynamicProblem(reason: string, text: string, range: Range): void {
-    this.log.dynamicProblem(reason, text, range);
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void {
+    this.log.dynamicProblem(reason, text, range, elsewhere);
   }
 
   limitProblem(reason: string, text: string, range: Range): void {

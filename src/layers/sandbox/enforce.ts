@@ -511,7 +511,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
         // (not the held refs: Landlock refuses the lock file beside a protected ref, so no commit would run)
-        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false),
+        plan: (helper) => {
+          const p = enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false);
+          const l = ws.layout?.current;
+          return l?.kind === 'linked-worktree' ? { ...p, openRefs: `Landlock leaves the shared refs in ${l.commonDir} writable` } : p;
+        },
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         shell,
         store,

@@ -49,6 +49,11 @@ export interface SandboxPlan {
    * whole, ./landlock-line.ts): writable under it, so no decision may count on the kernel for them.
    */
   unheld?: { path: string; why: string }[];
+  /**
+   * Where the plan leaves the shared git dir's refs writable (Landlock), why: code bashguard
+   * cannot read could move another branch or a tag there, so it is not held.
+   */
+  openRefs?: string;
 }
 
 /**

@@ -27,7 +27,7 @@ import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { PLATFORM_REASONS, REPO_ROOT, cannotRun, platformSkip, unless } from '../../helpers/shared.js';
-import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
+import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockAvailable, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -480,6 +480,19 @@ describe('the enforce setting and the hook', () => {
       expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
       expect(r.out?.permissionDecisionReason).toMatch(/cannot decide this command statically .*runs under the OS enforcement instead of asking/s);
       expect(r.out?.permissionDecisionReason).toMatch(/may write only in the write roots/);
+    }
+    // Code handed to a daemon runs outside the call's sandbox: still an ask, saying so.
+    for (const command of [`tmux new-window -d 'touch ../../x'`, 'ssh localhost "$X"', `at now <<< 'touch x'`]) {
+      const r = await hook({ command });
+      expect(r.out?.permissionDecision, command).toBe('ask');
+      expect(r.out?.permissionDecisionReason).toMatch(/\[BG4002\] a daemon outside this call runs the code/);
+    }
+    // Under Landlock the shared refs stay writable: code bashguard cannot read stays an ask there.
+    if (landlockAvailable(process.env).ok) {
+      userConfig({ enforce: 'landlock' });
+      const ll = await hook({ command: 'eval "$X"' });
+      expect(ll.out?.permissionDecision).toBe('ask');
+      expect(ll.out?.permissionDecisionReason).toMatch(/\[BG4002\] bashguard cannot read what runs, and Landlock leaves the shared refs in \S+ writable/);
     }
     userConfig({ enforce: 'off' });
     const off = await hook({ command: 'tar -xf ../../../other.tar' });
