@@ -26,7 +26,7 @@ const dir = process.env.XDG_CACHE_HOME?.startsWith('/') ? path.join(process.env.
 // The hook sets its V8 flags itself through the addon (src/runtime/startup/hook-start.ts):
 // its cache is then the `-lean` file; without the addon, or with BASHGUARD_LEAN=0, the plain one.
 const addonFile = path.join(dist, '..', 'build', 'Release', 'bashguard_tree.node');
-const lean = process.env.BASHGUARD_LEAN !== '0' && fs.existsSync(addonFile) && Number(process.versions.v8.split('.')[0]) < 13;
+const lean = process.env.BASHGUARD_LEAN !== '0' && fs.existsSync(addonFile) && Number(process.versions.v8.split('.')[0]) < 14;
 const file = path.join(dir, `hook-${key}${lean ? '-lean' : ''}-node${process.versions.node}-${process.arch}.cache`);
 t.push(u());
 // As src/runtime/startup/code-cache.ts: where bashguard's addon is built, it is loaded first (the hook's

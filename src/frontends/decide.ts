@@ -12,6 +12,7 @@ import { displayPath } from '../engine/shell/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';
 import type { Held } from '../layers/sandbox/held.js';
 import type { Grant, SandboxPlan } from '../layers/sandbox/grants.js';
+import type { SharedGitWrite } from '../policy/shared-git.js';
 
 export interface DecideContext {
   /** Where notices (untrusted config that tried to loosen things) go, one line each. */
@@ -45,8 +46,11 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   if (ctx.unfinished !== undefined) return enforcement(ws, call, ctx, unfinishedAnswer(ws, ctx.unfinished), false);
   const parser = await ctx.getParser();
   mark('parser');
-  const a = await judgeBash(ws, parser, call.command, call.runIn ?? cwd, ctx.env);
+  const verdict = ws.check(parser, call.command, { cwd: call.runIn ?? cwd, commandTraces: false }).verdict;
+  const a = await answerBash(ws, parser, call.command, call.runIn ?? cwd, ctx.env, verdict);
   mark('analysis');
+  // (where bash rejects part of the command, what runs of it was judged again: no early deny from the whole)
+  const shared = verdict.findings.some(unreadable) ? [] : (verdict.sharedGit ?? []);
   if (a?.decision === 'deny' || a?.decision === 'sandbox') return enforcement(ws, call, ctx, a, false);
   // Claude Code's Bash tool input `dangerouslyDisableSandbox: true` asks to run outside the
   // client's own sandbox (2.1.330's shipped cli: the Bash input schema's
@@ -54,7 +58,7 @@ export async function decideCall(call: ToolCall, ctx: DecideContext): Promise<Ho
   if (ws.config.enforce !== 'off' && call.input?.dangerouslyDisableSandbox === true) {
     return { decision: 'deny', reason: 'bashguard blocked this command: it asks to run outside the sandbox (dangerouslyDisableSandbox), and every command of this session runs inside it. Run it without dangerouslyDisableSandbox; a write outside the worktree is for a person.', findings: [], kind: 'sandbox-bypass' };
   }
-  return enforcement(ws, call, ctx, a, ctx.enforce === true && ws.config.enforce !== 'off');
+  return enforcement(ws, call, ctx, a, ctx.enforce === true && ws.config.enforce !== 'off', shared);
 }
 
 /** The session's workspace, or the answer where there is none to keep the call in. */
@@ -90,10 +94,18 @@ function openSession(cwd: string, ctx: DecideContext): { ws: Workspace } | { ans
  * sandbox run` wrapper; with `enforce`, an allow gets the OS enforcement's wrapper and an ask the
  * kernel can hold becomes that allow (./held-asks.ts); anything else stays as decided.
  */
-async function enforcement(ws: Workspace, call: BashCall, ctx: DecideContext, a: HookAnswer | null, enforce: boolean): Promise<HookAnswer | null> {
+async function enforcement(ws: Workspace, call: BashCall, ctx: DecideContext, a: HookAnswer | null, enforce: boolean, shared: readonly SharedGitWrite[] = []): Promise<HookAnswer | null> {
   if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
   if (!enforce || (a !== null && a.decision !== 'ask')) return a;
   const e = await enforcedAnswer(ws, call, ctx);
+  // Shared git state the kernel holds: git would fail there, so deny early, saying what instead
+  // (a person who turned BG3003 off keeps the run and its failure).
+  if (shared.length > 0 && e?.plan && e.answer.enforced && ws.config.rules.BG3003 !== 'off') {
+    const [{ heldSharedGit }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
+    const plan = e.plan;
+    const held = heldSharedGit(shared, (p) => planCovers(plan, p), a?.findings ?? []);
+    if (held) return held;
+  }
   if (a === null) return e?.answer ?? null;
   const [{ heldAsk }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
   const plan = e?.plan;
@@ -175,7 +187,7 @@ async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext)
     decision: 'allow',
     reason:
       e.kind === 'landlock'
-        ? `bashguard: runs under Landlock; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted, and no new entry beside one of them.`
+        ? `bashguard: runs under Landlock; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted, and no new entry beside one of them${e.plan.unheld?.length ? `; the worktree is granted whole, so its own control files (${e.plan.unheld.map((u) => u.path.slice(e.plan.worktree.length + 1)).join(', ')}) are held by the analyzer only` : ''}.`
         : `bashguard: runs in ${e.kind === 'bwrap' && e.by === 'shell' ? "bubblewrap's mounts, made in the shell itself where it can (by a process started for it where not)" : e.kind === 'bwrap' && e.by === 'helper' ? "bubblewrap's mounts, made by bashguard's helper" : MECHANISM[e.kind]}; it may write only in the write roots (the worktree ${ws.root}, its own git state, scratch dirs, tool caches, configured roots), the control files there excepted.`,
     findings: [],
     // Neither bubblewrap nor Seatbelt nests (src/layers/sandbox/held.ts): inside a client's own

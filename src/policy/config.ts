@@ -43,6 +43,14 @@ export interface Config {
    * `allow`. Only a trusted file may allow them.
    */
   unixSockets: UnixSockets;
+  /**
+   * What Landlock holds in the worktree (src/layers/sandbox/landlock-line.ts): `held` (default:
+   * its control files read-only, so no new top-level entry can be made beside them) or `whole`
+   * (the worktree granted whole, new top-level entries included, and its own control files left
+   * to the analyzer: a program the analyzer allows, `make` or a script, can then write them).
+   * A worktree's file may only choose `held`.
+   */
+  landlockWorktree: LandlockWorktree;
   /** Lint: glob patterns of files to skip. */
   ignore: string[];
   /** Lint: directories where `source`d files are looked up (absolute; ShellCheck's source-path). */
@@ -81,6 +89,7 @@ export interface ConfigLayer {
   enforceInPlainCheckout?: boolean;
   enforce?: EnforceMode;
   unixSockets?: UnixSockets;
+  landlockWorktree?: LandlockWorktree;
   ignore?: string[];
   sourcePath?: string[];
   vars?: Record<string, string>;
@@ -96,6 +105,7 @@ export const DEFAULT_CONFIG: Config = {
   enforceInPlainCheckout: false,
   enforce: 'auto',
   unixSockets: 'block',
+  landlockWorktree: 'held',
   ignore: [],
   sourcePath: [],
   vars: {},
@@ -107,10 +117,11 @@ export const DEFAULT_CONFIG: Config = {
 
 export class ConfigError extends Error {}
 
-const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'unixSockets', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
+const KEYS = new Set(['$schema', 'writeRoots', 'rules', 'decisions', 'unanalyzable', 'enforceInPlainCheckout', 'enforce', 'unixSockets', 'landlockWorktree', 'ignore', 'sourcePath', 'vars', 'protect', 'overrides']);
 export type EnforceMode = 'auto' | 'bwrap' | 'landlock' | 'seatbelt' | 'client' | 'off';
 export const ENFORCE_MODES: readonly EnforceMode[] = ['auto', 'bwrap', 'landlock', 'seatbelt', 'client', 'off'];
 export type UnixSockets = 'block' | 'allow';
+export type LandlockWorktree = 'whole' | 'held';
 const DECISIONS = new Set(['allow', 'ask', 'deny', 'sandbox']);
 const SEVERITIES = new Set(['error', 'warning', 'info', 'off']);
 
@@ -215,6 +226,10 @@ export function parseConfigLayer(text: string, file: string, baseDir: string, ho
     if (obj.unixSockets !== 'block' && obj.unixSockets !== 'allow') throw new ConfigError(`${file}: unixSockets: must be "block" or "allow"`);
     layer.unixSockets = obj.unixSockets;
   }
+  if (obj.landlockWorktree !== undefined) {
+    if (obj.landlockWorktree !== 'whole' && obj.landlockWorktree !== 'held') throw new ConfigError(`${file}: landlockWorktree: must be "whole" or "held"`);
+    layer.landlockWorktree = obj.landlockWorktree;
+  }
   if (obj.ignore !== undefined) {
     if (!Array.isArray(obj.ignore) || obj.ignore.some((r) => typeof r !== 'string')) throw new ConfigError(`${file}: ignore: must be an array of glob strings`);
     layer.ignore = obj.ignore as string[];
@@ -246,6 +261,7 @@ export function applyLayer(base: Config, layer: ConfigLayer): Config {
     enforceInPlainCheckout: layer.enforceInPlainCheckout ?? base.enforceInPlainCheckout,
     enforce: layer.enforce ?? base.enforce,
     unixSockets: layer.unixSockets ?? base.unixSockets,
+    landlockWorktree: layer.landlockWorktree ?? base.landlockWorktree,
     ignore: [...base.ignore, ...(layer.ignore ?? [])],
     sourcePath: [...base.sourcePath, ...(layer.sourcePath ?? [])],
     vars: { ...base.vars, ...layer.vars },

@@ -13,6 +13,7 @@ import { cachedFs, nodeFs, resolvePhysical, type PhysicalFs } from './physical.j
 import { ruleById, type RuleId, type Severity } from './rules/catalog.js';
 import type { Config, Decision } from './config.js';
 import { pathspecReaches } from './git-control.js';
+import { sharedGitWrites, type SharedGitWrite } from './shared-git.js';
 import { allowedRegion, classify, protects, type Region, type RegionKind } from './regions.js';
 
 export interface PolicyContext {
@@ -67,11 +68,15 @@ export interface Finding {
   decision: Decision;
   /** The effect's place in another file (a sourced file's function), when it is there. */
   origin?: Origin;
+  /** Code another process runs (a daemon), outside this call and every sandbox it runs in. */
+  elsewhere?: true;
 }
 
 export interface Verdict {
   decision: Decision;
   findings: Finding[];
+  /** Shared git state the call certainly writes from this linked worktree (./shared-git.ts); absent: none. */
+  sharedGit?: SharedGitWrite[];
 }
 
 export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
@@ -96,6 +101,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   };
   const regions = ctx.physicalRegions?.() ?? ctx.regions;
   const findings: Finding[] = [];
+  const sharedGit: SharedGitWrite[] = [];
   const add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => {
     const meta = ruleById(rule);
     const severity = ctx.config.rules[rule] ?? meta.severity;
@@ -112,6 +118,7 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
       via: e.via,
       decision: decide(rule, severity, confidence, ctx.config),
       ...(e.origin ? { origin: e.origin } : {}),
+      ...(e.kind === 'problem' && e.elsewhere ? { elsewhere: true as const } : {}),
     });
   };
   for (const e of effects) {
@@ -123,14 +130,14 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
         created.set(`${dir === '/' ? '' : dir}/${e.path.replace(/\/+$/, '').slice(slash + 1)}`, e.linkTarget);
       }
     }
-    else if (e.kind === 'git') gitFinding(e, ctx, regions, fs, add);
+    else if (e.kind === 'git') gitFinding(e, ctx, regions, fs, add, sharedGit);
     else {
       const rule: RuleId = e.category === 'syntax' ? 'BG0001' : e.category === 'analysis-limit' ? 'BG0002' : e.reason.startsWith('sources ') ? 'BG4003' : 'BG4002';
       const via = e.via.length ? ` (inside ${e.via.join(' > ')})` : '';
       add(rule, 'possible', `${e.reason}${via}`, null, e, []);
     }
   }
-  return { decision: combine(findings), findings: dedupe(findings) };
+  return { decision: combine(findings), findings: dedupe(findings), ...(sharedGit.length ? { sharedGit } : {}) };
 }
 
 type Add = (rule: RuleId, confidence: Confidence, message: string, path: string | null, e: Effect, evidence: Evidence[]) => void;
@@ -342,7 +349,7 @@ function regionOfDir(dir: string, regions: Region[]): { kind: RegionKind; root: 
   return { kind: r.kind, root: r.root };
 }
 
-function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add): void {
+function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs, add: Add, sharedGit: SharedGitWrite[]): void {
   if (e.writes.length === 0) return;
   const writes = (state: GitWrite['state']) => e.writes.some((w) => w.state === state);
   const target = gitTarget(e, ctx, regions, fs);
@@ -351,6 +358,7 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
   if (target.kind === 'worktree') for (const w of e.writes) if (w.state === 'drops') controlFileFindings(e, w, ctx, regions, fs, add);
+  if (target.kind === 'worktree') sharedGit.push(...sharedGitWrites(e, ctx, fs));
   if (inRepo) refFindings(e, ctx, target.root, via, add);
   if (inRepo && writes('config')) add('BG3001', e.confidence, `\`${cmd}\`${via} writes the repository config, shared by every checkout (use \`git config --worktree\` for this worktree only)`, target.root, e, evidence);
   if (inRepo && writes('hooks')) add('BG3002', e.confidence, `\`${cmd}\`${via} changes which hooks run for every checkout of the repository`, target.root, e, evidence);

@@ -35,6 +35,8 @@ export interface RegionInput {
   caches?: { path: string; why: string }[];
   /** Protected paths with the reason each is protected. */
   protect: { path: string; why: string }[];
+  /** The branch a linked worktree's HEAD names (its ref and reflog are its own), or null. */
+  ownBranch?: string | null;
 }
 
 /** Builds the regions for a layout: the worktree, protected checkouts, the git dir, write roots. */
@@ -48,10 +50,14 @@ export function buildRegions(input: RegionInput): Region[] {
     regions.push({ kind: 'git-dir', root: common, detail: 'shared' });
     regions.push({ kind: 'git-dir', root: `${common}/config`, detail: 'config' });
     regions.push({ kind: 'git-dir', root: `${common}/hooks`, detail: 'hooks' });
-    // Git's own writes for this worktree's commits are legitimate.
-    for (const own of ['objects', 'refs', 'logs', 'packed-refs', 'FETCH_HEAD', 'lfs', 'modules', 'rr-cache']) {
+    // Git's own writes for this worktree's commits are legitimate. From a linked worktree, those
+    // are new objects and its own branch's ref and reflog: every other ref (another branch, a new
+    // one, a tag, the stash, packed-refs) is shared, as the enforcement holds it (src/layers/sandbox/git-refs.ts).
+    const linked = l.current.kind === 'linked-worktree';
+    for (const own of linked ? ['objects', 'lfs', 'modules', 'rr-cache'] : ['objects', 'refs', 'logs', 'packed-refs', 'FETCH_HEAD', 'lfs', 'modules', 'rr-cache']) {
       regions.push({ kind: 'git-dir', root: `${common}/${own}`, detail: 'own' });
     }
+    if (linked && input.ownBranch) for (const own of ['refs/heads', 'logs/refs/heads']) regions.push({ kind: 'git-dir', root: `${common}/${own}/${input.ownBranch}`, detail: 'own' });
     if (l.current.kind === 'linked-worktree') regions.push({ kind: 'git-dir', root: l.current.gitDir, detail: 'own' });
     else regions.push({ kind: 'git-dir', root: common, detail: 'own' });
   }

@@ -81,8 +81,9 @@ export const PLATFORM_REASONS = {
   macOSOnly: 'macOS only',
   linuxX64Glibc: 'linux-x64 with glibc only',
   noAddonOnWindows: 'no tree export on Windows',
-  nodeBefore24: 'Node before 24 (V8 flags pay there)',
-  node24On: 'Node 24 and later (V8 flags do not pay there)',
+  nodeBefore24: 'Node 20, 22 or 24 (V8 flags pay there)',
+  node24On: 'a Node after 24 (V8 14 and later: V8 flags not measured there)',
+  node22On: 'Node 22 and later (ArrayBuffer transfer)',
 } as const;
 
 /**

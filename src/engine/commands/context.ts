@@ -63,8 +63,8 @@ export interface CommandContext {
   /** A write of `field` (resolved against the cwd candidates): one effect per candidate. */
   write(op: WriteOp, field: Field, st: State, range: Range, command: string, opts?: WriteOptions): void;
   git(effect: Omit<GitEffect, 'kind' | 'via'>): void;
-  /** Code that cannot be known statically (BG4002). */
-  dynamicProblem(reason: string, text: string, range: Range): void;
+  /** Code that cannot be known statically (BG4002); `elsewhere`: run by another process (a daemon). */
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void;
   /** Every absolute path `code` mentions may be written. */
   maybeWrites(code: string, range: Range, command: string, what: string): void;
   /** `how`: what changes the directory, for the evidence (`cd`, `git -C`, `tar -C` ...). */
@@ -99,7 +99,7 @@ export interface BuiltinHost {
   status: Truth;
   readsUnknown: boolean;
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void;
-  dynamicProblem(reason: string, text: string, range: Range): void;
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void;
   limitProblem(reason: string, text: string, range: Range): void;
   /** `break N` / `continue N`: the path leaves N loops (src/engine/interpret/control-flow.ts LoopFrames). */
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void;

@@ -36,7 +36,7 @@ export function shellWords(words: readonly Field[]): string {
 export function handOver(inv: Invocation, interp: CommandContext, h: Handover): void {
   const shown = h.code === null ? h.what : displayPath(h.code.length > 120 ? `${h.code.slice(0, 117)}...` : h.code);
   const where = h.remote ? 'on the host it names' : h.cwd === 'here' ? 'in this directory' : h.cwd ? `in ${displayPath(h.cwd)}` : "in the daemon's own directory";
-  interp.dynamicProblem(`\`${h.what}\` hands its command to ${h.daemon}, which runs it outside this shell: ${where}, with the daemon's rights, outside any sandbox this call runs in`, shown, inv.range);
+  interp.dynamicProblem(`\`${h.what}\` hands its command to ${h.daemon}, which runs it outside this shell: ${where}, with the daemon's rights, outside any sandbox this call runs in`, shown, inv.range, true);
   if (h.code === null || h.remote) return;
   if (h.code.includes(HOLE)) return;
   const st = interp.child(inv.st);

@@ -121,6 +121,8 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
       break;
   }
   if (writesObjects(w.sub, w.access, w.args)) out.push({ state: 'objects' });
+  const kept = bookkeeping(w.sub, w.args, w.access);
+  if (kept) out.push(kept);
   // A call that changes the checkout and names branches either switches to them (they become
   // its own) or moves branches it does not name (`rebase --update-refs`): those may be none.
   const switches = w.access !== 'refs' && SWITCHES.has(w.sub ?? '');
@@ -203,4 +205,36 @@ export function controlRisk(sub: string | null, args: string[]): ControlRisk | n
       return ops.length >= 2 ? { states: states('modified', 'clean'), pathspecs: ops.slice(0, -1), verb: 'moves away' } : null;
   }
   return null;
+}
+
+/** Options of `git fetch` and `git pull` that take a value as the next argument. */
+const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--server-option', '--filter', '--recurse-submodules-default', '--submodule-prefix', '-s', '--strategy', '-X', '--strategy-option', '--cleanup', '-S', '--gpg-sign'];
+
+/**
+ * The shared refs git updates as bookkeeping of the call's own work (git-stash(1): the stash is
+ * `refs/stash` and its reflog; git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES": a fetch from a
+ * named remote moves its remote-tracking refs, those it names opportunistically, unless an empty
+ * `--refmap=` maps them nowhere). null: none, or not certainly (a URL or path as the remote, a
+ * remote not known statically).
+ */
+export function bookkeeping(sub: string | null, args: string[], access: GitAccess): Extract<GitWrite, { state: 'bookkeeping' }> | null {
+  if (access === 'read' && sub === 'stash') return null;
+  if (sub === 'stash') {
+    const verb = operandsSkipping(args, VALUE_OPTS.stash ?? [])[0];
+    // (apply only reads the stash; drop and clear are `refs` calls, reported as such)
+    if (access === 'refs' || verb === 'apply' || verb === 'list' || verb === 'show' || verb === 'create') return null;
+    return { state: 'bookkeeping', spaces: ['stash'], what: 'the stash (refs/stash)' };
+  }
+  // git-bisect(1) start and reset delete its refs (BISECT_HEAD, refs/bisect/*, this worktree's
+  // own), and git's files backend locks the shared packed-refs for any deletion.
+  if (sub === 'bisect') {
+    const verb = operandsSkipping(args, [])[0];
+    return verb === 'start' || verb === 'reset' ? { state: 'bookkeeping', spaces: ['packed-refs'], what: 'packed-refs.lock (the lock git takes on the shared packed-refs to delete its bisect refs)' } : null;
+  }
+  if (sub !== 'fetch' && sub !== 'pull') return null;
+  if (args.some((a) => a === '--dry-run' || a === '--refmap' || a.startsWith('--refmap='))) return null;
+  const ops = operandsSkipping(args, FETCH_VALUES);
+  const remote = ops[0];
+  const named = remote === undefined || args.includes('--all') || args.includes('--multiple') || (!/[:/\\]|^\.{1,2}$/.test(remote) && !remote.includes(HOLE) && !remote.includes('\u2026'));
+  return named ? { state: 'bookkeeping', spaces: ['remotes'], what: `the remote-tracking refs (refs/remotes/${remote === undefined || args.includes('--all') ? '*' : remote}/...)` } : null;
 }

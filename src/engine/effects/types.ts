@@ -170,6 +170,13 @@ export type GitWrite =
   | { state: 'branch'; name: string; switches: boolean; creates?: boolean; confidence?: Confidence }
   /** Refs other than named branches, packed-refs or reflogs, shared by every checkout; `what` for the message. */
   | { state: 'refs'; spaces: RefSpace[]; what: string }
+  /**
+   * Refs every checkout shares that git updates as bookkeeping of the call's own work: the stash
+   * entry `git stash` pushes or pops, the remote-tracking refs `git fetch`/`git pull` move. Not a
+   * finding of their own (they follow what the call does), but a linked worktree whose shared
+   * refs the kernel holds cannot write them (src/policy/shared-git.ts).
+   */
+  | { state: 'bookkeeping'; spaces: RefSpace[]; what: string }
   /** The repository config (shared by every checkout). */
   | { state: 'config' }
   /** Which hooks run (hooks/, core.hooksPath, a template's hooks). */
@@ -193,6 +200,8 @@ export interface ProblemEffect {
   range: Range;
   via: string[];
   origin?: Origin;
+  /** The code runs in another process, outside this call and any sandbox it runs in (a daemon: tmux, ssh, docker, at). */
+  elsewhere?: true;
 }
 
 export type Effect = WriteEffect | GitEffect | ProblemEffect;

@@ -14,7 +14,7 @@ import type { DeclareFlags } from '../commands/context.js';
 
 /** What an assignment needs besides the state: expansion, and a place to report a variable bash computes itself. */
 export interface AssignHost extends ExpandHooks {
-  dynamicProblem(reason: string, text: string, range: Range): void;
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void;
 }
 
 const DECLARE_NAMES = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);

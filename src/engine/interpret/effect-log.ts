@@ -141,8 +141,8 @@ export class EffectLog {
     this.effects.push({ kind: 'git', ...effect, via: this.via });
   }
 
-  dynamicProblem(reason: string, text: string, range: Range): void {
-    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via });
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void {
+    this.effects.push({ kind: 'problem', category: 'dynamic', reason, text, range, via: this.via, ...(elsewhere ? { elsewhere } : {}) });
   }
 
   limitProblem(reason: string, text: string, range: Range): void {

@@ -92,7 +92,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   run(script: Script, st: State = this.initialState()): Analysis {
     for (const p of script.problems) {
-      this.effects.push({ kind: 'problem', reason: p.reason, category: 'syntax', text: p.text, range: p.range, via: this.log.via });
+      this.effects.push({ kind: 'problem', reason: p.reason, category: p.limit ? 'analysis-limit' : 'syntax', text: p.text, range: p.range, via: this.log.via });
     }
     this.sources.start(script.source, this.ctx.file ?? null);
     this.exec(script.body, st, { kind: 'unknown' });
@@ -381,8 +381,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     this.log.git(effect);
   }
 
-  dynamicProblem(reason: string, text: string, range: Range): void {
-    this.log.dynamicProblem(reason, text, range);
+  dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void {
+    this.log.dynamicProblem(reason, text, range, elsewhere);
   }
 
   limitProblem(reason: string, text: string, range: Range): void {

@@ -4,10 +4,10 @@
  * forced with BASHGUARD_PARSER=wasm. Callers get a parser-neutral tree (./tree.ts).
  */
 import { copyExported, copyTree, symbolNames, type BackendName, type ExportedTree, type ParseFailureKind, type ParseResult, type TreeCursorLike } from './tree.js';
-import { DEFAULT_LIMITS, type ParseLimits } from './limits.js';
+import { budgetMs, DEFAULT_LIMITS, type ParseLimits } from './limits.js';
 import { loadNative, nativeParse } from './native.js';
 import { loadWasm, wasmParse } from './wasm.js';
-import { recover, type Tree } from './recover.js';
+import { recover, type Reparse, type Tree } from './recover.js';
 import { isolate } from './isolate.js';
 import { findJoinedLines } from './sanity.js';
 import { endsInExec, execLines, execTail, firstErrorAt } from './exec-end.js';
@@ -80,7 +80,7 @@ function makeParser(
         return { ok: false, kind: 'parser-error', backend, message: `input contains a NUL byte at offset ${nul}` };
       }
       const started = performance.now();
-      const deadline = started + limits.timeoutMs;
+      const deadline = started + budgetMs(limits, source.length);
       let first = parseOnce(source, deadline, limits);
       if ('kind' in first) {
         return { ok: false, kind: first.kind, backend, message: first.message };
@@ -107,9 +107,9 @@ function makeParser(
         }
       }
       // Where the grammar reads the input differently from bash, a targeted re-parse (./recover.ts).
-      const reparse = (text: string): Tree | { failed: true } => {
+      const reparse: Reparse = (text) => {
         const r = parseOnce(text, deadline, limits);
-        return 'kind' in r ? { failed: true } : r;
+        return 'kind' in r ? { failed: r.message } : r;
       };
       const rec = recover(source, first, reparse);
       if (rec.kind === 'wrong') return { ok: false, kind: 'parser-error', backend, message: rec.message, at: rec.at };

@@ -79,14 +79,7 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
         continue;
       }
       // A top-level ERROR: the whole statements it begins with are read as they are.
-      let bad = -1;
-      for (const k of c.children) {
-        if (k.named && k.type !== 'ERROR' && !k.missing && !hasError(k) && STATEMENT.has(k.type)) kept.push(k);
-        else {
-          bad = k.start;
-          break;
-        }
-      }
+      const bad = keepLeading(c, kept);
       next = bad < 0 ? c.end : bad;
       break;
     }
@@ -122,12 +115,12 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
     }
     if (from >= source.length || !/\S/.test(source.slice(from))) break;
     if (++parses > MAX_ISOLATION_PARSES) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
+      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [], limit: `not read: more than ${MAX_ISOLATION_PARSES} fresh starts after parse errors before this line` });
       break;
     }
     const t = reparse(blankBefore(from));
     if ('failed' in t) {
-      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [] });
+      kept.push({ type: 'ERROR', named: true, field: null, start: from, end: source.length, missing: false, children: [], limit: `not read: ${t.failed}` });
       break;
     }
     depth = Math.max(depth, t.depth);
@@ -143,7 +136,7 @@ export function isolate(source: string, tree: Tree, reparse: Reparse): Tree | nu
  * that parses with no error, or null. `parsePrefix(end)` parses the text up to `end` with the rest
  * blanked; each parse counts against `budget`.
  */
-function readAlone(source: string, pos: number, lineAfter: (at: number) => number, parsePrefix: (end: number) => Tree | { failed: true }, budget: { parses: number }): { alone: Tree | null; end: number } {
+function readAlone(source: string, pos: number, lineAfter: (at: number) => number, parsePrefix: (end: number) => ReturnType<Reparse>, budget: { parses: number }): { alone: Tree | null; end: number } {
   let end = pos;
   for (let lines = 1, prev = pos; lines <= 32 && budget.parses < MAX_ISOLATION_PARSES; lines *= 2) {
     end = pos;
@@ -184,3 +177,20 @@ const STATEMENT = new Set([
   'unset_command', 'test_command', 'negated_command', 'subshell', 'compound_statement', 'if_statement', 'case_statement',
   'for_statement', 'c_style_for_statement', 'while_statement', 'function_definition', 'comment',
 ]);
+
+const TERMINATOR = new Set([';', '&', '\n']);
+
+/**
+ * Keeps the whole statements a top-level ERROR begins with, each with the terminator after it
+ * (`a=1; b=$((` keeps `a=1;`: a fresh start at the `;` itself would fail on it and give up the
+ * rest of its line). Returns where the first one it cannot keep starts, or -1.
+ */
+function keepLeading(error: SyntaxNode, kept: SyntaxNode[]): number {
+  for (const k of error.children) {
+    const last = kept[kept.length - 1];
+    if (k.named && k.type !== 'ERROR' && !k.missing && !hasError(k) && STATEMENT.has(k.type)) kept.push(k);
+    else if (!k.named && TERMINATOR.has(k.type) && last && STATEMENT.has(last.type) && last.end <= k.start) kept.push(k);
+    else return k.start;
+  }
+  return -1;
+}

@@ -102,6 +102,13 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     if (end <= start) return [];
     const word = source.slice(start, end);
     if (compared && prev !== '=~') out.push(...maskGroups(source, start, end));
+    // A lone word (`[[ ^4\.[0-4]\.* ]]`, true when not empty: no pattern, no operator after it):
+    // the grammar loses the `]]` after a bracket expression in it; bash reads its brackets as
+    // letters, and so may the grammar.
+    else if (!compared && word.includes('[') && /^[ \t]*(?:\]\]|&&|\|\||\))/.test(source.slice(end, end + 40))) {
+      const b = bracketLetters(source, start, end);
+      if (b.length) out.push(b);
+    }
     // `( $1 =~ $re)`: the grammar's regex runs on over the `)` that closes the group; a blank
     // before it (bash ends the word there too) keeps them apart.
     if (prev === '=~' && source[end] === ')') out.push([{ start: end, end: end, text: ' ' }]);
@@ -119,6 +126,25 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
     i = end;
   }
   return [];
+}
+
+/** The unquoted `[` and `]` of a word outside its expansions, each shown as a letter. */
+function bracketLetters(source: string, start: number, end: number): Edit[] {
+  const out: Edit[] = [];
+  for (let i = start; i < end; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === "'") {
+      const j = source.indexOf("'", i + 1);
+      if (j < 0 || j >= end) return [];
+      i = j;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = skipQuoted(source, i);
+      if (j < 0 || j > end) return [];
+      i = j - 1;
+    } else if (c === '[' || c === ']') out.push({ start: i, end: i + 1, text: '_' });
+  }
+  return out;
 }
 
 /** The end of the `[[ ]]` word at `i`: blanks inside an extglob group (or a regex's parentheses) are the word's own. */

@@ -54,8 +54,8 @@ export interface Tree {
   depth: number;
 }
 
-/** Parses an edited text; `failed` when it could not (time budget, depth): the repair is dropped. */
-export type Reparse = (text: string) => Tree | { failed: true };
+/** Parses an edited text; `failed` (why) when it could not (time budget, depth): the repair is dropped. */
+export type Reparse = (text: string) => Tree | { failed: string };
 
 type Joined = JoinedLine | null;
 
@@ -471,6 +471,14 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
     if (commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
     else if (/[A-Za-z0-9_\-./]/.test(source[c.start - 1] ?? '') && !/^[^\s;&|()<>]*\]/.test(source.slice(c.start + 1, c.start + 256))) add([{ start: c.start, end: c.start + 1, text: 'x' }]);
   }
+  // `execute[which python]`, `e[a] b`: a name and a `[` in command position with no `=` after
+  // the `]` is no assignment to bash but a word (a glob), the command's name; the grammar reads a
+  // subscript and wants its `=`. The `[` is shown as a letter.
+  for (const c of n.children) {
+    if (c.type !== 'subscript' || /^\+?=/.test(source.slice(c.end, c.end + 2)) || !startsCommand(source, c.start) || inArithmetic(source, c.start)) continue;
+    const name = c.children[0];
+    if (name && source[name.end] === '[') add([{ start: name.end, end: name.end + 1, text: 'x' }]);
+  }
   // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
   // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
   // parse_dparen). The grammar always reads `((` as arithmetic: it is shown `( (`.
@@ -608,7 +616,17 @@ function bracketAsCommand(bracket: SyntaxNode): Edit {
  * the grammar lost track of is no command).
  */
 function commandPosition(source: string, at: number): boolean {
-  if (!/^[ \t\n]$/.test(source[at + 1] ?? '')) return false;
+  return /^[ \t\n]$/.test(source[at + 1] ?? '') && startsCommand(source, at);
+}
+
+/** Whether `at` lies after a `((` its line has not closed (a C-style `for` header, `(( ))`). */
+function inArithmetic(source: string, at: number): boolean {
+  const line = source.slice(source.lastIndexOf('\n', at - 1) + 1, at);
+  return (line.match(/\(\(/g)?.length ?? 0) > (line.match(/\)\)/g)?.length ?? 0);
+}
+
+/** Whether a command begins at `at`: only blanks, an operator or a reserved word before it. */
+function startsCommand(source: string, at: number): boolean {
   const before = source.slice(Math.max(0, at - 64), at).replace(/(?:[ \t]|\\\n)+$/, '');
   return before === '' || /[\n;&|({!]$/.test(before) || /(?:^|[\s;&|(){}])(?:then|do|else|elif|if|while|until)$/.test(before);
 }

@@ -26,6 +26,11 @@ export interface SyntaxNode {
   /** A node tree-sitter inserted to recover from an error (e.g. a missing `fi`). */
   missing: boolean;
   children: SyntaxNode[];
+  /**
+   * On an ERROR the parser layer made where a limit stopped it (./isolate.ts): why the text from
+   * here on is not read. Not a syntax error: bash may accept the text.
+   */
+  limit?: string;
 }
 
 /** Why a parse produced no usable tree. Each one is a defined outcome, never a crash. */

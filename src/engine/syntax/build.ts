@@ -84,7 +84,7 @@ function statement(cx: BuildContext, n: SyntaxNode): Command {
     case 'test_command':
       return testCommand(cx, n);
     case 'ERROR':
-      return cx.unknown(n, 'syntax error');
+      return cx.unknown(n, n.limit ?? 'syntax error');
     default:
       return cx.unknown(n, `unsupported syntax (${n.type})`);
   }
@@ -104,7 +104,7 @@ export function buildScript(parsed: ParseSuccess): Script {
       const n = stack.pop()!;
       if (n.type === 'ERROR' || n.missing) {
         if (!covered(n) && !b.handled.has(n)) {
-          b.problems.push({ reason: n.missing ? `missing ${n.type}` : 'syntax error', range: b.problemRange(n), text: b.text(n) });
+          b.problems.push({ reason: n.missing ? `missing ${n.type}` : n.limit ?? 'syntax error', range: b.problemRange(n), text: b.text(n), ...(n.limit ? { limit: true } : {}) });
           added = true;
         }
         continue;

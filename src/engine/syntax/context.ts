@@ -71,7 +71,7 @@ export class BuildContext {
   unknown(n: SyntaxNode, reason: string): Command {
     const range = this.range(n);
     const text = this.text(n);
-    this.problems.push({ reason, range: this.problemRange(n), text });
+    this.problems.push({ reason, range: this.problemRange(n), text, ...(n.limit ? { limit: true } : {}) });
     this.reported.push([n.start, n.end]);
     return { kind: 'unknown', reason, text, range };
   }

@@ -183,5 +183,6 @@ export interface Script {
   source: string;
   /** Every part that could not be analyzed, in source order (usually also present inline as Unknown;
    * ERROR/MISSING nodes the builder had no place for appear only here). */
-  problems: { reason: string; range: Range; text: string }[];
+  /** `limit`: a limit of the parser layer stopped reading here (no syntax error known). */
+  problems: { reason: string; range: Range; text: string; limit?: true }[];
 }

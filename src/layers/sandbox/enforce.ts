@@ -36,7 +36,7 @@
  * Landlock cannot be used either, the wrapped command fails with bwrap's message rather than
  * running unconfined; `doctor` fails and says why.
  */
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, unlinkSync, type Dirent } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { Workspace } from '../../policy/workspace/index.js';
 import type { Env } from '../../policy/workspace/config.js';
@@ -51,6 +51,7 @@ import { physicalPath } from '../../util/physical-path.js';
 import { nativeIO, STAT } from '../../runtime/index.js';
 import { fnv64, hash64, randomToken } from './hash.js';
 import { landlockCall, type LandlockEnforcement } from './landlock.js';
+import { landlockLineSaid } from './landlock-line.js';
 import { refStamp } from './git-refs.js';
 import { userWriteHints } from './user-roots.js';
 import { BWRAP_PROBE, bwrapStarts, helperMountsWork, inShellMountsWork, landlockAvailable, landlockHelper } from './probes.js';
@@ -63,6 +64,8 @@ export { clientShell };
 import { SANDBOX_EXEC, seatbeltAvailable, seatbeltCall, type SeatbeltEnforcement } from './seatbelt.js';
 export { SEATBELT_PROBE } from './seatbelt.js';
 export { heldOrWrapped } from './held.js';
+import { cwdDir, sweepCwdFiles } from './cwd-files.js';
+export { cwdDir, sweepCwdFiles };
 
 export type { EnforceMode };
 
@@ -222,7 +225,7 @@ function topDirs(): string[] | null {
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-5';
+const PLAN_FORMAT = 'enforce-plan-6';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -367,7 +370,7 @@ export interface WrapOptions {
   shell: string;
   /**
    * The file the call's final directory (and bwrap's own message, when it cannot set the sandbox
-   * up) is written to: a fresh name in a directory of the user's (./enforce.ts `cwdDir`). Created
+   * up) is written to: a fresh name in a directory of the user's (./cwd-files.ts `cwdDir`). Created
    * by the outer shell under `set -C`, so a file or symlink planted under that name is refused.
    */
   cwdFile: string;
@@ -420,50 +423,6 @@ export function enforcementWrapper(command: string, opts: WrapOptions): string {
       '__bg_r "$__bg_s"',
     ].join('; ')
   );
-}
-
-/** How long a cwd file is kept: longer than any foreground call (Claude Code's Bash timeout is at most 10 min). */
-const CWD_FILE_TTL_MS = 30 * 60_000;
-
-/**
- * The directory of the wrapper's cwd files: `<tmp>/bashguard-cwd-<uid>`, created 0700 and used
- * only when it is a directory of this user's that nobody else can write (else null: the files go
- * to `<tmp>` itself and are not swept).
- */
-export function cwdDir(env: Env): string | null {
-  const tmp = env.TMPDIR?.startsWith('/') ? env.TMPDIR.replace(/\/+$/, '') || '/tmp' : '/tmp';
-  const dir = `${tmp}/bashguard-cwd-${process.getuid?.() ?? 'u'}`;
-  // (the common case through the addon the hook has loaded: the same test, and Node's lstat not run cold on every allowed call)
-  if (nativeIO(false)?.privateDir(dir)) return dir;
-  let st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st) {
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch {
-      return null;
-    }
-    st = lstatSync(dir, { throwIfNoEntry: false });
-  }
-  if (!st || !st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) return null;
-  return dir;
-}
-
-/** Removes the cwd files of calls that ended long ago (by their time of last change). */
-export function sweepCwdFiles(dir: string, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    try {
-      const st = lstatSync(`${dir}/${n}`);
-      if (now - st.mtimeMs > CWD_FILE_TTL_MS) unlinkSync(`${dir}/${n}`);
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
 }
 
 /** bubblewrap's arguments where the helper cannot make the reservations (a path with a newline): the hook makes them. */
@@ -526,7 +485,11 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       // Missing control paths need no reservation here: Landlock refuses to create them (./landlock.ts).
       return landlockCall(ws, command, env, {
         // (not the held refs: Landlock refuses the lock file beside a protected ref, so no commit would run)
-        plan: (helper) => enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false),
+        plan: (helper) => {
+          const p = enforcementPlan(ws, helper, physicalPath(shell) ?? shell, store, false);
+          const l = ws.layout?.current;
+          return l?.kind === 'linked-worktree' ? { ...p, openRefs: `Landlock leaves the shared refs in ${l.commonDir} writable` } : p;
+        },
         wrap: (c, helper, args) => enforcementWrapper(c, { bwrap: helper, args, shell, cwdFile }),
         shell,
         store,
@@ -647,7 +610,7 @@ export function enforcementStatus(ws: Workspace, env: Env, claudeSettings: { fil
     return {
       ok: true,
       mechanism: 'landlock',
-      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; less the control files inside them; new entries beside a protected path are refused); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
+      detail: `Landlock (${landlockAvailable(env).why}): every allowed Bash call may write beneath ${e.rules.rules.length} paths only (the write roots: ${writeRootsSaid(e.plan)}; ${landlockLineSaid(e.plan)}); ${unixSocketsNote(ws)}${widened.length ? `; writable although protected (git's lock files): ${widened.map((w) => w.path).join(', ')}` : ''}${coarse.length ? `; read-only because they hold too many entries to list: ${coarse.map((c) => `${c.path} (${c.entries})`).join(', ')}` : ''}`,
     };
   }
   if (e.kind !== 'bwrap') return { ok: false, mechanism: 'none', detail: `no mechanism: ${e.kind === 'none' ? e.reason : 'unexpected'}` };

@@ -36,6 +36,8 @@ export interface Grant {
    * them is removed after the call (./reserve.ts, native/reserve-core.h).
    */
   reserve?: boolean | 'file' | 'between';
+  /** A read-only directory that stands for a missing control path inside it (held or reserved): that path. */
+  holds?: string;
 }
 
 export interface SandboxPlan {
@@ -44,6 +46,16 @@ export interface SandboxPlan {
   grants: Grant[];
   /** Protected paths that do not exist yet: a sandbox cannot reserve a name without creating it. */
   unreserved: string[];
+  /**
+   * Control paths the mechanism leaves to the analyzer, with why (Landlock's worktree granted
+   * whole, ./landlock-line.ts): writable under it, so no decision may count on the kernel for them.
+   */
+  unheld?: { path: string; why: string }[];
+  /**
+   * Where the plan leaves the shared git dir's refs writable (Landlock), why: code bashguard
+   * cannot read could move another branch or a tag there, so it is not held.
+   */
+  openRefs?: string;
 }
 
 /**
@@ -76,11 +88,16 @@ export function probesHold(probes: readonly (readonly [string, string])[]): bool
   return true;
 }
 
-/** A directory's mtime (ns where the platform gives it) as text, '' where it cannot be read. */
+/**
+ * A directory's mtime and inode as text, '' where it cannot be read. The mtime in ms as a double
+ * keeps ~0.25 µs at today's dates, finer than the kernel's stamp (a directory's mtime comes from
+ * the coarse clock, one tick apart), and the plain lstat is the one the hook has run already:
+ * `{ bigint: true }` ran Node's BigInt stat code cold on every allowed call (~0.5 M instructions).
+ */
 export function mtimeOf(p: string): string {
   try {
-    const st = lstatSync(p, { bigint: true, throwIfNoEntry: false });
-    return st ? `${st.mtimeNs}:${st.ino}` : '';
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    return st ? `${st.mtimeMs}:${st.ino}` : '';
   } catch {
     return '';
   }
@@ -290,11 +307,11 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
         // it for the call and removed after it.
         const dir = dirs[dirs.length - 1]!;
         for (const b of dirs.slice(0, -1)) if (!reserve.some((g) => g.path === b)) reserve.push({ path: b, access: 'rw', why: `holds ${dir}, reserved for ${r.path}`, pin: true, reserve: 'between' });
-        if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true });
+        if (!reserve.some((g) => g.path === dir)) reserve.push({ path: dir, access: 'ro', why: `reserves ${r.path} (${r.why}), which does not exist yet`, reserve: true, holds: r.path });
       } else if (anc && anc !== root && (isInside(anc, root) || (reserveOn && home !== null && anc !== home && isInside(anc, home)))) {
         // Keep its nearest existing directory read-only instead, when that is a dedicated
         // directory below the worktree or HOME (`.claude/` for `.claude/settings.local.json`).
-        add(anc, 'ro', `holds ${r.path} (${r.why}), which does not exist yet`);
+        want.push({ path: anc, access: 'ro', why: `holds ${r.path} (${r.why}), which does not exist yet`, holds: r.path });
       } else unreserved.push(r.path);
     }
   }

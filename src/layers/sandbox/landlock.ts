@@ -16,7 +16,8 @@
  * - a new entry directly in a directory that holds a protected path is refused: `touch ~/newfile`,
  *   `mkdir ~/.newtool`, a new entry beside the main checkout, a new top-level entry of the
  *   worktree (its `.git` file and `.claude/` are protected), and a file replaced by rename there
- *   (`sed -i`, atomic writers);
+ *   (`sed -i`, atomic writers). The trusted config may choose the worktree granted whole instead,
+ *   its own control files then left to the analyzer (`"landlockWorktree": "whole"`, ./landlock-line.ts);
  * - renames and hard links across rules fail with EXDEV unless both sides grant the same rights
  *   (Landlock's REFER), and always on ABI 1;
  * - a directory with more than PER_DIR_LIMIT entries is not descended into: its entries stay
@@ -58,6 +59,7 @@ import { kindOf, probesHold, type SandboxPlan } from './grants.js';
 import { landlockAvailable } from './probes.js';
 import { physicalPath } from '../../util/physical-path.js';
 import { clientTmpDir, inShellBuiltin, inShellWrapper } from './in-shell.js';
+import { landlockLine } from './landlock-line.js';
 
 /** Rules in all above which the helper is not used (each costs the helper ~3.5 µs at every call). */
 export const RULE_LIMIT = 1000;
@@ -335,7 +337,7 @@ export function landlockArgs(rules: LandlockRule[]): string[] {
 }
 
 /** The kept rules' format: changed whenever landlockRules' output for the same facts could change. */
-const RULES_FORMAT = 'landlock-rules-5';
+const RULES_FORMAT = 'landlock-rules-6';
 
 /** Where the hook keeps facts between calls (./enforce.ts's FactStore). */
 interface Store {
@@ -462,7 +464,9 @@ export function landlockCall(
   const a = deps.available ?? landlockAvailable(env);
   if (!a.ok || !a.helper) return { kind: 'none', reason: a.why };
   try {
-    const plan = deps.plan(a.helper);
+    // (the worktree granted whole, its control files left to the analyzer, where the trusted config chooses it: ./landlock-line.ts)
+    const planned = deps.plan(a.helper);
+    const plan = ws.config.landlockWorktree === 'whole' ? landlockLine(planned, ws) : planned;
     const l = ws.layout?.current;
     const gitDir = l?.kind === 'linked-worktree' ? l.gitDir : null;
     const rules = keptLandlockRules(plan, { root: process.getuid?.() === 0, gitDir }, deps.name ? deps.store : undefined, deps.name ?? '');

@@ -199,6 +199,8 @@ export function tighten(base: Config, layer: ConfigLayer, notices: string[]): Co
   }
   if (layer.unixSockets === 'block') out.unixSockets = 'block';
   else if (layer.unixSockets === 'allow' && base.unixSockets !== 'allow') refuse('unixSockets: allow');
+  if (layer.landlockWorktree === 'held') out.landlockWorktree = 'held';
+  else if (layer.landlockWorktree === 'whole' && base.landlockWorktree !== 'whole') refuse('landlockWorktree: whole');
   return out;
 }
 

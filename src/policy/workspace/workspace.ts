@@ -113,8 +113,17 @@ export class Workspace {
     this.fs = opts.fs ?? nodeFs;
     this.host = opts.host ?? nodeHost;
     this.regions = this.root
-      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, caches: toolCacheRoots(env), protect: this.protectedFiles() })
+      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, caches: toolCacheRoots(env), protect: this.protectedFiles(), ownBranch: this.ownBranch() })
       : [];
+  }
+
+  /** The branch a linked worktree's HEAD names, or null (detached, unreadable, a name git would refuse). */
+  private ownBranch(): string | null {
+    const c = this.layout?.current;
+    if (c?.kind !== 'linked-worktree') return null;
+    const head = this.host.readFile?.(`${c.gitDir}/HEAD`) ?? null;
+    const m = head === null ? null : /^ref: refs\/heads\/(\S+)\s*$/.exec(head);
+    return m && !m[1]!.split('/').some((p) => p === '' || p === '.' || p === '..') ? m[1]! : null;
   }
 
   /** Every protected file: agent-client settings and hooks, bashguard's config, `protect` entries. */

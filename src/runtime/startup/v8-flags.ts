@@ -15,15 +15,17 @@ import { loadedTreeAddon } from '../../util/tree-addon.js';
  * installs and the bench's bare hook run) sets them in its start entry (src/runtime/startup/hook-start.ts)
  * through bashguard's addon (V8's own SetFlagsFromString), after the entry's Node modules are
  * loaded (so they still come from Node's embedded code cache) and before the bundle is compiled,
- * with a code cache file of its own (V8 refuses data made under other flags). Not on V8 13 and
- * later (Node 24), where they saved no time and cost peak RSS (docs/history/performance.md).
- * BASHGUARD_LEAN=0 leaves V8's flags alone.
+ * with a code cache file of its own (V8 refuses data made under other flags). On V8 13 (Node 24)
+ * too: there Sparkplug's and Maglev's compiles run on other threads, so they cost no wall time but
+ * ~8-13 M instructions of CPU per allowed call (callgrind, all threads: 134 against 142-147 M; the
+ * main thread +1-2 M) and 0.6 MiB of peak RSS (docs/history/performance.md). Not past the V8s
+ * measured. BASHGUARD_LEAN=0 leaves V8's flags alone.
  */
 export const LEAN_FLAGS = '--no-sparkplug --no-maglev';
 
-/** Whether this V8 is one LEAN_FLAGS pay off on (Node 20 and 22). */
+/** Whether this V8 is one LEAN_FLAGS were measured to pay off on (Node 20, 22 and 24). */
 export function leanFlagsPay(v8Version: string = process.versions.v8): boolean {
-  return Number(v8Version.split('.')[0]) < 13;
+  return Number(v8Version.split('.')[0]) < 14;
 }
 
 export const WASM_STARTUP_FLAGS = ['--liftoff-only', '--wasm-lazy-compilation'] as const;

@@ -61,8 +61,10 @@ function script(main: string, sibling: string, home: string, wt: string): Step[]
     ...cdSteps(),
     bash('legit', 'npm install of a local package (in sub)', 'npm install ../localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require(\'localpkg\').v)"', { expectOutput: 'local-v1' }),
     bash('legit', 'a test run (in sub)', `${py('const t = require("node:test"); const a = require("node:assert"); t.test("adds", () => a.strictEqual(1 + 1, 2));')} > sum.test.js && node --test sum.test.js`, { expectOutput: /pass 1/ }),
-    // A known limit (docs/limits.md, src/layers/sandbox/landlock.ts): no new top-level entry of the
-    // worktree under Landlock, so an install that creates `node_modules` at the root fails there.
+    // A known limit of the default line (docs/limits.md, src/layers/sandbox/landlock-line.ts): no new
+    // top-level entry of the worktree under Landlock's "held" line, so an install that creates
+    // `node_modules` at the root fails there ("landlockWorktree": "whole" lets it run, and leaves the
+    // worktree's control files, the t4 tamper's target, to the analyzer).
     bash('setup', ROOT_INSTALL, `(cd ${wt} && npm install ./localpkg --offline --no-audit --no-fund --loglevel=error && node -e "console.log(require('localpkg').v)")`, { expectOutput: 'local-v1' }),
     ...tamperSteps(main, home, [], at),
   ].map((st) => (st.label.startsWith("a function of the user's") ? { ...st, expectOutput: GREETING } : st));
@@ -141,7 +143,7 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: Landlock in the c
     expect(off.byStep[i]?.result?.text, off.digest).toContain('local-v1');
   });
 
-  // Issue 51 ("ordinary work runs unchanged"), not met under Landlock: EACCES on mkdir node_modules.
+  // Issue 51 ("ordinary work runs unchanged"), not met under Landlock's default line: EACCES on mkdir node_modules.
   it.fails('under Landlock, npm install at the worktree root runs (LANDS: issue 51, ordinary work refused under Landlock)', () => {
     const i = on.steps.findIndex((st) => st.label === ROOT_INSTALL);
     expect(on.byStep[i]?.result?.isError, on.digest).toBe(false);

@@ -31,6 +31,10 @@ const ACCEPTED = [
   // A `[` inside a word: the words `execute[ls` and `/]` (an agent's action syntax sent as a command).
   'execute[ls /]',
   'execute[find /testbed -name "*.php" -exec chmod 755 {} +]',
+  // A name and a `[` in command position with no `=` after the `]`: a word, not an assignment.
+  'execute[which python]',
+  'execute[md5sum $FILES] | sort',
+  'if e[a] b; then :; fi',
   // zsh's flagged expansions behind a $ZSH_VERSION test (git's completion script).
   'if [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nelse\n\tunset $(compgen -v __gitcomp_builtin_)\nfi',
   // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
@@ -61,6 +65,9 @@ const ACCEPTED = [
   'echo ${p:-Password ($k on $d)}',
   // `[ \( ... \) ]` (POSIX grouping) after a line continuation.
   'if [ -z "$a" -o \\\n\t\\( "$b" != gpt -a "$c" != dos \\) -o \\\n\t\\( "$d" = dos \\) ]; then\n  exit 1\nfi',
+  // A lone word with a bracket expression in `[[ ]]` (a string test; socat's test.sh).
+  'if ! [ "$U" = Linux ] || ! [[ ^3\\.* ]] || ! [[ ^4\\.[0-4]\\.* ]]; then\n  exit 1\nfi',
+  '[[ 4\\.[0-4]\\. && -n $x ]] && echo a',
   // `0<>` (read-write on fd 0), which the grammar reads as an argument `0`.
   'exec 0<> /dev/console 1<> /dev/console 2<> /dev/console',
   'setsid $C /bin/sh -i -l 0<> $c 1<> $c 2<> $c',
@@ -194,6 +201,14 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     const list = parse(parser, src).body.items[0]!.command;
     expect(list).toMatchObject({ kind: 'and-or', left: { kind: 'test', range: { start: 0, end: src.indexOf(']]') + 2 } } });
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
+  });
+
+  it('execute[which python]: words, not an assignment; the command after `;` still read', () => {
+    const s = parse(parser, `execute[which python] > ${MAIN}/a; e[$x] b`);
+    expect(s.body.items.map((i) => i.command)).toMatchObject([
+      { kind: 'simple', assigns: [], words: [{ text: 'execute[which' }, { text: 'python]' }], redirects: [{ op: '>' }] },
+      { kind: 'simple', assigns: [], words: [{ text: 'e[$x]' }, { text: 'b' }] },
+    ]);
   });
 
   it('a[$m/$v]=x: the assignment keeps its subscript text', () => {
@@ -354,6 +369,17 @@ fi`;
     const findings = runScenario(parser, src).verdict.findings;
     expect(findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
     expect(findings.filter((f) => f.rule === 'BG0001').every((f) => !/joined/.test(f.message))).toBe(true);
+  });
+
+  it('past the fresh-start limit the rest is an analysis limit (BG0002), not a syntax error', () => {
+    const src = `${'echo )\n'.repeat(60)}touch ${MAIN}/README.md\n`;
+    const findings = runScenario(parser, src).verdict.findings;
+    const limit = findings.filter((f) => f.rule === 'BG0002');
+    expect(limit.length).toBe(1);
+    expect(limit[0]!.message).toMatch(/fresh starts/);
+    const errors = findings.filter((f) => f.rule === 'BG0001').map((f) => f.range.line);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(Math.max(...errors)).toBeLessThan(limit[0]!.range.line);
   });
 
   describe('a parse error costs only its own command', () => {

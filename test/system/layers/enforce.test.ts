@@ -7,7 +7,7 @@
  * bubblewrap skip, saying why, where it cannot start (BASHGUARD_REQUIRE_ALL=1 makes that a failure).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import fc from 'fast-check';
@@ -27,7 +27,7 @@ import type { IO } from '../../../src/frontends/io.js';
 import { run as runCli } from '../../../src/frontends/cli/main.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { PLATFORM_REASONS, REPO_ROOT, cannotRun, platformSkip, unless } from '../../helpers/shared.js';
-import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
+import { currentBootId, helperMountsProbeKey, inShellProbeKey, landlockAvailable, landlockBuiltin, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P` (in a file, as the client does). */
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv = process.env, shell = '/bin/bash') {
@@ -123,6 +123,25 @@ describe('the enforcement wrapper (its shell semantics, without a sandbox)', () 
     sweepCwdFiles(d, now);
     expect(existsSync(join(d, 'old'))).toBe(false);
     expect(existsSync(join(d, 'recent'))).toBe(true);
+    rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a sweep looks at a bounded window of a crowded directory, and sweeps after sweeps reach every old file', () => {
+    const d = mkdtempSync(join(tmpdir(), 'bashguard-sweep-'));
+    const now = Date.now();
+    const old = new Date(now - 3_600_000);
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(join(d, `old-${i}`), '');
+      utimesSync(join(d, `old-${i}`), old, old);
+      writeFileSync(join(d, `recent-${i}`), '');
+    }
+    sweepCwdFiles(d, now, 10);
+    const left = () => readdirSync(d).filter((n) => n.startsWith('old-')).length;
+    // (10 looked at: at most 10 of the 40 old ones gone, whatever the window drew)
+    expect(left()).toBeGreaterThanOrEqual(30);
+    for (let k = 0; k < 200 && left() > 0; k++) sweepCwdFiles(d, now, 10);
+    expect(left()).toBe(0);
+    expect(readdirSync(d).filter((n) => n.startsWith('recent-'))).toHaveLength(40);
     rmSync(d, { recursive: true, force: true });
   });
 
@@ -452,19 +471,38 @@ describe('the enforce setting and the hook', () => {
     const unheld = await hook({ command: 'tar -xf ../../../other.tar' });
     expect(unheld.out?.permissionDecision).toBe('ask');
     expect(unheld.out?.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG1005\] the kernel leaves \S+\/\.codex\/hooks\.json writable/);
+    const unread = await hook({ command: 'eval "$X"' });
+    expect(unread.out?.permissionDecision).toBe('ask');
+    expect(unread.out?.permissionDecisionReason).toMatch(/\[BG4002\] bashguard cannot read what runs, and \S+\/\.\w+\/\S+ \(a control file that does not exist yet\)/);
     rmSync(join(L.worktree, '.codex'));
     // The client directories do not exist: each is reserved for the call, so nothing can make them.
-    const reserved = await hook({ command: 'tar -xf ../../../other.tar' });
-    expect(reserved.out?.permissionDecision, reserved.out?.permissionDecisionReason).toBe('allow');
+    for (const command of ['tar -xf ../../../other.tar', 'eval "$X"']) {
+      const reserved = await hook({ command });
+      expect(reserved.out?.permissionDecision, `${command}: ${reserved.out?.permissionDecisionReason}`).toBe('allow');
+    }
     // The client directories of a configured project exist: each is read-only as a whole.
     for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github/hooks']) mkdirSync(join(L.worktree, d), { recursive: true });
-    // A tree writer near control files (the archive's names are not known statically), a write target not resolved.
-    for (const command of ['tar -xf ../../../other.tar', 'cd "$X" && touch marker']) {
+    // A tree writer near control files (the archive's names are not known statically), a write
+    // target not resolved, code bashguard cannot read (dynamic; bash-valid text the grammar rejects).
+    for (const command of ['tar -xf ../../../other.tar', 'cd "$X" && touch marker', 'eval "$X"', 'for v in */; do (cd "$v" || continue; echo x) done']) {
       const r = await hook({ command });
       expect(r.out?.permissionDecision, `${command}: ${r.out?.permissionDecisionReason}`).toBe('allow');
       expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
       expect(r.out?.permissionDecisionReason).toMatch(/cannot decide this command statically .*runs under the OS enforcement instead of asking/s);
       expect(r.out?.permissionDecisionReason).toMatch(/may write only in the write roots/);
+    }
+    // Code handed to a daemon runs outside the call's sandbox: still an ask, saying so.
+    for (const command of [`tmux new-window -d 'touch ../../x'`, 'ssh localhost "$X"', `at now <<< 'touch x'`]) {
+      const r = await hook({ command });
+      expect(r.out?.permissionDecision, command).toBe('ask');
+      expect(r.out?.permissionDecisionReason).toMatch(/\[BG4002\] a daemon outside this call runs the code/);
+    }
+    // Under Landlock the shared refs stay writable: code bashguard cannot read stays an ask there.
+    if (landlockAvailable(process.env).ok) {
+      userConfig({ enforce: 'landlock' });
+      const ll = await hook({ command: 'eval "$X"' });
+      expect(ll.out?.permissionDecision).toBe('ask');
+      expect(ll.out?.permissionDecisionReason).toMatch(/\[BG4002\] bashguard cannot read what runs, and Landlock leaves the shared refs in \S+ writable/);
     }
     userConfig({ enforce: 'off' });
     const off = await hook({ command: 'tar -xf ../../../other.tar' });

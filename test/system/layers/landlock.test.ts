@@ -177,12 +177,14 @@ describe.skipIf(!avail.ok).each([
   let L: GitLayout;
   let home: string;
   let env: NodeJS.ProcessEnv;
-  const wrap = (command: string, cwd = L.worktree) => {
-    const e = enforceCall(openWorkspace(cwd, { env }), command, 'landlock', env);
-    if (e.kind !== 'landlock') throw new Error(`not enforced by Landlock: ${JSON.stringify(e).slice(0, 300)}`);
-    return e;
+  /** The same, with a trusted config (BASHGUARD_CONFIG) that chooses `"landlockWorktree": "whole"`. */
+  let whole: NodeJS.ProcessEnv;
+  const wrap = (command: string, cwd = L.worktree, e = env) => {
+    const x = enforceCall(openWorkspace(cwd, { env: e }), command, 'landlock', e);
+    if (x.kind !== 'landlock') throw new Error(`not enforced by Landlock: ${JSON.stringify(x).slice(0, 300)}`);
+    return x;
   };
-  const run = (command: string, cwd = L.worktree) => runAsClient(wrap(command, cwd).command, cwd, env);
+  const run = (command: string, cwd = L.worktree, e = env) => runAsClient(wrap(command, cwd, e).command, cwd, env);
   const protectedState = () => ({ main: snapshot(L.main), sibling: snapshot(L.sibling), claude: snapshot(join(home, '.claude')), status: git(L.main, ['status', '--porcelain']) });
 
   beforeAll(() => {
@@ -202,11 +204,18 @@ describe.skipIf(!avail.ok).each([
     delete env.XDG_CACHE_HOME;
     delete env.XDG_STATE_HOME;
     delete env.CLAUDE_CONFIG_DIR;
+    writeFileSync(join(L.root, 'trusted-whole.json'), '{"landlockWorktree":"whole"}\n');
+    whole = { ...env, BASHGUARD_CONFIG: join(L.root, 'trusted-whole.json') };
   });
   afterAll(() => L?.cleanup());
 
   it('the rules are the complement of the read-only set: no rule reaches a protected path', () => {
-    const e = wrap('true');
+    // (by default the worktree's control files are held, so the worktree is granted entry by entry)
+    const held = wrap('true');
+    expect(held.plan.unheld ?? []).toEqual([]);
+    expect(held.rules.rules.map((r) => r.path)).not.toContain(L.worktree);
+    expect(held.rules.rules.map((r) => r.path)).toContain(join(L.worktree, 'sub'));
+    const e = wrap('true', L.worktree, whole);
     expect(e.inShell).toBe(inShell);
     const ro = e.plan.grants.filter((g) => g.access === 'ro').map((g) => g.path);
     const widened = new Set(e.rules.widened.map((w) => w.path));
@@ -216,14 +225,17 @@ describe.skipIf(!avail.ok).each([
       expect(effectiveAccess(r.path, e.plan.grants), r.path).toBe('rw');
     }
     // Protected paths that do not exist (bubblewrap cannot reserve them) cannot be created either.
-    expect(e.plan.unreserved.length).toBeGreaterThan(0);
     for (const u of e.plan.unreserved) for (const r of e.rules.rules) expect(u === r.path || u.startsWith(r.path === '/' ? '/' : r.path + '/'), `${r.path} reaches ${u}`).toBe(false);
     const paths = e.rules.rules.map((r) => r.path);
     expect(paths).toContain(realpathSync('/tmp'));
-    expect(paths).toContain(join(L.worktree, 'sub'));
     expect(paths).toContain(join(home, '.npm'));
-    expect(paths).not.toContain(L.worktree);
     expect(paths).not.toContain(home);
+    // Under "whole" the worktree is granted whole (landlock-line.ts): its own control files are the analyzer's, listed as not held.
+    expect(paths).toContain(L.worktree);
+    const unheld = (e.plan.unheld ?? []).map((u) => u.path);
+    expect(unheld).toEqual(expect.arrayContaining([join(L.worktree, '.git'), join(L.worktree, '.bashguard.json')]));
+    for (const u of unheld) expect(u.startsWith(L.worktree + '/'), u).toBe(true);
+    expect(e.plan.grants.filter((g) => g.access === 'ro' && g.path.startsWith(L.worktree + '/'))).toEqual([]);
     // Only the worktree's registration files are granted although protected, and said so.
     expect([...widened].sort()).toEqual([join(L.main, '.git', 'worktrees', 'b1', 'commondir'), join(L.main, '.git', 'worktrees', 'b1', 'gitdir')]);
   });
@@ -275,7 +287,6 @@ describe.skipIf(!avail.ok).each([
       `rm ${settings}`,
       `mv ${home}/.claude ${home}/.claude-moved`,
       `echo x > ${home}/.claude/hooks/launcher.cjs`,
-      `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`,
       `node -e "require('fs').appendFileSync('${L.main}/.git/config','[core]\\n\\thooksPath=/tmp\\n')"`,
       `echo x > ${L.main}/.git/hooks/post-commit`,
       // A hard link of a protected file into /tmp (Landlock's REFER: EXDEV), then written through.
@@ -284,23 +295,75 @@ describe.skipIf(!avail.ok).each([
       `echo ok > ${link}.benign && ln -sfn ${link}.benign ${link} && ln -sfn ${settings} ${link} && echo x >> ${link}`,
       `echo x > /proc/self/root${L.main}/README.md`,
     ];
-    for (const c of escapes) {
-      const r = run(c);
+    // (under both lines: "whole" only gives up control files inside the worktree)
+    for (const c of escapes) for (const e of [env, whole]) {
+      const r = run(c, L.worktree, e);
       expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
     }
     expect(protectedState()).toEqual(before);
     expect(readFileSync(join(L.main, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
     expect(existsSync(join(L.main, '.git', 'hooks', 'post-commit'))).toBe(false);
     expect(existsSync(`${link}.hard`)).toBe(false);
-    expect(existsSync(join(L.worktree, '.claude'))).toBe(false);
     for (const f of [link, `${link}.benign`]) rmSync(f, { force: true });
   });
 
-  it('a new entry beside a protected path is refused (the documented cost): at the top of the worktree, in HOME', () => {
-    expect(run('touch top-level-new').code).not.toBe(0);
-    expect(existsSync(join(L.worktree, 'top-level-new'))).toBe(false);
-    expect(run('mkdir "$HOME/.newtool"').code).not.toBe(0);
-    expect(existsSync(join(home, '.newtool'))).toBe(false);
+  it('outside the write roots nothing can be written: beside the checkouts, in HOME, a new entry beside a protected path', () => {
+    const before = protectedState();
+    const beside = join(L.root, 'other-project');
+    mkdirSync(beside);
+    writeFileSync(join(beside, 'kept.txt'), 'kept\n');
+    try {
+      for (const c of [`touch ${L.root}/beside-new`, `mkdir ${L.root}/proj2`, `echo x >> ${beside}/kept.txt`, `touch ${beside}/new`, `rm ${beside}/kept.txt`, 'mkdir "$HOME/.newtool"', 'mkdir -p "$HOME/.local/bin" && touch "$HOME/.local/bin/tool"', `cd ${L.worktree}/.. && touch escaped`]) {
+        for (const e of [env, whole]) {
+          const r = run(c, L.worktree, e);
+          expect(r.code, `${c}: ${r.stderr}`).not.toBe(0);
+        }
+      }
+      expect(readdirSync(beside)).toEqual(['kept.txt']);
+      expect(readFileSync(join(beside, 'kept.txt'), 'utf8')).toBe('kept\n');
+      for (const p of [join(L.root, 'beside-new'), join(L.root, 'proj2'), join(home, '.newtool'), join(home, '.local'), join(L.worktree, '..', 'escaped')]) expect(existsSync(p), p).toBe(false);
+      expect(protectedState()).toEqual(before);
+    } finally {
+      rmSync(beside, { recursive: true, force: true });
+    }
+  });
+
+  it('ordinary work at the top of the worktree runs under "whole" (issue 51 item 1): new files and directories, npm install, sed -i, a build, a commit; under "held" all but the commit in sub/ are refused', () => {
+    const base = git(L.worktree, ['rev-parse', 'HEAD']);
+    const dep = join(L.root, `dep-${inShell ? 'a' : 'b'}`);
+    mkdirSync(dep, { recursive: true });
+    writeFileSync(join(dep, 'package.json'), '{"name":"tiny-dep","version":"1.0.0","main":"index.js"}\n');
+    writeFileSync(join(dep, 'index.js'), 'module.exports = 42;\n');
+    const steps: [string, string][] = [
+      ['notes', 'echo hi > notes.md'],
+      ['dist', 'mkdir dist && echo built > dist/out.txt'],
+      ['npm', `npm init -y >/dev/null && npm install --offline --no-audit --no-fund ${dep} >/dev/null 2>&1 && node -e "process.exit(require('tiny-dep') === 42 ? 0 : 3)"`],
+      ['sed -i', 'sed -i s/scratch/edited/ README.md'],
+      ['make', "printf 'all:\\n\\tmkdir -p build && echo ok > build/app\\n' > Makefile && cd sub && make -C .. >/dev/null"],
+      ['commit', 'echo c >> sub/commit.txt && git add -A && git commit -qm ordinary && git log -1 --format=%s'],
+    ];
+    const failedHeld = steps.filter(([, c]) => run(c).code !== 0).map(([n]) => n);
+    expect(failedHeld).toEqual(['notes', 'dist', 'npm', 'sed -i', 'make']);
+    expect(existsSync(join(L.worktree, 'notes.md'))).toBe(false);
+    const failed = steps.filter(([, c]) => run(c, L.worktree, whole).code !== 0).map(([n]) => n);
+    expect(failed).toEqual([]);
+    expect(readFileSync(join(L.worktree, 'notes.md'), 'utf8')).toBe('hi\n');
+    expect(readFileSync(join(L.worktree, 'dist', 'out.txt'), 'utf8')).toBe('built\n');
+    expect(existsSync(join(L.worktree, 'node_modules', 'tiny-dep'))).toBe(true);
+    expect(readFileSync(join(L.worktree, 'README.md'), 'utf8')).toContain('edited');
+    expect(readFileSync(join(L.worktree, 'build', 'app'), 'utf8')).toBe('ok\n');
+    expect(git(L.main, ['log', '-1', '--format=%s', 'b1'])).toBe('ordinary');
+    // (the next describe's run starts from a clean tree)
+    git(L.worktree, ['reset', '-q', '--hard', base]);
+    for (const n of ['notes.md', 'dist', 'node_modules', 'package.json', 'package-lock.json', 'Makefile', 'build']) rmSync(join(L.worktree, n), { recursive: true, force: true });
+  });
+
+  it('under "whole" the worktree\'s own control files are not held: listed, and a write to one lands (the analyzer decides them)', () => {
+    const e = wrap('true', L.worktree, whole);
+    expect((e.plan.unheld ?? []).map((u) => u.path)).toContain(join(L.worktree, '.claude'));
+    // (what the kernel no longer holds: run directly, this lands; the hook's decision on it is tested below)
+    expect(run(`mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`, L.worktree, whole).code).toBe(0);
+    rmSync(join(L.worktree, '.claude'), { recursive: true, force: true });
   });
 
   it('a directory with too many entries is not descended into, and too many rules in all is no Landlock, said why', () => {
@@ -397,6 +460,85 @@ describe.skipIf(!avail.ok).each([
     }
   });
 
+  it('by default ("landlockWorktree": "held") the control files in the worktree stay read-only, at the cost of new top-level entries', () => {
+    try {
+      expect(wrap('true').plan.unheld ?? []).toEqual([]);
+      for (const c of ['touch top-level-new', `mkdir -p ${L.worktree}/.claude && echo '{}' > ${L.worktree}/.claude/settings.local.json`, `echo x > ${L.worktree}/.git`]) expect(run(c).code, c).not.toBe(0);
+      expect(existsSync(join(L.worktree, 'top-level-new'))).toBe(false);
+      // (an empty `.claude/` may be there: bubblewrap's reservation, made by an earlier test's auto call)
+      expect(existsSync(join(L.worktree, '.claude', 'settings.local.json'))).toBe(false);
+      expect(readFileSync(join(L.worktree, '.git'), 'utf8')).toMatch(/^gitdir: /);
+      expect(run('echo held >> sub/held.txt').code).toBe(0);
+    } finally {
+      rmSync(join(L.worktree, 'sub', 'held.txt'), { force: true });
+    }
+  });
+
+  it("through the hook under Landlock's \"whole\" line, a write that may reach the worktree's control files stays an ask (the kernel does not hold them there); a certain one is denied; ordinary work is the enforced allow", async () => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), '{"enforce":"landlock","landlockWorktree":"whole"}');
+    const hook = async (command: string) => {
+      const out: string[] = [];
+      const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: L.worktree, tool_use_id: 'toolu_ll2' };
+      const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+      await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+      return (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: { command: string } } }).hookSpecificOutput;
+    };
+    // (the client directories exist: under bubblewrap each would be read-only as a whole, and these asks the enforced allow: enforce.test.ts)
+    for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github/hooks']) mkdirSync(join(L.worktree, d), { recursive: true });
+    try {
+      const certain = await hook('echo x > .claude/settings.local.json');
+      expect(certain.permissionDecision).toBe('deny');
+      const tree = await hook('tar -xf ../../../other.tar');
+      expect(tree.permissionDecision).toBe('ask');
+      expect(tree.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG1005\] the kernel leaves \S+ writable \(.*the worktree is granted whole/);
+      const unresolved = await hook('cd "$X" && touch marker');
+      expect(unresolved.permissionDecision).toBe('ask');
+      expect(unresolved.permissionDecisionReason).toMatch(/asked although the OS enforcement is in effect: \[BG4001\] the write lands somewhere unknown, and the kernel does not hold \S+/);
+      const ordinary = await hook('echo hi > notes-top.md');
+      expect(ordinary.permissionDecision).toBe('allow');
+      expect(ordinary.permissionDecisionReason).toMatch(/Landlock.*granted whole, so its own control files \(.*\.git.*\) are held by the analyzer only/);
+      expect(runAsClient(ordinary.updatedInput!.command, L.worktree, env).code).toBe(0);
+      expect(readFileSync(join(L.worktree, 'notes-top.md'), 'utf8')).toBe('hi\n');
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+      for (const d of ['.claude', '.codex', '.gemini', '.cursor', '.github', 'notes-top.md']) rmSync(join(L.worktree, d), { recursive: true, force: true });
+    }
+  });
+
+  /** The hook's answer to `command` under `config` (the user config), run as the client runs it; the tamper's target is then read. */
+  const tamper = async (config: string) => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), config);
+    // (a script the agent wrote: the analyzer cannot read what it does, and allows it)
+    writeFileSync(join(L.worktree, 'sub', 't4.js'), `const fs = require('fs'); fs.mkdirSync('.claude', { recursive: true }); fs.writeFileSync('.claude/settings.local.json', '{"disableAllHooks": true}');\n`);
+    const target = join(L.worktree, '.claude', 'settings.local.json');
+    try {
+      const out: string[] = [];
+      const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'node sub/t4.js' }, cwd: L.worktree, tool_use_id: 'toolu_t4' };
+      const io: IO = { stdout: (t) => void out.push(t), stderr: () => undefined, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+      await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+      const o = (JSON.parse(out.join('')) as { hookSpecificOutput: { permissionDecision: string; updatedInput: { command: string } } }).hookSpecificOutput;
+      expect(o.permissionDecision).toBe('allow');
+      expect(o.updatedInput.command).toContain('bashguard-landlock');
+      runAsClient(o.updatedInput.command, L.worktree, env);
+      return existsSync(target);
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+      rmSync(join(L.worktree, 'sub', 't4.js'), { force: true });
+      rmSync(target, { force: true });
+    }
+  };
+
+  it("a script the analyzer allows cannot write the worktree's client settings on the default line (the e2e's t4 tamper)", async () => {
+    expect(await tamper('{"enforce":"landlock"}')).toBe(false);
+  });
+
+  // The cost of "whole" (docs/limits.md, landlock-line.ts): the same script lands there, as with no enforcement.
+  it.fails('under "whole", a script the analyzer allows cannot write the worktree\'s client settings (LANDS: the cost of "landlockWorktree": "whole")', async () => {
+    expect(await tamper('{"enforce":"landlock","landlockWorktree":"whole"}')).toBe(false);
+  });
+
   it('doctor names Landlock; auto picks bubblewrap where it starts; a worktree file cannot ask for Landlock', () => {
     const layer = (text: string) => parseConfigLayer(text, join(L.root, 'u.json'), L.root);
     const ws = openWorkspace(L.worktree, { env });
@@ -404,6 +546,9 @@ describe.skipIf(!avail.ok).each([
     const s = enforcementStatus(forced, env, []);
     expect(s, s.detail).toMatchObject({ ok: true, mechanism: 'landlock' });
     expect(s.detail).toMatch(/^Landlock \(Landlock ABI \d+\): every allowed Bash call may write beneath \d+ paths only/);
+    expect(s.detail).toMatch(/new entries beside a protected path are refused, at the top of the worktree too \(`"landlockWorktree": "whole"`/);
+    const wholeWs = Object.assign(Object.create(Object.getPrototypeOf(ws)), ws, { config: { ...ws.config, enforce: 'landlock', landlockWorktree: 'whole' } });
+    expect(enforcementStatus(wholeWs, env, []).detail).toMatch(/the worktree whole, new top-level entries included: its own control files are the analyzer's to decide, not the kernel's \([^)]*\/\.git\b/);
     const notices: string[] = [];
     expect(tighten(DEFAULT_CONFIG, layer('{"enforce":"landlock"}'), notices).enforce).toBe('auto');
     expect(notices.join('\n')).toMatch(/enforce: landlock/);
@@ -415,9 +560,10 @@ describe.skipIf(!avail.ok).each([
   it('a granted entry swapped after the hook answered (for a symlink to a protected directory, or for another kind) grants nothing there', () => {
     const store = memoryStore();
     const settings = join(home, '.claude', 'settings.json');
-    const before = protectedState();
-    // (entries of the worktree, which holds protected paths: each is granted by its own rule)
+    // (entries of the worktree, which holds read-only paths (its control files; another worktree nested in it, under either line): each is granted by its own rule)
     const wt = L.worktree;
+    git(L.main, ['worktree', 'add', '-q', join(wt, 'nested'), '-b', `nested-${inShell ? 'a' : 'b'}`]);
+    const before = protectedState();
     mkdirSync(join(wt, 'cache-dir'), { recursive: true });
     writeFileSync(join(wt, 'granted.txt'), 'g\n');
     const a = enforceCall(openWorkspace(L.worktree, { env }), `echo x > ${join(wt, 'cache-dir', 'settings.json')}; touch ${join(wt, 'cache-dir', 'new')}`, 'landlock', env, undefined, store);
@@ -446,6 +592,7 @@ describe.skipIf(!avail.ok).each([
       rmSync(join(wt, 'cache-dir'));
       renameSync(join(wt, 'cache-away'), join(wt, 'cache-dir'));
       rmSync(join(wt, 'granted.txt'), { recursive: true, force: true });
+      git(L.main, ['worktree', 'remove', '--force', join(wt, 'nested')]);
     }
   });
 

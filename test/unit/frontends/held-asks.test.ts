@@ -59,7 +59,7 @@ describe('unheld', () => {
   it('what is certain, or about something no mechanism holds, is not held', () => {
     const p = plan();
     expect(unheld(finding('BG1005', `${wt}/.codex/x`, 'certain'), p, covers(p), 'bwrap')).toBe('it is certain');
-    expect(unheld(finding('BG4002', null), p, covers(p), 'bwrap')).toMatch(/no OS mechanism holds what BG4002 is about/);
+    expect(unheld(finding('BG3004', null), p, covers(p), 'bwrap')).toMatch(/no OS mechanism holds what BG3004 is about/);
   });
 });
 

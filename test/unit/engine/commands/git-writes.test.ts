@@ -71,7 +71,21 @@ describe('git effects say what a call writes', () => {
     // The stash is one ref every checkout shares: dropping entries touches no checkout.
     expect(writes('git stash clear')).toEqual([{ state: 'refs', spaces: ['stash'], what: 'the stash' }]);
     expect(states('git stash drop')).toEqual(['refs']);
-    expect(states('git stash')).toEqual(['checkout', 'drops', 'objects']);
+    expect(states('git stash')).toEqual(['bookkeeping', 'checkout', 'drops', 'objects']);
+  });
+
+  it('bookkeeping: the stash entry of stash push/pop, the remote-tracking refs of fetch/pull from a named remote', () => {
+    const kept = (cmd: string) => writes(cmd).find((w) => w.state === 'bookkeeping');
+    for (const cmd of ['git stash', 'git stash push -m x -- a.txt', 'git stash save wip', 'git stash pop', 'git stash store abc', 'git stash branch b']) expect(kept(cmd), cmd).toMatchObject({ spaces: ['stash'] });
+    for (const cmd of ['git stash apply', 'git stash list', 'git stash show -p', 'git stash create', 'git stash drop']) expect(kept(cmd), cmd).toBeUndefined();
+    expect(kept('git fetch')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/*/') });
+    expect(kept('git fetch origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git fetch --depth 1 origin')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git pull --rebase -X theirs origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git pull')).toMatchObject({ spaces: ['remotes'] });
+    expect(kept('git fetch --all')).toMatchObject({ spaces: ['remotes'] });
+    // FETCH_HEAD only (an empty refmap, a URL or a path as the remote), nothing (a dry run), or a remote not known statically.
+    for (const cmd of ['git fetch --refmap= origin main', "git fetch --refmap '' origin main", 'git fetch https://example.com/r.git main', 'git fetch ../other main', 'git fetch . main:x', 'git fetch --dry-run origin', 'git fetch "$R"', 'git pull git@host:r.git main']) expect(kept(cmd), cmd).toBeUndefined();
   });
 
   it('config, hooks, worktrees, the git dir and unknown commands', () => {

@@ -1,0 +1,199 @@
+/**
+ * The analyzer and the kernel agree on shared git state (issue 51 items 2 and 5): from a linked
+ * worktree, through the hook as Claude Code calls it, each git route that certainly writes
+ * shared state the mounts hold (src/layers/sandbox/git-refs.ts) is denied early, with what to do
+ * instead, and really fails when run under the wrapper anyway; each route that writes only this
+ * worktree's own state, and each alternative the reasons name, is allowed and runs under the
+ * kernel. With enforcement off the analyzer's decisions are as before. Skips, saying why, where
+ * bubblewrap cannot start.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
+import { openWorkspace } from '../../../src/policy/workspace/index.js';
+import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
+import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
+import { bwrapHere } from '../../helpers/bwrap.js';
+import { runHook } from '../../../src/frontends/hook/hook.js';
+import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
+import { getParser } from '../../../src/engine/parse/index.js';
+import type { IO } from '../../../src/frontends/io.js';
+
+const { canRun } = bwrapHere('shared git routes run under bubblewrap');
+
+describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () => {
+  let L: GitLayout;
+  let home: string;
+  let env: NodeJS.ProcessEnv;
+  let common: string;
+  let origin: string;
+  let upstream: string;
+  const hook = async (command: string) => {
+    const out: string[] = [];
+    const event = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: L.worktree, tool_use_id: 'toolu_refs' };
+    const io: IO = { stdout: (t) => void out.push(t), stderr: () => {}, readStdin: async () => JSON.stringify(event), env, cwd: L.worktree, isTTY: false };
+    await runHook(io, { exitCode: false, getParser: () => getParser(), client: CLIENTS.claude! });
+    const text = out.join('');
+    const o = text ? (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string; updatedInput?: { command?: string } } }).hookSpecificOutput : null;
+    return { decision: o?.permissionDecision ?? 'allow', reason: o?.permissionDecisionReason ?? '', wrapped: o?.updatedInput?.command };
+  };
+  /** The command under the wrapper the hook's default (`auto`) enforcement gives it, as the client runs it. */
+  const underKernel = (command: string) => {
+    const e = enforceCall(openWorkspace(L.worktree, { env }), command, 'auto', env);
+    if (e.kind !== 'bwrap') throw new Error(`not enforced by the mounts: ${JSON.stringify(e)}`);
+    return runWrapper(e.command, { cwd: L.worktree, env });
+  };
+  /** Every ref of the repository but this worktree's own branch, and the shared files a ref route writes. */
+  const shared = () => ({
+    refs: git(L.main, ['for-each-ref', '--format=%(refname) %(objectname)']).split('\n').filter((r) => !r.startsWith('refs/heads/b1 ')),
+    files: ['packed-refs', 'logs/refs/stash', 'logs/refs/heads/loose'].map((f) => [f, existsSync(join(common, f)) ? readFileSync(join(common, f), 'latin1') : null]),
+  });
+
+  beforeAll(() => {
+    L = makeGitLayout('bashguard-gitroutes-');
+    common = join(L.main, '.git');
+    home = join(L.root, 'home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+    const tmp = join(L.root, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    env = cleanEnv({ HOME: home, TMPDIR: tmp, SHELL: '/bin/bash' });
+    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_TMPDIR', 'CLAUDE_PROJECT_DIR']) delete env[k];
+    // A remote in a write root (a push lands there), one commit ahead of the remote-tracking refs.
+    origin = join(tmp, 'origin.git');
+    git(L.root, ['clone', '-q', '--bare', L.main, origin]);
+    git(L.main, ['remote', 'add', 'origin', origin]);
+    git(L.main, ['fetch', '-q', 'origin']);
+    const o2 = join(L.root, 'o2');
+    git(L.root, ['clone', '-q', origin, o2]);
+    git(o2, ['-c', 'user.name=u', '-c', 'user.email=u@u', 'commit', '-q', '--allow-empty', '-m', 'upstream']);
+    git(o2, ['push', '-q', 'origin', 'HEAD:main', 'HEAD:feature']);
+    upstream = git(o2, ['rev-parse', 'HEAD']);
+    git(L.main, ['tag', 'v1']);
+    git(L.main, ['branch', 'loose']);
+    // A stash entry made in the main checkout: another checkout's.
+    writeFileSync(join(L.main, 'README.md'), 'stashed in the main checkout\n');
+    git(L.main, ['stash', '-q']);
+  });
+  afterAll(() => L?.cleanup());
+
+  it('each route that writes held shared state is denied early with what to do instead, and fails under the kernel', async () => {
+    const before = shared();
+    const routes: [string, RegExp][] = [
+      ['echo change >> README.md && git stash', /the stash .*Instead: .*git stash create/s],
+      ['git stash pop', /the stash .*Instead: .*git commit -am wip/s],
+      ['git fetch origin', /remote-tracking refs \(refs\/remotes\/origin\/.*Instead: `git fetch --refmap= <remote> <branch>`/s],
+      ['git pull origin main', /remote-tracking refs .*FETCH_HEAD/s],
+      ['git pull', /remote-tracking refs/],
+      ['git tag v2', /tags \(refs\/tags\)/],
+      ['git tag -d v1', /tags \(refs\/tags\)/],
+      ['git notes add -m n HEAD', /notes \(refs\/notes\)/],
+      ['git update-ref refs/tags/v3 HEAD', /refs\/tags\/v3/],
+      ['git branch newb', /the branch `newb`.*logs\/refs\/heads\/newb read-only/s],
+      ['git branch -D loose', /the branch `loose`/],
+      // (after a commit of its own: moving loose to where it already is would be no write at all)
+      ['git commit -q --allow-empty -m mine && git branch -f loose HEAD', /the branch `loose`/],
+      ['git checkout -q -b created', /a new branch `created`.*commit on this worktree's own branch/s],
+      ['git switch -q -c created2', /a new branch `created2`/],
+      ['git bisect start', /packed-refs\.lock.*bisect by hand/s],
+    ];
+    for (const [command, why] of routes) {
+      const h = await hook(command);
+      expect(h.decision, `${command}: ${h.reason}`).toBe('deny');
+      expect(h.reason, command).toMatch(/the OS enforcement keeps \S+ read-only for this worktree, so git would fail there/);
+      expect(h.reason, command).toMatch(why);
+      const k = underKernel(command);
+      expect(k.code, `${command} under the kernel: ${k.stdout}${k.stderr}`).not.toBe(0);
+      expect(`${k.stdout}${k.stderr}`, command).toMatch(/Read-only file system|unable to create directory|Cannot save the current status/);
+      git(L.worktree, ['checkout', '-q', '--', '.']);
+    }
+    expect(shared()).toEqual(before);
+  });
+
+  it("this worktree's own state and the alternatives the reasons name are allowed and run under the kernel", async () => {
+    const before = shared();
+    const run = async (command: string) => {
+      const h = await hook(command);
+      expect(h.decision, `${command}: ${h.reason}`).toBe('allow');
+      expect(h.wrapped, command).toBeDefined();
+      const r = runWrapper(h.wrapped!, { cwd: L.worktree, env });
+      expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(0);
+      return r;
+    };
+    await run('git commit -q --allow-empty -m own');
+    // The stash without its ref: a commit id to keep.
+    writeFileSync(join(L.worktree, 'README.md'), 'kept aside\n');
+    expect((await run('git stash create')).stdout.trim()).toMatch(/^[0-9a-f]{40}$/);
+    git(L.worktree, ['checkout', '-q', '--', '.']);
+    // A fetch into FETCH_HEAD only (this worktree's admin dir), then merged into the own branch.
+    await run('git fetch -q --refmap= origin main');
+    expect(readFileSync(join(common, 'worktrees', 'b1', 'FETCH_HEAD'), 'utf8')).toContain(upstream);
+    await run('git merge -q --no-edit FETCH_HEAD');
+    expect(git(L.worktree, ['merge-base', '--is-ancestor', upstream, 'HEAD'])).toBe('');
+    // Bisecting by hand: a detached HEAD and back (HEAD and its reflog are the worktree's own).
+    await run('git checkout -q --detach HEAD~1 && git checkout -q b1');
+    expect(git(L.worktree, ['rev-parse', '--abbrev-ref', 'HEAD'])).toBe('b1');
+    // A push reaches the remote; git's own update of refs/remotes/origin/b1 afterwards is held (it says so and exits 0).
+    const push = await run('git push -q origin HEAD:b1');
+    expect(git(origin, ['rev-parse', 'refs/heads/b1'])).toBe(git(L.worktree, ['rev-parse', 'HEAD']));
+    expect(push.stderr).toMatch(/refs\/remotes\/origin\/b1.*Read-only file system/s);
+    // A repository cloned inside the worktree has refs of its own, inside the line.
+    git(L.worktree, ['clone', '-q', origin, 'vendor']);
+    await run('cd vendor && git fetch -q origin');
+    expect(git(join(L.worktree, 'vendor'), ['rev-parse', 'refs/remotes/origin/feature'])).toBe(upstream);
+    rmSync(join(L.worktree, 'vendor'), { recursive: true, force: true });
+    expect(shared()).toEqual(before);
+  });
+
+  it("refs only this worktree has (refs/worktree, FETCH_HEAD) are written under the kernel", () => {
+    const r = underKernel('git update-ref refs/worktree/mine HEAD && git rev-parse refs/worktree/mine');
+    expect(r, r.stderr).toMatchObject({ code: 0 });
+    expect(existsSync(join(common, 'worktrees', 'b1', 'refs', 'worktree', 'mine'))).toBe(true);
+  });
+
+  it('a raw write of a new name in refs/heads, which no mount can hold, is denied by the analyzer; a raw write of the own ref is not', async () => {
+    const evil = join(common, 'refs', 'heads', 'evil');
+    const raw = `git rev-parse HEAD > ${evil}`;
+    const h = await hook(raw);
+    expect(h.decision, h.reason).toBe('deny');
+    expect(h.reason).toMatch(/BG1004.*refs\/heads\/evil, inside the shared git directory/s);
+    for (const other of [`echo x > ${common}/refs/tags/raw`, `echo x >> ${common}/logs/refs/heads/loose`, `echo x > ${common}/packed-refs`]) expect((await hook(other)).decision, other).toBe('deny');
+    expect((await hook(`git rev-parse HEAD > ${common}/refs/heads/b1`)).decision).toBe('allow');
+    // The kernel alone does not hold it (docs/limits.md): the name lands.
+    const k = underKernel(raw);
+    expect(k.code, k.stderr).toBe(0);
+    expect(existsSync(evil)).toBe(true);
+    rmSync(evil);
+  });
+
+  // Not fixed (docs/limits.md, row "refs of other branches"): git's files backend locks the shared
+  // packed-refs for every ref deletion, this worktree's own pseudo-refs included, and the common
+  // dir is read-only. Runs as an expected failure until the mounts let that lock be taken.
+  it.fails("flows that delete one of this worktree's own refs run cleanly under the kernel (bisect, revert, update-ref -d of refs/worktree/)", () => {
+    const admin = join(common, 'worktrees', 'b1');
+    const bisect = underKernel('git bisect start && git bisect bad HEAD && git bisect reset');
+    expect(bisect, bisect.stderr).toMatchObject({ code: 0 });
+    const revert = underKernel('git commit -q --allow-empty -m r1 && git revert --no-edit --allow-empty HEAD');
+    expect(revert.stderr).not.toMatch(/packed-refs\.lock/);
+    expect(existsSync(join(admin, 'AUTO_MERGE'))).toBe(false);
+    const del = underKernel('git update-ref refs/worktree/gone HEAD && git update-ref -d refs/worktree/gone');
+    expect(del, del.stderr).toMatchObject({ code: 0 });
+  });
+
+  it('with enforcement off, the analyzer decides as before: the stash, a fetch and a new branch it checks out are allowed', async () => {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ enforce: 'off' }));
+    try {
+      for (const command of ['git stash', 'git fetch origin', 'git checkout -b created']) {
+        const h = await hook(command);
+        expect(h.decision, `${command}: ${h.reason}`).toBe('allow');
+        expect(h.wrapped, command).toBeUndefined();
+      }
+      // (what the analyzer asks about on its own stays an ask)
+      expect((await hook('git tag v2')).decision).toBe('ask');
+    } finally {
+      rmSync(join(home, '.config'), { recursive: true, force: true });
+    }
+  });
+});
