@@ -471,13 +471,16 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
     if (commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
     else if (/[A-Za-z0-9_\-./]/.test(source[c.start - 1] ?? '') && !/^[^\s;&|()<>]*\]/.test(source.slice(c.start + 1, c.start + 256))) add([{ start: c.start, end: c.start + 1, text: 'x' }]);
   }
-  // `execute[which python]`, `e[a] b`: a name and a `[` in command position with no `=` after
-  // the `]` is no assignment to bash but a word (a glob), the command's name; the grammar reads a
-  // subscript and wants its `=`. The `[` is shown as a letter.
+  // `execute[which python]`, `e[a] b`: in command position bash reads a name and a `[` on to the
+  // `]` that matches it (blanks included); without `=` or `+=` after that `]` it is no assignment
+  // but one word (a glob), the command's name. The grammar reads a subscript and wants its `=`:
+  // the `[` and the blanks inside are shown as letters.
   for (const c of n.children) {
-    if (c.type !== 'subscript' || /^\+?=/.test(source.slice(c.end, c.end + 2)) || !startsCommand(source, c.start) || inArithmetic(source, c.start)) continue;
+    if (c.type !== 'subscript' || !startsCommand(source, c.start) || inArithmetic(source, c.start)) continue;
     const name = c.children[0];
-    if (name && source[name.end] === '[') add([{ start: name.end, end: name.end + 1, text: 'x' }]);
+    if (!name || source[name.end] !== '[') continue;
+    const word = subscriptWord(source, name.end);
+    if (word) add(word);
   }
   // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
   // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
@@ -617,6 +620,32 @@ function bracketAsCommand(bracket: SyntaxNode): Edit {
  */
 function commandPosition(source: string, at: number): boolean {
   return /^[ \t\n]$/.test(source[at + 1] ?? '') && startsCommand(source, at);
+}
+
+/**
+ * The edits that make `NAME[...]` at `open` (its `[`) one plain word, where bash reads it as one
+ * and not as an assignment: null where the brackets do not close on the line as bash closes them
+ * (nested, quotes and substitutions skipped) or a `=`/`+=` follows.
+ */
+function subscriptWord(source: string, open: number): Edit[] | null {
+  const edits: Edit[] = [{ start: open, end: open + 1, text: 'x' }];
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n') return null;
+    else if (c === "'") {
+      i = source.indexOf("'", i + 1);
+      if (i < 0) return null;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = c === '`' ? skipBackquote(source, i + 1) : c === '"' ? skipDouble(source, i + 1) : skipNested(source, i);
+      if (j < 0) return null;
+      i = j - 1;
+    } else if (c === '[') depth++;
+    else if (c === ']' && --depth === 0) return /^\+?=/.test(source.slice(i + 1, i + 3)) ? null : edits;
+    else if ((c === ' ' || c === '\t') && depth > 0) edits.push({ start: i, end: i + 1, text: 'x' });
+  }
+  return null;
 }
 
 /** Whether `at` lies after a `((` its line has not closed (a C-style `for` header, `(( ))`). */
