@@ -215,16 +215,6 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     ]);
   });
 
-  it('a command name that is a glob or unknown (`r[m]`, `$X`): relative paths it is given, and a cwd moved to, may be written', () => {
-    const wt = `${MAIN}/.builders/b1`;
-    for (const cmd of ['$X -rf ../../f', '/bin/r[m] -rf ../../f', 'r[m] -rf ../../f', 'cd ../.. && /bin/r? -rf f']) {
-      const v = runScenario(parser, `cd ${wt} && ${cmd}`).verdict;
-      expect(v.decision, cmd).not.toBe('allow');
-      expect(v.findings.map((f) => f.path), cmd).toContain(cmd.startsWith('cd') ? MAIN : `${MAIN}/f`);
-    }
-    expect(runScenario(parser, `cd ${wt} && $X -rf build`).verdict.decision).toBe('allow');
-  });
-
   it('a[b[0]]=x stays an assignment (bash matches nested brackets): the value flows into a later rm', () => {
     if (hasBash) expect(spawnSync('bash', ['-c', 'a=y; a[b[0]]=../f; echo "$a"'], { encoding: 'utf8' }).stdout.trim()).toBe('../f');
     const v = runScenario(parser, `cd ${MAIN}/.builders/b1 && a=y; a[b[0]]=../../f; rm -rf "$a"`).verdict;
