@@ -36,8 +36,8 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
     const open = plan.unreserved.filter((u) => u !== ownConfig);
     const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
     if (open.length) return `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
-    if (plan.openRefs) return `${what}, and ${plan.openRefs}`;
-    return left.length ? `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})` : null;
+    if (left.length) return `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})`;
+    return plan.openRefs ? `${what}, and ${plan.openRefs}` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
   if (f.path === null) return 'its path is not known';
