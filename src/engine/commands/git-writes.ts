@@ -215,7 +215,8 @@ const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deep
  * `refs/stash` and its reflog; git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES": a fetch from a
  * named remote moves its remote-tracking refs, those it names opportunistically, unless an empty
  * `--refmap=` maps them nowhere). null: none, or not certainly (a URL or path as the remote, a
- * remote not known statically).
+ * remote not known statically, no remote named: the branch's upstream may be `.`, this
+ * repository, which has no remote-tracking refs).
  */
 export function bookkeeping(sub: string | null, args: string[], access: GitAccess): Extract<GitWrite, { state: 'bookkeeping' }> | null {
   if (access === 'read' && sub === 'stash') return null;
@@ -234,7 +235,11 @@ export function bookkeeping(sub: string | null, args: string[], access: GitAcces
   if (sub !== 'fetch' && sub !== 'pull') return null;
   if (args.some((a) => a === '--dry-run' || a === '--refmap' || a.startsWith('--refmap='))) return null;
   const ops = operandsSkipping(args, FETCH_VALUES);
-  const remote = ops[0];
-  const named = remote === undefined || args.includes('--all') || args.includes('--multiple') || (!/[:/\\]|^\.{1,2}$/.test(remote) && !remote.includes(HOLE) && !remote.includes('\u2026'));
-  return named ? { state: 'bookkeeping', spaces: ['remotes'], what: `the remote-tracking refs (refs/remotes/${remote === undefined || args.includes('--all') ? '*' : remote}/...)` } : null;
+  // (--multiple: every operand is a repository or a group)
+  const repositories = args.includes('--multiple') ? ops : ops.slice(0, 1);
+  const names = repositories.filter((r) => !/[:/\\]|^\.{1,2}$/.test(r) && !r.includes(HOLE) && !r.includes('\u2026'));
+  const all = args.includes('--all');
+  if (!all && names.length === 0) return null;
+  return { state: 'bookkeeping', spaces: ['remotes'], what: `the remote-tracking refs (refs/remotes/${all || names.length > 1 ? '*' : names[0]}/...)` };
 }
+

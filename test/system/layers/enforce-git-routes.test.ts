@@ -85,7 +85,6 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
       ['git stash pop', /the stash .*Instead: .*git commit -am wip/s],
       ['git fetch origin', /remote-tracking refs \(refs\/remotes\/origin\/.*Instead: `git fetch --refmap= <remote> <branch>`/s],
       ['git pull origin main', /remote-tracking refs .*FETCH_HEAD/s],
-      ['git pull', /remote-tracking refs/],
       ['git tag v2', /tags \(refs\/tags\)/],
       ['git tag -d v1', /tags \(refs\/tags\)/],
       ['git notes add -m n HEAD', /notes \(refs\/notes\)/],
@@ -143,6 +142,26 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     await run('cd vendor && git fetch -q origin');
     expect(git(join(L.worktree, 'vendor'), ['rev-parse', 'refs/remotes/origin/feature'])).toBe(upstream);
     rmSync(join(L.worktree, 'vendor'), { recursive: true, force: true });
+    expect(shared()).toEqual(before);
+  });
+
+  it('a fetch or pull that names no remote is not denied early: with a local upstream it runs under the kernel', async () => {
+    const before = shared();
+    // (set up outside the kernel: the config is shared, and the upstream `.` is this repository)
+    git(L.worktree, ['branch', '-q', '-u', 'main']);
+    try {
+      expect(git(L.worktree, ['config', 'branch.b1.remote'])).toBe('.');
+      for (const command of ['git fetch -q', 'git pull -q']) {
+        const h = await hook(command);
+        expect(h.decision, `${command}: ${h.reason}`).toBe('allow');
+        expect(h.wrapped, command).toBeDefined();
+        const r = runWrapper(h.wrapped!, { cwd: L.worktree, env });
+        expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(0);
+      }
+      expect(readFileSync(join(common, 'worktrees', 'b1', 'FETCH_HEAD'), 'utf8')).toContain(git(L.main, ['rev-parse', 'main']));
+    } finally {
+      git(L.worktree, ['branch', '-q', '--unset-upstream']);
+    }
     expect(shared()).toEqual(before);
   });
 

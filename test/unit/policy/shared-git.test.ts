@@ -25,7 +25,7 @@ describe('shared git state a call certainly writes', () => {
     expect(paths('git stash pop')).toEqual([`${COMMON}/refs/stash`, `${COMMON}/logs/refs/stash`]);
     expect(paths('git stash drop')).toEqual([`${COMMON}/refs/stash`, `${COMMON}/logs/refs/stash`]);
     expect(paths('git fetch origin')).toEqual([`${COMMON}/refs/remotes`]);
-    expect(paths('git pull')).toEqual([`${COMMON}/refs/remotes`]);
+    expect(paths('git pull origin main')).toEqual([`${COMMON}/refs/remotes`]);
     expect(paths('git tag v1')).toEqual([`${COMMON}/refs/tags`]);
     expect(paths('git notes add -m x')).toEqual([`${COMMON}/refs/notes`]);
     expect(paths('git branch feature')).toEqual([`${COMMON}/refs/heads/feature`, `${COMMON}/logs/refs/heads/feature`]);
@@ -37,7 +37,7 @@ describe('shared git state a call certainly writes', () => {
   });
 
   it("nothing for what stays this worktree's own, or is not certain", () => {
-    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
+    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
       expect(paths(cmd), cmd).toEqual([]);
     }
     // Not certainly this repository: a branch not known statically, a repository cloned inside the worktree, another git dir, find -execdir.
