@@ -208,7 +208,8 @@ export function controlRisk(sub: string | null, args: string[]): ControlRisk | n
 }
 
 /** Options of `git fetch` and `git pull` that take a value as the next argument. */
-const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--server-option', '--filter', '--recurse-submodules-default', '--submodule-prefix', '-s', '--strategy', '-X', '--strategy-option', '--cleanup', '-S', '--gpg-sign'];
+// (not -S / --gpg-sign: their key is optional and only ever attached, `-S<key>`, `--gpg-sign=<key>`)
+const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--server-option', '--filter', '--recurse-submodules-default', '--submodule-prefix', '-s', '--strategy', '-X', '--strategy-option', '--cleanup'];
 
 /**
  * The shared refs git updates as bookkeeping of the call's own work (git-stash(1): the stash is

@@ -37,7 +37,7 @@ describe('shared git state a call certainly writes', () => {
   });
 
   it("nothing for what stays this worktree's own, or is not certain", () => {
-    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
+    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git pull -S https://example.com/x.git main', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
       expect(paths(cmd), cmd).toEqual([]);
     }
     // Not certainly this repository: a branch not known statically, a repository cloned inside the worktree, another git dir, find -execdir.

@@ -81,11 +81,13 @@ describe('git effects say what a call writes', () => {
     expect(kept('git fetch origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     expect(kept('git fetch --depth 1 origin')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     expect(kept('git pull --rebase -X theirs origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git pull -S origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git pull --gpg-sign=KEY origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     expect(kept('git fetch --all')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/*/') });
     expect(kept('git fetch --multiple ../other origin')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     // FETCH_HEAD only (an empty refmap, a URL or a path as the remote), nothing (a dry run), a
     // remote not known statically, or none named (the upstream may be `.`, this repository).
-    for (const cmd of ['git fetch', 'git pull', 'git pull --rebase', 'git fetch --multiple ../a ../b', 'git fetch --refmap= origin main', "git fetch --refmap '' origin main", 'git fetch https://example.com/r.git main', 'git fetch ../other main', 'git fetch . main:x', 'git fetch --dry-run origin', 'git fetch "$R"', 'git pull git@host:r.git main']) expect(kept(cmd), cmd).toBeUndefined();
+    for (const cmd of ['git fetch', 'git pull', 'git pull --rebase', 'git pull -S https://example.com/x.git main', 'git pull --gpg-sign https://example.com/x.git main', 'git fetch --multiple ../a ../b', 'git fetch --refmap= origin main', "git fetch --refmap '' origin main", 'git fetch https://example.com/r.git main', 'git fetch ../other main', 'git fetch . main:x', 'git fetch --dry-run origin', 'git fetch "$R"', 'git pull git@host:r.git main']) expect(kept(cmd), cmd).toBeUndefined();
   });
 
   it('config, hooks, worktrees, the git dir and unknown commands', () => {
