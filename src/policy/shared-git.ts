@@ -62,6 +62,7 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext, fs: Physica
   const out: SharedGitWrite[] = [];
   for (const w of e.writes) {
     if (w.state === 'refs' || w.state === 'bookkeeping') {
+      if (w.state === 'refs' && w.confidence !== undefined && w.confidence !== 'certain') continue;
       for (const space of w.spaces) {
         if (w.state === 'bookkeeping' && space === 'packed-refs') {
           out.push({ text: e.text, what: w.what, paths: [`${common}/packed-refs.lock`], instead: BISECT });

@@ -55,6 +55,21 @@ function spacesOf(sub: string | null, args: string[]): RefSpace[] {
   return SPACES[sub ?? ''] ?? ['other'];
 }
 
+/**
+ * Whether a housekeeping call may write no ref at all: `gc --auto` and `maintenance run --auto`
+ * do nothing while the repository is under git's thresholds (git-gc(1), git-maintenance(1)),
+ * `maintenance run --task=X` runs only the tasks named (gc and pack-refs are the ones that pack
+ * refs), and maintenance's other verbs (register, start, stop, unregister) change the schedule.
+ */
+function mayDoNothing(sub: string | null, args: string[]): boolean {
+  const auto = args.includes('--auto');
+  if (sub === 'gc') return auto;
+  if (sub !== 'maintenance') return false;
+  if (auto || operandsSkipping(args, ['--task', '--schedule', '--scheduler', '--config-file'])[0] !== 'run') return true;
+  const tasks = args.flatMap((a, i) => (a === '--task' ? [args[i + 1] ?? ''] : a.startsWith('--task=') ? [a.slice('--task='.length)] : []));
+  return tasks.length > 0 && !tasks.some((t) => t === 'gc' || t === 'pack-refs');
+}
+
 export interface GitWritesInput {
   sub: string | null;
   /** The arguments as shown (HOLE displayed), the way pathspecs are reported. */
@@ -110,7 +125,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
     case 'refs':
       // Only named branches (`branch -f x`, `update-ref refs/heads/x`): judged branch by branch
       // (this checkout's own is its own business); anything else is shared refs.
-      if (!(w.shared === 'branches' && branches.length > 0)) out.push({ state: 'refs', spaces: spacesOf(w.sub, w.args), what: w.shared ?? 'refs' });
+      if (!(w.shared === 'branches' && branches.length > 0)) out.push({ state: 'refs', spaces: spacesOf(w.sub, w.args), what: w.shared ?? 'refs', ...(mayDoNothing(w.sub, w.args) ? { confidence: 'possible' as const } : {}) });
       break;
     case 'config':
     case 'hooks':

@@ -165,6 +165,17 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     expect(shared()).toEqual(before);
   });
 
+  it('housekeeping that may have nothing to do (gc --auto, maintenance run --auto) is not denied early, and exits 0 under the kernel', async () => {
+    const before = shared();
+    for (const command of ['git gc --auto', 'git maintenance run --auto']) {
+      const h = await hook(command);
+      expect(h.decision, `${command}: ${h.reason}`).not.toBe('deny');
+      const k = underKernel(command);
+      expect(k.code, `${command} under the kernel: ${k.stdout}${k.stderr}`).toBe(0);
+    }
+    expect(shared()).toEqual(before);
+  });
+
   it("refs only this worktree has (refs/worktree, FETCH_HEAD) are written under the kernel", () => {
     const r = underKernel('git update-ref refs/worktree/mine HEAD && git rev-parse refs/worktree/mine');
     expect(r, r.stderr).toMatchObject({ code: 0 });

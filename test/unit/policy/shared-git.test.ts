@@ -31,13 +31,15 @@ describe('shared git state a call certainly writes', () => {
     expect(paths('git branch feature')).toEqual([`${COMMON}/refs/heads/feature`, `${COMMON}/logs/refs/heads/feature`]);
     expect(paths('git checkout -b topic')).toEqual([`${COMMON}/refs/heads/topic`, `${COMMON}/logs/refs/heads/topic`]);
     expect(paths('git bisect start')).toEqual([`${COMMON}/packed-refs.lock`]);
+    expect(paths('git gc')).toEqual([`${COMMON}/packed-refs`]);
+    expect(paths('git maintenance run')).toEqual([`${COMMON}/packed-refs`]);
     expect(check('git checkout -b topic').sharedGit?.[0]?.instead).toMatch(/commit on this worktree's own branch/);
     expect(check('git stash').sharedGit?.[0]?.instead).toMatch(/git stash create/);
     expect(check('git fetch origin').sharedGit?.[0]?.instead).toMatch(/--refmap= /);
   });
 
   it("nothing for what stays this worktree's own, or is not certain", () => {
-    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git pull -S https://example.com/x.git main', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
+    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git pull -S https://example.com/x.git main', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status', 'git gc --auto', 'git maintenance run --auto']) {
       expect(paths(cmd), cmd).toEqual([]);
     }
     // Not certainly this repository: a branch not known statically, a repository cloned inside the worktree, another git dir, find -execdir.

@@ -68,6 +68,9 @@ describe('git effects say what a call writes', () => {
     expect(refs('git reflog expire --all')).toMatchObject({ spaces: ['reflogs'] });
     expect(refs('git fetch . main:feature')).toMatchObject({ what: 'branches fetched into' });
     expect(refs('git update-ref --stdin')).toMatchObject({ spaces: ['other'] });
+    // Housekeeping that may find nothing to do, or runs no task that packs refs, may write no ref.
+    for (const cmd of ['git gc', 'git maintenance run', 'git maintenance run --task gc', 'git maintenance run --task=pack-refs']) expect(refs(cmd)?.confidence, cmd).toBeUndefined();
+    for (const cmd of ['git gc --auto', 'git maintenance run --auto', 'git maintenance run --task=commit-graph', 'git maintenance register', 'git maintenance start']) expect(refs(cmd), cmd).toMatchObject({ spaces: ['packed-refs', 'reflogs'], confidence: 'possible' });
     // The stash is one ref every checkout shares: dropping entries touches no checkout.
     expect(writes('git stash clear')).toEqual([{ state: 'refs', spaces: ['stash'], what: 'the stash' }]);
     expect(states('git stash drop')).toEqual(['refs']);
