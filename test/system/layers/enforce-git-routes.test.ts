@@ -100,7 +100,7 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     for (const [command, why] of routes) {
       const h = await hook(command);
       expect(h.decision, `${command}: ${h.reason}`).toBe('deny');
-      expect(h.reason, command).toMatch(/the OS enforcement keeps \S+ read-only for this worktree, so git would fail there/);
+      expect(h.reason, command).toMatch(/the OS enforcement keeps \S+ read-only for this worktree, so git fails there as soon as it has anything to write\./);
       expect(h.reason, command).toMatch(why);
       const k = underKernel(command);
       expect(k.code, `${command} under the kernel: ${k.stdout}${k.stderr}`).not.toBe(0);
@@ -170,6 +170,20 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     for (const command of ['git gc --auto', 'git maintenance run --auto']) {
       const h = await hook(command);
       expect(h.decision, `${command}: ${h.reason}`).not.toBe('deny');
+      const k = underKernel(command);
+      expect(k.code, `${command} under the kernel: ${k.stdout}${k.stderr}`).toBe(0);
+    }
+    expect(shared()).toEqual(before);
+  });
+
+  it("the early deny's reason holds where git has nothing to write: a clean `git stash` and an up-to-date `git fetch origin` exit 0 under the kernel", async () => {
+    // (brought up to date outside the kernel: refs/remotes is shared)
+    git(L.main, ['fetch', '-q', 'origin']);
+    const before = shared();
+    for (const command of ['git stash', 'git fetch origin']) {
+      const h = await hook(command);
+      expect(h.decision, command).toBe('deny');
+      expect(h.reason, command).toMatch(/so git fails there as soon as it has anything to write\./);
       const k = underKernel(command);
       expect(k.code, `${command} under the kernel: ${k.stdout}${k.stderr}`).toBe(0);
     }

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
 import { DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { COMMON, MAIN, memoryFs, standardWorkspace, WORKTREE } from '../../../src/policy/scenario/standard.js';
+import { heldSharedGit } from '../../../src/frontends/held-asks.js';
 
 let parser: BashParser;
 beforeAll(async () => {
@@ -50,6 +51,18 @@ describe('shared git state a call certainly writes', () => {
     expect(paths("find . -name .git -execdir git pull ';'")).toEqual([]);
     // From the main checkout (not a linked worktree: the enforcement holds no ref there).
     expect(paths('git stash', MAIN)).toEqual([]);
+  });
+
+  it("the early deny's reason holds when git has nothing to write, whatever the OS says", () => {
+    const shared = [...(check('git stash').sharedGit ?? []), ...(check('git fetch origin').sharedGit ?? [])];
+    const held = heldSharedGit(shared, (p) => p.startsWith(`${COMMON}/refs/`));
+    expect(held?.decision).toBe('deny');
+    // (a stash with no local changes, a fetch already up to date: git writes nothing and exits 0)
+    expect(held?.reason).toMatch(/`git stash` writes the stash .*keeps \S+\/refs\/stash read-only for this worktree, so git fails there as soon as it has anything to write\. Instead:/);
+    expect(held?.reason).toMatch(/`git fetch origin` writes the remote-tracking refs .*as soon as it has anything to write/);
+    // (one OS's error, "Read-only file system" or macOS's "Operation not permitted", is not the other's)
+    expect(held?.reason).not.toMatch(/Read-only file system|Operation not permitted|would fail/);
+    expect(heldSharedGit(shared, () => false)).toBeNull();
   });
 
   it('changes no decision of the analyzer alone', () => {
