@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
-import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
+import { clientHome, git, runWrapper } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
@@ -53,15 +53,10 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
   beforeAll(() => {
     L = makeGitLayout('bashguard-gitroutes-');
     common = join(L.main, '.git');
-    home = join(L.root, 'home');
-    mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
-    const tmp = join(L.root, 'tmp');
-    mkdirSync(tmp, { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: tmp, SHELL: '/bin/bash' });
-    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_TMPDIR', 'CLAUDE_PROJECT_DIR']) delete env[k];
+    const client = clientHome(L.root);
+    ({ home, env } = client);
     // A remote in a write root (a push lands there), one commit ahead of the remote-tracking refs.
-    origin = join(tmp, 'origin.git');
+    origin = join(client.tmp, 'origin.git');
     git(L.root, ['clone', '-q', '--bare', L.main, origin]);
     git(L.main, ['remote', 'add', 'origin', origin]);
     git(L.main, ['fetch', '-q', 'origin']);
