@@ -99,8 +99,8 @@ async function enforcement(ws: Workspace, call: BashCall, ctx: DecideContext, a:
   if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
   if (!enforce || (a !== null && a.decision !== 'ask')) return a;
   const e = await enforcedAnswer(ws, call, ctx, a !== null);
-  // Shared git state the kernel holds: git would fail there, so deny early, saying what instead
-  // (a person who turned BG3003 off keeps the run and its failure).
+  // Shared git state the kernel holds: git fails there as soon as it writes it, so deny early,
+  // saying what instead (a person who turned BG3003 off keeps the run and its failure).
   if (shared.length > 0 && e?.plan && e.answer.enforced && ws.config.rules.BG3003 !== 'off') {
     const [{ heldSharedGit }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
     const plan = e.plan;
