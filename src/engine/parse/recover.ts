@@ -47,6 +47,7 @@ import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStri
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
+import { skipBackquote, skipDouble, skipNested } from './skip.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -746,59 +747,6 @@ function bracketOpen(source: string, from: number, at: number): boolean {
     else if (source[i] === ']' && open > 0) open--;
   }
   return open > 0;
-}
-
-function skipDouble(s: string, i: number): number {
-  while (i < s.length) {
-    if (s[i] === '\\') i += 2;
-    else if (s[i] === '"') return i + 1;
-    else if (s[i] === '$' && (s[i + 1] === '(' || s[i + 1] === '{')) {
-      const j = skipNested(s, i);
-      if (j < 0) return -1;
-      i = j;
-    } else if (s[i] === '`') {
-      const j = skipBackquote(s, i + 1);
-      if (j < 0) return -1;
-      i = j;
-    } else i++;
-  }
-  return -1;
-}
-
-function skipBackquote(s: string, i: number): number {
-  while (i < s.length) {
-    if (s[i] === '\\') i += 2;
-    else if (s[i] === '`') return i + 1;
-    else i++;
-  }
-  return -1;
-}
-
-/** At `$` followed by `{` or `(`: the offset after the matching close (quotes respected). */
-function skipNested(s: string, i: number): number {
-  const open = s[i + 1];
-  if (open !== '{' && open !== '(') return i + 1;
-  const close = open === '{' ? '}' : ')';
-  let depth = 0;
-  i += 1;
-  while (i < s.length) {
-    const c = s[i]!;
-    if (c === '\\') i += 2;
-    else if (c === "'" && open === '(') {
-      const j = s.indexOf("'", i + 1);
-      if (j < 0) return -1;
-      i = j + 1;
-    } else if (c === '"') {
-      const j = skipDouble(s, i + 1);
-      if (j < 0) return -1;
-      i = j;
-    } else {
-      if (c === open) depth++;
-      else if (c === close && --depth === 0) return i + 1;
-      i++;
-    }
-  }
-  return -1;
 }
 
 /** An ERROR node or a token the grammar inserted. */
