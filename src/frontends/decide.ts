@@ -2,6 +2,7 @@
  * The decision core of every hook client: a neutral ToolCall -> a decision with the findings and
  * the reason text the agent sees. No client format here (src/frontends/hook/clients/* parse and render).
  */
+import { dirname } from 'node:path';
 import type { BashParser } from '../engine/parse/index.js';
 import { mark, smallCache } from '../runtime/index.js';
 import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/workspace/index.js';
@@ -97,9 +98,9 @@ function openSession(cwd: string, ctx: DecideContext): { ws: Workspace } | { ans
 async function enforcement(ws: Workspace, call: BashCall, ctx: DecideContext, a: HookAnswer | null, enforce: boolean, shared: readonly SharedGitWrite[] = []): Promise<HookAnswer | null> {
   if (a?.decision === 'sandbox') return sandboxAnswer(ws, call, a, ctx.env);
   if (!enforce || (a !== null && a.decision !== 'ask')) return a;
-  const e = await enforcedAnswer(ws, call, ctx);
-  // Shared git state the kernel holds: git would fail there, so deny early, saying what instead
-  // (a person who turned BG3003 off keeps the run and its failure).
+  const e = await enforcedAnswer(ws, call, ctx, a !== null);
+  // Shared git state the kernel holds: git fails there as soon as it writes it, so deny early,
+  // saying what instead (a person who turned BG3003 off keeps the run and its failure).
   if (shared.length > 0 && e?.plan && e.answer.enforced && ws.config.rules.BG3003 !== 'off') {
     const [{ heldSharedGit }, { planCovers }] = await Promise.all([import('./held-asks.js'), import('../layers/sandbox/grants.js')]);
     const plan = e.plan;
@@ -167,8 +168,10 @@ async function sandboxAnswer(ws: Workspace, call: BashCall, undecided: HookAnswe
  * allow) where the client's own sandbox enforces, or where nothing can (said on stderr, and by
  * `doctor`); ask where the trusted config requires bubblewrap or Landlock (`"enforce": "bwrap"`,
  * `"landlock"`) and it is missing.
+ * `held`: the allow is to stand for an ask (./held-asks.ts), so the worktree's control files must
+ * be held too where the command would run inside a client's own sandbox.
  */
-async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext): Promise<{ answer: HookAnswer; plan?: SandboxPlan } | null> {
+async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext, held = false): Promise<{ answer: HookAnswer; plan?: SandboxPlan } | null> {
   const { enforceCall, clientShell, SEATBELT_PROBE, heldOrWrapped, managedClaudeSandbox } = await import('../layers/sandbox/enforce.js');
   // Claude Code's own sandbox, held by the managed settings, runs every Bash call and a wrapper
   // cannot start inside it: under `auto` it is the mechanism (as `"enforce": "client"` says).
@@ -197,7 +200,7 @@ async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext)
       command:
         e.kind === 'landlock'
           ? e.command
-          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : e.probe)),
+          : heldOrWrapped(call.command, e.command, heldCheck(ws, e.plan.grants, e.kind === 'seatbelt' ? [...SEATBELT_PROBE] : e.probe, held)),
       ...(call.input ? { input: call.input } : {}),
       mechanism: e.kind,
     },
@@ -208,12 +211,17 @@ async function enforcedAnswer(ws: Workspace, call: BashCall, ctx: DecideContext)
 const MECHANISM = { bwrap: 'bubblewrap', landlock: 'Landlock', seatbelt: 'Seatbelt (sandbox-exec)' } as const;
 
 /** What tells, where the command runs, that something else already keeps the line. */
-function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[]): Held {
+function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[], inside: boolean): Held {
   const root = ws.root!;
   // (`/` read-only stands for everything outside the write roots: HOME is what a sandbox around would leave writable)
   const home = ws.env.HOME?.startsWith('/') ? ws.env.HOME : null;
-  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && g.path !== root && !g.path.startsWith(root + '/')).flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
-  return { readOnly, probe };
+  const within = (p: string) => p === root || p.startsWith(root + '/');
+  const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && !within(g.path)).flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
+  // A call that runs under the kernel instead of an ask counts on the worktree's control files
+  // being held too: a sandbox around that leaves one writable (or the directory a reserved one
+  // would be made in) is not enough, and the wrapper runs (and fails there, never unconfined).
+  if (inside) for (const g of grants) if (g.access === 'ro' && !g.pin && g.path !== root && within(g.path)) readOnly.push(g.reserve ? dirname(g.path) : g.path);
+  return { readOnly: [...new Set(readOnly)], probe };
 }
 
 /**

@@ -44,8 +44,8 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
     const open = plan.unreserved.filter((u) => u !== ownConfig);
     const what = f.rule === 'BG4001' ? 'the write lands somewhere unknown' : 'bashguard cannot read what runs';
     if (open.length) return `${what}, and ${open[0]} (a control file that does not exist yet) cannot be held by the kernel`;
-    if (plan.openRefs) return `${what}, and ${plan.openRefs}`;
     if (left.length) return `${what}, and the kernel does not hold ${left[0]!.path} (${left[0]!.why})`;
+    if (plan.openRefs) return `${what}, and ${plan.openRefs}`;
     return reserved.length ? `${what}, and ${reserved[0]} (a control path that does not exist yet) is reserved only under bubblewrap's mounts (here: ${mechanism})` : null;
   }
   if (!WRITE_RULES.has(f.rule)) return `no OS mechanism holds what ${f.rule} is about (${f.name})`;
@@ -80,8 +80,9 @@ export function heldAsk(ask: HookAnswer, enforced: { answer: HookAnswer; plan: S
 
 /**
  * Shared git state the call certainly writes (src/policy/shared-git.ts) that the plan holds:
- * git would fail there with "Read-only file system", whatever the analyzer answered, so the call
- * is denied early, saying what to do instead. null where the plan holds none of it (the Landlock
+ * git fails there as soon as it has anything to write, whatever the analyzer answered (each OS
+ * says it its own way: "Read-only file system", "Operation not permitted"), so the call is denied
+ * early, saying what to do instead. null where the plan holds none of it (the Landlock
  * plan keeps `refs/` writable; a new branch's reflog is writable where the own reflog is missing).
  */
 export function heldSharedGit(shared: readonly SharedGitWrite[], covers: (path: string) => boolean, findings: Finding[] = []): HookAnswer | null {
@@ -89,7 +90,7 @@ export function heldSharedGit(shared: readonly SharedGitWrite[], covers: (path: 
   for (const w of shared) {
     const held = w.paths.find(covers);
     if (held === undefined) continue;
-    lines.push(`- \`${w.text}\` writes ${w.what}, which every checkout of the repository shares; the OS enforcement keeps ${held} read-only for this worktree, so git would fail there ("Read-only file system"). Instead: ${w.instead}.`);
+    lines.push(`- \`${w.text}\` writes ${w.what}, which every checkout of the repository shares; the OS enforcement keeps ${held} read-only for this worktree, so git fails there as soon as it has anything to write. Instead: ${w.instead}.`);
   }
   if (lines.length === 0) return null;
   return { decision: 'deny', reason: `bashguard blocked this command before it runs:\n${[...new Set(lines)].join('\n')}`, findings, kind: 'held-shared-git' };

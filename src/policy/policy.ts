@@ -404,7 +404,7 @@ function refFindings(e: GitEffect, ctx: PolicyContext, root: string, via: string
   const strongest = (c: Confidence) => (shared === null || CONFIDENCE_RANK[c] > CONFIDENCE_RANK[shared] ? c : shared);
   for (const w of e.writes) {
     if (w.state === 'refs') {
-      shared = strongest(e.confidence);
+      shared = strongest(w.confidence ? weakest(e.confidence, w.confidence) : e.confidence);
       named = true;
     }
     if (w.state !== 'branch') continue;

@@ -1,9 +1,10 @@
 /**
- * The shared git state a call in a linked worktree certainly writes, as the files git must
- * create or replace for it in the common dir (issue 51 items 2 and 5). Where the OS enforcement
- * holds those files read-only (src/layers/sandbox/git-refs.ts), git fails with "Read-only file
- * system" whatever the analyzer answered; the hook denies such a call early instead, saying what
- * to do (src/frontends/decide.ts). From the git effect's meaning (`writes`), never its arguments.
+ * The shared git state a call in a linked worktree certainly writes whenever it has anything to
+ * do (a `git stash` with no local changes, a fetch already up to date, write nothing), as the
+ * files git must create or replace for it in the common dir (issue 51 items 2 and 5). Where the OS
+ * enforcement holds those files read-only (src/layers/sandbox/git-refs.ts), git fails there as
+ * soon as it writes one, whatever the analyzer answered; the hook denies such a call early
+ * instead, saying what to do (src/frontends/decide.ts). From the git effect's meaning (`writes`), never its arguments.
  */
 import { HOLE, type GitEffect, type RefSpace } from '../engine/effects/types.js';
 import { dirnameOf, isInside } from '../engine/shell/paths.js';
@@ -62,6 +63,7 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext, fs: Physica
   const out: SharedGitWrite[] = [];
   for (const w of e.writes) {
     if (w.state === 'refs' || w.state === 'bookkeeping') {
+      if (w.state === 'refs' && w.confidence !== undefined && w.confidence !== 'certain') continue;
       for (const space of w.spaces) {
         if (w.state === 'bookkeeping' && space === 'packed-refs') {
           out.push({ text: e.text, what: w.what, paths: [`${common}/packed-refs.lock`], instead: BISECT });

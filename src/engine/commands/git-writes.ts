@@ -55,6 +55,21 @@ function spacesOf(sub: string | null, args: string[]): RefSpace[] {
   return SPACES[sub ?? ''] ?? ['other'];
 }
 
+/**
+ * Whether a housekeeping call may write no ref at all: `gc --auto` and `maintenance run --auto`
+ * do nothing while the repository is under git's thresholds (git-gc(1), git-maintenance(1)),
+ * `maintenance run --task=X` runs only the tasks named (gc and pack-refs are the ones that pack
+ * refs), and maintenance's other verbs (register, start, stop, unregister) change the schedule.
+ */
+function mayDoNothing(sub: string | null, args: string[]): boolean {
+  const auto = args.includes('--auto');
+  if (sub === 'gc') return auto;
+  if (sub !== 'maintenance') return false;
+  if (auto || operandsSkipping(args, ['--task', '--schedule', '--scheduler', '--config-file'])[0] !== 'run') return true;
+  const tasks = args.flatMap((a, i) => (a === '--task' ? [args[i + 1] ?? ''] : a.startsWith('--task=') ? [a.slice('--task='.length)] : []));
+  return tasks.length > 0 && !tasks.some((t) => t === 'gc' || t === 'pack-refs');
+}
+
 export interface GitWritesInput {
   sub: string | null;
   /** The arguments as shown (HOLE displayed), the way pathspecs are reported. */
@@ -110,7 +125,7 @@ export function gitWrites(w: GitWritesInput): GitWrite[] {
     case 'refs':
       // Only named branches (`branch -f x`, `update-ref refs/heads/x`): judged branch by branch
       // (this checkout's own is its own business); anything else is shared refs.
-      if (!(w.shared === 'branches' && branches.length > 0)) out.push({ state: 'refs', spaces: spacesOf(w.sub, w.args), what: w.shared ?? 'refs' });
+      if (!(w.shared === 'branches' && branches.length > 0)) out.push({ state: 'refs', spaces: spacesOf(w.sub, w.args), what: w.shared ?? 'refs', ...(mayDoNothing(w.sub, w.args) ? { confidence: 'possible' as const } : {}) });
       break;
     case 'config':
     case 'hooks':
@@ -208,14 +223,16 @@ export function controlRisk(sub: string | null, args: string[]): ControlRisk | n
 }
 
 /** Options of `git fetch` and `git pull` that take a value as the next argument. */
-const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--server-option', '--filter', '--recurse-submodules-default', '--submodule-prefix', '-s', '--strategy', '-X', '--strategy-option', '--cleanup', '-S', '--gpg-sign'];
+// (not -S / --gpg-sign: their key is optional and only ever attached, `-S<key>`, `--gpg-sign=<key>`)
+const FETCH_VALUES = ['-o', '--push-option', '--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--server-option', '--filter', '--recurse-submodules-default', '--submodule-prefix', '-s', '--strategy', '-X', '--strategy-option', '--cleanup'];
 
 /**
  * The shared refs git updates as bookkeeping of the call's own work (git-stash(1): the stash is
  * `refs/stash` and its reflog; git-fetch(1) "CONFIGURED REMOTE-TRACKING BRANCHES": a fetch from a
  * named remote moves its remote-tracking refs, those it names opportunistically, unless an empty
  * `--refmap=` maps them nowhere). null: none, or not certainly (a URL or path as the remote, a
- * remote not known statically).
+ * remote not known statically, no remote named: the branch's upstream may be `.`, this
+ * repository, which has no remote-tracking refs).
  */
 export function bookkeeping(sub: string | null, args: string[], access: GitAccess): Extract<GitWrite, { state: 'bookkeeping' }> | null {
   if (access === 'read' && sub === 'stash') return null;
@@ -234,7 +251,11 @@ export function bookkeeping(sub: string | null, args: string[], access: GitAcces
   if (sub !== 'fetch' && sub !== 'pull') return null;
   if (args.some((a) => a === '--dry-run' || a === '--refmap' || a.startsWith('--refmap='))) return null;
   const ops = operandsSkipping(args, FETCH_VALUES);
-  const remote = ops[0];
-  const named = remote === undefined || args.includes('--all') || args.includes('--multiple') || (!/[:/\\]|^\.{1,2}$/.test(remote) && !remote.includes(HOLE) && !remote.includes('\u2026'));
-  return named ? { state: 'bookkeeping', spaces: ['remotes'], what: `the remote-tracking refs (refs/remotes/${remote === undefined || args.includes('--all') ? '*' : remote}/...)` } : null;
+  // (--multiple: every operand is a repository or a group)
+  const repositories = args.includes('--multiple') ? ops : ops.slice(0, 1);
+  const names = repositories.filter((r) => !/[:/\\]|^\.{1,2}$/.test(r) && !r.includes(HOLE) && !r.includes('\u2026'));
+  const all = args.includes('--all');
+  if (!all && names.length === 0) return null;
+  return { state: 'bookkeeping', spaces: ['remotes'], what: `the remote-tracking refs (refs/remotes/${all || names.length > 1 ? '*' : names[0]}/...)` };
 }
+

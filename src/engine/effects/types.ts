@@ -169,7 +169,7 @@ export type GitWrite =
    */
   | { state: 'branch'; name: string; switches: boolean; creates?: boolean; confidence?: Confidence }
   /** Refs other than named branches, packed-refs or reflogs, shared by every checkout; `what` for the message. */
-  | { state: 'refs'; spaces: RefSpace[]; what: string }
+  | { state: 'refs'; spaces: RefSpace[]; what: string; confidence?: Confidence }
   /**
    * Refs every checkout shares that git updates as bookkeeping of the call's own work: the stash
    * entry `git stash` pushes or pops, the remote-tracking refs `git fetch`/`git pull` move. Not a

@@ -95,8 +95,11 @@ export function assignVariable(host: AssignHost, st: State, a: Assignment, value
     const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
     const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, host);
     const v = value?.value ?? '';
-    if (key === null) arr.partial = true;
-    else {
+    if (key === null) {
+      // An index not known statically (`a[$i]=`, `a[1-1]=`): any element may be the one written.
+      arr.partial = true;
+      arr.entries = arr.entries.map(([k]) => [k, HOLE]);
+    } else {
       const i = arr.entries.findIndex(([k]) => k === key);
       const next = a.append && i >= 0 ? arr.entries[i]![1] + v : v;
       if (i >= 0) arr.entries[i] = [key, next];

@@ -156,9 +156,12 @@ export class SimpleCommands {
     const args = fields.slice(1);
     // A lone `[` is no pattern (nothing closes it): it is the test builtin.
     if (shown.includes(HOLE) || (first.glob && shown !== '[')) {
-      // `$CMD args`: we cannot know what runs. Absolute paths it is given may be written.
+      // `$CMD args`, `r[m] -rf x`: we cannot know what runs. Every path it is given may be
+      // written, relative ones against the cwd, and so may the cwd it was moved to; absolute
+      // paths anywhere in its words too.
       host.log.unknownProgramRan = true;
       host.maybeWrites(args.map((a) => a.value).join(' '), range, `${displayPath(shown)}`, 'an unknown command');
+      unknownCommand({ name: shown, shown, args, st, env, range, via: host.log.via, stdin }, host, args, displayPath(shown));
       return;
     }
     const fn = bypassFunctions ? undefined : st.funcs.get(shown);

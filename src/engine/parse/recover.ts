@@ -47,6 +47,7 @@ import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStri
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
+import { skipBackquote, skipDouble, skipNested } from './skip.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -471,13 +472,16 @@ function errorEdits(source: string, n: SyntaxNode, add: (list: Edit[]) => void, 
     if (commandPosition(source, c.start)) regroup([bracketAsCommand(c)]);
     else if (/[A-Za-z0-9_\-./]/.test(source[c.start - 1] ?? '') && !/^[^\s;&|()<>]*\]/.test(source.slice(c.start + 1, c.start + 256))) add([{ start: c.start, end: c.start + 1, text: 'x' }]);
   }
-  // `execute[which python]`, `e[a] b`: a name and a `[` in command position with no `=` after
-  // the `]` is no assignment to bash but a word (a glob), the command's name; the grammar reads a
-  // subscript and wants its `=`. The `[` is shown as a letter.
+  // `execute[which python]`, `e[a] b`: in command position bash reads a name and a `[` on to the
+  // `]` that matches it (blanks included); without `=` or `+=` after that `]` it is no assignment
+  // but one word (a glob), the command's name. The grammar reads a subscript and wants its `=`:
+  // the `[` and the blanks inside are shown as letters.
   for (const c of n.children) {
-    if (c.type !== 'subscript' || /^\+?=/.test(source.slice(c.end, c.end + 2)) || !startsCommand(source, c.start) || inArithmetic(source, c.start)) continue;
+    if (c.type !== 'subscript' || !startsCommand(source, c.start) || inArithmetic(source, c.start)) continue;
     const name = c.children[0];
-    if (name && source[name.end] === '[') add([{ start: name.end, end: name.end + 1, text: 'x' }]);
+    if (!name || source[name.end] !== '[') continue;
+    const word = subscriptWord(source, name.end);
+    if (word) add(word);
   }
   // `((cd d && make) | tee log)`: bash reads `((` as arithmetic only when the parenthesis
   // matching the second `(` is followed by `)`; otherwise it is two subshells (bash's
@@ -619,6 +623,32 @@ function commandPosition(source: string, at: number): boolean {
   return /^[ \t\n]$/.test(source[at + 1] ?? '') && startsCommand(source, at);
 }
 
+/**
+ * The edits that make `NAME[...]` at `open` (its `[`) one plain word, where bash reads it as one
+ * and not as an assignment: null where the brackets do not close on the line as bash closes them
+ * (nested, quotes and substitutions skipped) or a `=`/`+=` follows.
+ */
+function subscriptWord(source: string, open: number): Edit[] | null {
+  const edits: Edit[] = [{ start: open, end: open + 1, text: 'x' }];
+  let depth = 0;
+  for (let i = open; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '\n') return null;
+    else if (c === "'") {
+      i = source.indexOf("'", i + 1);
+      if (i < 0) return null;
+    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
+      const j = c === '`' ? skipBackquote(source, i + 1) : c === '"' ? skipDouble(source, i + 1) : skipNested(source, i);
+      if (j < 0) return null;
+      i = j - 1;
+    } else if (c === '[') depth++;
+    else if (c === ']' && --depth === 0) return /^\+?=/.test(source.slice(i + 1, i + 3)) ? null : edits;
+    else if ((c === ' ' || c === '\t') && depth > 0) edits.push({ start: i, end: i + 1, text: 'x' });
+  }
+  return null;
+}
+
 /** Whether `at` lies after a `((` its line has not closed (a C-style `for` header, `(( ))`). */
 function inArithmetic(source: string, at: number): boolean {
   const line = source.slice(source.lastIndexOf('\n', at - 1) + 1, at);
@@ -717,59 +747,6 @@ function bracketOpen(source: string, from: number, at: number): boolean {
     else if (source[i] === ']' && open > 0) open--;
   }
   return open > 0;
-}
-
-function skipDouble(s: string, i: number): number {
-  while (i < s.length) {
-    if (s[i] === '\\') i += 2;
-    else if (s[i] === '"') return i + 1;
-    else if (s[i] === '$' && (s[i + 1] === '(' || s[i + 1] === '{')) {
-      const j = skipNested(s, i);
-      if (j < 0) return -1;
-      i = j;
-    } else if (s[i] === '`') {
-      const j = skipBackquote(s, i + 1);
-      if (j < 0) return -1;
-      i = j;
-    } else i++;
-  }
-  return -1;
-}
-
-function skipBackquote(s: string, i: number): number {
-  while (i < s.length) {
-    if (s[i] === '\\') i += 2;
-    else if (s[i] === '`') return i + 1;
-    else i++;
-  }
-  return -1;
-}
-
-/** At `$` followed by `{` or `(`: the offset after the matching close (quotes respected). */
-function skipNested(s: string, i: number): number {
-  const open = s[i + 1];
-  if (open !== '{' && open !== '(') return i + 1;
-  const close = open === '{' ? '}' : ')';
-  let depth = 0;
-  i += 1;
-  while (i < s.length) {
-    const c = s[i]!;
-    if (c === '\\') i += 2;
-    else if (c === "'" && open === '(') {
-      const j = s.indexOf("'", i + 1);
-      if (j < 0) return -1;
-      i = j + 1;
-    } else if (c === '"') {
-      const j = skipDouble(s, i + 1);
-      if (j < 0) return -1;
-      i = j;
-    } else {
-      if (c === open) depth++;
-      else if (c === close && --depth === 0) return i + 1;
-      i++;
-    }
-  }
-  return -1;
 }
 
 /** An ERROR node or a token the grammar inserted. */

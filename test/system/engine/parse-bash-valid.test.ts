@@ -35,6 +35,7 @@ const ACCEPTED = [
   'execute[which python]',
   'execute[md5sum $FILES] | sort',
   'if e[a] b; then :; fi',
+  'e[a[0] "b c"] d',
   // zsh's flagged expansions behind a $ZSH_VERSION test (git's completion script).
   'if [[ -n ${ZSH_VERSION-} ]]; then\n\tunset ${(M)${(k)parameters[@]}:#__gitcomp_builtin_*} 2>/dev/null\nelse\n\tunset $(compgen -v __gitcomp_builtin_)\nfi',
   // An escaped `$`, then `{`, an expansion and `+`/`-`/`/` (libtool's eval-built tests).
@@ -203,12 +204,21 @@ describe.each(Object.keys(parsers))('bash-valid inputs (%s)', (backend) => {
     expect(runScenario(parser, src).verdict.findings.map((f) => f.path)).toContain(`${MAIN}/README.md`);
   });
 
-  it('execute[which python]: words, not an assignment; the command after `;` still read', () => {
-    const s = parse(parser, `execute[which python] > ${MAIN}/a; e[$x] b`);
+  it('execute[which python]: one word to the `]` bash matches (blanks included), not an assignment; the command after `;` still read', () => {
+    if (hasBash) expect(spawnSync('bash', ['-c', 'execute[which python]'], { encoding: 'utf8' }).stderr).toMatch(/execute\[which python\]: command not found/);
+    const s = parse(parser, `execute[which python] > ${MAIN}/a; e[$x] b; e[a[0] c] d`);
+    expect(s.problems).toEqual([]);
     expect(s.body.items.map((i) => i.command)).toMatchObject([
-      { kind: 'simple', assigns: [], words: [{ text: 'execute[which' }, { text: 'python]' }], redirects: [{ op: '>' }] },
+      { kind: 'simple', assigns: [], words: [{ text: 'execute[which python]' }], redirects: [{ op: '>' }] },
       { kind: 'simple', assigns: [], words: [{ text: 'e[$x]' }, { text: 'b' }] },
+      { kind: 'simple', assigns: [], words: [{ text: 'e[a[0] c]' }, { text: 'd' }] },
     ]);
+  });
+
+  it('a[b[0]]=x stays an assignment (bash matches nested brackets): the value flows into a later rm', () => {
+    if (hasBash) expect(spawnSync('bash', ['-c', 'a=y; a[b[0]]=../f; echo "$a"'], { encoding: 'utf8' }).stdout.trim()).toBe('../f');
+    const v = runScenario(parser, `cd ${MAIN}/.builders/b1 && a=y; a[b[0]]=../../f; rm -rf "$a"`).verdict;
+    expect(v.decision).not.toBe('allow');
   });
 
   it('a[$m/$v]=x: the assignment keeps its subscript text', () => {

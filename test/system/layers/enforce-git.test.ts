@@ -5,7 +5,7 @@
  * own commits move its own branch. Skips, saying why, where bubblewrap cannot start.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { enforceCall } from '../../../src/layers/sandbox/enforce.js';
 import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
-import { cleanEnv, git } from '../../helpers/layers.js';
+import { clientHome, git } from '../../helpers/layers.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 
 function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv) {
@@ -52,14 +52,8 @@ describe.skipIf(!canRun).each([
   beforeAll(() => {
     L = makeGitLayout('bashguard-gitrefs-');
     common = join(L.main, '.git');
-    home = join(L.root, 'home');
-    mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
-    mkdirSync(join(L.root, 'tmp'), { recursive: true });
-    env = cleanEnv({ HOME: home, TMPDIR: join(L.root, 'tmp'), SHELL: '/bin/bash' });
+    ({ home, env } = clientHome(L.root));
     if (by === 'helper') env.CLAUDE_CODE_TMPDIR = join(home, '.claude');
-    else delete env.CLAUDE_CODE_TMPDIR;
-    for (const k of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'CLAUDE_CONFIG_DIR']) delete env[k];
     // Shared state of every kind: a tag, a remote-tracking ref, a note, a packed ref, a nested branch.
     git(L.main, ['tag', 'v1']);
     git(L.main, ['update-ref', 'refs/remotes/origin/main', 'HEAD']);

@@ -490,7 +490,14 @@ describe('the enforce setting and the hook', () => {
       expect(String(r.out?.updatedInput?.command)).toMatch(/bashguard_mounts|bashguard-landlock'? --mounts |bwrap/);
       expect(r.out?.permissionDecisionReason).toMatch(/cannot decide this command statically .*runs under the OS enforcement instead of asking/s);
       expect(r.out?.permissionDecisionReason).toMatch(/may write only in the write roots/);
+      // Standing for an ask, it runs unwrapped inside a client's own sandbox only where the
+      // worktree's control files are unwritable there too.
+      const check = String(r.out?.updatedInput?.command).split('; then')[0]!;
+      expect(check).toContain(join(L.worktree, '.claude'));
     }
+    const plain = String((await hook({ command: 'echo ok > notes.txt' })).out?.updatedInput?.command).split('; then')[0]!;
+    expect(plain).toMatch(/\[ -w /);
+    expect(plain).not.toContain(join(L.worktree, '.claude'));
     // Code handed to a daemon runs outside the call's sandbox: still an ask, saying so.
     for (const command of [`tmux new-window -d 'touch ../../x'`, 'ssh localhost "$X"', `at now <<< 'touch x'`]) {
       const r = await hook({ command });

@@ -15,19 +15,17 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_REASONS, cannotRun, platformSkip } from '../../helpers/shared.js';
 import { makeGitLayout, type GitLayout } from '../../helpers/git-layout.js';
-import { openWorkspace } from '../../../src/policy/workspace/index.js';
-import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper } from '../../../src/layers/sandbox/enforce.js';
+import { openWorkspace, tighten } from '../../../src/policy/workspace/index.js';
+import { clientShell, enforceCall, enforcementPlan, enforcementStatus, enforcementWrapper, findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { keptLandlockRules, landlockArgs, landlockRules, ruleFactsHold, rulesFromText, type LandlockRules, type RuleFacts } from '../../../src/layers/sandbox/landlock.js';
 import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 import { bwrapProbeKey, currentBootId, helperMountsProbeKey, helperMountsWork, landlockAvailable, landlockHelper, probeCacheFile } from '../../../src/layers/sandbox/probes.js';
-import { findBwrap } from '../../../src/layers/sandbox/enforce.js';
 import { runHook } from '../../../src/frontends/hook/hook.js';
 import { CLIENTS } from '../../../src/frontends/hook/clients/index.js';
 import { getParser } from '../../../src/engine/parse/index.js';
 import type { IO } from '../../../src/frontends/io.js';
 import { effectiveAccess } from '../../../src/layers/sandbox/index.js';
 import { parseConfigLayer, DEFAULT_CONFIG } from '../../../src/policy/config.js';
-import { tighten } from '../../../src/policy/workspace/index.js';
 import { cleanEnv, git, runWrapper } from '../../helpers/layers.js';
 
 /** Runs `wrapper` as Claude Code runs a Bash call: in bash, from `cwd`, then records `pwd -P`. */
@@ -535,8 +533,8 @@ describe.skipIf(!avail.ok).each([
   });
 
   // The cost of "whole" (docs/limits.md, landlock-line.ts): the same script lands there, as with no enforcement.
-  it.fails('under "whole", a script the analyzer allows cannot write the worktree\'s client settings (LANDS: the cost of "landlockWorktree": "whole")', async () => {
-    expect(await tamper('{"enforce":"landlock","landlockWorktree":"whole"}')).toBe(false);
+  it('under "whole", a script the analyzer allows writes the worktree\'s client settings (the cost of "landlockWorktree": "whole")', async () => {
+    expect(await tamper('{"enforce":"landlock","landlockWorktree":"whole"}')).toBe(true);
   });
 
   it('doctor names Landlock; auto picks bubblewrap where it starts; a worktree file cannot ask for Landlock', () => {

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../src/engine/parse/index.js';
 import { DEFAULT_CONFIG } from '../../../src/policy/config.js';
 import { COMMON, MAIN, memoryFs, standardWorkspace, WORKTREE } from '../../../src/policy/scenario/standard.js';
+import { heldSharedGit } from '../../../src/frontends/held-asks.js';
 
 let parser: BashParser;
 beforeAll(async () => {
@@ -25,19 +26,21 @@ describe('shared git state a call certainly writes', () => {
     expect(paths('git stash pop')).toEqual([`${COMMON}/refs/stash`, `${COMMON}/logs/refs/stash`]);
     expect(paths('git stash drop')).toEqual([`${COMMON}/refs/stash`, `${COMMON}/logs/refs/stash`]);
     expect(paths('git fetch origin')).toEqual([`${COMMON}/refs/remotes`]);
-    expect(paths('git pull')).toEqual([`${COMMON}/refs/remotes`]);
+    expect(paths('git pull origin main')).toEqual([`${COMMON}/refs/remotes`]);
     expect(paths('git tag v1')).toEqual([`${COMMON}/refs/tags`]);
     expect(paths('git notes add -m x')).toEqual([`${COMMON}/refs/notes`]);
     expect(paths('git branch feature')).toEqual([`${COMMON}/refs/heads/feature`, `${COMMON}/logs/refs/heads/feature`]);
     expect(paths('git checkout -b topic')).toEqual([`${COMMON}/refs/heads/topic`, `${COMMON}/logs/refs/heads/topic`]);
     expect(paths('git bisect start')).toEqual([`${COMMON}/packed-refs.lock`]);
+    expect(paths('git gc')).toEqual([`${COMMON}/packed-refs`]);
+    expect(paths('git maintenance run')).toEqual([`${COMMON}/packed-refs`]);
     expect(check('git checkout -b topic').sharedGit?.[0]?.instead).toMatch(/commit on this worktree's own branch/);
     expect(check('git stash').sharedGit?.[0]?.instead).toMatch(/git stash create/);
     expect(check('git fetch origin').sharedGit?.[0]?.instead).toMatch(/--refmap= /);
   });
 
   it("nothing for what stays this worktree's own, or is not certain", () => {
-    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status']) {
+    for (const cmd of ['git commit -m x', 'git stash create', 'git stash apply', 'git stash list', 'git fetch --refmap= origin main', 'git fetch https://example.com/r.git', 'git fetch', 'git pull', 'git pull -S https://example.com/x.git main', 'git checkout -B b1', 'git branch -f b1 HEAD', 'git bisect good', 'git push origin HEAD', 'git status', 'git gc --auto', 'git maintenance run --auto']) {
       expect(paths(cmd), cmd).toEqual([]);
     }
     // Not certainly this repository: a branch not known statically, a repository cloned inside the worktree, another git dir, find -execdir.
@@ -48,6 +51,18 @@ describe('shared git state a call certainly writes', () => {
     expect(paths("find . -name .git -execdir git pull ';'")).toEqual([]);
     // From the main checkout (not a linked worktree: the enforcement holds no ref there).
     expect(paths('git stash', MAIN)).toEqual([]);
+  });
+
+  it("the early deny's reason holds when git has nothing to write, whatever the OS says", () => {
+    const shared = [...(check('git stash').sharedGit ?? []), ...(check('git fetch origin').sharedGit ?? [])];
+    const held = heldSharedGit(shared, (p) => p.startsWith(`${COMMON}/refs/`));
+    expect(held?.decision).toBe('deny');
+    // (a stash with no local changes, a fetch already up to date: git writes nothing and exits 0)
+    expect(held?.reason).toMatch(/`git stash` writes the stash .*keeps \S+\/refs\/stash read-only for this worktree, so git fails there as soon as it has anything to write\. Instead:/);
+    expect(held?.reason).toMatch(/`git fetch origin` writes the remote-tracking refs .*as soon as it has anything to write/);
+    // (one OS's error, "Read-only file system" or macOS's "Operation not permitted", is not the other's)
+    expect(held?.reason).not.toMatch(/Read-only file system|Operation not permitted|would fail/);
+    expect(heldSharedGit(shared, () => false)).toBeNull();
   });
 
   it('changes no decision of the analyzer alone', () => {

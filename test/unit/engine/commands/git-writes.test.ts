@@ -68,6 +68,9 @@ describe('git effects say what a call writes', () => {
     expect(refs('git reflog expire --all')).toMatchObject({ spaces: ['reflogs'] });
     expect(refs('git fetch . main:feature')).toMatchObject({ what: 'branches fetched into' });
     expect(refs('git update-ref --stdin')).toMatchObject({ spaces: ['other'] });
+    // Housekeeping that may find nothing to do, or runs no task that packs refs, may write no ref.
+    for (const cmd of ['git gc', 'git maintenance run', 'git maintenance run --task gc', 'git maintenance run --task=pack-refs']) expect(refs(cmd)?.confidence, cmd).toBeUndefined();
+    for (const cmd of ['git gc --auto', 'git maintenance run --auto', 'git maintenance run --task=commit-graph', 'git maintenance register', 'git maintenance start']) expect(refs(cmd), cmd).toMatchObject({ spaces: ['packed-refs', 'reflogs'], confidence: 'possible' });
     // The stash is one ref every checkout shares: dropping entries touches no checkout.
     expect(writes('git stash clear')).toEqual([{ state: 'refs', spaces: ['stash'], what: 'the stash' }]);
     expect(states('git stash drop')).toEqual(['refs']);
@@ -78,14 +81,16 @@ describe('git effects say what a call writes', () => {
     const kept = (cmd: string) => writes(cmd).find((w) => w.state === 'bookkeeping');
     for (const cmd of ['git stash', 'git stash push -m x -- a.txt', 'git stash save wip', 'git stash pop', 'git stash store abc', 'git stash branch b']) expect(kept(cmd), cmd).toMatchObject({ spaces: ['stash'] });
     for (const cmd of ['git stash apply', 'git stash list', 'git stash show -p', 'git stash create', 'git stash drop']) expect(kept(cmd), cmd).toBeUndefined();
-    expect(kept('git fetch')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/*/') });
     expect(kept('git fetch origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     expect(kept('git fetch --depth 1 origin')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
     expect(kept('git pull --rebase -X theirs origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
-    expect(kept('git pull')).toMatchObject({ spaces: ['remotes'] });
-    expect(kept('git fetch --all')).toMatchObject({ spaces: ['remotes'] });
-    // FETCH_HEAD only (an empty refmap, a URL or a path as the remote), nothing (a dry run), or a remote not known statically.
-    for (const cmd of ['git fetch --refmap= origin main', "git fetch --refmap '' origin main", 'git fetch https://example.com/r.git main', 'git fetch ../other main', 'git fetch . main:x', 'git fetch --dry-run origin', 'git fetch "$R"', 'git pull git@host:r.git main']) expect(kept(cmd), cmd).toBeUndefined();
+    expect(kept('git pull -S origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git pull --gpg-sign=KEY origin main')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    expect(kept('git fetch --all')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/*/') });
+    expect(kept('git fetch --multiple ../other origin')).toMatchObject({ spaces: ['remotes'], what: expect.stringContaining('refs/remotes/origin/') });
+    // FETCH_HEAD only (an empty refmap, a URL or a path as the remote), nothing (a dry run), a
+    // remote not known statically, or none named (the upstream may be `.`, this repository).
+    for (const cmd of ['git fetch', 'git pull', 'git pull --rebase', 'git pull -S https://example.com/x.git main', 'git pull --gpg-sign https://example.com/x.git main', 'git fetch --multiple ../a ../b', 'git fetch --refmap= origin main', "git fetch --refmap '' origin main", 'git fetch https://example.com/r.git main', 'git fetch ../other main', 'git fetch . main:x', 'git fetch --dry-run origin', 'git fetch "$R"', 'git pull git@host:r.git main']) expect(kept(cmd), cmd).toBeUndefined();
   });
 
   it('config, hooks, worktrees, the git dir and unknown commands', () => {
