@@ -17,12 +17,12 @@ import type { SharedGitWrite } from '../policy/shared-git.js';
 const WRITE_RULES = new Set(['BG1001', 'BG1002', 'BG1003', 'BG1004', 'BG1005', 'BG2001', 'BG2002', 'BG3001', 'BG3002']);
 /**
  * What the analyzer cannot read: a write whose target is not known, and code it cannot read (a
- * parse error, a limit, dynamic code, a file sourced unread). Like an unknown program, which runs
- * under the kernel anyway, such code can write anywhere; held where every control path of the
- * roots is held. (What no mechanism holds, a loopback service or a new branch name, any unknown
- * program can reach as well: docs/limits.md.)
+ * parse error, dynamic code, a file sourced unread). Like an unknown program, which runs under the
+ * kernel anyway, such code can write anywhere; held where every control path of the roots is held.
+ * (What no mechanism holds, a loopback service or a new branch name, any unknown program can reach
+ * as well: docs/limits.md.) Not a limit (BG0002): an input over one (10 MB) is not handed on.
  */
-const UNREAD = new Set(['BG4001', 'BG0001', 'BG0002', 'BG4002', 'BG4003']);
+const UNREAD = new Set(['BG4001', 'BG0001', 'BG4002', 'BG4003']);
 
 /**
  * Why no mechanism holds the finding, or null where the plan does. `covers`: the plan keeps the

@@ -117,7 +117,7 @@ describe("an ask's reason", () => {
       const { out } = await runCli(['hook'], { stdin: JSON.stringify({ session_id: 's', cwd: layout.worktree, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } }), env: { HOME: home }, cwd: layout.worktree });
       return JSON.parse(out).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
     };
-    const ask = await hook('echo x > "$FOO/f"');
+    const ask = await hook('ssh build-host "$CMD"');
     expect(ask.permissionDecision).toBe('ask');
     expect(ask.permissionDecisionReason).not.toMatch(/blocked/);
     expect(ask.permissionDecisionReason).toMatch(/^bashguard asks before this command runs/);

@@ -44,7 +44,9 @@ async function hook(agent: string, payload: unknown, exitCode = false) {
 const canBwrap = bwrapHere("codex's held-or-wrapped check on read-only paths").canRun;
 const json = (s: string) => JSON.parse(s) as Record<string, unknown>;
 const escape = () => `echo x > ${layout.main}/README.md`;
-const ASK = 'echo x > "$FOO/f"'; // an unknown directory: BG4001, ask by default
+// Code handed to a daemon (BG4002): an ask with or without the OS enforcement, which holds an
+// unresolved write instead (src/frontends/held-asks.ts).
+const ASK = 'ssh build-host "$CMD"';
 const INSIDE = 'echo x > notes.txt';
 
 describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fail open there)', () => {
