@@ -9,7 +9,7 @@ import { openWorkspace, UntrustedConfigError, type Workspace } from '../policy/w
 import type { Env } from '../policy/workspace/config.js';
 import { ConfigError } from '../policy/config.js';
 import { DECISION_RANK as RANK, type Finding, type Verdict } from '../policy/policy.js';
-import { displayPath } from '../engine/shell/paths.js';
+import { displayPath, isInside } from '../engine/shell/paths.js';
 import type { HookAnswer, ToolCall } from './tool-call.js';
 import type { Held } from '../layers/sandbox/held.js';
 import type { Grant, SandboxPlan } from '../layers/sandbox/grants.js';
@@ -215,7 +215,7 @@ function heldCheck(ws: Workspace, grants: readonly Grant[], probe: string[], ins
   const root = ws.root!;
   // (`/` read-only stands for everything outside the write roots: HOME is what a sandbox around would leave writable)
   const home = ws.env.HOME?.startsWith('/') ? ws.env.HOME : null;
-  const within = (p: string) => p === root || p.startsWith(root + '/');
+  const within = (p: string) => isInside(p, root);
   const readOnly = grants.filter((g) => g.access === 'ro' && !g.reserve && !g.pin && !within(g.path)).flatMap((g) => (g.path === '/' ? (home ? [home] : []) : [g.path]));
   // A call that runs under the kernel instead of an ask counts on the worktree's control files
   // being held too: a sandbox around that leaves one writable (or the directory a reserved one

@@ -54,7 +54,7 @@ export function unheld(f: Finding, plan: SandboxPlan, covers: (path: string) => 
   const path = f.path;
   const inReserved = reserved.find((r) => path === r || isInside(path, r));
   if (!inReserved && covers(path)) return null;
-  const mine = left.find((u) => path === u.path || path.startsWith(`${u.path}/`));
+  const mine = left.find((u) => isInside(path, u.path));
   if (mine) return `the kernel leaves ${path} writable (${mine.why})`;
   if (inReserved) return `${path} lies in ${inReserved}, a control path that does not exist yet and is reserved only under bubblewrap's mounts (here: ${mechanism})`;
   if (left.length && path.startsWith(`${plan.worktree}/`)) return `the kernel leaves ${path} writable (the worktree is granted whole under this mechanism; the analyzer decides its control files)`;
