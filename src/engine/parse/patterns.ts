@@ -9,6 +9,7 @@
  * masking it would hide a command substitution.
  */
 import { bracedName, type Edit } from './rewrite.js';
+import { skipQuoted } from './skip.js';
 import type { SyntaxNode } from './tree.js';
 
 const EXTGLOB = '@!?*+';
@@ -21,26 +22,41 @@ const EXTGLOB = '@!?*+';
  */
 export function maskGroups(source: string, start: number, end: number, expansions = false): Edit[][] {
   const out: Edit[][] = [];
+  walkUnquoted(source, start, end, (i) => {
+    const c = source[i]!;
+    if (c === '$') return i + 1;
+    if (!EXTGLOB.includes(c) || source[i + 1] !== '(') return i;
+    const g = groupRuns(source, i, end, expansions);
+    if (!g) return -1;
+    out.push(g.edits);
+    return g.close;
+  });
+  return out;
+}
+
+/**
+ * Visits each character of [start, end) that is neither quoted nor in a substitution, backslash
+ * pairs skipped; `visit` answers the offset of the last character it consumed, or -1 to stop.
+ * False when stopped, or when a quote or substitution is unterminated before `end`.
+ */
+function walkUnquoted(source: string, start: number, end: number, visit: (i: number) => number): boolean {
   for (let i = start; i < end; i++) {
     const c = source[i]!;
     if (c === '\\') i++;
     else if (c === "'") {
       const j = source.indexOf("'", i + 1);
-      if (j < 0 || j >= end) return out;
+      if (j < 0 || j >= end) return false;
       i = j;
     } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
       const j = skipQuoted(source, i);
-      if (j < 0 || j > end) return out;
+      if (j < 0 || j > end) return false;
       i = j - 1;
-    } else if (c === '$') i++;
-    else if (EXTGLOB.includes(c) && source[i + 1] === '(') {
-      const g = groupRuns(source, i, end, expansions);
-      if (!g) return out;
-      out.push(g.edits);
-      i = g.close;
+    } else {
+      i = visit(i);
+      if (i < 0) return false;
     }
   }
-  return out;
+  return true;
 }
 
 /** At an extglob operator: its group's literal characters as `?` runs, and the offset of its `)`. */
@@ -131,20 +147,11 @@ export function testPatternEdits(source: string, from: number): Edit[][] {
 /** The unquoted `[` and `]` of a word outside its expansions, each shown as a letter. */
 function bracketLetters(source: string, start: number, end: number): Edit[] {
   const out: Edit[] = [];
-  for (let i = start; i < end; i++) {
-    const c = source[i]!;
-    if (c === '\\') i++;
-    else if (c === "'") {
-      const j = source.indexOf("'", i + 1);
-      if (j < 0 || j >= end) return [];
-      i = j;
-    } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
-      const j = skipQuoted(source, i);
-      if (j < 0 || j > end) return [];
-      i = j - 1;
-    } else if (c === '[' || c === ']') out.push({ start: i, end: i + 1, text: '_' });
-  }
-  return out;
+  const whole = walkUnquoted(source, start, end, (i) => {
+    if (source[i] === '[' || source[i] === ']') out.push({ start: i, end: i + 1, text: '_' });
+    return i;
+  });
+  return whole ? out : [];
 }
 
 /** The end of the `[[ ]]` word at `i`: blanks inside an extglob group (or a regex's parentheses) are the word's own. */
@@ -175,43 +182,6 @@ function wordEnd(source: string, i: number, regex: boolean): number {
     else i++;
   }
   return i;
-}
-
-/** After a `"`, `$...` or backquote at `i`: where it ends (-1 unterminated). */
-function skipQuoted(s: string, i: number): number {
-  const c = s[i]!;
-  if (c === '$') {
-    const open = s[i + 1];
-    if (open !== '(' && open !== '{') return i + 1;
-    const close = open === '(' ? ')' : '}';
-    let depth = 0;
-    for (let j = i + 1; j < s.length; j++) {
-      const d = s[j]!;
-      if (d === '\\') j++;
-      else if (d === '"' || d === '`' || (d === '$' && (s[j + 1] === '(' || s[j + 1] === '{'))) {
-        const k = skipQuoted(s, j);
-        if (k < 0) return -1;
-        j = k - 1;
-      } else if (d === "'" && open === '(') {
-        const k = s.indexOf("'", j + 1);
-        if (k < 0) return -1;
-        j = k;
-      } else if (d === open) depth++;
-      else if (d === close && --depth === 0) return j + 1;
-    }
-    return -1;
-  }
-  for (let j = i + 1; j < s.length; j++) {
-    const d = s[j]!;
-    if (d === '\\') j++;
-    else if (d === c) return j + 1;
-    else if (c === '"' && (d === '`' || (d === '$' && (s[j + 1] === '(' || s[j + 1] === '{')))) {
-      const k = skipQuoted(s, j);
-      if (k < 0) return -1;
-      j = k - 1;
-    }
-  }
-  return -1;
 }
 
 /**

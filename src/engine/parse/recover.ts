@@ -47,7 +47,7 @@ import { hereStringEdits, negatedArithmeticEdit, readWriteEdits, restoreHereStri
 import { arithmeticBaseEdits, casePatternEdits, extglobGroupAt, testOpeners, subscriptEdits, testPatternEdits, wordGlobEdits } from './patterns.js';
 import { findAllJoinedLines, findJoinedLines, type JoinedLine } from './sanity.js';
 import { errorRootAsProgram, pushChildrenContaining, type SyntaxNode } from './tree.js';
-import { skipBackquote, skipDouble, skipNested } from './skip.js';
+import { skipBackquote, skipDouble, skipNested, skipQuoted } from './skip.js';
 
 export interface Tree {
   root: SyntaxNode;
@@ -639,7 +639,7 @@ function subscriptWord(source: string, open: number): Edit[] | null {
       i = source.indexOf("'", i + 1);
       if (i < 0) return null;
     } else if (c === '"' || c === '`' || (c === '$' && (source[i + 1] === '(' || source[i + 1] === '{'))) {
-      const j = c === '`' ? skipBackquote(source, i + 1) : c === '"' ? skipDouble(source, i + 1) : skipNested(source, i);
+      const j = skipQuoted(source, i);
       if (j < 0) return null;
       i = j - 1;
     } else if (c === '[') depth++;
