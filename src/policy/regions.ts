@@ -37,6 +37,8 @@ export interface RegionInput {
   protect: { path: string; why: string }[];
   /** The branch a linked worktree's HEAD names (its ref and reflog are its own), or null. */
   ownBranch?: string | null;
+  /** HOME (absolute, normalized): never a write root, also where it lies in a scratch dir. */
+  home?: string | null;
 }
 
 /** Builds the regions for a layout: the worktree, protected checkouts, the git dir, write roots. */
@@ -68,6 +70,15 @@ export function buildRegions(input: RegionInput): Region[] {
     if (input.root !== r && isInside(input.root, r)) {
       const top = r.replace(/\/+$/, '') + '/' + input.root.slice(r.replace(/\/+$/, '').length + 1).split('/')[0];
       if (top !== input.root) regions.push({ kind: 'outside', root: top, why: `the directory holding the root ${input.root}, inside the scratch dir ${r}` });
+    }
+    // A HOME in a scratch dir (an orchestrator's or a container's HOME under /tmp or $TMPDIR) is
+    // still HOME: what lands there (`~/.ssh`, `~/.profile`, `~/.local/bin`) runs later outside
+    // any sandbox. Its tool caches and the worktree, where they lie in it, stay writable (longer
+    // roots); a HOME that is the scratch dir itself, or that the trusted config names as a write
+    // root, stays writable (doctor warns).
+    const home = input.home;
+    if (home && home !== r && isInside(home, r) && !isInside(home, input.root) && !input.writeRoots.some((w) => isInside(home, w))) {
+      regions.push({ kind: 'outside', root: home, why: `HOME, inside the scratch dir ${r}: HOME is not a write root` });
     }
   }
   for (const r of input.writeRoots) regions.push({ kind: 'allowed', root: r });

@@ -113,7 +113,7 @@ export class Workspace {
     this.fs = opts.fs ?? nodeFs;
     this.host = opts.host ?? nodeHost;
     this.regions = this.root
-      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, caches: toolCacheRoots(env), protect: this.protectedFiles(), ownBranch: this.ownBranch() })
+      ? buildRegions({ root: this.root, layout, scratch: scratchRoots(env), writeRoots: config.writeRoots, caches: toolCacheRoots(env), protect: this.protectedFiles(), ownBranch: this.ownBranch(), home: env.HOME?.startsWith('/') ? resolvePhysical(normalizeLogical(env.HOME), this.fs) : null })
       : [];
   }
 

@@ -1,8 +1,9 @@
 /**
- * A HOME inside a write root (a scratch HOME under /tmp) is writable for both lines, the
- * analyzer's and the kernel's: doctor says so, and says nothing where HOME lies outside them.
+ * HOME is never a write root, also where it lies in a scratch dir (a HOME under /tmp). Where
+ * HOME still is writable for both lines, the analyzer's and the kernel's (it is the scratch dir
+ * itself, or the trusted config names it a write root), doctor says so; elsewhere nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -26,9 +27,20 @@ async function homeCheck(home: string): Promise<{ ok: boolean; detail: string } 
   return j.checks.find((c) => c.label === 'HOME');
 }
 
-it('warns where HOME lies in a scratch write root', async () => {
-  const c = await homeCheck(scratchHome);
-  expect(c?.detail).toMatch(/^warning: HOME \(.*\) lies inside the write root \//);
+it('says nothing where HOME lies in a scratch dir: it is not a write root there either', async () => {
+  expect(await homeCheck(scratchHome)).toBeUndefined();
+});
+
+it('warns where the trusted config makes HOME a write root', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'bg-home-root-'));
+  try {
+    mkdirSync(join(home, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home, '.config', 'bashguard', 'config.json'), JSON.stringify({ writeRoots: [home] }));
+    const c = await homeCheck(home);
+    expect(c?.detail).toMatch(/^warning: HOME \(.*\) lies inside the write root \//);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 it('says nothing where HOME lies outside every write root', async () => {

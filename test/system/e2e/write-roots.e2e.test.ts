@@ -272,11 +272,10 @@ function guardedSuite(shell: string): void {
 
 /**
  * Where HOME lies under /tmp (an orchestrator's scratch HOME, and every other e2e suite here), HOME
- * is inside a scratch root: the analyzer allows a write there and the kernel leaves it writable,
- * so everything in HOME that is not a listed control file lands (seen through the real client:
- * `~/.ssh/authorized_keys`, a new `~/.profile`, and a Write-tool call into `~/.local/bin`, which
- * the hook allowed). Each is code that runs later outside any sandbox. Recorded as failing (issue
- * 51 item 1: HOME is not a write root); the escapes are the suite's, verified above without bashguard.
+ * is inside a scratch root, and still not a write root (src/policy/regions.ts): the analyzer
+ * refuses a write there and the kernel keeps it read-only, so `~/.ssh/authorized_keys`, a new
+ * `~/.profile` and a Write-tool call into `~/.local/bin` (each code that runs later outside any
+ * sandbox) do not land; the escapes are the suite's, verified above without bashguard.
  */
 describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: a HOME under /tmp (issue 51)`, () => {
   let s: Session;
@@ -313,13 +312,8 @@ describe.skipIf(SKIP)(`Claude Code ${CLAUDE_CODE_VERSION} e2e: a HOME under /tmp
     return label === 'sh esc/ssh.sh' ? readFileSync(st.target!, 'utf8').includes('AAAAevil') : existsSync(st.target!);
   };
 
-  // A new name directly in such a HOME is held: the directory is bound read-only, its entries writable again.
-  it('sh esc/profile.sh is held (a new entry in HOME)', () => {
-    expect(landed('sh esc/profile.sh'), s.digest).toBe(false);
-  });
-
-  for (const label of ['sh esc/ssh.sh', 'Write: ~/.local/bin']) {
-    it.fails(`${label} is held (LANDS: issue 51 item 1, HOME inside the /tmp scratch root)`, () => {
+  for (const label of ['sh esc/profile.sh', 'sh esc/ssh.sh', 'Write: ~/.local/bin']) {
+    it(`${label} is held (HOME inside the /tmp scratch root is not a write root)`, () => {
       expect(landed(label), s.digest).toBe(false);
     });
   }

@@ -168,11 +168,33 @@ describe.skipIf(!canRun).each([
     }
   });
 
-  it.runIf(here)("HOME inside a write root: its missing control names are held and none is created; its entries stay writable", () => {
-    // (a container's HOME under $TMPDIR: the startup files, ~/.claude/ and ~/.config/git/ do not exist)
+  it.runIf(here)('HOME in a scratch dir is not a write root: nothing in it is written, nothing created', () => {
+    // (a container's or an orchestrator's HOME under $TMPDIR)
+    const home2 = join(L.root, 'tmp', 'home-scratch');
+    mkdirSync(join(home2, 'work'), { recursive: true });
+    mkdirSync(join(home2, '.cache', 'tool'), { recursive: true });
+    writeFileSync(join(home2, 'notes.txt'), 'a\n');
+    const env2 = { ...env, HOME: home2 };
+    const worktree0 = listing(L.worktree);
+    expect(run('true', L.worktree, undefined, undefined, env2).code).toBe(0);
+    const before = listing(home2);
+    for (const c of ['echo b >> ~/notes.txt', 'echo c > ~/work/f', 'mkdir -p ~/.ssh && echo k >> ~/.ssh/authorized_keys', 'echo x > ~/.profile']) {
+      expect(run(c, L.worktree, undefined, undefined, env2).code, c).not.toBe(0);
+    }
+    expect(listing(home2)).toEqual(before);
+    // Its tool cache stays writable, as in a HOME elsewhere (a directory in it: under Landlock no
+    // new entry may appear beside bashguard's own protected cache dir, ./landlock.ts).
+    expect(run('echo t > ~/.cache/tool/t', L.worktree, undefined, undefined, env2).code).toBe(0);
+    expect(readFileSync(join(home2, '.cache', 'tool', 't'), 'utf8')).toBe('t\n');
+    settle(L.worktree, worktree0);
+  });
+
+  it.runIf(here)("HOME inside a configured write root: its missing control names are held and none is created; its entries stay writable", () => {
+    // (the trusted config makes HOME writable: the startup files, ~/.claude/ and ~/.config/git/ do not exist)
     const home2 = join(L.root, 'tmp', 'home2');
     mkdirSync(join(home2, 'work'), { recursive: true });
-    mkdirSync(join(home2, '.config'), { recursive: true });
+    mkdirSync(join(home2, '.config', 'bashguard'), { recursive: true });
+    writeFileSync(join(home2, '.config', 'bashguard', 'config.json'), JSON.stringify({ writeRoots: [home2] }) + '\n');
     writeFileSync(join(home2, 'notes.txt'), 'a\n');
     const env2 = { ...env, HOME: home2 };
     const worktree0 = listing(L.worktree);
