@@ -83,6 +83,12 @@ export interface CommandContext {
   emitOutput(text: string): void;
 }
 
+/**
+ * Where arithmetic text comes from (src/engine/interpret/arith-code.ts): the script's own
+ * expression, a value (a variable's, an expanded operand), or an array subscript as written.
+ */
+export type ArithText = 'source' | 'value' | 'subscript';
+
 /** The options of `declare -Anx ...` / `local -n` / `export`. */
 export interface DeclareFlags {
   exported?: boolean;
@@ -112,4 +118,6 @@ export interface BuiltinHost {
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   sourceLine(range: Range): SourceLine;
   testContext(st: State, doubleBracket: boolean): TestContext;
+  /** The code an arithmetic evaluation of `text` runs through the variables it names (`let`). */
+  arithmetic?(text: string, st: State, range: Range, how: ArithText): void;
 }

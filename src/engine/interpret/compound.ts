@@ -4,7 +4,7 @@
  * cannot tell apart; a condition decided on known values takes one path for certain. Where
  * `return`, `break` and `continue` land is control-flow.ts's.
  */
-import type { Command, Word } from '../syntax/ir.js';
+import type { Command, Range, Word } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import { assignState, cloneState, joinStates, type State } from '../shell/state.js';
@@ -132,6 +132,7 @@ export function caseCommand(host: CompoundHost, cmd: Of<'case'>, st: State, stdi
 export function testCommand(host: CompoundHost, cmd: Of<'test'>, st: State): void {
   if (!cmd.args) {
     for (const w of cmd.words) expandWord(w, st, host);
+    if (cmd.arith !== undefined) host.arithmetic?.(cmd.arith, st, cmd.range, 'source');
     return;
   }
   // `[[ ... ]]`: no splitting or globbing; an unquoted glob on the right of `==` is a pattern.
@@ -144,11 +145,30 @@ export function testCommand(host: CompoundHost, cmd: Of<'test'>, st: State): voi
         f.glob = hasUnquotedGlob(w);
         return f;
       });
+  arithmeticOperands(host, args, !cmd.single, st, cmd.range);
   if (cmd.single && args.some((a) => a.glob && a.value !== '!' )) {
     host.status = null;
     return;
   }
   host.status = evaluateTest(args, host.testContext(st, !cmd.single));
+}
+
+const ARITH_OPS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+
+/**
+ * The operands a test evaluates as arithmetic: both sides of `-eq` and friends in `[[ ]]` (`[ ]`
+ * wants integers there), and the name after `-v`, whose subscript is evaluated in both.
+ */
+function arithmeticOperands(host: CompoundHost, args: Field[], double: boolean, st: State, range: Range): void {
+  if (!host.arithmetic) return;
+  for (let i = 0; i < args.length; i++) {
+    const op = args[i]!.value;
+    if (op === '-v' && args[i + 1]) host.arithmetic(args[i + 1]!.value, st, range, 'value');
+    else if (double && ARITH_OPS.has(op) && i > 0 && args[i + 1]) {
+      host.arithmetic(args[i - 1]!.value, st, range, 'value');
+      host.arithmetic(args[i + 1]!.value, st, range, 'value');
+    }
+  }
 }
 
 /** `for`, `select`, `while`, `until`: unrolled on known values, else to a fixpoint. */

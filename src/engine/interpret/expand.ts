@@ -3,11 +3,12 @@
  * arithmetic, word splitting, globbing. Unknown values become HOLE characters so that the
  * known prefix of a path still counts (`/repo/$X` is under /repo whatever X is).
  */
-import type { Command, Word, WordPart } from '../syntax/ir.js';
+import type { Command, Range, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type Evidence } from '../effects/types.js';
 import type { Field } from '../shell/field.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import { getVar, putVar, type State } from '../shell/state.js';
+import type { ArithText } from '../commands/context.js';
 
 export type { Field } from '../shell/field.js';
 
@@ -27,6 +28,8 @@ export interface ExpandHooks {
   envKnown(name: string): boolean;
   /** Counts expansions that gave a guess, so a command substitution can tell its output rests on one. */
   guesses: number;
+  /** The code an arithmetic evaluation of `text` runs through the variables it names (./arith-code.ts). */
+  arithmetic?(text: string, st: State, range: Range, how: ArithText): void;
 }
 
 /** Limits brace expansion so `{1..1000000}` or `{a,b}` x 30 cannot blow up. */
@@ -249,6 +252,7 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
       return;
     case 'arith':
       for (const sub of part.subs) hooks.commandSubstitution(sub, st, part.text);
+      hooks.arithmetic?.(part.text, st, word.range, 'source');
       acc.text += HOLE;
       return;
     case 'unknown':
@@ -313,6 +317,7 @@ function paramValue(
   let op = part.op;
   if (op?.startsWith('[]')) op = op.slice(2) || null;
   const sub = SUBSCRIPT.exec(part.name);
+  if (sub) hooks.arithmetic?.(sub[2]!, st, word.range, 'subscript');
   const isLength = op === '#' && part.arg === null && part.text.startsWith('${#');
   if (op === '!' && part.arg === null && !sub) {
     // `${!name}`: the variable whose name is name's value.

@@ -10,6 +10,8 @@
  * sees it through a small interface of its own (CompoundHost, CommandHost ...), as the command
  * specs see it through CommandContext.
  */
+import { arithmeticCode } from './arith-code.js';
+import type { ArithText } from '../commands/context.js';
 import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -222,6 +224,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     this.execCapturing(body, sub, out);
     const joined = out.join('').replace(/\n+$/, '');
     return joined;
+  }
+
+  arithmetic(text: string, st: State, range: Range, how: ArithText): void {
+    arithmeticCode(this, text, st, range, how);
   }
 
   processSubstitution(body: Command, st: State): string {

@@ -37,7 +37,7 @@ function testArgs(cx: BuildContext, n: SyntaxNode): Word[] | null {
 
 export function compound(cx: BuildContext, n: SyntaxNode): Command {
   if (n.children[0]?.type === '((') {
-    return { kind: 'test', words: expansionsIn(cx, n), redirects: [], range: cx.range(n) };
+    return { kind: 'test', words: expansionsIn(cx, n), arith: cx.text(n), redirects: [], range: cx.range(n) };
   }
   return { kind: 'group', body: cx.sequence(n, n.children), redirects: [], range: cx.range(n) };
 }
@@ -120,7 +120,7 @@ export function cForStatement(cx: BuildContext, n: SyntaxNode): Command {
     loop: 'c-for',
     variable: null,
     values: null,
-    condition: { kind: 'test', words, redirects: [], range: cx.range(n) },
+    condition: { kind: 'test', words, arith: header.map((h) => cx.text(h)).join(';'), redirects: [], range: cx.range(n) },
     body: bodyNode ? doGroup(cx, bodyNode) : cx.unknown(n, 'loop without body'),
     redirects: [],
     range: cx.range(n),

@@ -154,6 +154,8 @@ export interface Test extends Base {
   args?: Word[];
   /** `[ ... ]` (the test builtin, which the grammar parses like `[[`): its words split and glob. */
   single?: boolean;
+  /** `(( ))` and a `for ((;;))` header: the expression as written, which bash evaluates. */
+  arith?: string;
   redirects: Redirect[];
 }
 

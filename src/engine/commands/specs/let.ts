@@ -8,6 +8,7 @@ export default command({
   /** `let x=...`: the variable's value is computed at run time. */
   shell(inv, sh) {
     for (const a of inv.args) {
+      sh.arithmetic?.(a.value, inv.st, inv.range, 'value');
       const name = a.value.replace(/[+\-*/%^&|<>!]?=[\s\S]*$/, '').replace(/(\+\+|--)$/, '');
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) sh.setVar(inv.st, name, HOLE, 'possible', [{ range: inv.range, note: `${name} is computed when the command runs` }]);
     }
@@ -17,4 +18,6 @@ export default command({
 
 export const examples: readonly Example[] = [
   ['let n=1+1', 'allow'],
+  ['x=\'a[$(touch ../../x)]\'; let n=x+1', 'deny'],
+  ['x=\'a[$(touch x)]\'; let n=x+1', 'allow'],
 ];

@@ -1,0 +1,76 @@
+/**
+ * Arithmetic evaluation runs code. bash evaluates the value of every variable an expression names
+ * as an expression in turn, and expands the subscript of every array reference it meets there, so
+ * `x='a[$(touch f)]'; echo $((x))` runs `touch f` (also `(( x ))`, `let`, `for ((;;))`,
+ * `[[ x -eq 0 ]]`, `test -v "$x"`, an indexed array's subscript). The substitutions in such a
+ * subscript run here as code, from the state the evaluation happens in.
+ *
+ * A value not known statically is taken to hold no such subscript (docs/limits.md): most unknown
+ * values in arithmetic are numbers (`i=$((i+1))`, `$#`, `wc -l`), and the analysis cannot tell
+ * them from text; where one is data the agent wrote, the kernel holds what its code does.
+ */
+import type { Range } from '../syntax/ir.js';
+import { HOLE } from '../effects/types.js';
+import { getVar, type State } from '../shell/state.js';
+import { resolveNameref } from './expand.js';
+import type { ArithText } from '../commands/context.js';
+
+export interface ArithHost {
+  runNested(source: string, st: State, range: Range, label: string): void;
+}
+
+/** bash gives up at 1024 levels ("expression recursion level exceeded"); values this deep are contrived. */
+const MAX_DEPTH = 16;
+const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
+
+/**
+ * Runs the code that evaluating `text` runs, in it and through the variables it names. `how`:
+ * `source` text's own substitutions the analysis runs already; a `value`'s subscripts and a
+ * `subscript` as written are expanded by bash (their substitutions run, also where the subscript is
+ * then refused).
+ */
+export function arithmeticCode(host: ArithHost, text: string, st: State, range: Range, how: ArithText): void {
+  if (how === 'subscript' && /\$\(|`/.test(text)) host.runNested(`: ${text}`, st, range, 'an array subscript');
+  if (!text.includes('[') && !/[A-Za-z_]/.test(text)) return;
+  evaluate(host, text, st, range, how !== 'value', 0, new Set());
+}
+
+function evaluate(host: ArithHost, text: string, st: State, range: Range, source: boolean, depth: number, seen: Set<string>): void {
+  if (depth > MAX_DEPTH) return;
+  if (!source) {
+    for (const sub of subscripts(text)) {
+      if (/\$\(|`/.test(sub) && !sub.includes(HOLE)) host.runNested(`: ${sub}`, st, range, 'arithmetic evaluation');
+    }
+  }
+  for (const m of text.matchAll(NAME)) {
+    const name = resolveNameref(st, m[0]);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const v = getVar(st, name);
+    if (!v) continue;
+    const values = v.array ? v.array.entries.map((e) => e[1]) : [v.value];
+    for (const value of values) {
+      if (/^\s*-?\d*\s*$/.test(value)) continue;
+      evaluate(host, value, st, range, false, depth + 1, seen);
+    }
+  }
+}
+
+/** The subscripts of the array references (`name[...]`) in an expression, brackets matched. */
+function subscripts(text: string): string[] {
+  const out: string[] = [];
+  const re = /[A-Za-z_][A-Za-z0-9_]*\[/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '[') depth++;
+      else if (text[i] === ']') depth--;
+    }
+    if (depth === 0) out.push(text.slice(start, i - 1));
+    // (a subscript inside this one runs when this one is expanded)
+    re.lastIndex = i;
+  }
+  return out;
+}
