@@ -74,3 +74,31 @@ function subscripts(text: string): string[] {
   }
   return out;
 }
+
+/** Builtins that take variable names as operands, and the option whose value is one where only that is. */
+const NAME_TAKERS: ReadonlyMap<string, string | null> = new Map([
+  // (`export`, `readonly` and `mapfile` refuse such a name unexpanded: "not a valid identifier")
+  ['declare', null], ['typeset', null], ['local', null], ['read', null], ['unset', null], ['printf', '-v'],
+]);
+
+/**
+ * A variable name given to a builtin as a value (`read 'a[$(cmd)]'`, `declare "a[$(cmd)]=1"`,
+ * `unset 'a[$(cmd)]'`, `printf -v 'a[$(cmd)]'`): bash expands its subscript when it sets or
+ * unsets the element, so the substitutions in it run then.
+ */
+export function nameSubscripts(host: ArithHost, name: string, args: readonly { value: string }[], st: State, range: Range): void {
+  if (!NAME_TAKERS.has(name)) return;
+  const option = NAME_TAKERS.get(name)!;
+  for (let i = 0; i < args.length; i++) {
+    let v = args[i]!.value;
+    if (option !== null) {
+      if (v === option) v = args[++i]?.value ?? '';
+      else if (v.startsWith(option)) v = v.slice(option.length);
+      else continue;
+    }
+    const m = /^[A-Za-z_][A-Za-z0-9_]*\[/.exec(v);
+    if (!m) continue;
+    const sub = subscripts(v)[0];
+    if (sub !== undefined) arithmeticCode(host, sub, st, range, 'subscript');
+  }
+}

@@ -5,6 +5,7 @@
  * in src/engine/commands (an unknown program otherwise). Each simple command and function call is
  * one step of the analysis' budget.
  */
+import { nameSubscripts } from './arith-code.js';
 import type { FunctionDef, Range, Redirect, SimpleCommand } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
@@ -171,6 +172,7 @@ export class SimpleCommands {
     }
     // Builtins' shell-level parts, before the hash table and PATH.
     const builtin = shown.includes('/') ? undefined : shellBuiltin(shown);
+    if (!shown.includes('/')) nameSubscripts(host, shown, args, st, range);
     if (builtin) {
       const inv: Invocation = { name: shown, shown, args, st, env, range, via: host.log.via, stdin };
       const mark = host.capture?.length ?? 0;
