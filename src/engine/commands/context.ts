@@ -72,6 +72,8 @@ export interface CommandContext {
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
   pwd(st: State): string | null;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
+  /** Runs `run`; what it records is at most possible (code bash runs only on a condition the analysis cannot decide). */
+  possibly(run: () => void): void;
   /** Shell code run in `st` (`bash -c`, `eval`, code a program runs). */
   runNested(source: string, st: State, range: Range, label: string, stdin?: Stdin): void;
   /** `fields` run as a command from `st` (wrappers: sudo, xargs, find -exec). */
@@ -112,6 +114,8 @@ export interface BuiltinHost {
   emitOutput(text: string): void;
   runBackground(fields: Field[], inv: Invocation): void;
   runTrap(code: string, st: State, range: Range, label: string, inPlace: boolean): void;
+  /** Runs `run`; what it records is at most possible (code bash runs only on a condition the analysis cannot decide). */
+  possibly(run: () => void): void;
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
   setPositional(st: State, values: Field[] | null): void;

@@ -28,6 +28,8 @@ export interface ExpandHooks {
   envKnown(name: string): boolean;
   /** Counts expansions that gave a guess, so a command substitution can tell its output rests on one. */
   guesses: number;
+  /** `${x@P}`: the value is expanded as a prompt, its command substitutions run. */
+  promptCode?(value: string, st: State, range: Range): void;
   /** The code an arithmetic evaluation of `text` runs through the variables it names (./arith-code.ts). */
   arithmetic?(text: string, st: State, range: Range, how: ArithText): void;
 }
@@ -365,6 +367,7 @@ function paramValue(
     if (known && !known.value.includes(HOLE)) return { ...known, value: String(known.value.length) };
     return { value: HOLE, confidence: 'possible', evidence: note(`\${#${part.name}} cannot be computed statically`) };
   }
+  if (op === '@' && part.arg?.text === 'P' && known && /\$\(|`/.test(known.value)) hooks.promptCode?.(known.value, st, word.range);
   return withOperator(known, part, op, st, hooks, note);
 }
 

@@ -226,6 +226,20 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     return joined;
   }
 
+  possibly(run: () => void): void {
+    const from = this.log.effects.length;
+    run();
+    const effects = this.log.effects;
+    for (let i = from; i < effects.length; i++) {
+      const e = effects[i]!;
+      if ('confidence' in e && e.confidence !== 'possible') effects[i] = { ...e, confidence: 'possible' } as typeof e;
+    }
+  }
+
+  promptCode(value: string, st: State, range: Range): void {
+    this.runNested(`: ${value}`, cloneState(st), range, 'prompt expansion (@P)');
+  }
+
   arithmetic(text: string, st: State, range: Range, how: ArithText): void {
     arithmeticCode(this, text, st, range, how);
   }

@@ -9,7 +9,7 @@ import { nameSubscripts } from './arith-code.js';
 import type { FunctionDef, Range, Redirect, SimpleCommand } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
-import { getVar, type State } from '../shell/state.js';
+import { cloneState, getVar, type State } from '../shell/state.js';
 import type { Truth } from '../shell/conditions.js';
 import { basenameOf, displayPath } from '../shell/paths.js';
 import { lookupCommand, shellBuiltin } from '../commands/registry.js';
@@ -209,6 +209,9 @@ export class SimpleCommands {
     } else {
       host.log.unknownProgramRan = true;
       unknownCommand(inv, host);
+      // Where no such program exists, bash runs this function instead, in a separate environment.
+      const handler = bypassFunctions ? undefined : st.funcs.get('command_not_found_handle');
+      if (handler) host.possibly(() => host.callFunction(handler, fields, cloneState(st), range, stdin));
     }
     // `tee FILE <<EOF`: the files get what tee reads.
     if (name === 'tee') {

@@ -81,6 +81,7 @@ const mapfile: ShellHandler = (inv, sh) => {
   let delim = '\n';
   let name = 'MAPFILE';
   let unsupported = false;
+  let callback: string | null = null;
   const args = inv.args;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!.value;
@@ -92,10 +93,17 @@ const mapfile: ShellHandler = (inv, sh) => {
           const v = a.slice(j + 1) || args[++i]?.value || '';
           if (c === 'd') delim = v.charAt(0) || '\0';
           else unsupported = true;
+          if (c === 'C') callback = v;
           break;
         }
       }
     } else name = a;
+  }
+  // `-C CODE`: bash runs CODE (with an index and a line) every `-c` lines read, if it reads that many.
+  if (callback !== null) {
+    const code = callback;
+    if (code.includes(HOLE)) sh.dynamicProblem('mapfile -C runs code not known statically', inv.shown, inv.range);
+    else sh.possibly(() => sh.runTrap(`${code} 0 ''`, inv.st, inv.range, 'mapfile -C', false));
   }
   const s = inv.stdin;
   if (s.kind !== 'text' || !s.known || unsupported || sh.readsUnknown || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
@@ -123,4 +131,6 @@ export default command({
 export const examples: readonly Example[] = [
   ['read -r X; touch "$X"', 'ask'],
   ['read -r X; echo "$X"', 'allow'],
+  ["mapfile -C 'touch ../../x #' -c 1 a < f", 'ask'],
+  ["mapfile -C 'touch x #' -c 1 a < f", 'allow'],
 ];

@@ -24,7 +24,10 @@ export default command({
       const sig = s === '0' ? 'EXIT' : s;
       if (sig === 'EXIT') inv.st.extras.traps.set('EXIT', [{ code: code.value, range: inv.range }]);
       // Any other handler may run at any point after this: analyze it here, in a copy of the shell.
-      else sh.runTrap(code.value, inv.st, inv.range, `trap ${sig}`, false);
+      // ERR, DEBUG and RETURN run on what the script itself does; a signal's handler only if the
+      // signal comes, which nothing here decides: what it writes is possible.
+      else if (sig === 'ERR' || sig === 'DEBUG' || sig === 'RETURN') sh.runTrap(code.value, inv.st, inv.range, `trap ${sig}`, false);
+      else sh.possibly(() => sh.runTrap(code.value, inv.st, inv.range, `trap ${sig}`, false));
     }
     return true;
   },
@@ -34,4 +37,5 @@ export default command({
 export const examples: readonly Example[] = [
   ['trap "rm -f ../../x" EXIT', 'deny'],
   ['trap "rm -f build/tmp" INT', 'allow'],
+  ['trap "rm -f ../../x" INT', 'ask'],
 ];
