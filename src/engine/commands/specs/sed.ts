@@ -1,5 +1,16 @@
 import type { Field } from '../../shell/field.js';
+import { HOLE } from '../../effects/types.js';
+import { displayPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
+
+// An address: a line, `$`, a regex `/re/` (no capture group: the patterns below number theirs);
+// a second one after `,`; `!` negates. (`\cREc` addresses are not read: their commands are missed.)
+const ADDR = String.raw`(?:\d+(?:~\d+)?|\$|\/(?:[^/\\\n]|\\.)*\/[IM]*)`;
+const PREFIX = String.raw`(?:^|[;\n{}])\s*(?:${ADDR}(?:\s*,\s*(?:${ADDR}|[~+]\d+))?\s*!?\s*)?`;
+const COMMAND_W = new RegExp(String.raw`(?:${PREFIX}[wW]|\/[gpIiMm0-9e]*w)\s+([^;\n}]+)`, 'g');
+const COMMAND_E = new RegExp(String.raw`${PREFIX}e(?:[ \t]+([^\n]*))?(?=$|[;\n}])`, 'g');
+/** The flags of each `s` command (any delimiter). */
+const S_FLAGS = /(?:^|[;\n{}!\s])s([^\\\n\s])(?:(?!\1)[^\\\n]|\\.)*\1(?:(?!\1)[^\\\n]|\\.)*\1([A-Za-z0-9]*)/g;
 
 const sed: CommandSpec = {
   category: 'writes',
@@ -54,10 +65,24 @@ const sed: CommandSpec = {
       }
     }
     if (!scriptGiven && operands.length > 0) scripts.push(operands.shift()!.value);
-    // `w FILE` inside a sed script writes FILE.
     for (const s of scripts) {
-      for (const m of s.matchAll(/(?:^|[;\n}]|\/[gpIi0-9]*)\s*w\s+([^;\n}]+)/g)) {
+      if (s.includes(HOLE)) {
+        interp.dynamicProblem('sed runs a script not known statically (its w and e commands write and run anything)', displayPath(s), inv.range);
+        continue;
+      }
+      // `w FILE` / `W FILE` (after an address or not) and the `w FILE` flag of `s///` write FILE.
+      for (const m of s.matchAll(COMMAND_W)) {
         interp.write('write', { value: m[1]!.trim(), confidence: 'likely', evidence: [], glob: false }, inv.st, inv.range, 'sed w');
+      }
+      // `e COMMAND` runs COMMAND in a shell; a bare `e` and the `e` flag of `s///` run text read from the input.
+      for (const m of s.matchAll(COMMAND_E)) {
+        const code = m[1]?.trim() ?? '';
+        // (it runs once per input line the address selects: whether there is one is not known)
+        if (code) interp.possibly(() => interp.runNested(code, interp.child(inv.st), inv.range, 'sed e'));
+        else interp.dynamicProblem('sed runs text from its input as a command (e)', displayPath(s), inv.range);
+      }
+      for (const m of s.matchAll(S_FLAGS)) {
+        if (m[2]!.includes('e')) interp.dynamicProblem('sed runs the result of a substitution as a command (the e flag of s)', displayPath(s), inv.range);
       }
     }
     // sed -i writes a new file in the operand's directory and renames it over the operand (GNU and
@@ -76,4 +101,9 @@ export const examples: readonly Example[] = [
   ['sed -i \'s/a/b/\' ../../x', 'deny'],
   ['sed -i \'s/a/b/\' x', 'allow'],
   ['sed \'s/a/b/\' ../../x', 'allow'],
+  ["sed -n '1w ../../x' f", 'deny'],
+  ["sed -n '/re/,$w out.txt' f", 'allow'],
+  ["sed -n '1e touch ../../x' f", 'ask'],
+  ["sed -n '1e touch x' f", 'allow'],
+  ["sed 's/.*/touch &/e' f", 'ask'],
 ];
