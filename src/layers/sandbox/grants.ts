@@ -18,7 +18,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../runtime/index.js';
 import { physicalPath } from '../../util/physical-path.js';
-import { refGrants } from './git-refs.js';
+import { refGrants, volatileGrants } from './git-refs.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -38,6 +38,18 @@ export interface Grant {
   reserve?: boolean | 'file' | 'between';
   /** A read-only directory that stands for a missing control path inside it (held or reserved): that path. */
   holds?: string;
+  /**
+   * The shared git dir of a linked worktree under the mounts (./git-refs.ts `volatileGrants`): a
+   * writable tmpfs on it, where a new top-level name (a lock) lands and vanishes with the call;
+   * read-only for every other purpose.
+   */
+  volatile?: boolean;
+  /**
+   * An entry of a `volatile` directory bound back onto the tmpfs with its access (`true`; skipped
+   * where it is gone by the call), or, `'empty'`, an empty read-only file (/dev/null) made there
+   * for a name that does not exist on the host.
+   */
+  back?: true | 'empty';
 }
 
 export interface SandboxPlan {
@@ -170,10 +182,17 @@ class Resolver {
 
   /** The names in a physical directory (null where it cannot be read), with its mtime as a fact of the plan. */
   listing(dir: string): string[] | null {
+    return this.entries(dir)?.map((e) => e.name) ?? null;
+  }
+
+  /** listing, with each entry's kind as lstat says it (`d`, `l`, `f`; an entry replaced renames in `dir`, changing its mtime). */
+  entries(dir: string): { name: string; kind: string }[] | null {
     const m = mtimeOf(dir);
     this.probes.push([`\u0001${dir}`, m]);
     try {
-      return readdirSync(dir).sort();
+      return readdirSync(dir, { withFileTypes: true })
+        .map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : 'f' }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return null;
     }
@@ -215,7 +234,7 @@ export interface PlanOptions {
    * Of the shared git dir, a linked worktree may write only its own branch's ref and reflog and
    * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
    */
-  heldRefs?: boolean;
+  heldRefs?: boolean | 'volatile';
   /**
    * Paths (physical) that the wrapper made for reservations and that are still recorded to be
    * swept (./enforce.ts `recordedReservations`): planned as if missing.
@@ -346,6 +365,19 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
     const host = writableParent(g.path, grants);
     for (let d = dirname(g.path); host && d !== host.path && isInside(d, host.path) && d !== '/'; d = dirname(d)) {
       if (!grants.some((x) => x.path === d) && isDir(d)) grants.push({ path: d, access: 'rw', why: `holds ${g.path}`, pin: true });
+    }
+  }
+  if (opts.heldRefs === 'volatile' && l.current.kind === 'linked-worktree') {
+    const c = real(common);
+    const at = c === null ? -1 : grants.findIndex((g) => g.path === c);
+    const v = at < 0 ? null : volatileGrants(grants[at]!, R.entries(c!), (p) => effectiveAccess(p, grants));
+    if (v) {
+      grants[at] = v.dir;
+      for (const b of v.back) {
+        const i = grants.findIndex((g) => g.path === b.path);
+        if (i >= 0) grants[i] = { ...grants[i]!, back: true };
+        else grants.push(b);
+      }
     }
   }
   grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
