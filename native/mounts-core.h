@@ -95,7 +95,7 @@ struct op {
 };
 
 /*
- * The mount point of a `b`, `B` or `e` op on the writable tmpfs a `v` op made on its parent
+ * The mount point of a `b`, `B`, `e` or `d` op on the writable tmpfs a `v` op made on its parent
  * directory (which hides the host's entry): a directory or an empty file, as its source is. Made
  * only there, so nothing is created on the host; where the name is already there, nothing.
  */
@@ -136,7 +136,7 @@ static size_t parse_mounts(char *text, struct op *ops) {
   for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
     nl = strchr(line, '\n');
     if (nl) *nl = 0;
-    if (!strchr("rwntmRvbBe", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
+    if (!strchr("rwntmRvbBed", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
     check_path(line + 1);
     if (line[0] == 'R') registry = line + 1;
     else ops[n++] = (struct op){line[0], line + 1, -1};
@@ -201,7 +201,7 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   /* Every source from the host's tree, before the first mount (a `v` hides the entries bound
    * back on it); none through a symlink. */
   for (size_t i = 0; i < n; i++) {
-    if (ops[i].kind == 't' || ops[i].kind == 'v') continue;
+    if (ops[i].kind == 't' || ops[i].kind == 'v' || ops[i].kind == 'd') continue;
     const char *src = ops[i].kind == 'n' || ops[i].kind == 'e' ? "/dev/null" : ops[i].path;
     /* (an entry bound back that is gone since the plan: absent beneath the tmpfs, as on the host) */
     if (ops[i].kind == 'b' || ops[i].kind == 'B') {
@@ -216,8 +216,9 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   }
   for (size_t i = 0; i < n; i++) {
     struct op *o = &ops[i];
-    if (o->kind == 't' || o->kind == 'v') {
-      /* (`v`: writable, for the new names a call makes there, gone with the call) */
+    if (o->kind == 't' || o->kind == 'v' || o->kind == 'd') {
+      /* (`v`: writable, for the new names a call makes there, gone with the call; `d`, like `t`,
+       * an empty read-only directory, on a `v`) */
       int fs = (int)syscall(SYS_FSOPEN_NR, "tmpfs", FSOPEN_CLOEXEC_);
       if (fs < 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_SET_STRING_, "mode", o->kind == 'v' ? "0755" : "0555", 0) != 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) != 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
       o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, (o->kind == 'v' ? 0 : MOUNT_ATTR_RDONLY_) | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
@@ -233,7 +234,7 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
     }
     /* The target as it resolves now (through the mounts made before it), not through a symlink;
      * on a `v` tmpfs, made there first. */
-    if (strchr("bBe", o->kind)) volatile_mount_point(o, ops, n);
+    if (strchr("bBed", o->kind)) volatile_mount_point(o, ops, n);
     int at = plain_path(o->path);
     if (syscall(SYS_MOVE_MOUNT_NR, o->tree, "", at, "", MOVE_MOUNT_F_EMPTY_PATH_ | MOVE_MOUNT_T_EMPTY_PATH_) != 0) fail(EXIT_SETUP, "cannot mount", o->path, errno);
     close(at);

@@ -280,6 +280,7 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
     // (sources from the old root: the host's entry the tmpfs hides; /dev/null without nodev, which
     // git can open: bwrap's --remount-ro would add nodev, and a write to it changes nothing)
     else if (g.back === 'empty') args.push('--dev-bind', '/dev/null', g.path);
+    else if (g.back === 'empty-dir') args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else if (g.back) args.push(g.access === 'rw' ? '--bind-try' : '--ro-bind-try', g.path, g.path);
     else if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
     else if (g.reserve === 'between') args.push('--bind', g.path, g.path);
@@ -314,7 +315,7 @@ export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = nee
   for (const g of grants) {
     if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
     if (g.path.includes('\n')) return null;
-    lines.push(`${g.volatile ? 'v' : g.back === 'empty' ? 'e' : g.back ? (g.access === 'rw' ? 'B' : 'b') : g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
+    lines.push(`${g.volatile ? 'v' : g.back === 'empty' ? 'e' : g.back === 'empty-dir' ? 'd' : g.back ? (g.access === 'rw' ? 'B' : 'b') : g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
   }
   return lines.join('\n');
 }

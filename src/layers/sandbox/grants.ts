@@ -46,10 +46,10 @@ export interface Grant {
   volatile?: boolean;
   /**
    * An entry of a `volatile` directory bound back onto the tmpfs with its access (`true`; skipped
-   * where it is gone by the call), or, `'empty'`, an empty read-only file (/dev/null) made there
-   * for a name that does not exist on the host.
+   * where it is gone by the call), or, for a name that does not exist on the host, an empty
+   * read-only file (`'empty'`: /dev/null) or directory (`'empty-dir'`: a read-only tmpfs) made there.
    */
-  back?: true | 'empty';
+  back?: true | 'empty' | 'empty-dir';
 }
 
 export interface SandboxPlan {
