@@ -232,7 +232,7 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
     const LOCK = /packed-refs\.lock|Read-only file system|Device or resource busy/;
     let admin: string;
     let unconfined: Record<'revert' | 'pick', string[]>;
-    const runs: Record<'bisect' | 'revert' | 'pick' | 'del', { code: number | null; stdout: string; stderr: string; left: string[] }> = {} as never;
+    const runs: Record<'bisect' | 'revert' | 'pick' | 'del' | 'pack', { code: number | null; stdout: string; stderr: string; left: string[] }> = {} as never;
     const leftovers = (dir: string) => ['AUTO_MERGE', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'MERGE_MSG', 'BISECT_LOG', 'BISECT_START'].filter((f) => existsSync(join(dir, f)));
     // (files of their own per mechanism: the flows of each run in the same worktree)
     const f = `${mode}-${by ?? 'bwrap'}`;
@@ -241,10 +241,14 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
       ['revert', `echo r > reverted-${f}.txt && git add reverted-${f}.txt && git commit -q -m r1 && git revert --no-edit HEAD`],
       ['pick', `echo c > picked-${f}.txt && git add picked-${f}.txt && git commit -q -m c1 && git reset -q --hard HEAD~1 && git cherry-pick HEAD@{1}`],
       ['del', 'git update-ref refs/worktree/gone HEAD && git update-ref -d refs/worktree/gone'],
+      // (packs every loose ref, this worktree's branch among them, then prunes the loose files)
+      ['pack', 'git pack-refs --all'],
     ];
     let before: ReturnType<typeof shared>;
+    let packedBefore: boolean;
     beforeAll(() => {
       before = shared();
+      packedBefore = existsSync(join(common, 'packed-refs'));
       admin = join(common, 'worktrees', 'b1');
       // What git leaves after the same flows with no sandbox at all, in a layout of its own.
       const U = makeGitLayout('bashguard-gitroutes-plain-');
@@ -287,6 +291,15 @@ describe.skipIf(!canRun)('shared git state: the hook and the kernel agree', () =
       expect(runs.del, runs.del.stderr).toMatchObject({ code: 0 });
       expect(runs.del.stderr).not.toMatch(LOCK);
       expect(existsSync(join(admin, 'refs', 'worktree', 'gone'))).toBe(false);
+    });
+
+    it("git pack-refs cannot prune this worktree's branch: packed-refs is held (reserved in the call where it does not exist), so it fails before pruning", () => {
+      // (this layout has no packed-refs: the reservation made in the call is what holds)
+      expect(packedBefore).toBe(false);
+      expect(runs.pack.code).not.toBe(0);
+      expect(runs.pack.stderr).toMatch(/packed-refs: Device or resource busy/);
+      expect(existsSync(join(common, 'refs', 'heads', 'b1'))).toBe(true);
+      expect(existsSync(join(common, 'packed-refs'))).toBe(packedBefore);
     });
 
     it('nothing of it reached the shared git dir: no lock file, no packed-refs where there was none, the shared refs as they were', () => {
