@@ -367,21 +367,26 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
       if (!grants.some((x) => x.path === d) && isDir(d)) grants.push({ path: d, access: 'rw', why: `holds ${g.path}`, pin: true });
     }
   }
-  if (opts.heldRefs === 'volatile' && l.current.kind === 'linked-worktree') {
-    const c = real(common);
-    const at = c === null ? -1 : grants.findIndex((g) => g.path === c);
-    const v = at < 0 ? null : volatileGrants(grants[at]!, R.entries(c!), (p) => effectiveAccess(p, grants));
-    if (v) {
-      grants[at] = v.dir;
-      for (const b of v.back) {
-        const i = grants.findIndex((g) => g.path === b.path);
-        if (i >= 0) grants[i] = { ...grants[i]!, back: true };
-        else grants.push(b);
-      }
+  inMountOrder(grants, opts.heldRefs === 'volatile' && l.current.kind === 'linked-worktree' ? real(common) : null, R);
+  return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
+}
+
+/**
+ * The grants in place, in the order they are applied (parents first), with the shared git dir
+ * `volatile` (physical; null: not) as a tmpfs and its entries bound back (./git-refs.ts `volatileGrants`).
+ */
+function inMountOrder(grants: Grant[], volatile: string | null, R: Resolver): void {
+  const at = volatile === null ? -1 : grants.findIndex((g) => g.path === volatile);
+  const v = at < 0 ? null : volatileGrants(grants[at]!, R.entries(volatile!), (p) => effectiveAccess(p, grants));
+  if (v) {
+    grants[at] = v.dir;
+    for (const b of v.back) {
+      const i = grants.findIndex((g) => g.path === b.path);
+      if (i >= 0) grants[i] = { ...grants[i]!, back: true };
+      else grants.push(b);
     }
   }
   grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
-  return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
 }
 
 /**
