@@ -30,8 +30,13 @@
  * be renamed away), `n/path` /dev/null bound read-only onto the (reserved, empty) file, `t/path` an
  * empty read-only tmpfs on the (reserved) directory, `m/path` a directory made for a reservation
  * below it, bound onto itself; `R/dir` names the registry where what is made for them is recorded
- * and swept after the call (native/reserve-core.h). Every source is taken from the host's tree
- * before the first mount, as bubblewrap takes its sources from the old root. Then Landlock, for
+ * and swept after the call (native/reserve-core.h). `v/dir` a writable tmpfs on the directory (the
+ * shared git dir: a new name made there vanishes with the call), each of its entries then bound
+ * back onto it by a `b/path` (read-only) or `B/path` (as the host has it) line, skipped where the
+ * entry is gone, and a name it lacks reserved there by `e/path` (/dev/null, read-only, openable)
+ * or `d/path` (an empty read-only tmpfs); their mount points are made on the `v` tmpfs, nowhere
+ * else. Every source is taken from the host's tree before the first mount, as bubblewrap takes
+ * its sources from the old root. Then Landlock, for
  * what a mount namespace does not stop: every write is granted (`/` whole; as root, every top
  * entry but /proc, /sys and /dev, and in /dev only its harmless nodes, as bubblewrap's minimal
  * /dev and read-only /proc/sys), which makes the shell a Landlock domain: no process outside it can

@@ -87,12 +87,37 @@ static int plain_path(const char *path) {
   return fd;
 }
 
-/* One mount of the text: its kind and path, and the detached tree cloned for it (-1 for a tmpfs). */
+/* One mount of the text: its kind and path, and the detached tree cloned for it (-1 for a tmpfs, or a `b`/`B` whose source is gone). */
 struct op {
   char kind;
   const char *path;
   int tree;
 };
+
+/*
+ * The mount point of a `b`, `B`, `e` or `d` op on the writable tmpfs a `v` op made on its parent
+ * directory (which hides the host's entry): a directory or an empty file, as its source is. Made
+ * only there, so nothing is created on the host; where the name is already there, nothing.
+ */
+static void volatile_mount_point(const struct op *o, const struct op *ops, size_t n) {
+  const char *slash = strrchr(o->path, '/');
+  size_t plen = (size_t)(slash - o->path);
+  int on_volatile = 0;
+  for (size_t i = 0; i < n && !on_volatile; i++) on_volatile = ops[i].kind == 'v' && strlen(ops[i].path) == plen && !strncmp(ops[i].path, o->path, plen);
+  if (!on_volatile) return;
+  char parent[4096];
+  if (plen == 0 || plen >= sizeof parent) fail(EXIT_SETUP, "cannot make a mount point for", o->path, ENAMETOOLONG);
+  memcpy(parent, o->path, plen);
+  parent[plen] = 0;
+  int dir = open_nofollow(parent, 1);
+  if (dir < 0) fail(EXIT_SETUP, "cannot reach without a symlink:", parent, errno);
+  struct stat st;
+  if (fstat(o->tree, &st) != 0) fail(EXIT_SETUP, "cannot stat the mount of", o->path, errno);
+  int made = S_ISDIR(st.st_mode) ? mkdirat(dir, slash + 1, 0755) : openat(dir, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (made < 0 && errno != EEXIST) fail(EXIT_SETUP, "cannot make a mount point for", o->path, errno);
+  if (made >= 0 && !S_ISDIR(st.st_mode)) close(made);
+  close(dir);
+}
 
 /* The number of lines of the text: at most that many ops. */
 static size_t mount_lines(const char *text) {
@@ -111,7 +136,7 @@ static size_t parse_mounts(char *text, struct op *ops) {
   for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
     nl = strchr(line, '\n');
     if (nl) *nl = 0;
-    if (!strchr("rwntmR", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
+    if (!strchr("rwntmRvbBed", line[0]) || line[1] != '/') fail(EXIT_USAGE, "unknown line in --mounts:", line, 0);
     check_path(line + 1);
     if (line[0] == 'R') registry = line + 1;
     else ops[n++] = (struct op){line[0], line + 1, -1};
@@ -173,10 +198,17 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
   if (write_file("/proc/self/gid_map", map) != 0) fail(EXIT_SETUP, "cannot map the group id", NULL, errno);
   if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) fail(EXIT_SETUP, "cannot make the mounts private", NULL, errno);
-  /* Every source from the host's tree, before the first mount; none through a symlink. */
+  /* Every source from the host's tree, before the first mount (a `v` hides the entries bound
+   * back on it); none through a symlink. */
   for (size_t i = 0; i < n; i++) {
-    if (ops[i].kind == 't') continue;
-    const char *src = ops[i].kind == 'n' ? "/dev/null" : ops[i].path;
+    if (ops[i].kind == 't' || ops[i].kind == 'v' || ops[i].kind == 'd') continue;
+    const char *src = ops[i].kind == 'n' || ops[i].kind == 'e' ? "/dev/null" : ops[i].path;
+    /* (an entry bound back that is gone since the plan: absent beneath the tmpfs, as on the host) */
+    if (ops[i].kind == 'b' || ops[i].kind == 'B') {
+      int probe = open_nofollow(src, 0);
+      if (probe < 0 && errno == ENOENT) continue;
+      if (probe >= 0) close(probe);
+    }
     int fd = plain_path(src);
     ops[i].tree = (int)syscall(SYS_OPEN_TREE_NR, fd, "", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE_ | AT_EMPTY_PATH);
     if (ops[i].tree < 0) fail(EXIT_SETUP, "cannot clone the mount of", src, errno);
@@ -184,18 +216,25 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   }
   for (size_t i = 0; i < n; i++) {
     struct op *o = &ops[i];
-    if (o->kind == 't') {
+    if (o->kind == 't' || o->kind == 'v' || o->kind == 'd') {
+      /* (`v`: writable, for the new names a call makes there, gone with the call; `d`, like `t`,
+       * an empty read-only directory, on a `v`) */
       int fs = (int)syscall(SYS_FSOPEN_NR, "tmpfs", FSOPEN_CLOEXEC_);
-      if (fs < 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_SET_STRING_, "mode", "0555", 0) != 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) != 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
-      o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
+      if (fs < 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_SET_STRING_, "mode", o->kind == 'v' ? "0755" : "0555", 0) != 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) != 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
+      o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, (o->kind == 'v' ? 0 : MOUNT_ATTR_RDONLY_) | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
       if (o->tree < 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
       close(fs);
-    } else if (o->kind != 'w' && o->kind != 'm') {
-      /* (/dev/null as bubblewrap binds it: nodev too, so the reserved name cannot be opened for writing at all) */
-      struct mount_attr_ ro = {MOUNT_ATTR_RDONLY_ | (o->kind == 'n' ? MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ : 0), 0, 0, 0};
+    } else if (o->tree < 0) {
+      continue; /* (a `b`/`B` whose source is gone) */
+    } else if (o->kind != 'w' && o->kind != 'm' && o->kind != 'B') {
+      /* (/dev/null as bubblewrap binds it: nodev too, so the reserved name cannot be opened for
+       * writing at all; `e`, an empty file git reads, keeps the device openable, read-only) */
+      struct mount_attr_ ro = {MOUNT_ATTR_RDONLY_ | (o->kind == 'n' ? MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_ : o->kind == 'e' ? MOUNT_ATTR_NOSUID_ : 0), 0, 0, 0};
       if (syscall(SYS_MOUNT_SETATTR_NR, o->tree, "", AT_EMPTY_PATH | AT_RECURSIVE_, &ro, sizeof ro) != 0) fail(EXIT_SETUP, "cannot make read-only", o->path, errno);
     }
-    /* The target as it resolves now (through the mounts made before it), not through a symlink. */
+    /* The target as it resolves now (through the mounts made before it), not through a symlink;
+     * on a `v` tmpfs, made there first. */
+    if (strchr("bBed", o->kind)) volatile_mount_point(o, ops, n);
     int at = plain_path(o->path);
     if (syscall(SYS_MOVE_MOUNT_NR, o->tree, "", at, "", MOVE_MOUNT_F_EMPTY_PATH_ | MOVE_MOUNT_T_EMPTY_PATH_) != 0) fail(EXIT_SETUP, "cannot mount", o->path, errno);
     close(at);

@@ -66,7 +66,7 @@ export function sharedGitWrites(e: GitEffect, ctx: SharedGitContext, fs: Physica
       if (w.state === 'refs' && w.confidence !== undefined && w.confidence !== 'certain') continue;
       for (const space of w.spaces) {
         if (w.state === 'bookkeeping' && space === 'packed-refs') {
-          out.push({ text: e.text, what: w.what, paths: [`${common}/packed-refs.lock`], instead: BISECT });
+          out.push({ text: e.text, what: w.what, paths: [`${common}/packed-refs`], instead: BISECT });
           continue;
         }
         const paths = SPACE_PATHS[space];

@@ -243,10 +243,11 @@ export function bookkeeping(sub: string | null, args: string[], access: GitAcces
     return { state: 'bookkeeping', spaces: ['stash'], what: 'the stash (refs/stash)' };
   }
   // git-bisect(1) start and reset delete its refs (BISECT_HEAD, refs/bisect/*, this worktree's
-  // own), and git's files backend locks the shared packed-refs for any deletion.
+  // own) in one batch, and git's files backend (2.39 measured) rewrites the shared packed-refs for
+  // such a batch whether or not it holds any of them.
   if (sub === 'bisect') {
     const verb = operandsSkipping(args, [])[0];
-    return verb === 'start' || verb === 'reset' ? { state: 'bookkeeping', spaces: ['packed-refs'], what: 'packed-refs.lock (the lock git takes on the shared packed-refs to delete its bisect refs)' } : null;
+    return verb === 'start' || verb === 'reset' ? { state: 'bookkeeping', spaces: ['packed-refs'], what: 'packed-refs (which git rewrites to delete its bisect refs)' } : null;
   }
   if (sub !== 'fetch' && sub !== 'pull') return null;
   if (args.some((a) => a === '--dry-run' || a === '--refmap' || a.startsWith('--refmap='))) return null;

@@ -158,7 +158,7 @@ const DEVICES = [
  * The enforcement plan for a workspace: the write roots writable (the same model as the analyzer's,
  * src/policy/write-roots.ts), everything else read-only, the protected paths inside the roots too.
  */
-export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs = true, transient: string[] = []): SandboxPlan {
+export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, store?: FactStore, heldRefs: boolean | 'volatile' = true, transient: string[] = []): SandboxPlan {
   const opts = { base: 'ro' as const, reserve: true, heldRefs, extra: enforcementControlPaths(ws.env, bwrap, shell), more: DEVICES, transient };
   if (!store) return sandboxPlan(ws, opts);
   // Kept per worktree with every input the plan is computed from (the key, compared whole) and
@@ -173,7 +173,7 @@ export function enforcementPlan(ws: Workspace, bwrap: string, shell: string, sto
     ws.regions.map((r) => [r.kind, r.root, r.why ?? null]),
     ws.env.HOME ?? null,
     opts.extra,
-    heldRefs && l?.current.kind === 'linked-worktree' ? refStamp(l.current.commonDir, l.current.gitDir) : null,
+    heldRefs && l?.current.kind === 'linked-worktree' ? [heldRefs, refStamp(l.current.commonDir, l.current.gitDir)] : null,
     transient,
   ]);
   // (named by the worktree: hashing the whole key would cost more than it saves)
@@ -225,7 +225,7 @@ function topDirs(): string[] | null {
 }
 
 /** The kept plan's format: changed whenever sandboxPlan's output for the same facts could change. */
-const PLAN_FORMAT = 'enforce-plan-6';
+const PLAN_FORMAT = 'enforce-plan-7';
 
 function isPlan(x: unknown): x is SandboxPlan {
   const p = x as SandboxPlan;
@@ -276,7 +276,13 @@ export function enforcementArgs(plan: SandboxPlan, root: boolean, kept: Grant[] 
     if (g.path.startsWith('/dev/') && root && !(shm && (g.path === '/dev/shm' || g.path.startsWith('/dev/shm/')))) continue;
     // (a plan whose reservations were not made real by `materializeReservations`: bwrap creates
     // the mount point on the host)
-    if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
+    if (g.volatile) args.push('--tmpfs', g.path);
+    // (sources from the old root: the host's entry the tmpfs hides; /dev/null without nodev, which
+    // git can open: bwrap's --remount-ro would add nodev, and a write to it changes nothing)
+    else if (g.back === 'empty') args.push('--dev-bind', '/dev/null', g.path);
+    else if (g.back === 'empty-dir') args.push('--tmpfs', g.path, '--remount-ro', g.path);
+    else if (g.back) args.push(g.access === 'rw' ? '--bind-try' : '--ro-bind-try', g.path, g.path);
+    else if (g.reserve === 'file') args.push('--ro-bind', '/dev/null', g.path);
     else if (g.reserve === 'between') args.push('--bind', g.path, g.path);
     else if (g.reserve) args.push('--tmpfs', g.path, '--remount-ro', g.path);
     else args.push(g.access === 'rw' ? '--bind' : '--ro-bind', g.path, g.path);
@@ -309,7 +315,7 @@ export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = nee
   for (const g of grants) {
     if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
     if (g.path.includes('\n')) return null;
-    lines.push(`${g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
+    lines.push(`${g.volatile ? 'v' : g.back === 'empty' ? 'e' : g.back === 'empty-dir' ? 'd' : g.back ? (g.access === 'rw' ? 'B' : 'b') : g.reserve === 'file' ? 'n' : g.reserve === 'between' ? 'm' : g.reserve ? 't' : g.access === 'rw' ? 'w' : 'r'}${g.path}`);
   }
   return lines.join('\n');
 }
@@ -327,8 +333,8 @@ function needed(grants: Grant[], root: boolean): Grant[] {
   // string allocated adds to the young generation the hook otherwise leaves unscavenged)
   for (let i = 0; i < grants.length; i++) {
     const g = grants[i]!;
-    // (the base, which every other grant is measured against)
-    if (g.path === '/') {
+    // (the base, which every other grant is measured against; the shared git dir's tmpfs and what it binds back)
+    if (g.path === '/' || g.volatile || g.back) {
       out.push(g);
       continue;
     }
@@ -502,7 +508,7 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const bw = mountsHelper ?? physicalPath(bwrap!) ?? bwrap!;
     const reserver = opts.reserve !== false && process.platform === 'linux' ? (helper ?? landlockHelper()) : null;
     const registry = reserver ? reservationRegistry(env) : null;
-    const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store, true, registry ? recordedReservations(registry) : []);
+    const planned = enforcementPlan(ws, bw, physicalPath(shell) ?? shell, store, 'volatile', registry ? recordedReservations(registry) : []);
     // (`reserve: false`, doctor's trial run: nothing is created, the reservations are left out)
     // The reservations' mount points are made in the call, by the builtin or the helper, and
     // removed after it (native/reserve-core.h); by the hook only where neither can run.

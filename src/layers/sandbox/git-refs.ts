@@ -114,3 +114,40 @@ export function refStamp(common: string, gitDir: string): string {
   }
   return out.join('\0');
 }
+
+/**
+ * The common dir held as it is and still lockable (issue 51 item 2): git's files backend takes
+ * `<common>/packed-refs.lock` for every ref deletion, this worktree's own pseudo-refs included
+ * (`git bisect`, the end of `revert`/`cherry-pick`/`rebase`, `update-ref -d refs/worktree/x`), and
+ * a read-only common dir refuses it. So, under the mounts, a writable tmpfs covers the common dir
+ * (`dir`, volatile) and each of its entries is bound back onto it with the access the plan gives
+ * it (`back`: `objects` writable, `refs`, `config`, `HEAD`, `worktrees` read-only, the finer
+ * grants beneath them applied after as before): a new top-level name (a lock, `gc.pid`) lands in
+ * the tmpfs and vanishes with the call, while a rename over a bound entry fails (EBUSY), so
+ * `packed-refs` itself stays held and no deletion of a ref it holds goes through.
+ *
+ * Where `packed-refs` does not exist it is reserved in the tmpfs with an empty read-only file
+ * (/dev/null, which git reads as an empty `packed-refs`), not left absent: absent, `git pack-refs`
+ * (and `git gc`) would write a `packed-refs` that vanishes with the call, then prune the loose
+ * refs it packed, this worktree's own branch among them (its directory is writable), which would
+ * lose that branch. Likewise `modules` (a read-only empty directory): a submodule's git dir made
+ * there would vanish, and its checkout in the worktree would point at nothing; git fails there as
+ * it did before. The reservations exist only inside the namespace: nothing is created on disk.
+ *
+ * Left as the plan has it (null: no tmpfs) where the listing cannot be read or holds a name that
+ * cannot be bound back as it is (a symlink, a newline); a lock file of a git at work outside is
+ * not bound back (gone in a moment; the call has its own lock there, which it cannot commit).
+ */
+export function volatileGrants(dir: RefGrant & { path: string }, entries: { name: string; kind: string }[] | null, accessOf: (path: string) => 'rw' | 'ro'): { dir: RefGrant & { volatile: true }; back: (RefGrant & { back: true | 'empty' | 'empty-dir' })[] } | null {
+  if (entries === null || dir.access !== 'ro') return null;
+  const back: (RefGrant & { back: true | 'empty' | 'empty-dir' })[] = [];
+  for (const e of entries) {
+    if (e.kind === 'l' || e.name.includes('\n')) return null;
+    if (e.kind !== 'd' && e.name.endsWith('.lock')) continue;
+    const path = `${dir.path}/${e.name}`;
+    back.push({ path, access: accessOf(path), why: `${e.name} of the shared git dir, bound back onto its tmpfs`, back: true });
+  }
+  if (!entries.some((e) => e.name === 'modules')) back.push({ path: `${dir.path}/modules`, access: 'ro', why: "modules, reserved empty inside the call only (a submodule's git dir made there would vanish, its checkout left broken)", back: 'empty-dir' });
+  if (!entries.some((e) => e.name === 'packed-refs')) back.push({ path: `${dir.path}/packed-refs`, access: 'ro', why: 'packed-refs, reserved empty inside the call only (a new one would vanish, and its pruned loose refs with it)', back: 'empty' });
+  return { dir: { ...dir, volatile: true, why: `${dir.why}: a tmpfs where new names vanish with the call, its entries bound back` }, back };
+}

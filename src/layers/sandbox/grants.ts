@@ -18,7 +18,7 @@ import { isInside } from '../../engine/shell/paths.js';
 import { LayerError } from '../env/env.js';
 import { nativeIO, STAT } from '../../runtime/index.js';
 import { physicalPath } from '../../util/physical-path.js';
-import { refGrants } from './git-refs.js';
+import { refGrants, volatileGrants } from './git-refs.js';
 
 export type Access = 'rw' | 'ro';
 
@@ -38,6 +38,18 @@ export interface Grant {
   reserve?: boolean | 'file' | 'between';
   /** A read-only directory that stands for a missing control path inside it (held or reserved): that path. */
   holds?: string;
+  /**
+   * The shared git dir of a linked worktree under the mounts (./git-refs.ts `volatileGrants`): a
+   * writable tmpfs on it, where a new top-level name (a lock) lands and vanishes with the call;
+   * read-only for every other purpose.
+   */
+  volatile?: boolean;
+  /**
+   * An entry of a `volatile` directory bound back onto the tmpfs with its access (`true`; skipped
+   * where it is gone by the call), or, for a name that does not exist on the host, an empty
+   * read-only file (`'empty'`: /dev/null) or directory (`'empty-dir'`: a read-only tmpfs) made there.
+   */
+  back?: true | 'empty' | 'empty-dir';
 }
 
 export interface SandboxPlan {
@@ -170,10 +182,17 @@ class Resolver {
 
   /** The names in a physical directory (null where it cannot be read), with its mtime as a fact of the plan. */
   listing(dir: string): string[] | null {
+    return this.entries(dir)?.map((e) => e.name) ?? null;
+  }
+
+  /** listing, with each entry's kind as lstat says it (`d`, `l`, `f`; an entry replaced renames in `dir`, changing its mtime). */
+  entries(dir: string): { name: string; kind: string }[] | null {
     const m = mtimeOf(dir);
     this.probes.push([`\u0001${dir}`, m]);
     try {
-      return readdirSync(dir).sort();
+      return readdirSync(dir, { withFileTypes: true })
+        .map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : 'f' }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return null;
     }
@@ -215,7 +234,7 @@ export interface PlanOptions {
    * Of the shared git dir, a linked worktree may write only its own branch's ref and reflog and
    * new objects (./git-refs.ts); else all of `objects/`, `refs/`, `logs/` and `packed-refs`.
    */
-  heldRefs?: boolean;
+  heldRefs?: boolean | 'volatile';
   /**
    * Paths (physical) that the wrapper made for reservations and that are still recorded to be
    * swept (./enforce.ts `recordedReservations`): planned as if missing.
@@ -348,8 +367,26 @@ export function probedPlan(ws: Workspace, opts: PlanOptions = {}): { plan: Sandb
       if (!grants.some((x) => x.path === d) && isDir(d)) grants.push({ path: d, access: 'rw', why: `holds ${g.path}`, pin: true });
     }
   }
-  grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
+  inMountOrder(grants, opts.heldRefs === 'volatile' && l.current.kind === 'linked-worktree' ? real(common) : null, R);
   return { plan: { worktree: root, grants, unreserved: unreserved.filter((u) => grants.some((g) => g.access === 'rw' && isInside(u, g.path)) && effectiveAccess(u, grants) === 'rw') }, probes: R.probes };
+}
+
+/**
+ * The grants in place, in the order they are applied (parents first), with the shared git dir
+ * `volatile` (physical; null: not) as a tmpfs and its entries bound back (./git-refs.ts `volatileGrants`).
+ */
+function inMountOrder(grants: Grant[], volatile: string | null, R: Resolver): void {
+  const at = volatile === null ? -1 : grants.findIndex((g) => g.path === volatile);
+  const v = at < 0 ? null : volatileGrants(grants[at]!, R.entries(volatile!), (p) => effectiveAccess(p, grants));
+  if (v) {
+    grants[at] = v.dir;
+    for (const b of v.back) {
+      const i = grants.findIndex((g) => g.path === b.path);
+      if (i >= 0) grants[i] = { ...grants[i]!, back: true };
+      else grants.push(b);
+    }
+  }
+  grants.sort((a, b) => a.path.length - b.path.length || (a.access === b.access ? 0 : a.access === 'rw' ? -1 : 1));
 }
 
 /**

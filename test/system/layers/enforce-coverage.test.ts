@@ -17,7 +17,7 @@ import { cleanEnv } from '../../helpers/layers.js';
 import { openWorkspace } from '../../../src/policy/workspace/index.js';
 import { planCovers } from '../../../src/layers/sandbox/index.js';
 import { clientShell, enforceCall, enforcementArgs, enforcementControlPaths, enforcementPlan, mountsText } from '../../../src/layers/sandbox/enforce.js';
-import type { SandboxPlan } from '../../../src/layers/sandbox/grants.js';
+import type { Grant, SandboxPlan } from '../../../src/layers/sandbox/grants.js';
 import { bwrapHere } from '../../helpers/bwrap.js';
 import { landlockBuiltin, landlockHelper } from '../../../src/layers/sandbox/probes.js';
 
@@ -63,7 +63,7 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
       { path: join(L.main, 'new-file'), why: 'a new file in the main checkout' },
       { path: join(L.sibling, 'README.md'), why: 'a sibling worktree' },
       { path: join(L.sibling, 'new-dir', 'x'), why: 'a new path in a sibling' },
-      ...['config', 'HEAD', 'index', 'description', 'info/exclude', 'hooks/pre-commit', 'worktrees/b2/HEAD', 'worktrees/b1/gitdir', 'worktrees/b1/commondir', 'modules/x'].map((p) => ({ path: join(git, p), why: `the shared git dir: ${p}` })),
+      ...['config', 'HEAD', 'index', 'description', 'info/exclude', 'hooks/pre-commit', 'worktrees/b2/HEAD', 'worktrees/b1/gitdir', 'worktrees/b1/commondir', 'modules/x', 'packed-refs.lock'].map((p) => ({ path: join(git, p), why: `the shared git dir: ${p}` })),
       { path: join(L.worktree, '.git'), why: "the worktree's .git file" },
       ...ws.regions.filter((r) => r.kind === 'protected').map((r) => ({ path: r.root, why: r.why ?? 'a protected region' })),
       ...enforcementControlPaths(env, bwrap!, shell).map((c) => ({ path: c.path, why: c.why })),
@@ -103,14 +103,17 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
   it.each(['shell', 'helper', 'bwrap'] as const)('for real, the mounts made by %s: the wrapped command can write none of the protected paths, and the writable ones', (by) => {
     // One script: for each path, try to write it without changing it (append nothing to a file,
     // create and remove a probe in a directory, create and remove a missing name); print the
-    // paths that could be written.
+    // paths that could be written. In the shared git dir, a tmpfs under the mounts, a new name is
+    // written there and vanishes with the call: it is left in place, and must not be on the disk after.
+    const volatile = (p: string) => plan.grants.filter((g) => p.startsWith(`${g.path}/`)).reduce<Grant | null>((a, g) => (!a || g.path.length > a.path.length ? g : a), null)?.volatile === true;
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const tryWrite = (p: string) =>
       `if [ -d ${q(p)} ]; then if : 2>/dev/null > ${q(`${p}/.bg-probe`)}; then rm -f ${q(`${p}/.bg-probe`)}; echo W ${q(p)}; fi; ` +
       `elif [ -e ${q(p)} ]; then if : 2>/dev/null >> ${q(p)}; then echo W ${q(p)}; fi; ` +
-      `elif mkdir -p "$(dirname ${q(p)})" 2>/dev/null && : 2>/dev/null > ${q(p)}; then rm -f ${q(p)}; echo W ${q(p)}; fi`;
+      `elif mkdir -p "$(dirname ${q(p)})" 2>/dev/null && : 2>/dev/null > ${q(p)}; then ${volatile(p) ? 'echo V' : `rm -f ${q(p)}; echo W`} ${q(p)}; fi`;
     const all = [...protectedSet.map((p) => p.path), ...writable];
     const before = new Map(all.map((p) => [p, existsSync(p) && statSync(p).isFile() ? readFileSync(p) : null]));
+    const existed = new Set(all.filter((p) => existsSync(p)));
     const script = all.map(tryWrite).join('\n');
     const runEnv: NodeJS.ProcessEnv = { ...env, SHELL: '/bin/bash' };
     if (by === 'helper') runEnv.CLAUDE_CODE_TMPDIR = join(home, '.claude');
@@ -123,8 +126,15 @@ describe.skipIf(!canRun)('enforcement coverage: every protected path stays read-
     const r = spawnSync('/bin/bash', ['-c', 'eval "$BG_W"'], { cwd: L.worktree, env: { ...runEnv, BG_W: e.command }, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     const wrote = new Set(r.stdout.split('\n').filter((l) => l.startsWith('W ')).map((l) => l.slice(2)));
-    const escaped = protectedSet.filter((p) => wrote.has(p.path) && !plan.unreserved.includes(p.path));
+    // (a name missing in the shared git dir, written in the call: there only, `packed-refs`
+    // reserved with /dev/null included, so not on the disk after it)
+    const gone = (p: string) => volatile(p) && !existed.has(p) && !existsSync(p);
+    const escaped = protectedSet.filter((p) => wrote.has(p.path) && !plan.unreserved.includes(p.path) && !gone(p.path));
     expect(escaped).toEqual([]);
+    const vanished = r.stdout.split('\n').filter((l) => l.startsWith('V ')).map((l) => l.slice(2));
+    for (const v of vanished) expect(existsSync(v), `${v}: made in the call, on the disk after it`).toBe(false);
+    // (git's lock beside packed-refs can be taken; `modules`, reserved, cannot take a submodule)
+    expect(vanished).toEqual([join(L.main, '.git', 'packed-refs.lock')]);
     for (const w of writable) expect(wrote.has(w), w).toBe(true);
     // Nothing protected changed (the probes append nothing).
     for (const p of protectedSet) {

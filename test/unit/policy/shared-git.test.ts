@@ -31,7 +31,7 @@ describe('shared git state a call certainly writes', () => {
     expect(paths('git notes add -m x')).toEqual([`${COMMON}/refs/notes`]);
     expect(paths('git branch feature')).toEqual([`${COMMON}/refs/heads/feature`, `${COMMON}/logs/refs/heads/feature`]);
     expect(paths('git checkout -b topic')).toEqual([`${COMMON}/refs/heads/topic`, `${COMMON}/logs/refs/heads/topic`]);
-    expect(paths('git bisect start')).toEqual([`${COMMON}/packed-refs.lock`]);
+    expect(paths('git bisect start')).toEqual([`${COMMON}/packed-refs`]);
     expect(paths('git gc')).toEqual([`${COMMON}/packed-refs`]);
     expect(paths('git maintenance run')).toEqual([`${COMMON}/packed-refs`]);
     expect(check('git checkout -b topic').sharedGit?.[0]?.instead).toMatch(/commit on this worktree's own branch/);
