@@ -155,9 +155,12 @@ export function inlineCodeWrites(code: string, lang: Language | null, inv: Invoc
   }
   // The rest of the code may write any absolute path it mentions (through variables, loops ...),
   // except strings that only reach a read, a URL or a string test.
+  // Relative ones (`../x`, `./x`, `~/x`) count where they resolve into a protected region, as an
+  // unknown program's do (`File.write(%q(../../x))`, R's `file.create("../../x")`).
   for (const lit of writeCandidates(code)) {
     if (direct.has(lit.trim())) continue;
     interp.maybeWrites(lit, inv.range, inv.name, what);
+    codeStrings(inv, interp, lit, what);
   }
   return true;
 }

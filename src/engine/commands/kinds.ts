@@ -169,6 +169,8 @@ export interface WrapperSpec {
   noRunFlags?: string[];
   /** Options whose value is a command line split on whitespace (`env -S 'cmd args'`). */
   splitString?: string[];
+  /** Options whose value is a file the wrapper itself writes (`strace -o`, `time -o`, `valgrind --log-file=`). */
+  writes?: string[];
 }
 
 export function wrapper(spec: WrapperSpec): CommandSpec {
@@ -177,6 +179,7 @@ export function wrapper(spec: WrapperSpec): CommandSpec {
     run(inv, interp) {
       const p = parseArgs(inv.args, { ...spec.grammar, stopAtOperand: true });
       if (spec.noRunFlags && hasOption(p, ...spec.noRunFlags)) return;
+      for (const f of spec.writes ? optionValues(p, ...spec.writes) : []) interp.write('write', f, inv.st, inv.range, `${inv.name} (its output file)`);
       let rest = p.operandIndex.length > 0 ? inv.args.slice(p.operandIndex[0]) : [];
       const split = spec.splitString ? optionValues(p, ...spec.splitString) : [];
       if (split.length > 0) {

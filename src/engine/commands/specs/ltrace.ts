@@ -3,7 +3,7 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['ltrace'],
-  build: () => wrapper({ grammar: { short: 'aeEnopsSuxX' } }),
+  build: () => wrapper({ grammar: { short: 'aeEnopsSuxX', long: ['output'] }, writes: ['-o', '--output'] }),
 });
 
 export const examples: readonly Example[] = [

@@ -3,10 +3,12 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['time'],
-  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
+  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] }, writes: ['-o', '--output'] }),
 });
 
 export const examples: readonly Example[] = [
   ['time touch ../../x', 'deny'],
   ['time touch x', 'allow'],
+  ['/usr/bin/time -o ../../x true', 'deny'],
+  ['/usr/bin/time -o t.txt true', 'allow'],
 ];
