@@ -522,10 +522,13 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       return enforcementWrapper(command, { bwrap: bw, args: registry ? materializedArgs(plan, root, registry) : args, shell, cwdFile, ...seccompOpts });
     };
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
-    // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
-    // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
+    // Behind the builtin, where it declines: the helper with the same mounts text where its probe
+    // passed (the same mounts and Landlock domain for a fresh inner shell; it forks where the
+    // builtin declines for the session), else bwrap's wrapper. (bwrap's is ~0.35 ms of the hook's
+    // call to build, quoting ~80 arguments and checking the seccomp file, and ~2,900 characters
+    // more for the client's shell to read on every call.)
     const built = inShellBuiltin(shell, helper);
-    const fallback = built && !mountsHelper ? wrapped() : null;
+    const fallback = built && !mountsHelper && !helperMountsWork(helper!, env).ok ? wrapped() : null;
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
     // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
     // helper), else by the helper for a fresh inner shell, where their probes passed.
