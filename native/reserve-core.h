@@ -62,11 +62,11 @@ static void record(char kind, const char *path, const struct stat *st, const str
     record_fd = openat(reserve_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (record_fd < 0) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
   }
-  char tail[200];
-  int tl = snprintf(tail, sizeof tail, "\t%llx %llx %lld %ld %lld %ld %lld\n", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino, (long long)before->st_mtim.tv_sec, before->st_mtim.tv_nsec, (long long)after->st_mtim.tv_sec, after->st_mtim.tv_nsec, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
-  size_t len = strlen(path);
-  int ok = write(record_fd, &kind, 1) == 1 && write(record_fd, path, len) == (ssize_t)len && write(record_fd, tail, (size_t)tl) == tl;
-  if (!ok) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
+  /* (the line in one write: a path is at most 4095 bytes, the tail under 200) */
+  char line[4096 + 200];
+  int len = snprintf(line, sizeof line, "%c%s\t%llx %llx %lld %ld %lld %ld %lld\n", kind, path, (unsigned long long)st->st_dev, (unsigned long long)st->st_ino, (long long)before->st_mtim.tv_sec, before->st_mtim.tv_nsec, (long long)after->st_mtim.tv_sec, after->st_mtim.tv_nsec, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+  if (len < 0 || (size_t)len >= sizeof line) fail(EXIT_SETUP, "cannot record the reservation (path too long):", path, 0);
+  if (write(record_fd, line, (size_t)len) != len) fail(EXIT_SETUP, "cannot record the reservation", path, errno);
 }
 
 /* Creates `path` (kind t/m: a directory, n: an empty file) when it is missing, its parent reached without a symlink; records what it made. */

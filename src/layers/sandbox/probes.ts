@@ -151,12 +151,13 @@ export function bwrapStarts(bwrap: string, env: Env): Probe {
 /**
  * Whether the in-shell mounts (native/landlock-builtin.c's bashguard_mounts) work here for `shell`,
  * cached per boot: the builtin, run with no mount in a scratch shell, must leave it in a new user
- * namespace. Where an LSM lets unshare(2) succeed but not what follows (Ubuntu's AppArmor
+ * namespace, with the tree made read-only in place (`r/`, which every plan's text starts with: `/`
+ * must be a mount's root). Where an LSM lets unshare(2) succeed but not what follows (Ubuntu's AppArmor
  * restriction of unprivileged user namespaces), the call would fail past the point of no return:
  * the wrapper then starts bubblewrap without trying.
  */
 export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
-  return cachedProbe(env, inShellProbeKey(so, shell), () => mountsProbe([shell, '-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts '' && ${IN_NEW_USERNS}`, 'probe', so], "the client's shell", ' itself'));
+  return cachedProbe(env, inShellProbeKey(so, shell), () => mountsProbe([shell, '-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts 'r/' && ${IN_NEW_USERNS}`, 'probe', so], "the client's shell", ' itself'));
 }
 
 /**
@@ -165,7 +166,7 @@ export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
  * wrapper of a client shell other than bash uses it instead of bubblewrap where it does.
  */
 export function helperMountsWork(helper: string, env: Env): Probe {
-  return cachedProbe(env, helperMountsProbeKey(helper), () => mountsProbe([helper, '--mounts', '', '--', '/bin/sh', '-c', IN_NEW_USERNS], "bashguard's helper"));
+  return cachedProbe(env, helperMountsProbeKey(helper), () => mountsProbe([helper, '--mounts', 'r/', '--', '/bin/sh', '-c', IN_NEW_USERNS], "bashguard's helper"));
 }
 
 /** The shell test both mounts probes end with: this process is in a new user namespace (its uid_map one line of one id). */

@@ -382,6 +382,18 @@ describe.skipIf(!canRun).each([
     expect(existsSync(join(L.main, 'ESC-P'))).toBe(false);
   });
 
+  it('no new top-level entry (root included: everything but the write roots is read-only); /tmp, /dev/null and /dev/shm stay as the host has them', () => {
+    const tag = `bashguard-top-${process.pid}-${by}`;
+    try {
+      const r = run(`mkdir /${tag} 2>/dev/null && echo made; : > /tmp/${tag} && echo tmp; : > /dev/null && echo null; if [ -d /dev/shm ]; then : > /dev/shm/${tag} && echo shm; else echo shm; fi`);
+      expect(r.stdout).toBe('tmp\nnull\nshm\n');
+      expect(existsSync(`/${tag}`)).toBe(false);
+      expect(existsSync(`/tmp/${tag}`)).toBe(true);
+    } finally {
+      for (const p of [`/${tag}`, `/tmp/${tag}`, `/dev/shm/${tag}`]) rmSync(p, { recursive: true, force: true });
+    }
+  });
+
   itInShell("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, the helper (bwrap where its probe failed) runs the command, confined", () => {
     expect(runIn(wrap('greet'), 'greet() { echo "hello from the snapshot"; }')).toMatchObject({ code: 0, stdout: 'hello from the snapshot\n' });
     const escape = wrap(`echo x > ${L.main}/ESC-FB`);
