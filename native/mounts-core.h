@@ -193,6 +193,7 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
   if (write_file("/proc/self/gid_map", map) != 0) fail(EXIT_SETUP, "cannot map the group id", NULL, errno);
   if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) fail(EXIT_SETUP, "cannot make the mounts private", NULL, errno);
+  int empty = -1;
   /* Every source from the host's tree, before the first mount; none through a symlink. */
   for (size_t i = 0; i < n; i++) {
     if (ops[i].kind == 't' || whole_tree(&ops[i])) continue;
@@ -214,7 +215,12 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
       close(at);
       continue;
     }
-    if (o->kind == 't') {
+    if (o->kind == 't' && empty >= 0) {
+      /* (one empty read-only tmpfs for every reservation: a clone of the first, its flags included,
+       * instead of a superblock each to make and to tear down at the end of the call) */
+      o->tree = (int)syscall(SYS_OPEN_TREE_NR, empty, "", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_EMPTY_PATH);
+      if (o->tree < 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
+    } else if (o->kind == 't') {
       int fs = (int)syscall(SYS_FSOPEN_NR, "tmpfs", FSOPEN_CLOEXEC_);
       if (fs < 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_SET_STRING_, "mode", "0555", 0) != 0 || syscall(SYS_FSCONFIG_NR, fs, FSCONFIG_CMD_CREATE_, NULL, NULL, 0) != 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
       o->tree = (int)syscall(SYS_FSMOUNT_NR, fs, FSMOUNT_CLOEXEC_, MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_);
@@ -229,9 +235,12 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
     int at = plain_path(o->path);
     if (syscall(SYS_MOVE_MOUNT_NR, o->tree, "", at, "", MOVE_MOUNT_F_EMPTY_PATH_ | MOVE_MOUNT_T_EMPTY_PATH_) != 0) fail(EXIT_SETUP, "cannot mount", o->path, errno);
     close(at);
-    close(o->tree);
+    /* (the first tmpfs, once attached in this namespace, is what the next ones are cloned from) */
+    if (o->kind == 't' && empty < 0) empty = o->tree;
+    else close(o->tree);
     o->tree = -1;
   }
+  if (empty >= 0) close(empty);
   if (chdir(cwd) != 0) fail(EXIT_SETUP, "cannot enter the current directory again:", cwd, errno);
   free(cwd);
   if (uid == 0) grant_root_writes();
