@@ -441,9 +441,11 @@ static void reserve_begin(const char *registry, int inherit) {
 
 /* Starts the sweeper where the registry holds anything to sweep. */
 static void reserve_sweeper(void) {
+  int made_any = record_fd >= 0;
   if (record_fd >= 0) close(record_fd);
   record_fd = -1;
-  if (reserve_dir >= 0 && records_exist()) start_sweeper();
+  /* (a record this call wrote is one: the registry is listed only where it made nothing) */
+  if (reserve_dir >= 0 && (made_any || records_exist())) start_sweeper();
 }
 
 /* Releases the shared lock once the mounts are made (the namespace now holds them). */
