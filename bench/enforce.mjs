@@ -117,7 +117,13 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     };
     const A = layout('a');
     const B = against ? layout('b') : null;
-    const hook = hookOf(BIN, A);
+    // `"enforce": "bwrap"` in a checkout of its own: its HOME is another registry of reservations,
+    // and two registries in one worktree race (docs/limits.md: one's sweeper may remove a mount
+    // point the other's call found there and is about to mount on).
+    const Abw = layout('a-bwrap');
+    const hookA = hookOf(BIN, A);
+    const hookBw = hookOf(BIN, Abw);
+    const hook = (on) => (on === 'bwrap' ? hookBw : hookA)(on);
     const hookB = B ? hookOf(join(against, 'bin', 'bashguard.js'), B) : null;
     // The wrapped command, once (the same text runs every round: each run gets its own cwd file).
     for (let i = 0; i < 2; i++) hook(true), hook(false), hookB?.(true), hookB?.(false); // warm the code caches
@@ -160,7 +166,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       plain: () => client(command),
       bwrap: () => client(wrapped),
       hookBwrap: () => hook('bwrap'),
-      bwrapOnly: () => client(wBw.wrapped),
+      bwrapOnly: () => clientIn(Abw)(wBw.wrapped),
       sandboxRun: () => client(sandboxRun),
       ...(hookB ? { hookOffB: () => hookB(false), hookOnB: () => hookB(true), plainB: () => clientIn(B)(command), bwrapB: () => clientIn(B)(wB.wrapped) } : {}),
     };
