@@ -27,8 +27,9 @@
  *   saves to restore it, and reading a pipe to its end would wait for that process.)
  *
  * Under `auto`, where the client's shell is bash, the wrapper first has that shell make the same
- * mounts itself (./in-shell.ts: no process started, ~1 ms instead of bwrap's ~12), and runs the
- * bwrap form above only where it cannot. Where bwrap is missing or cannot start (a probe cached
+ * mounts itself (./in-shell.ts: no process started, ~1 ms instead of bwrap's ~12), and where it
+ * cannot, bashguard's helper makes them for an inner shell (the bwrap form above where the
+ * helper's probe failed). Where bwrap is missing or cannot start (a probe cached
  * per boot), the same wrapper runs the command under Landlock instead when the kernel has it
  * (./landlock.ts). The command appears in every wrapper once (`__bg_c`).
  * Where bwrap is missing and Landlock cannot be used, the hook does not wrap (and says so);
@@ -436,7 +437,7 @@ function materializedArgs(plan: SandboxPlan, root: boolean, registry: string): s
 export type Enforcement =
   /**
    * The plan's mounts; `by`: who makes them where not bubblewrap: the client's own shell (bash,
-   * ./in-shell.ts; bwrap, or the helper where bwrap is missing, where it declines), or bashguard's
+   * ./in-shell.ts; the helper, or bwrap where the helper's probe failed, where it declines), or bashguard's
    * helper for a fresh inner shell. `probe`: a command that succeeds where that sandbox can start
    * (./held.ts: inside another sandbox, none can).
    */
@@ -533,8 +534,8 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
     const built = inShellBuiltin(shell, helper);
     const fallback = built && !mountsHelper && !helperMountsWork(helper!, env).ok ? wrapped() : null;
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
-    // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
-    // helper), else by the helper for a fresh inner shell, where their probes passed.
+    // client's own shell where it is bash (./in-shell.ts; where the builtin declines, the fallback
+    // above), else by the helper for a fresh inner shell, where their probes passed.
     const text = helper ? mountsText(plan, root, keptGrants(), TOP_DIRS.get(planned) ?? topDirs(), registry) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });
