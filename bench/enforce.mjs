@@ -117,7 +117,13 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     };
     const A = layout('a');
     const B = against ? layout('b') : null;
-    const hook = hookOf(BIN, A);
+    // `"enforce": "bwrap"` in a checkout of its own: its HOME is another registry of reservations,
+    // and two registries in one worktree race (docs/limits.md: one's sweeper may remove a mount
+    // point the other's call found there and is about to mount on).
+    const Abw = layout('a-bwrap');
+    const hookA = hookOf(BIN, A);
+    const hookBw = hookOf(BIN, Abw);
+    const hook = (on) => (on === 'bwrap' ? hookBw : hookA)(on);
     const hookB = B ? hookOf(join(against, 'bin', 'bashguard.js'), B) : null;
     // The wrapped command, once (the same text runs every round: each run gets its own cwd file).
     for (let i = 0; i < 2; i++) hook(true), hook(false), hookB?.(true), hookB?.(false); // warm the code caches
@@ -138,6 +144,13 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
     const cwdFile = join(clientTmp, 'cwd');
     const clientIn = (lay) => (cmd) => timeRun(['/bin/bash', '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(lay.homeOn), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: lay.wt });
     const client = clientIn(A);
+    if (process.env.BENCH_KEEP) {
+      // (for profiling a wrapper by hand: the layout stays, and each wrapped command is beside it)
+      writeFileSync(join(root, 'wrapped-default.sh'), wrapped);
+      writeFileSync(join(root, 'wrapped-bwrap.sh'), wBw.wrapped);
+      if (wB) writeFileSync(join(root, 'wrapped-against.sh'), wB.wrapped);
+      process.stderr.write(`bench: BENCH_KEEP: the layout stays in ${root} (worktree ${A.wt}, HOME ${A.homeOn}, TMPDIR ${clientTmp})\n`);
+    }
     const probe = client(wrapped);
     if (probe.status !== 0) return { skipped: `the wrapped command fails here (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0]}` };
     const sandboxRun = `${NODE} ${BIN} sandbox run -C ${A.wt} -- bash -c ${command}`;
@@ -153,7 +166,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       plain: () => client(command),
       bwrap: () => client(wrapped),
       hookBwrap: () => hook('bwrap'),
-      bwrapOnly: () => client(wBw.wrapped),
+      bwrapOnly: () => clientIn(Abw)(wBw.wrapped),
       sandboxRun: () => client(sandboxRun),
       ...(hookB ? { hookOffB: () => hookB(false), hookOnB: () => hookB(true), plainB: () => clientIn(B)(command), bwrapB: () => clientIn(B)(wB.wrapped) } : {}),
     };
@@ -185,6 +198,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       hook('zsh');
       const o = hook('zsh').stdout.trim();
       zshWrapped = o ? JSON.parse(o).hookSpecificOutput.updatedInput?.command ?? null : null;
+      if (zshWrapped && process.env.BENCH_KEEP) writeFileSync(join(root, 'wrapped-zsh.sh'), zshWrapped);
       const inZsh = (cmd) => timeRun([ZSH, '-c', `eval "$BG_CMD" && pwd -P >| "$BG_CWD"`], { env: { ...env(A.homeOn, ZSH), BG_CMD: cmd, BG_CWD: cwdFile }, cwd: A.wt });
       if (zshWrapped && inZsh(zshWrapped).status === 0) {
         subjects.hookZsh = () => hook('zsh');
@@ -256,7 +270,7 @@ export function enforceBench(rounds = ROUNDS, against = args.against) {
       target: { p50AddedMs: 5, pass: pct(deltas.total, 50) <= 5 },
     };
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });
   }
 }
 

@@ -34,6 +34,16 @@
 #define FSMOUNT_CLOEXEC_ 0x00000001
 #define FSCONFIG_SET_STRING_ 1
 #define FSCONFIG_CMD_CREATE_ 6
+#define STATX_ATTR_MOUNT_ROOT_ 0x00002000
+/* Linux's struct statx (include/uapi/linux/stat.h), by its layout: a static libc may lack the wrapper. */
+struct statx_ {
+  uint32_t mask, blksize;
+  uint64_t attributes;
+  uint32_t nlink, uid, gid;
+  uint16_t mode, spare0;
+  uint64_t ino, size, blocks, attributes_mask;
+  uint64_t rest[24];
+};
 struct mount_attr_ {
   uint64_t attr_set, attr_clr, propagation, userns_fd;
 };
@@ -119,6 +129,9 @@ static void volatile_mount_point(const struct op *o, const struct op *ops, size_
   close(dir);
 }
 
+/* `r/`: the whole tree read-only in place (the root is a mount's root: `mounts_possible` checks). */
+static int whole_tree(const struct op *o) { return o->kind == 'r' && o->path[0] == '/' && o->path[1] == 0; }
+
 /* The number of lines of the text: at most that many ops. */
 static size_t mount_lines(const char *text) {
   size_t lines = 1;
@@ -178,6 +191,13 @@ static void mounts_possible(int decline) {
  * ends the process.
  */
 static void make_mounts(struct op *ops, size_t n, int decline) {
+  /* (`r/` needs the root to be a mount's root, which mount_setattr can take: not so in a chroot into a plain directory) */
+  for (size_t i = 0; i < n; i++)
+    if (whole_tree(&ops[i])) {
+      struct statx_ sx;
+      if (syscall(SYS_statx, AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, 0x100 /* STATX_INO */, &sx) != 0 || !(sx.attributes_mask & STATX_ATTR_MOUNT_ROOT_) || !(sx.attributes & STATX_ATTR_MOUNT_ROOT_))
+        fail(decline, "cannot make the mounts: / is not the root of a mount here", NULL, 0);
+    }
   uid_t uid = getuid();
   gid_t gid = getgid();
   /* The directory, entered again through the new mounts once they are made (else its relative
@@ -198,10 +218,11 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
   if (write_file("/proc/self/gid_map", map) != 0) fail(EXIT_SETUP, "cannot map the group id", NULL, errno);
   if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) fail(EXIT_SETUP, "cannot make the mounts private", NULL, errno);
+  int empty = -1;
   /* Every source from the host's tree, before the first mount (a `v` hides the entries bound
    * back on it); none through a symlink. */
   for (size_t i = 0; i < n; i++) {
-    if (ops[i].kind == 't' || ops[i].kind == 'v' || ops[i].kind == 'd') continue;
+    if (ops[i].kind == 't' || ops[i].kind == 'v' || ops[i].kind == 'd' || whole_tree(&ops[i])) continue;
     const char *src = ops[i].kind == 'n' || ops[i].kind == 'e' ? "/dev/null" : ops[i].path;
     /* (an entry bound back that is gone since the plan: absent beneath the tmpfs, as on the host) */
     if (ops[i].kind == 'b' || ops[i].kind == 'B') {
@@ -216,7 +237,22 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
   }
   for (size_t i = 0; i < n; i++) {
     struct op *o = &ops[i];
-    if (o->kind == 't' || o->kind == 'v' || o->kind == 'd') {
+    if (whole_tree(o)) {
+      /* `r/`: every mount of this namespace read-only where it is (one call instead of a bind per
+       * top-level directory); the ones the text makes writable again are bound after it, their
+       * sources taken above from the host's tree. Setting read-only is allowed on a locked mount. */
+      struct mount_attr_ ro = {MOUNT_ATTR_RDONLY_, 0, 0, 0};
+      int at = plain_path("/");
+      if (syscall(SYS_MOUNT_SETATTR_NR, at, "", AT_EMPTY_PATH | AT_RECURSIVE_, &ro, sizeof ro) != 0) fail(EXIT_SETUP, "cannot make read-only", "/", errno);
+      close(at);
+      continue;
+    }
+    if (o->kind == 't' && empty >= 0) {
+      /* (one empty read-only tmpfs for every reservation: a clone of the first, its flags included,
+       * instead of a superblock each to make and to tear down at the end of the call) */
+      o->tree = (int)syscall(SYS_OPEN_TREE_NR, empty, "", OPEN_TREE_CLONE_ | O_CLOEXEC | AT_EMPTY_PATH);
+      if (o->tree < 0) fail(EXIT_SETUP, "cannot make a tmpfs for", o->path, errno);
+    } else if (o->kind == 't' || o->kind == 'v' || o->kind == 'd') {
       /* (`v`: writable, for the new names a call makes there, gone with the call; `d`, like `t`,
        * an empty read-only directory, on a `v`) */
       int fs = (int)syscall(SYS_FSOPEN_NR, "tmpfs", FSOPEN_CLOEXEC_);
@@ -238,9 +274,12 @@ static void make_mounts(struct op *ops, size_t n, int decline) {
     int at = plain_path(o->path);
     if (syscall(SYS_MOVE_MOUNT_NR, o->tree, "", at, "", MOVE_MOUNT_F_EMPTY_PATH_ | MOVE_MOUNT_T_EMPTY_PATH_) != 0) fail(EXIT_SETUP, "cannot mount", o->path, errno);
     close(at);
-    close(o->tree);
+    /* (the first tmpfs, once attached in this namespace, is what the next ones are cloned from) */
+    if (o->kind == 't' && empty < 0) empty = o->tree;
+    else close(o->tree);
     o->tree = -1;
   }
+  if (empty >= 0) close(empty);
   if (chdir(cwd) != 0) fail(EXIT_SETUP, "cannot enter the current directory again:", cwd, errno);
   free(cwd);
   if (uid == 0) grant_root_writes();

@@ -27,8 +27,9 @@
  *   saves to restore it, and reading a pipe to its end would wait for that process.)
  *
  * Under `auto`, where the client's shell is bash, the wrapper first has that shell make the same
- * mounts itself (./in-shell.ts: no process started, ~1 ms instead of bwrap's ~12), and runs the
- * bwrap form above only where it cannot. Where bwrap is missing or cannot start (a probe cached
+ * mounts itself (./in-shell.ts: no process started, ~1 ms instead of bwrap's ~12), and where it
+ * cannot, bashguard's helper makes them for an inner shell (the bwrap form above where the
+ * helper's probe failed). Where bwrap is missing or cannot start (a probe cached
  * per boot), the same wrapper runs the command under Landlock instead when the kernel has it
  * (./landlock.ts). The command appears in every wrapper once (`__bg_c`).
  * Where bwrap is missing and Landlock cannot be used, the hook does not wrap (and says so);
@@ -303,14 +304,17 @@ export function mountsText(plan: SandboxPlan, root: boolean, kept: Grant[] = nee
   if (registry?.includes('\n')) return null;
   const lines: string[] = registry && kept.some((g) => g.reserve) ? [`R${registry}`] : [];
   const grants = kept;
-  // `/` read-only: each top-level directory read-only (a mount on `/` itself would not be seen by
-  // the shell, whose root stays beneath it), but /dev, /proc and the write roots that are one;
-  // a user other than root cannot create a new top-level entry (root can: docs/limits.md).
+  // `/` read-only: every mount of the tree made read-only where it is (`r/`: one call, where a
+  // bind per top-level directory cost ~0.3 ms of the call, and fewer mounts to tear down at its
+  // end; a mount on `/` itself would not be seen by the shell, whose root stays beneath it), then
+  // /dev, /proc and the top-level write roots bound again as the host has them (`w`, their
+  // sources taken before the first mount): nothing can create a top-level entry, root included.
   const topRw = new Set<string>();
   if (grants[0]?.path === '/' && grants[0].access === 'ro') {
     for (const g of grants) if (g.access === 'rw' && !g.reserve && g.path.lastIndexOf('/') === 0) topRw.add(g.path);
     if (!top) return null;
-    for (const p of top) if (p !== '/dev' && p !== '/proc' && !topRw.has(p)) lines.push(`r${p}`);
+    lines.push('r/');
+    for (const p of top) if (p === '/dev' || p === '/proc' || topRw.has(p)) lines.push(`w${p}`);
   }
   for (const g of grants) {
     if (g.path === '/' || g.path === '/proc' || g.path.startsWith('/proc/') || g.path === '/dev' || topRw.has(g.path)) continue;
@@ -439,7 +443,7 @@ function materializedArgs(plan: SandboxPlan, root: boolean, registry: string): s
 export type Enforcement =
   /**
    * The plan's mounts; `by`: who makes them where not bubblewrap: the client's own shell (bash,
-   * ./in-shell.ts; bwrap, or the helper where bwrap is missing, where it declines), or bashguard's
+   * ./in-shell.ts; the helper, or bwrap where the helper's probe failed, where it declines), or bashguard's
    * helper for a fresh inner shell. `probe`: a command that succeeds where that sandbox can start
    * (./held.ts: inside another sandbox, none can).
    */
@@ -528,13 +532,16 @@ export function enforceCall(ws: Workspace, command: string, mode: EnforceMode, e
       return enforcementWrapper(command, { bwrap: bw, args: registry ? materializedArgs(plan, root, registry) : args, shell, cwdFile, ...seccompOpts });
     };
     if (mode !== 'auto') return { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() };
-    // bwrap's wrapper behind the builtin (made before the mounts text: in that order the hook's
-    // call measured ~0.5 ms less here, for reasons not pinned down; the helper's path needs none).
+    // Behind the builtin, where it declines: the helper with the same mounts text where its probe
+    // passed (the same mounts and Landlock domain for a fresh inner shell; it forks where the
+    // builtin declines for the session), else bwrap's wrapper. (bwrap's is ~0.35 ms of the hook's
+    // call to build, quoting ~80 arguments and checking the seccomp file, and ~2,900 characters
+    // more for the client's shell to read on every call.)
     const built = inShellBuiltin(shell, helper);
-    const fallback = built && !mountsHelper ? wrapped() : null;
+    const fallback = built && !mountsHelper && !helperMountsWork(helper!, env).ok ? wrapped() : null;
     // Under auto, bubblewrap's mounts made without bubblewrap (a fraction of its cost): in the
-    // client's own shell where it is bash (./in-shell.ts; where the builtin declines, bwrap or the
-    // helper), else by the helper for a fresh inner shell, where their probes passed.
+    // client's own shell where it is bash (./in-shell.ts; where the builtin declines, the fallback
+    // above), else by the helper for a fresh inner shell, where their probes passed.
     const text = helper ? mountsText(plan, root, keptGrants(), TOP_DIRS.get(planned) ?? topDirs(), registry) : null;
     if (text === null) return !mountsHelper ? { kind: 'bwrap', command: wrapped(), plan, probe: bwrapProbe() } : { kind: 'none', reason: 'a path of the plan holds a newline, which the helper cannot take (bubblewrap is not installed)' };
     const byHelper = (): string => enforcementWrapper(command, { bwrap: helper!, args: ['--mounts', text, ...hex], shell, cwdFile });

@@ -78,19 +78,11 @@ export function cachedProbe<P extends Probe>(env: Env, key: string, run: () => P
   const dir = cacheLocation(env);
   const boot = currentBootId();
   const file = probeCacheFile(env);
-  let cache: { boot: string; probes: Record<string, Probe> } = { boot, probes: {} };
+  let cache: ProbeCache = { boot, probes: {} };
   // Only in a directory that is ours alone, as the code cache's (src/runtime/startup/cache-dir.ts):
   // a symlinked or foreign one is neither read nor written.
   if (file && boot && privateDir(dir!)) {
-    const r = readRegularFile(file, { maxBytes: 64 * 1024, noFollow: true });
-    if (r.ok) {
-      try {
-        const parsed = JSON.parse(r.text) as typeof cache;
-        if (parsed && parsed.boot === boot && typeof parsed.probes === 'object' && parsed.probes !== null) cache = parsed;
-      } catch {
-        // damaged: probed again and rewritten
-      }
-    }
+    cache = readProbeCache(file, boot);
     const hit = cache.probes[key];
     if (hit && typeof hit.ok === 'boolean' && typeof hit.why === 'string') return hit as P;
   }
@@ -109,6 +101,42 @@ export function cachedProbe<P extends Probe>(env: Env, key: string, run: () => P
   return result;
 }
 
+type ProbeCache = { boot: string; probes: Record<string, Probe> };
+
+/**
+ * The probes file as this process last read it, with its stamp (an allowed call asks two or three
+ * probes of the same file: one lstat instead of a read and a parse, ~0.1 ms each; a file replaced
+ * or rewritten since has another stamp and is read again).
+ */
+const read = new Map<string, { stamp: string; cache: ProbeCache }>();
+
+function stampOf(file: string): string | null {
+  try {
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+function readProbeCache(file: string, boot: string): ProbeCache {
+  const stamp = stampOf(file);
+  const known = read.get(file);
+  if (stamp !== null && known && known.stamp === stamp && known.cache.boot === boot) return known.cache;
+  let cache: ProbeCache = { boot, probes: {} };
+  const r = readRegularFile(file, { maxBytes: 64 * 1024, noFollow: true });
+  if (r.ok) {
+    try {
+      const parsed = JSON.parse(r.text) as ProbeCache;
+      if (parsed && parsed.boot === boot && typeof parsed.probes === 'object' && parsed.probes !== null) cache = parsed;
+    } catch {
+      // damaged: probed again and rewritten
+    }
+  }
+  if (stamp !== null) read.set(file, { stamp, cache });
+  return cache;
+}
+
 /** The arguments that show whether bubblewrap can create the enforcement's sandbox here (before `-- PROGRAM`). */
 export const BWRAP_PROBE: readonly string[] = ['--unshare-user', '--unshare-pid', '--bind', '/', '/', '--proc', '/proc'];
 
@@ -123,12 +151,13 @@ export function bwrapStarts(bwrap: string, env: Env): Probe {
 /**
  * Whether the in-shell mounts (native/landlock-builtin.c's bashguard_mounts) work here for `shell`,
  * cached per boot: the builtin, run with no mount in a scratch shell, must leave it in a new user
- * namespace. Where an LSM lets unshare(2) succeed but not what follows (Ubuntu's AppArmor
+ * namespace, with the tree made read-only in place (`r/`, which every plan's text starts with: `/`
+ * must be a mount's root). Where an LSM lets unshare(2) succeed but not what follows (Ubuntu's AppArmor
  * restriction of unprivileged user namespaces), the call would fail past the point of no return:
  * the wrapper then starts bubblewrap without trying.
  */
 export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
-  return cachedProbe(env, inShellProbeKey(so, shell), () => mountsProbe([shell, '-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts '' && ${IN_NEW_USERNS}`, 'probe', so], "the client's shell", ' itself'));
+  return cachedProbe(env, inShellProbeKey(so, shell), () => mountsProbe([shell, '-c', `builtin enable -f "$1" bashguard_mounts && builtin bashguard_mounts --mounts 'r/' && ${IN_NEW_USERNS}`, 'probe', so], "the client's shell", ' itself'));
 }
 
 /**
@@ -137,7 +166,7 @@ export function inShellMountsWork(so: string, shell: string, env: Env): Probe {
  * wrapper of a client shell other than bash uses it instead of bubblewrap where it does.
  */
 export function helperMountsWork(helper: string, env: Env): Probe {
-  return cachedProbe(env, helperMountsProbeKey(helper), () => mountsProbe([helper, '--mounts', '', '--', '/bin/sh', '-c', IN_NEW_USERNS], "bashguard's helper"));
+  return cachedProbe(env, helperMountsProbeKey(helper), () => mountsProbe([helper, '--mounts', 'r/', '--', '/bin/sh', '-c', IN_NEW_USERNS], "bashguard's helper"));
 }
 
 /** The shell test both mounts probes end with: this process is in a new user namespace (its uid_map one line of one id). */

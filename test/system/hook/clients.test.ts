@@ -84,7 +84,7 @@ describe('codex (PreToolUse, Claude-shaped with turn_id/model; ask and allow fai
     const o = json(r.stdout).hookSpecificOutput as { permissionDecision: string; updatedInput: { command: string } };
     expect(o.permissionDecision).toBe('allow');
     expect(Object.keys(o.updatedInput)).toEqual(['command']);
-    expect(o.updatedInput.command).toMatch(/^__bg_c='echo x > notes\.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*--unshare-user/);
+    expect(o.updatedInput.command).toMatch(/^__bg_c='echo x > notes\.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*(bashguard_mounts|bashguard-landlock'? --mounts |--unshare-user)/);
     // (its check names the main checkout, which the wrapper keeps read-only)
     expect(o.updatedInput.command).toContain(`[ -w ${layout.main} ]`);
   });

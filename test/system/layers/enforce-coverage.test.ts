@@ -196,20 +196,23 @@ describe('the kept plan (enforcementPlan with a store)', () => {
     const dirs = readdirSync('/', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `/${d.name}`);
     expect(kept.top).toEqual(dirs);
     expect(mountsText(plan(store), false)).toEqual(mountsText(plan(), false));
-    // A listing kept from an earlier `/` (here: with a directory since gone) is what the call uses
-    // while `/`'s stamp holds ...
-    store.files.set(name, JSON.stringify({ ...kept, top: [...kept.top, '/bashguard-gone'] }));
-    expect(mountsText(plan(store), false)).toContain('\nr/bashguard-gone');
+    // A listing kept from an earlier `/` (here: one without /dev, whose line the text then lacks)
+    // is what the call uses while `/`'s stamp holds ...
+    expect(kept.top).toContain('/dev');
+    expect(mountsText(plan(store), false)).toContain('\nw/dev\n');
+    const earlier = kept.top.filter((d) => d !== '/dev');
+    store.files.set(name, JSON.stringify({ ...kept, top: earlier }));
+    expect(mountsText(plan(store), false)).not.toContain('\nw/dev\n');
     // ... and once `/` changed (its stamp differs), the plan and the listing are computed again.
     const stamp = kept.probes.findIndex(([p]) => p === '\u0001/');
     expect(stamp).toBeGreaterThanOrEqual(0);
     const probes = kept.probes.map((p, i) => (i === stamp ? [p[0], '1:1'] : p));
-    store.files.set(name, JSON.stringify({ ...kept, probes, top: [...kept.top, '/bashguard-gone'] }));
+    store.files.set(name, JSON.stringify({ ...kept, probes, top: earlier }));
     const writes = store.writes();
     const again = plan(store);
     expect(store.writes()).toBe(writes + 1);
     expect(again).toEqual(fresh);
-    expect(mountsText(again, false)).not.toContain('/bashguard-gone');
+    expect(mountsText(again, false)).toContain('\nw/dev\n');
   });
 
   it('a kept plan for other inputs, or damaged, is not used', () => {

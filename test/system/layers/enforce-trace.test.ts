@@ -40,7 +40,16 @@ function runAsClient(wrapper: string, cwd: string, env: NodeJS.ProcessEnv, timeo
 function listing(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch (err) {
+      // (a reserved directory the sweeper removed between its lstat and this read: listed as it
+      // was seen, and `settle` lists again)
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const name of names) {
       const p = join(d, name);
       if (p.endsWith('/.cache/bashguard/reserved')) continue;
       // (a reservation the sweeper removes while this lists)

@@ -382,7 +382,19 @@ describe.skipIf(!canRun).each([
     expect(existsSync(join(L.main, 'ESC-P'))).toBe(false);
   });
 
-  itInShell("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, bwrap runs the command, confined", () => {
+  it('no new top-level entry (root included: everything but the write roots is read-only); /tmp, /dev/null and /dev/shm stay as the host has them', () => {
+    const tag = `bashguard-top-${process.pid}-${by}`;
+    try {
+      const r = run(`mkdir /${tag} 2>/dev/null && echo made; : > /tmp/${tag} && echo tmp; : > /dev/null && echo null; if [ -d /dev/shm ]; then : > /dev/shm/${tag} && echo shm; else echo shm; fi`);
+      expect(r.stdout).toBe('tmp\nnull\nshm\n');
+      expect(existsSync(`/${tag}`)).toBe(false);
+      expect(existsSync(`/tmp/${tag}`)).toBe(true);
+    } finally {
+      for (const p of [`/${tag}`, `/tmp/${tag}`, `/dev/shm/${tag}`]) rmSync(p, { recursive: true, force: true });
+    }
+  });
+
+  itInShell("in the client's shell: its functions run, `exit` ends it as unwrapped; where the builtin cannot load or declines, the helper (bwrap where its probe failed) runs the command, confined", () => {
     expect(runIn(wrap('greet'), 'greet() { echo "hello from the snapshot"; }')).toMatchObject({ code: 0, stdout: 'hello from the snapshot\n' });
     const escape = wrap(`echo x > ${L.main}/ESC-FB`);
     const ok = wrap('echo fine; exit 4');
@@ -394,7 +406,7 @@ describe.skipIf(!canRun).each([
       const w = (x: string) => (what === 'the builtin missing' ? missing(x) : x);
       expect(runIn(w(escape), '', launcher).code, what).not.toBe(0);
       expect(runIn(w(ok), '', launcher), what).toMatchObject({ code: 4, stdout: 'fine\n' });
-      // (bwrap's inner shell does not have the client's functions: bwrap ran)
+      // (the fallback's inner shell does not have the client's functions: the helper or bwrap ran)
       expect(runIn(w(wrap('greet')), 'greet() { echo hi; }', launcher).code, what).toBe(127);
     }
     expect(existsSync(join(L.main, 'ESC-FB'))).toBe(false);
@@ -457,7 +469,7 @@ describe('the enforce setting and the hook', () => {
     if (canRun) {
       // Codex runs `updatedInput.command` too: the wrapper, behind the check for Codex's own sandbox.
       expect(codex.out?.permissionDecision).toBe('allow');
-      expect(String(codex.out?.updatedInput?.command)).toMatch(/^__bg_c='echo ok > notes.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*--unshare-user/);
+      expect(String(codex.out?.updatedInput?.command)).toMatch(/^__bg_c='echo ok > notes.txt'; if ! \{ \[ -w .*; then eval "\$__bg_c"; else [\s\S]*(bashguard_mounts|bashguard-landlock'? --mounts |--unshare-user)/);
     }
   });
 
