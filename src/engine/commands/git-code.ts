@@ -11,7 +11,7 @@ import { envOf } from './env.js';
 import { operands, shellQuote, type Target } from './git-args.js';
 
 /** Configuration whose value git runs as shell code (or a program), as data. */
-const CODE_KEYS: Array<{ key: RegExp; when?: (sub: string | null, access: GitAccess) => boolean; bang?: boolean }> = [
+const CODE_KEYS: Array<{ key: RegExp; when?: (sub: string | null, access: GitAccess) => boolean; bang?: boolean; possible?: boolean }> = [
   { key: /^core\.fsmonitor$/i },
   { key: /^core\.sshcommand$/i, when: (sub) => NETWORK.has(sub ?? '') },
   { key: /^core\.gitproxy$/i, when: (sub) => NETWORK.has(sub ?? '') },
@@ -24,12 +24,19 @@ const CODE_KEYS: Array<{ key: RegExp; when?: (sub: string | null, access: GitAcc
   { key: /^merge\..+\.driver$/i, when: (sub, access) => access !== 'read' },
   { key: /^gpg(?:\..+)?\.program$/i, when: (sub, access) => access !== 'read' },
   { key: /^uploadpack\.packobjectshook$/i },
+  // Run only on a condition the analysis cannot see: a pager where the output is a terminal, a
+  // merge or diff tool's command for each conflicted or changed file.
+  { key: /^(?:core\.pager|pager\..+)$/i, possible: true },
+  { key: /^mergetool\..+\.cmd$/i, when: (sub) => sub === 'mergetool', possible: true },
+  { key: /^difftool\..+\.cmd$/i, when: (sub) => sub === 'difftool', possible: true },
 ];
 
 const NETWORK = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'submodule', 'remote', 'archive']);
 
 /** Environment variables whose value git runs. */
-const CODE_ENV = ['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS'];
+const CODE_ENV = ['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'GIT_PAGER', 'PAGER'];
+/** Of those, the ones git runs only where its output is a terminal. */
+const PAGER_ENV = new Set(['GIT_PAGER', 'PAGER']);
 
 /** Analyzes shell code git runs, from the directory git acts on. */
 export function runGitCode(inv: Invocation, interp: CommandContext, t: Target, code: Field, label: string): void {
@@ -61,14 +68,22 @@ export function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, in
       if (!v.startsWith('!')) continue;
       v = v.slice(1);
     }
-    runGitCode(inv, interp, t, { ...c.value, value: v }, `git -c ${key}`);
+    const run = () => runGitCode(inv, interp, t, { ...c.value, value: v }, `git -c ${key}`);
+    if (spec.possible) interp.possibly(run);
+    else run();
   }
   for (const name of CODE_ENV) {
     const v = envOf(inv, name);
     if (!v || v.fromEnvironment || v.value === '' || v.value === ':' || v.value === 'true') continue;
     if ((name === 'GIT_SSH_COMMAND' || name === 'GIT_SSH' || name === 'GIT_ASKPASS') && !NETWORK.has(t.sub ?? '')) continue;
     if ((name === 'GIT_EDITOR' || name === 'GIT_SEQUENCE_EDITOR') && access === 'read') continue;
-    runGitCode(inv, interp, t, { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false }, `git (${name})`);
+    const run = () => runGitCode(inv, interp, t, { value: v.value, confidence: v.confidence, evidence: v.evidence, glob: false }, `git (${name})`);
+    if (PAGER_ENV.has(name)) interp.possibly(run);
+    else run();
+  }
+  // An `ext::` remote runs its command (git-remote-ext(1)) where protocol.ext.allow lets it.
+  if (NETWORK.has(t.sub ?? '')) {
+    for (const f of t.args) if (f.value.startsWith('ext::')) interp.possibly(() => runGitCode(inv, interp, t, { ...f, value: extCommand(f.value) }, 'git (an ext:: remote)'));
   }
   // Subcommand options whose value is a command: rebase --exec, bisect run, submodule foreach, filter-branch filters.
   const a = t.args;
@@ -94,9 +109,9 @@ export function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, in
       for (const c of valueOf(['--extcmd', '-x'])) runGitCode(inv, interp, t, c, 'git difftool --extcmd');
       return;
     case 'remote-ext': {
-      // git-remote-ext(1): `git remote-ext <remote> <command>` runs the command (words with % escapes, read here as shell).
+      // git-remote-ext(1): `git remote-ext <remote> <command>` runs the command.
       const cmd = operands(a)[1];
-      if (cmd) runGitCode(inv, interp, t, { ...cmd, value: cmd.value.replace(/^ext::/, '').replace(/%[sS]/g, 'git-upload-pack').replace(/%(.)/g, '$1') }, 'git remote-ext');
+      if (cmd) runGitCode(inv, interp, t, { ...cmd, value: extCommand(cmd.value) }, 'git remote-ext');
       return;
     }
     case 'grep':
@@ -112,4 +127,26 @@ export function gitCodeOptions(t: Target, access: GitAccess, inv: Invocation, in
       return;
     }
   }
+}
+
+/**
+ * The command of an `ext::` URL as shell text: its words are separated by blanks, and `% ` is a
+ * blank inside a word, `%s` the service, `%%` a `%` (git-remote-ext(1)).
+ */
+function extCommand(url: string): string {
+  const words: string[] = [];
+  let w = '';
+  const text = url.replace(/^ext::/, '');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '%' && i + 1 < text.length) {
+      const n = text[++i]!;
+      w += n === 's' || n === 'S' ? 'git-upload-pack' : n;
+    } else if (c === ' ') {
+      if (w) words.push(w);
+      w = '';
+    } else w += c;
+  }
+  if (w) words.push(w);
+  return words.map(shellQuote).join(' ');
 }
