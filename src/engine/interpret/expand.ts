@@ -229,7 +229,8 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
       const ifs = part.quoted || scalar ? null : ifsOf(st);
       if (v.fields) {
         // `"${a[@]}"`, `"$@"`: one field per element; unquoted, each element is split again.
-        const sep = scalar || (part.quoted && v.joined) ? ' ' : part.quoted ? FIELD : SPLIT;
+        // (`"$*"`, `"${a[*]}"`: joined by the first character of IFS)
+        const sep = scalar || (part.quoted && v.joined) ? (v.joined ? starSeparator(st) : ' ') : part.quoted ? FIELD : SPLIT;
         acc.text += v.fields.map((f) => (part.quoted || scalar ? f : markExpansion(f, ifs))).join(sep);
       } else acc.text += part.quoted || scalar ? v.value : markExpansion(v.value, ifs);
       acc.confidence = weakest(acc.confidence, v.confidence);
@@ -658,6 +659,13 @@ export function patternOp(op: string, value: string, arg: string): string | null
   } catch {
     return null;
   }
+}
+
+/** What `"$*"` and `"${a[*]}"` join the elements with: the first character of IFS (bash does not take IFS from the environment). */
+function starSeparator(st: State): string {
+  const v = st.vars.get('IFS');
+  if (!v || v.fromEnvironment) return ' ';
+  return v.value.includes(HOLE) ? HOLE : v.value.charAt(0);
 }
 
 /** The characters unquoted expansions split on: $IFS when the script set it (known), else space, tab, newline. */
