@@ -391,17 +391,22 @@ union fd_msg {
   char buf[CMSG_SPACE(sizeof(int))];
 };
 
+/* A one-byte message with room for one descriptor in `u`. */
+static void fd_msg_init(struct msghdr *m, struct iovec *iov, union fd_msg *u) {
+  memset(u, 0, sizeof *u);
+  memset(m, 0, sizeof *m);
+  m->msg_iov = iov;
+  m->msg_iovlen = 1;
+  m->msg_control = u->buf;
+  m->msg_controllen = sizeof u->buf;
+}
+
 static void send_fd(int sock, int fd) {
   char byte = 0;
   struct iovec iov = {&byte, 1};
   union fd_msg u;
-  memset(&u, 0, sizeof u);
   struct msghdr m;
-  memset(&m, 0, sizeof m);
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = u.buf;
-  m.msg_controllen = sizeof u.buf;
+  fd_msg_init(&m, &iov, &u);
   struct cmsghdr *c = CMSG_FIRSTHDR(&m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
@@ -415,13 +420,8 @@ static int recv_fd(int sock) {
   char byte;
   struct iovec iov = {&byte, 1};
   union fd_msg u;
-  memset(&u, 0, sizeof u);
   struct msghdr m;
-  memset(&m, 0, sizeof m);
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = u.buf;
-  m.msg_controllen = sizeof u.buf;
+  fd_msg_init(&m, &iov, &u);
   if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1) return -1;
   struct cmsghdr *c = CMSG_FIRSTHDR(&m);
   if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
