@@ -76,7 +76,7 @@ export interface CommandContext {
   runNested(source: string, st: State, range: Range, label: string, stdin?: Stdin): void;
   /** `fields` run as a command from `st` (wrappers: sudo, xargs, find -exec). */
   runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void;
-  sourceFile(path: Field, st: State, range: Range): void;
+  sourceFile(path: Field, st: State, range: Range, stdin?: Stdin): void;
   /** A child shell's state (`bash -c`): cwd and exported variables. */
   child(st: State): State;
   /** What the command prints, where its output is captured. */

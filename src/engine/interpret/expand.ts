@@ -15,7 +15,7 @@ export interface ExpandHooks {
   /** Runs a command substitution in a subshell and returns its output (HOLE where unknown). */
   commandSubstitution(body: Command, st: State, text: string): string;
   /** Runs a process substitution's body for its effects; returns the path bash passes. */
-  processSubstitution(body: Command, st: State): string;
+  processSubstitution(body: Command, st: State, direction: '<' | '>'): string;
   /** Reports a part of a word that could not be read. */
   problem(reason: string, text: string, word: Word): void;
   /** The cwd for `$PWD` (first candidate) or null. */
@@ -245,7 +245,7 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
       return;
     }
     case 'process-sub':
-      acc.text += hooks.processSubstitution(part.body, st);
+      acc.text += hooks.processSubstitution(part.body, st, part.direction);
       return;
     case 'arith':
       for (const sub of part.subs) hooks.commandSubstitution(sub, st, part.text);
