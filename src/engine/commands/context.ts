@@ -42,6 +42,8 @@ export interface WriteOptions {
   replaces?: boolean;
   /** A hard link's source as written (`ln SRC DST`): the link shares SRC's inode (WriteEffect.hardLinkSource). */
   hardLinkSource?: string;
+  /** The source as written when the command moves or copies it without following a symlink there (WriteEffect.linkFrom). */
+  linkFrom?: string;
   viaDescriptor?: { fd: number; text: string };
   /** Creates names not known statically below the path (a tree writer). */
   tree?: boolean;

@@ -94,7 +94,14 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
       // `ln -s TARGET LINK`: remember the target so later paths through LINK resolve (policy overlay).
       const symbolic = inv.name === 'ln' && hasOption(p, '-s', '--symbolic');
       const linkSource = (target: Field | undefined): { linkTarget?: string; hardLinkSource?: string } =>
-        op !== 'link' || !target ? {} : symbolic ? (target.value.includes(HOLE) ? {} : { linkTarget: target.value }) : { hardLinkSource: target.value };
+        op !== 'link' || !target ? {} : symbolic ? { linkTarget: target.value } : { hardLinkSource: target.value };
+      // `mv SRC DST`, `cp -P`/`-d`/`-a`/`-R`, `rsync -l`/`-a`: SRC itself lands at DST, a symlink as a
+      // symlink (cp -L/-H and rsync without -l follow it); the policy carries a link at SRC over to DST.
+      const keepsLinks =
+        op === 'move' ||
+        (inv.name === 'cp' && hasOption(p, '-P', '-d', '-a', '-r', '-R', '--no-dereference', '--recursive', '--archive') && !hasOption(p, '-L', '-H', '--dereference')) ||
+        (inv.name === 'rsync' && hasOption(p, '-l', '-a', '--links', '--archive') && !hasOption(p, '-L', '--copy-links'));
+      const carried = (s: Field | undefined): { linkFrom?: string } => (keepsLinks && s ? { linkFrom: s.value } : {});
       const link = (f: Field, target: Field | undefined) => {
         const source = linkSource(target);
         return source.linkTarget === undefined && source.hardLinkSource === undefined ? w(op, f) : interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, ...source });
@@ -106,7 +113,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
             w(op, t, true, (subtree || op === 'move') && p.operands.some((f) => f.value.includes(HOLE) || f.glob || /(?:^|\/)\.?\/?$/.test(f.value)));
             for (const s of p.operands.slice(0, 16)) {
               const name = basenameOf(s.value.replace(/\/+$/, ''));
-              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') w(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, subtree);
+              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') interp.write(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, ...carried(s) });
             }
           }
         }
@@ -128,7 +135,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
               named = false;
               continue;
             }
-            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
+            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...carried(s), ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
           }
         }
         const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
@@ -140,11 +147,14 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
           if (sources[0]!.value.includes(HOLE) || name === '' || name === '.' || name === '..') w(op, dest);
           else interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may lead to a directory: the link lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, confidenceCap: 'possible', ...linkSource(sources[0]) });
         }
-        if (replaces && !(named && isDir && !plain)) interp.write(op, dest, inv.st, inv.range, inv.name, { cwdOverride: cwd, replaces: true, subtree, tree, ...linkSource(sources[0]) });
+        if (replaces && !(named && isDir && !plain)) interp.write(op, dest, inv.st, inv.range, inv.name, { cwdOverride: cwd, replaces: true, subtree, tree, ...linkSource(sources[0]), ...(op === 'link' ? {} : carried(sources[0])) });
         else if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
         // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
         // directory and every source's name is known, the per-source writes above are the writes.)
-        else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);
+        else if (!(named && isDir && sources.length <= 16)) {
+          if (sources.length === 1 && keepsLinks) interp.write(op, dest, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, tree, ...carried(sources[0]) });
+          else w(op, dest, subtree || sources.length > 1, tree);
+        }
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;
