@@ -9,7 +9,7 @@ import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
 import type { CwdValue } from '../shell/state.js';
-import { basenameOf, displayPath } from '../shell/paths.js';
+import { basenameOf, displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { unknownCommand, unlisted } from './unknown.js';
@@ -529,6 +529,8 @@ export function envDotfiles(inv: Invocation, interp: CommandContext): void {
 }
 
 /** Makefile text from stdin (`make -f - <<EOF`): its recipes are shell code. */
+const MAKE_DYNAMIC = /\$[({](?:shell|eval|file|guile)\b|^[ \t]*[-s]?include[ \t]|^[ \t]*(?:override[ \t]+)?(?:export[ \t]+)?(?:SHELL|\.SHELLFLAGS|MAKEFILES)[ \t]*[:?+!]*=/m;
+
 export function makeFromStdin(base: CommandSpec): CommandSpec {
   return {
     category: 'project',
@@ -536,17 +538,36 @@ export function makeFromStdin(base: CommandSpec): CommandSpec {
       base.run(inv, interp);
       const p = parseArgs(inv.args, { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] });
       const files = optionValues(p, '-f', '--file', '--makefile').map((f) => f.value);
-      if (!files.some((f) => f === '-' || f === '/dev/stdin')) return;
-      const s = inv.stdin;
-      if (s.kind !== 'text' || !s.known) {
-        interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
-        return;
-      }
-      const recipes = s.text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
       const dirs = optionValues(p, '-C', '--directory');
       const child = interp.child(inv.st);
       if (dirs.length > 0) interp.setCwd(child, interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false), inv.range, 'make -C');
-      if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, 'make -f - (recipe)');
+      const runRecipes = (text: string, label: string) => {
+        // What make itself runs while reading (`$(shell ...)`, included makefiles, another SHELL) is not followed.
+        if (MAKE_DYNAMIC.test(text)) {
+          interp.dynamicProblem(`${label}: the makefile runs code while it is read, includes other makefiles or sets SHELL`, 'make', inv.range);
+          return;
+        }
+        const recipes = text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
+        if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, label);
+      };
+      if (files.some((f) => f === '-' || f === '/dev/stdin')) {
+        const s = inv.stdin;
+        if (s.kind !== 'text' || !s.known) interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
+        else runRecipes(s.text, 'make -f - (recipe)');
+      }
+      // A makefile this command wrote (`printf ... > Makefile; make`): its recipes run, as a script
+      // the command writes and runs does (the names GNU make reads by default, or -f FILE).
+      const dir = interp.pwd(child);
+      const named = files.length > 0 ? files.filter((f) => f !== '-' && f !== '/dev/stdin') : ['GNUmakefile', 'makefile', 'Makefile'];
+      for (const f of named) {
+        const abs = f.includes(HOLE) ? null : f.startsWith('/') ? normalizeLogical(f) : dir === null || dir.includes(HOLE) ? null : normalizeLogical(joinPath(dir, f));
+        const written = abs === null ? undefined : interp.writtenFiles.get(abs);
+        if (abs === null && [...interp.writtenFiles.keys()].some((k) => /\/(?:GNUmakefile|makefile|Makefile|[^/]*\.mk)$/.test(k))) {
+          interp.dynamicProblem(`make reads ${displayPath(f)}, which may be a makefile this command writes`, `make`, inv.range);
+        } else if (written && !written.known) {
+          interp.dynamicProblem(`make reads ${displayPath(f)}, which this command writes with content not known statically`, `make`, inv.range);
+        } else if (written) runRecipes(written.text, `make (recipe of ${displayPath(f)})`);
+      }
     },
   };
 }

@@ -47,3 +47,29 @@ describe('process substitutions and descriptors as scripts', () => {
     expect(decide("bash <(echo 'touch /home/dev/repo/x') <(echo 'touch x')").decision).toBe('deny');
   });
 });
+
+describe('a makefile the command writes, run by make', () => {
+  it.each([
+    "printf 'all:\\n\\ttouch %s\\n' /home/dev/repo/x > Makefile; make -s",
+    "printf 'all:\\n\\tcd ../.. && touch x\\n' > GNUmakefile; make",
+    "printf 'all:\\n\\ttouch ../../x\\n' > build.mk; make -f build.mk",
+    "printf 'all:\\n\\ttouch ../../x\\n' > src/Makefile; make -C src all",
+  ])('%s runs its recipes: denied', (cmd) => {
+    expect(decide(cmd).decision).toBe('deny');
+  });
+
+  it.each([
+    "printf 'X := $(shell touch ../../x)\\nall:\\n\\ttrue\\n' > Makefile; make",
+    "printf 'include e.mk\\n' > Makefile; make",
+    "printf 'SHELL := /tmp/sh\\nall:\\n\\tx\\n' > Makefile; make",
+    'cp /tmp/tpl.mk Makefile; make',
+  ])('%s: what make runs is not known statically (ask)', (cmd) => {
+    const v = decide(cmd);
+    expect(v.decision).toBe('ask');
+    expect(v.findings.map((f) => f.rule)).toContain('BG4002');
+  });
+
+  it.each(["printf 'all:\\n\\ttouch x\\n' > Makefile; make -s", 'make test', "printf 'all:\\n\\ttouch ../../x\\n' > other.mk; make"])('%s stays allowed', (cmd) => {
+    expect(decide(cmd).decision).toBe('allow');
+  });
+});
