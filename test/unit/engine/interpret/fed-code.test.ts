@@ -73,3 +73,16 @@ describe('a makefile the command writes, run by make', () => {
     expect(decide(cmd).decision).toBe('allow');
   });
 });
+
+describe('what a listing hands to xargs', () => {
+  it.each(['ls -d /home/dev/repo/README.md | xargs rm', 'ls ../../README.md | xargs rm', 'ls -d "$D" | xargs rm', 'git diff --no-index --name-only ../../README.md x | xargs rm'])(
+    '%s: the names may lie anywhere (not under the cwd)',
+    (cmd) => {
+      expect(decide(cmd).decision).not.toBe('allow');
+    },
+  );
+
+  it.each(['ls | xargs rm', 'ls *.o | xargs rm -f', 'ls src | xargs rm', 'git ls-files | xargs rm', 'cd /tmp && ls | xargs rm'])('%s: names under the cwd, allowed', (cmd) => {
+    expect(decide(cmd).decision).toBe('allow');
+  });
+});
