@@ -86,3 +86,26 @@ describe('what a listing hands to xargs', () => {
     expect(decide(cmd).decision).toBe('allow');
   });
 });
+
+describe("a function's local variables end with the call", () => {
+  it.each([
+    'v=../..; f(){ local v=.; }; f; touch $v/x',
+    'v=../..; f(){ local v; v=.; }; f; touch $v/x',
+    'v=../..; f(){ declare v=.; }; f; touch $v/x',
+    'v=../..; f(){ typeset v=.; }; f; touch $v/x',
+    'v=../..; f(){ local v=.; g; }; g(){ v=src; }; f; touch $v/x',
+    'v=../..; f(){ local v=.; return 0; }; f; touch $v/x',
+    'v=.; f(){ declare -g v=../..; }; f; touch $v/x',
+    'v=.; f(){ v=../..; }; f; touch $v/x',
+  ])('%s writes the main checkout', (cmd) => {
+    expect(decide(cmd).decision).toBe('deny');
+  });
+
+  it('a name local on some paths only is not known after the call', () => {
+    expect(decide('v=.; f(){ if [ -n "$1" ]; then local v; fi; v=../..; }; f "$X"; touch $v/x').decision).toBe('ask');
+  });
+
+  it.each(['v=.; f(){ local v=../..; }; f; touch $v/x', 'v=.; f(){ local v=src; touch $v/x; }; f'])('%s stays allowed', (cmd) => {
+    expect(decide(cmd).decision).toBe('allow');
+  });
+});
