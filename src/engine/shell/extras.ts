@@ -5,7 +5,7 @@
  */
 import { CowMap } from './cow-map.js';
 import type { Range } from '../syntax/ir.js';
-import type { Variable } from './state.js';
+import type { Variable } from './variable.js';
 
 /**
  * What a function call's `local`/`declare` names held before the call made them local, by name:
