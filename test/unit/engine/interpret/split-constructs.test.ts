@@ -1,0 +1,28 @@
+/**
+ * `! { ...; }`, `time for ...`: tree-sitter-bash builds no construct there, but commands named by
+ * the reserved word with the body as arguments. Bash runs the body, so such a command is never
+ * allowed as if the word did nothing (escape-diff found `! { touch ../../x; }` allowed).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { runScenario } from '../../../helpers/scenario.js';
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await getParser('native');
+});
+
+describe('a construct the grammar splits', () => {
+  it.each(['! { touch ../../x; }', 'time { touch ../../x; }', '! for f in ../b2/x; do touch "$f"; done', '! while true; do touch ../../x; break; done', 'time for f in x; do touch ../../x; done'])(
+    '%s is not analyzed (ask), never allowed',
+    (cmd) => {
+      const v = runScenario(parser, cmd).verdict;
+      expect(v.decision).toBe('ask');
+      expect(v.findings.map((f) => f.rule)).toContain('BG0002');
+    },
+  );
+
+  it.each(['{ touch x; }', 'for f in a; do touch "$f"; done', 'time touch x', '! touch x'])('%s, built by the grammar, is analyzed', (cmd) => {
+    expect(runScenario(parser, cmd).verdict.decision).toBe('allow');
+  });
+});
