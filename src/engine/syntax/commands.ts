@@ -45,7 +45,31 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
       return cx.unknown(n, `unsupported syntax in command (${c.type})`);
     }
   }
-  return { kind: 'simple', assigns, words: joinContinuations(cx, withSpilled(words, redirects)), declarations: [], redirects, range: cx.range(n) };
+  return { kind: 'simple', assigns, words: joinSplitExpansions(cx, joinContinuations(cx, withSpilled(words, redirects))), declarations: [], redirects, range: cx.range(n) };
+}
+
+/**
+ * `$a/$b/x`: the grammar ends the first word at `/$` and starts another at `b/x` (nothing between
+ * them). Bash splits words only at blanks and operators: it is one word, `$b` an expansion.
+ */
+function joinSplitExpansions(cx: BuildContext, words: Word[]): Word[] {
+  if (words.length < 2) return words;
+  const out: Word[] = [];
+  for (const w of words) {
+    const prev = out[out.length - 1];
+    const last = prev?.parts[prev.parts.length - 1];
+    const first = w.parts[0];
+    const m = first?.kind === 'text' && first.quoting === 'none' ? /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])([\s\S]*)$/.exec(first.value) : null;
+    if (prev && m && w.range.start === prev.range.end && last?.kind === 'text' && last.quoting === 'none' && last.value.endsWith('$') && cx.source[prev.range.end - 1] === '$' && cx.source[prev.range.end - 2] !== '\\') {
+      const parts: WordPart[] = [...prev.parts.slice(0, -1)];
+      if (last.value.length > 1) parts.push({ ...last, value: last.value.slice(0, -1) });
+      parts.push({ kind: 'param', name: m[1]!, op: null, arg: null, quoted: false, text: `$${m[1]}` });
+      if (m[2]) parts.push({ kind: 'text', value: m[2], quoting: 'none' });
+      parts.push(...w.parts.slice(1));
+      out[out.length - 1] = { parts: mergeText(parts), text: cx.source.slice(prev.range.start, w.range.end), range: cx.rangeOf(prev.range, w.range) };
+    } else out.push(w);
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,26 @@
+/**
+ * `$a/$b/x` unquoted: tree-sitter-bash ends the first word at `/$` and starts a second at `b/x`.
+ * Bash reads one word with two expansions (escape-diff found `install -D /dev/null $a/$b/x`
+ * allowed: its destination was taken to be `b/x`).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { runScenario } from '../../../helpers/scenario.js';
+
+describe.each(['native', 'wasm'] as const)('one word split by the grammar at `/$` (%s)', (backend) => {
+  let parser: BashParser;
+  beforeAll(async () => {
+    parser = await getParser(backend);
+  });
+
+  it('is read as the one word bash sees', () => {
+    const r = runScenario(parser, 'a=/home/dev; b=repo; install -D /dev/null $a/$b/x');
+    expect(r.verdict.decision).toBe('deny');
+    expect(r.verdict.findings.find((f) => f.rule === 'BG1002')?.path).toBe('/home/dev/repo/x');
+  });
+
+  it('inside it stays allowed; at the main checkout it is denied', () => {
+    expect(runScenario(parser, 'a=/tmp; b=x; touch $a/$b/y').verdict.decision).toBe('allow');
+    expect(runScenario(parser, 'a=/home/dev; b=repo; touch $a/$b').verdict.decision).toBe('deny');
+  });
+});
