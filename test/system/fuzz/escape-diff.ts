@@ -352,6 +352,8 @@ export interface DiffStats {
   oracleRun: number;
   oracleSkipped: number;
   oracleErrors: number;
+  /** Allowed commands whose only change outside was the stash ref (git stash in the worktree). */
+  ownStash: number;
   findings: EscapeFinding[];
   ms: number;
 }
@@ -376,7 +378,7 @@ export interface DiffOptions {
 export async function escapeDiff(opts: DiffOptions): Promise<DiffStats> {
   const started = Date.now();
   const batch = opts.batch ?? 200;
-  const stats: DiffStats = { seed: opts.seed, generated: 0, unique: 0, decisions: {}, analysisErrors: 0, oracleRun: 0, oracleSkipped: 0, oracleErrors: 0, findings: [], ms: 0 };
+  const stats: DiffStats = { seed: opts.seed, generated: 0, unique: 0, decisions: {}, analysisErrors: 0, oracleRun: 0, oracleSkipped: 0, oracleErrors: 0, ownStash: 0, findings: [], ms: 0 };
   const seen = new Set<string>();
   let round = 0;
   while (true) {
@@ -410,7 +412,11 @@ export async function escapeDiff(opts: DiffOptions): Promise<DiffStats> {
         if (r.error) return void stats.oracleErrors++;
         if (r.skipped) return void stats.oracleSkipped++;
         stats.oracleRun++;
-        if (escapesOf(r).length === 0) return;
+        const escaped = escapesOf(r);
+        if (escaped.length === 0) return;
+        // The stash is the worktree's own git bookkeeping (test/tooling/oracle/README.md), though
+        // gitChanges lists the ref among the shared ones: counted apart, not a finding.
+        if (escaped.every((e) => /^shared: ref refs\/stash /.test(e))) return void stats.ownStash++;
         const g = allowed[i]!;
         stats.findings.push({
           cmd: g.cmd,
