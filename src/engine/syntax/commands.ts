@@ -9,7 +9,7 @@ import type { SyntaxNode } from '../parse/index.js';
 import type { BuildContext } from './context.js';
 import type { Assignment, Command, Quoting, Redirect, Word, WordPart } from './ir.js';
 import { redirect, withSpilled } from './redirects.js';
-import { mergeText } from './word-text.js';
+import { assignmentTildes, mergeText } from './word-text.js';
 import { concatParts, literalWord, word } from './words.js';
 
 const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 'typeset']);
@@ -35,8 +35,12 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
         w.parts = w.parts.map((p) => (p.kind === 'text' ? { ...p, quoting: 'locale' as Quoting } : p));
         words.push({ ...w, text: cx.source.slice(c.start, next.end), range: cx.rangeOf(cx.range(c), w.range) });
         i++;
-      } else if (c.named) words.push(word(cx, c));
-      else words.push({ parts: [{ kind: 'text', value: cx.text(c), quoting: 'none' }], text: cx.text(c), range: cx.range(c) });
+      } else if (c.named) {
+        // `dd of=~/x`: bash expands a tilde after `=` in an argument shaped like an assignment.
+        const w = word(cx, c);
+        const parts = assignmentTildes(w.parts, true);
+        words.push(parts === w.parts ? w : { ...w, parts });
+      } else words.push({ parts: [{ kind: 'text', value: cx.text(c), quoting: 'none' }], text: cx.text(c), range: cx.range(c) });
     } else if (c.type === 'ERROR') {
       return cx.unknown(n, 'syntax error in command');
     } else if (c.type === 'comment') {
@@ -142,7 +146,7 @@ function validAssignment(cx: BuildContext, n: SyntaxNode): boolean {
 
 /** An assignment-shaped node read as an ordinary word (`à=b`). */
 function assignmentAsWord(cx: BuildContext, n: SyntaxNode): Word {
-  return { parts: concatParts(cx, n, true), text: cx.text(n), range: cx.range(n) };
+  return { parts: assignmentTildes(concatParts(cx, n, true), true), text: cx.text(n), range: cx.range(n) };
 }
 
 function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
@@ -156,7 +160,8 @@ function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
     const elements = kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
     return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), range: cx.range(n) };
   }
-  return { name, append: op?.type === '+=', value: word(cx, valueNode), unknownValue: false, range: cx.range(n) };
+  const value = word(cx, valueNode);
+  return { name, append: op?.type === '+=', value: { ...value, parts: assignmentTildes(value.parts, false) }, unknownValue: false, range: cx.range(n) };
 }
 
 export function list(cx: BuildContext, n: SyntaxNode): Command {
