@@ -8,7 +8,7 @@ import { HOLE, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import type { CwdValue } from '../shell/state.js';
+import { cloneState, type CwdValue } from '../shell/state.js';
 import { basenameOf, displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
@@ -179,6 +179,12 @@ export interface WrapperSpec {
   noRunFlags?: string[];
   /** Options whose value is a command line split on whitespace (`env -S 'cmd args'`). */
   splitString?: string[];
+  /**
+   * Runs its command in this shell (`builtin`, `command`, the `time` keyword): a `cd` or an
+   * assignment there stays. Any other wrapper is a program of its own: what it runs is a child
+   * process, whose cwd and variables end with it (`env cd /tmp` moves nothing).
+   */
+  inShell?: boolean;
 }
 
 export function wrapper(spec: WrapperSpec): CommandSpec {
@@ -207,7 +213,7 @@ export function wrapper(spec: WrapperSpec): CommandSpec {
       let cwd: CwdValue | undefined;
       const dirs = spec.chdir ? optionValues(p, ...spec.chdir) : [];
       if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false);
-      interp.runWrapped(rest, env, inv.st, inv.range, inv.name, inv.stdin, cwd);
+      interp.runWrapped(rest, env, spec.inShell ? inv.st : cloneState(inv.st), inv.range, inv.name, inv.stdin, cwd);
     },
   };
 }

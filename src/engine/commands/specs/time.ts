@@ -3,7 +3,7 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['time'],
-  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] } }),
+  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] }, inShell: true }),
 });
 
 export const examples: readonly Example[] = [

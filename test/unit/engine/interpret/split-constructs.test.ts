@@ -1,7 +1,8 @@
 /**
  * `! { ...; }`, `time for ...`: tree-sitter-bash builds no construct there, but commands named by
  * the reserved word with the body as arguments. Bash runs the body, so such a command is never
- * allowed as if the word did nothing (escape-diff found `! { touch ../../x; }` allowed).
+ * allowed as if the word did nothing (escape-diff found `! { touch ../../x; }` allowed). And the
+ * opposite: a wrapper that is a program (`env cd /tmp`) runs its command in a child process.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
@@ -24,5 +25,17 @@ describe('a construct the grammar splits', () => {
 
   it.each(['{ touch x; }', 'for f in a; do touch "$f"; done', 'time touch x', '! touch x'])('%s, built by the grammar, is analyzed', (cmd) => {
     expect(runScenario(parser, cmd).verdict.decision).toBe('allow');
+  });
+});
+
+describe('a wrapper that is a program runs its command in a child process', () => {
+  it('its cd and assignments end with it', () => {
+    expect(runScenario(parser, 'env cd /home/dev/other; git branch e').verdict.decision).toBe('ask');
+    expect(runScenario(parser, 'env cd /tmp; touch "$OLDPWD/e"').verdict.decision).toBe('ask');
+    expect(runScenario(parser, 'nice cd /tmp; touch e').verdict.decision).toBe('allow');
+  });
+
+  it.each(['command cd ../..; touch x', 'builtin cd ../..; touch x', 'time cd ../..; touch x'])('%s: in this shell, the cd stays', (cmd) => {
+    expect(runScenario(parser, cmd).verdict.decision).toBe('deny');
   });
 });
