@@ -2,7 +2,8 @@
  * `! { ...; }`, `time for ...`: tree-sitter-bash builds no construct there, but commands named by
  * the reserved word with the body as arguments. Bash runs the body, so such a command is never
  * allowed as if the word did nothing (escape-diff found `! { touch ../../x; }` allowed). And the
- * opposite: a wrapper that is a program (`env cd /tmp`) runs its command in a child process.
+ * opposite: a wrapper that is a program (`env cd /tmp`) runs its command in a child process; and a
+ * CDPATH entry not known statically makes `cd NAME` lead anywhere.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
@@ -37,5 +38,16 @@ describe('a wrapper that is a program runs its command in a child process', () =
 
   it.each(['command cd ../..; touch x', 'builtin cd ../..; touch x', 'time cd ../..; touch x'])('%s: in this shell, the cd stays', (cmd) => {
     expect(runScenario(parser, cmd).verdict.decision).toBe('deny');
+  });
+});
+
+describe('CDPATH with an entry not known statically', () => {
+  it.each(['CDPATH="$X" cd repo; touch y', 'export CDPATH="$(git rev-parse --git-common-dir)/.."; cd src; touch y'])('%s: the cwd after cd is unknown (ask)', (cmd) => {
+    expect(runScenario(parser, cmd).verdict.decision).toBe('ask');
+  });
+
+  it('known entries are tried as before', () => {
+    expect(runScenario(parser, 'CDPATH=../.. cd src; touch y').verdict.decision).toBe('deny');
+    expect(runScenario(parser, 'CDPATH=/tmp cd src; touch y').verdict.decision).toBe('allow');
   });
 });
