@@ -108,7 +108,7 @@ export function assignVariable(host: AssignHost, st: State, a: Assignment, value
     const base = resolveNameref(st, sub[1]!);
     const prev = getVar(st, base);
     const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
-    const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, host);
+    const key = subscriptKey(st, sub[2]!, arr.assoc, arr.partial ? null : arr.entries.length, host);
     const v = value?.value ?? '';
     if (key === null) {
       // An index not known statically (`a[$i]=`, `a[1-1]=`): any element may be the one written.

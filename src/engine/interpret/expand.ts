@@ -284,7 +284,12 @@ function arrayOf(st: State, name: string, hooks: ExpandHooks): { entries: [strin
 }
 
 /** An array subscript's key: an associative key as written, an index computed when it is a plain number or variable. */
-export function subscriptKey(st: State, raw: string, assoc: boolean, length: number, hooks: ExpandHooks): string | null {
+/**
+ * The key an index names: a number (negative from the end) or, for an associative array, the text.
+ * `length` null: how many elements the array has is not known (an element from a glob or unknown
+ * input), so an index from the end names no known element.
+ */
+export function subscriptKey(st: State, raw: string, assoc: boolean, length: number | null, hooks: ExpandHooks): string | null {
   let t = raw.trim();
   const simple = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(t);
   if (simple) {
@@ -300,7 +305,8 @@ export function subscriptKey(st: State, raw: string, assoc: boolean, length: num
   }
   if (!/^-?\d+$/.test(t)) return null;
   const n = Number(t);
-  return String(n < 0 ? length + n : n);
+  if (n < 0 && length === null) return null;
+  return String(n < 0 ? length! + n : n);
 }
 
 function paramValue(
@@ -345,7 +351,7 @@ function paramValue(
       if (each.every((r) => r !== null)) return { value: each.join(' '), fields: each as string[], joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
       return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
     }
-    const key = subscriptKey(st, index, arr.assoc, arr.entries.length, hooks);
+    const key = subscriptKey(st, index, arr.assoc, arr.partial ? null : arr.entries.length, hooks);
     const hit = key === null ? undefined : arr.entries.find(([k]) => k === key);
     let elem: { value: string; confidence: Confidence; evidence: Evidence[] } | null;
     if (key === null) elem = { value: HOLE, confidence: 'possible', evidence: note(`the subscript of \${${part.name}} is not known statically`) };

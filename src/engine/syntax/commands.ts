@@ -157,7 +157,11 @@ function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
   if (!valueNode) return { name, append: op?.type === '+=', value: null, unknownValue: false, range: cx.range(n) };
   if (valueNode.type === 'array') {
     const kids = valueNode.children.filter((c) => c.named && c.type !== 'comment');
-    const elements = kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
+    // `([k]=$HOME/repo)`: the grammar reads `$HOME` as plain word text and `/repo` as an element of
+    // its own. Elements that touch, or a plain word holding an unescaped `$` or backquote inside
+    // an element, are misread: the array's value is not known.
+    const misread = kids.some((c, i) => (i > 0 && c.start === kids[i - 1]!.end) || (c.type === 'concatenation' && c.children.some((w) => w.type === 'word' && /(^|[^\\])[$`]/.test(cx.text(w)))));
+    const elements = misread || kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
     return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), range: cx.range(n) };
   }
   const value = word(cx, valueNode);
