@@ -3,7 +3,8 @@
  * the reserved word with the body as arguments. Bash runs the body, so such a command is never
  * allowed as if the word did nothing (escape-diff found `! { touch ../../x; }` allowed). And the
  * opposite: a wrapper that is a program (`env cd /tmp`) runs its command in a child process; and a
- * CDPATH entry not known statically makes `cd NAME` lead anywhere.
+ * CDPATH entry not known statically makes `cd NAME` lead anywhere; a relative `--work-tree` is
+ * resolved against each possible cwd.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
@@ -49,5 +50,13 @@ describe('CDPATH with an entry not known statically', () => {
   it('known entries are tried as before', () => {
     expect(runScenario(parser, 'CDPATH=../.. cd src; touch y').verdict.decision).toBe('deny');
     expect(runScenario(parser, 'CDPATH=/tmp cd src; touch y').verdict.decision).toBe('allow');
+  });
+});
+
+describe('a relative --work-tree with more than one possible cwd', () => {
+  it('is resolved against each candidate', () => {
+    expect(runScenario(parser, 'select x in /home/dev/repo; do cd "$x"; break; done <<< 1; git --work-tree=. reset -q --hard').verdict.decision).toBe('ask');
+    expect(runScenario(parser, 'if [ -n "$X" ]; then cd /home/dev/repo; fi; git --git-dir=.git branch x').verdict.decision).toBe('ask');
+    expect(runScenario(parser, 'if [ -n "$X" ]; then cd src; fi; git --work-tree=. status').verdict.decision).toBe('allow');
   });
 });
