@@ -22,6 +22,10 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i]!;
     if (c.type === 'variable_assignment') {
+      // `X=$a/$b/.git git`: the grammar ends the value at `/$` and takes `b/.git` for the command
+      // name. Bash needs a blank after an assignment: something right after it is a misread word.
+      const after = kids[i + 1];
+      if (after && after.start === c.end && (after.field === 'name' || after.field === 'argument' || after.type === 'variable_assignment')) return cx.unknown(n, 'the parser split an assignment from the word it belongs to');
       // After the command name, or with a name bash does not accept, `x=y` is a plain word.
       if (words.length === 0 && validAssignment(cx, c)) assigns.push(assignment(cx, c));
       else words.push(assignmentAsWord(cx, c));

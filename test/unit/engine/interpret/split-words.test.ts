@@ -24,3 +24,20 @@ describe.each(['native', 'wasm'] as const)('one word split by the grammar at `/$
     expect(runScenario(parser, 'a=/home/dev; b=repo; touch $a/$b').verdict.decision).toBe('deny');
   });
 });
+
+describe.each(['native', 'wasm'] as const)('an assignment split from its word by the grammar (%s)', (backend) => {
+  let parser: BashParser;
+  beforeAll(async () => {
+    parser = await getParser(backend);
+  });
+
+  it('`X=$a/$b/.git git ...` is not analyzed from the pieces (ask)', () => {
+    expect(runScenario(parser, 'a=/home; b=dev/repo; GIT_DIR=$a/$b/.git git branch e').verdict.decision).toBe('ask');
+    expect(runScenario(parser, 'a=/tmp; X=$a/y touch z').verdict.decision).toBe('allow');
+  });
+
+  it('`time NAME=VALUE cmd`: the assignment is the environment of cmd', () => {
+    expect(runScenario(parser, 'time GIT_WORK_TREE=../b2 git checkout -- README.md').verdict.decision).toBe('deny');
+    expect(runScenario(parser, 'time GIT_WORK_TREE=. git checkout -- README.md').verdict.decision).toBe('allow');
+  });
+});
