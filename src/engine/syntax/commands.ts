@@ -24,11 +24,22 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
     if (c.type === 'variable_assignment') {
       // `X=$a/$b/.git git`: the grammar ends the value at `/$` and takes `b/.git` for the command
       // name. Bash needs a blank after an assignment: something right after it is a misread word.
-      const after = kids[i + 1];
-      if (after && after.start === c.end && (after.field === 'name' || after.field === 'argument' || after.type === 'variable_assignment')) return cx.unknown(n, 'the parser split an assignment from the word it belongs to');
+      let a = words.length === 0 && validAssignment(cx, c) ? assignment(cx, c) : null;
+      let w = a ? null : assignmentAsWord(cx, c);
+      let end = c.end;
+      for (let after = kids[i + 1]; after && after.start === end && (after.field === 'name' || after.field === 'argument'); after = kids[i + 1]) {
+        const next = after.field === 'name' ? word(cx, after.children.find((x) => x.named) ?? after) : after.named ? word(cx, after) : null;
+        const into = a ? a.value : w;
+        const joined = next && into ? joinWords(cx, into, next) : null;
+        if (!joined) return cx.unknown(n, 'the parser split an assignment from the word it belongs to');
+        if (a) a = { ...a, value: joined, range: cx.rangeOf(a.range, joined.range) };
+        else w = joined;
+        end = after.end;
+        i++;
+      }
       // After the command name, or with a name bash does not accept, `x=y` is a plain word.
-      if (words.length === 0 && validAssignment(cx, c)) assigns.push(assignment(cx, c));
-      else words.push(assignmentAsWord(cx, c));
+      if (a) assigns.push(a);
+      else words.push(w!);
     } else if (c.field === 'name') words.push(word(cx, c.children.find((x) => x.named) ?? c));
     else if (c.field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(...redirect(cx, c));
     else if (c.field === 'argument') {
@@ -65,19 +76,37 @@ function joinSplitExpansions(cx: BuildContext, words: Word[]): Word[] {
   const out: Word[] = [];
   for (const w of words) {
     const prev = out[out.length - 1];
-    const last = prev?.parts[prev.parts.length - 1];
-    const first = w.parts[0];
-    const m = first?.kind === 'text' && first.quoting === 'none' ? /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])([\s\S]*)$/.exec(first.value) : null;
-    if (prev && m && w.range.start === prev.range.end && last?.kind === 'text' && last.quoting === 'none' && last.value.endsWith('$') && cx.source[prev.range.end - 1] === '$' && cx.source[prev.range.end - 2] !== '\\') {
-      const parts: WordPart[] = [...prev.parts.slice(0, -1)];
-      if (last.value.length > 1) parts.push({ ...last, value: last.value.slice(0, -1) });
-      parts.push({ kind: 'param', name: m[1]!, op: null, arg: null, quoted: false, text: `$${m[1]}` });
-      if (m[2]) parts.push({ kind: 'text', value: m[2], quoting: 'none' });
-      parts.push(...w.parts.slice(1));
-      out[out.length - 1] = { parts: mergeText(parts), text: cx.source.slice(prev.range.start, w.range.end), range: cx.rangeOf(prev.range, w.range) };
-    } else out.push(w);
+    const joined = prev && w.range.start === prev.range.end && endsWithDollar(cx, prev) ? joinWords(cx, prev, w) : null;
+    if (joined) out[out.length - 1] = joined;
+    else out.push(w);
   }
   return out;
+}
+
+function endsWithDollar(cx: BuildContext, w: Word): boolean {
+  const last = w.parts[w.parts.length - 1];
+  return last?.kind === 'text' && last.quoting === 'none' && last.value.endsWith('$') && cx.source[w.range.end - 1] === '$' && cx.source[w.range.end - 2] !== '\\';
+}
+
+/**
+ * Two touching words as the one word bash reads: a trailing unquoted `$` takes the name the next
+ * word starts with (an expansion); null when that name is not there (`$` then a quote, a brace).
+ */
+function joinWords(cx: BuildContext, prev: Word, w: Word): Word | null {
+  const parts: WordPart[] = [...prev.parts];
+  let rest = w.parts;
+  if (endsWithDollar(cx, prev)) {
+    const first = w.parts[0];
+    const m = first?.kind === 'text' && first.quoting === 'none' ? /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])([\s\S]*)$/.exec(first.value) : null;
+    if (!m) return null;
+    const last = parts.pop() as Extract<WordPart, { kind: 'text' }>;
+    if (last.value.length > 1) parts.push({ ...last, value: last.value.slice(0, -1) });
+    parts.push({ kind: 'param', name: m[1]!, op: null, arg: null, quoted: false, text: `$${m[1]}` });
+    if (m[2]) parts.push({ kind: 'text', value: m[2], quoting: 'none' });
+    rest = w.parts.slice(1);
+  }
+  parts.push(...rest);
+  return { parts: mergeText(parts), text: cx.source.slice(prev.range.start, w.range.end), range: cx.rangeOf(prev.range, w.range) };
 }
 
 /**

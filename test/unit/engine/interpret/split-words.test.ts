@@ -31,8 +31,11 @@ describe.each(['native', 'wasm'] as const)('an assignment split from its word by
     parser = await getParser(backend);
   });
 
-  it('`X=$a/$b/.git git ...` is not analyzed from the pieces (ask)', () => {
-    expect(runScenario(parser, 'a=/home; b=dev/repo; GIT_DIR=$a/$b/.git git branch e').verdict.decision).toBe('ask');
+  it('`X=$a/$b/.git git ...` is read as bash reads it', () => {
+    const v = runScenario(parser, 'a=/home; b=dev/repo; GIT_DIR=$a/$b/.git git branch e').verdict;
+    expect(v.findings.map((f) => f.rule)).toContain('BG3003');
+    expect(runScenario(parser, 'dir=/home/dev; vendor=repo; app=x; file_path=$dir/$vendor/$app; touch $file_path').verdict.decision).toBe('deny');
+    expect(runScenario(parser, 'a=/home; b=dev/repo; X=$a/$b"x" true').verdict.decision).toBe('allow');
     expect(runScenario(parser, 'a=/tmp; X=$a/y touch z').verdict.decision).toBe('allow');
   });
 
