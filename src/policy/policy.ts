@@ -93,8 +93,21 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
   // (only on the real file system, which is where discovery realpath'd them).
   const current = ctx.layout?.current;
   const disk = cachedFs(ctx.fs, ctx.fs === nodeFs ? [ctx.root, current?.root, current?.gitDir, current?.commonDir, ctx.layout?.main?.root] : []);
+  // Names the command moved or copied without following a link (`mv a b`, `cp -P a b`), in order:
+  // [DST, SRC], physical. Under DST is what was under SRC then: a symlink there (made by the
+  // command or on disk) is one at DST. Each pair sees only the pairs before it.
+  const carried: Array<[string, string]> = [];
+  const linkAt = (p: string, pairs: number): string | null => {
+    const made = created.get(p);
+    if (made !== undefined) return made;
+    for (let i = pairs - 1; i >= 0; i--) {
+      const [dst, src] = carried[i]!;
+      if (p === dst || p.startsWith(dst + '/')) return linkAt(src + p.slice(dst.length), i);
+    }
+    return disk.readlink(p);
+  };
   const fs: PhysicalFs = {
-    readlink: (p) => created.get(p) ?? disk.readlink(p),
+    readlink: (p) => (carried.length === 0 ? created.get(p) ?? disk.readlink(p) : linkAt(p, carried.length)),
     exists: disk.exists,
     // Only while the command created no symlink (one could sit on a known directory's path).
     knownPrefix: (p) => (created.size === 0 && disk.knownPrefix ? disk.knownPrefix(p) : 0),
@@ -128,6 +141,10 @@ export function evaluate(effects: Effect[], ctx: PolicyContext): Verdict {
         const slash = e.path.replace(/\/+$/, '').lastIndexOf('/');
         const dir = resolvePhysical(e.path.slice(0, slash) || '/', fs);
         created.set(`${dir === '/' ? '' : dir}/${e.path.replace(/\/+$/, '').slice(slash + 1)}`, e.linkTarget);
+      }
+      if (e.linkFrom !== undefined && e.path !== null && !e.path.includes(HOLE) && !e.linkFrom.includes(HOLE)) {
+        const name = (p: string) => joinPhysical(resolvePhysical(dirnameOf(normalizeLogical(p)) || '/', fs), basenameOf(normalizeLogical(p)));
+        carried.push([name(e.path), name(e.linkFrom)]);
       }
     }
     else if (e.kind === 'git') gitFinding(e, ctx, regions, fs, add, sharedGit);
@@ -181,9 +198,11 @@ function writeFinding(e: WriteEffect, ctx: PolicyContext, regions: Region[], fs:
   let confidence = e.confidence;
   const procHole = physical.indexOf(HOLE);
   if (procHole >= 0) {
-    // Through `/proc/<pid>/cwd` (physical.ts): a directory only the running shell knows.
+    // Through `/proc/<pid>/cwd` (physical.ts), a directory only the running shell knows, or through
+    // a symlink the command made to a target not known statically.
     confidence = weakest(confidence, 'possible');
-    add('BG1001', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} writes ${displayPath(e.path)}, through a process's cwd in /proc, which is the command's own directory at run time (unknown here, and it may be the main checkout)`, null, e, e.evidence);
+    const through = physical.includes('/cwd' + HOLE) ? "a process's cwd in /proc, which is the command's own directory at run time" : 'a symlink this command made to a target not known statically';
+    add('BG1001', confidence, `\`${e.command}\`${e.via.length ? ` (via ${e.via.join(' > ')})` : ''} writes ${displayPath(e.path)}, through ${through} (unknown here, and it may be the main checkout)`, null, e, e.evidence);
     return;
   }
   const region = classify(physical, regions);

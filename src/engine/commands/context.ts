@@ -42,6 +42,8 @@ export interface WriteOptions {
   replaces?: boolean;
   /** A hard link's source as written (`ln SRC DST`): the link shares SRC's inode (WriteEffect.hardLinkSource). */
   hardLinkSource?: string;
+  /** The source as written when the command moves or copies it without following a symlink there (WriteEffect.linkFrom). */
+  linkFrom?: string;
   viaDescriptor?: { fd: number; text: string };
   /** Creates names not known statically below the path (a tree writer). */
   tree?: boolean;
@@ -78,7 +80,7 @@ export interface CommandContext {
   runNested(source: string, st: State, range: Range, label: string, stdin?: Stdin): void;
   /** `fields` run as a command from `st` (wrappers: sudo, xargs, find -exec). */
   runWrapped(fields: Field[], env: Map<string, Field>, st: State, range: Range, label: string, stdin: Stdin, cwd?: CwdValue): void;
-  sourceFile(path: Field, st: State, range: Range): void;
+  sourceFile(path: Field, st: State, range: Range, stdin?: Stdin): void;
   /** A child shell's state (`bash -c`): cwd and exported variables. */
   child(st: State): State;
   /** What the command prints, where its output is captured. */

@@ -102,11 +102,13 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
   const fieldConf = (f: Field | null): Confidence => (f ? weakest(f.confidence, f.value.includes(HOLE) ? 'possible' : 'certain') : 'certain');
   let confidence = weakest(t.dir.confidence, weakest(fieldConf(t.gitDir), fieldConf(t.workTree)));
   if (t.dir.paths === null) confidence = 'possible';
-  const absolute = (f: Field | null): string | null => {
+  // A relative --git-dir / --work-tree is relative to the directory git runs in: each candidate's own.
+  const absoluteIn = (f: Field | null, dir: string | null): string | null => {
     if (!f) return null;
     if (f.value.startsWith('/')) return f.value;
-    return dirPath ? normalizeLogical(joinPath(dirPath, f.value)) : null;
+    return dir ? normalizeLogical(joinPath(dir, f.value)) : null;
   };
+  const absolute = (f: Field | null): string | null => absoluteIn(f, dirPath);
   const shown = ['git', ...inv.args.map((a) => displayPath(a.value))].join(' ');
   const evidence = [...t.dir.evidence];
   if (t.gitDir) evidence.push({ range: inv.range, note: `git dir is ${displayPath(absolute(t.gitDir))}${inv.env.has('GIT_DIR') ? ' (GIT_DIR)' : ''}` });
@@ -150,8 +152,8 @@ export function runGit(inv: Invocation, interp: CommandContext): void {
       writes,
       access,
       dir: d,
-      gitDir: absolute(t.gitDir),
-      workTree: absolute(t.workTree),
+      gitDir: absoluteIn(t.gitDir, d),
+      workTree: absoluteIn(t.workTree, d),
       confidence: candidates.length > 1 ? 'possible' : confidence,
       range: inv.range,
       evidence,

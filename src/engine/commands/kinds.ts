@@ -8,8 +8,8 @@ import { HOLE, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
 import type { Field } from '../shell/field.js';
 import type { CommandContext, Invocation } from './context.js';
-import type { CwdValue } from '../shell/state.js';
-import { basenameOf, displayPath } from '../shell/paths.js';
+import { cloneState, type CwdValue } from '../shell/state.js';
+import { basenameOf, displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
 import { hasOption, optionValues, parseArgs, type OptionGrammar, type ParsedArgs } from './args.js';
 import { inlineCodeWrites, languageOf } from './inline-code.js';
 import { unknownCommand, unlisted } from './unknown.js';
@@ -94,7 +94,14 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
       // `ln -s TARGET LINK`: remember the target so later paths through LINK resolve (policy overlay).
       const symbolic = inv.name === 'ln' && hasOption(p, '-s', '--symbolic');
       const linkSource = (target: Field | undefined): { linkTarget?: string; hardLinkSource?: string } =>
-        op !== 'link' || !target ? {} : symbolic ? (target.value.includes(HOLE) ? {} : { linkTarget: target.value }) : { hardLinkSource: target.value };
+        op !== 'link' || !target ? {} : symbolic ? { linkTarget: target.value } : { hardLinkSource: target.value };
+      // `mv SRC DST`, `cp -P`/`-d`/`-a`/`-R`, `rsync -l`/`-a`: SRC itself lands at DST, a symlink as a
+      // symlink (cp -L/-H and rsync without -l follow it); the policy carries a link at SRC over to DST.
+      const keepsLinks =
+        op === 'move' ||
+        (inv.name === 'cp' && hasOption(p, '-P', '-d', '-a', '-r', '-R', '--no-dereference', '--recursive', '--archive') && !hasOption(p, '-L', '-H', '--dereference')) ||
+        (inv.name === 'rsync' && hasOption(p, '-l', '-a', '--links', '--archive') && !hasOption(p, '-L', '--copy-links'));
+      const carried = (s: Field | undefined): { linkFrom?: string } => (keepsLinks && s ? { linkFrom: s.value } : {});
       const link = (f: Field, target: Field | undefined) => {
         const source = linkSource(target);
         return source.linkTarget === undefined && source.hardLinkSource === undefined ? w(op, f) : interp.write(op, f, inv.st, inv.range, inv.name, { cwdOverride: cwd, ...source });
@@ -106,7 +113,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
             w(op, t, true, (subtree || op === 'move') && p.operands.some((f) => f.value.includes(HOLE) || f.glob || /(?:^|\/)\.?\/?$/.test(f.value)));
             for (const s of p.operands.slice(0, 16)) {
               const name = basenameOf(s.value.replace(/\/+$/, ''));
-              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') w(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, subtree);
+              if (!s.value.includes(HOLE) && !s.glob && name !== '' && name !== '.' && name !== '..') interp.write(op, { ...t, value: `${t.value.replace(/\/+$/, '')}/${name}` }, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, ...carried(s) });
             }
           }
         }
@@ -128,7 +135,7 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
               named = false;
               continue;
             }
-            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
+            interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, glob: s.glob, ...(s.dotglob ? { dotglob: true } : {}), evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may be a directory: ${displayPath(s.value)} lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, subtree, tree: subtree, ...carried(s), ...(isDir ? {} : { confidenceCap: 'possible' as const }) });
           }
         }
         const tree = (subtree || op === 'move') && !(named && isDir) && !dest.value.includes(HOLE) && !dest.glob;
@@ -140,11 +147,14 @@ export function applyWrites(spec: WritesSpec, p: ParsedArgs, inv: Invocation, in
           if (sources[0]!.value.includes(HOLE) || name === '' || name === '.' || name === '..') w(op, dest);
           else interp.write(op, { ...dest, value: `${dest.value.replace(/\/+$/, '')}/${name}`, evidence: [...dest.evidence, { range: inv.range, note: `${displayPath(dest.value)} may lead to a directory: the link lands in it as ${name}` }] }, inv.st, inv.range, inv.name, { cwdOverride: cwd, confidenceCap: 'possible', ...linkSource(sources[0]) });
         }
-        if (replaces && !(named && isDir && !plain)) interp.write(op, dest, inv.st, inv.range, inv.name, { cwdOverride: cwd, replaces: true, subtree, tree, ...linkSource(sources[0]) });
+        if (replaces && !(named && isDir && !plain)) interp.write(op, dest, inv.st, inv.range, inv.name, { cwdOverride: cwd, replaces: true, subtree, tree, ...linkSource(sources[0]), ...(op === 'link' ? {} : carried(sources[0])) });
         else if (op === 'link' && sources.length === 1) link(p.operands[p.operands.length - 1]!, sources[0]);
         // `mv DIR DEST`, `cp -r DIR DEST`: DEST may receive any name below it. (When DEST is a
         // directory and every source's name is known, the per-source writes above are the writes.)
-        else if (!(named && isDir && sources.length <= 16)) w(op, dest, subtree || sources.length > 1, tree);
+        else if (!(named && isDir && sources.length <= 16)) {
+          if (sources.length === 1 && keepsLinks) interp.write(op, dest, inv.st, inv.range, inv.name, { subtree, cwdOverride: cwd, tree, ...carried(sources[0]) });
+          else w(op, dest, subtree || sources.length > 1, tree);
+        }
       } else if (p.operands.length === 1 && inv.name === 'ln') {
         // `ln -s TARGET`: the link is created in the cwd, named like the target.
         const t = p.operands[0]!;
@@ -171,6 +181,12 @@ export interface WrapperSpec {
   splitString?: string[];
   /** Options whose value is a file the wrapper itself writes (`strace -o`, `time -o`, `valgrind --log-file=`). */
   writes?: string[];
+  /**
+   * Runs its command in this shell (`builtin`, `command`, the `time` keyword): a `cd` or an
+   * assignment there stays. Any other wrapper is a program of its own: what it runs is a child
+   * process, whose cwd and variables end with it (`env cd /tmp` moves nothing).
+   */
+  inShell?: boolean;
 }
 
 export function wrapper(spec: WrapperSpec): CommandSpec {
@@ -200,7 +216,7 @@ export function wrapper(spec: WrapperSpec): CommandSpec {
       let cwd: CwdValue | undefined;
       const dirs = spec.chdir ? optionValues(p, ...spec.chdir) : [];
       if (dirs.length > 0) cwd = interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false);
-      interp.runWrapped(rest, env, inv.st, inv.range, inv.name, inv.stdin, cwd);
+      interp.runWrapped(rest, env, spec.inShell ? inv.st : cloneState(inv.st), inv.range, inv.name, inv.stdin, cwd);
     },
   };
 }
@@ -522,6 +538,8 @@ export function envDotfiles(inv: Invocation, interp: CommandContext): void {
 }
 
 /** Makefile text from stdin (`make -f - <<EOF`): its recipes are shell code. */
+const MAKE_DYNAMIC = /\$[({](?:shell|eval|file|guile)\b|^[ \t]*[-s]?include[ \t]|^[ \t]*(?:override[ \t]+)?(?:export[ \t]+)?(?:SHELL|\.SHELLFLAGS|MAKEFILES)[ \t]*[:?+!]*=/m;
+
 export function makeFromStdin(base: CommandSpec): CommandSpec {
   return {
     category: 'project',
@@ -529,17 +547,36 @@ export function makeFromStdin(base: CommandSpec): CommandSpec {
       base.run(inv, interp);
       const p = parseArgs(inv.args, { short: 'CfIjlo', long: ['directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average'] });
       const files = optionValues(p, '-f', '--file', '--makefile').map((f) => f.value);
-      if (!files.some((f) => f === '-' || f === '/dev/stdin')) return;
-      const s = inv.stdin;
-      if (s.kind !== 'text' || !s.known) {
-        interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
-        return;
-      }
-      const recipes = s.text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
       const dirs = optionValues(p, '-C', '--directory');
       const child = interp.child(inv.st);
       if (dirs.length > 0) interp.setCwd(child, interp.resolveCd(inv.st, dirs[dirs.length - 1]!, inv.range, false), inv.range, 'make -C');
-      if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, 'make -f - (recipe)');
+      const runRecipes = (text: string, label: string) => {
+        // What make itself runs while reading (`$(shell ...)`, included makefiles, another SHELL) is not followed.
+        if (MAKE_DYNAMIC.test(text)) {
+          interp.dynamicProblem(`${label}: the makefile runs code while it is read, includes other makefiles or sets SHELL`, 'make', inv.range);
+          return;
+        }
+        const recipes = text.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.slice(1).replace(/^[@+-]+/, '').replace(/\$\$/g, '$'));
+        if (recipes.length > 0) interp.runNested(recipes.join('\n'), child, inv.range, label);
+      };
+      if (files.some((f) => f === '-' || f === '/dev/stdin')) {
+        const s = inv.stdin;
+        if (s.kind !== 'text' || !s.known) interp.dynamicProblem('make reads its makefile from stdin, which cannot be known statically', 'make -f -', inv.range);
+        else runRecipes(s.text, 'make -f - (recipe)');
+      }
+      // A makefile this command wrote (`printf ... > Makefile; make`): its recipes run, as a script
+      // the command writes and runs does (the names GNU make reads by default, or -f FILE).
+      const dir = interp.pwd(child);
+      const named = files.length > 0 ? files.filter((f) => f !== '-' && f !== '/dev/stdin') : ['GNUmakefile', 'makefile', 'Makefile'];
+      for (const f of named) {
+        const abs = f.includes(HOLE) ? null : f.startsWith('/') ? normalizeLogical(f) : dir === null || dir.includes(HOLE) ? null : normalizeLogical(joinPath(dir, f));
+        const written = abs === null ? undefined : interp.writtenFiles.get(abs);
+        if (abs === null && [...interp.writtenFiles.keys()].some((k) => /\/(?:GNUmakefile|makefile|Makefile|[^/]*\.mk)$/.test(k))) {
+          interp.dynamicProblem(`make reads ${displayPath(f)}, which may be a makefile this command writes`, `make`, inv.range);
+        } else if (written && !written.known) {
+          interp.dynamicProblem(`make reads ${displayPath(f)}, which this command writes with content not known statically`, `make`, inv.range);
+        } else if (written) runRecipes(written.text, `make (recipe of ${displayPath(f)})`);
+      }
     },
   };
 }

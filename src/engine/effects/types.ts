@@ -59,8 +59,16 @@ export interface WriteEffect {
   range: Range;
   evidence: Evidence[];
   origin?: Origin;
-  /** For `ln -s TARGET LINK`: the link's target as written, so later paths through LINK resolve. */
+  /**
+   * For `ln -s TARGET LINK`: the link's target as written (HOLE where unknown), so later paths
+   * through LINK resolve.
+   */
   linkTarget?: string;
+  /**
+   * The absolute path of SRC (HOLE where unknown) when the command puts SRC itself at the path, not
+   * what it points to (`mv SRC DST`, `cp -P`/`-d`/`-a`/`-R`): a symlink at SRC is then one at the path.
+   */
+  linkFrom?: string;
   /**
    * The command writes a new file beside the path and renames it over the path (`sed -i` without
    * --follow-symlinks, `perl -i`, `ruby -i`, `gawk -i inplace`): a symlink or hard link at the path

@@ -6,7 +6,8 @@
 import type { Assignment, Range, SimpleCommand, Word, WordPart } from '../syntax/ir.js';
 import { HOLE, type Evidence } from '../effects/types.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
-import { getVar, putVar, type ArrayValue, type State, type Variable } from '../shell/state.js';
+import { dropVar, getVar, putVar, type ArrayValue, type State, type Variable } from '../shell/state.js';
+import { saveLocal } from '../shell/extras.js';
 import { displayPath } from '../shell/paths.js';
 import { unknownVariable } from '../shell/shell-options.js';
 import { expandScalar, expandWord, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
@@ -58,6 +59,20 @@ function keyedElement(w: Word): { key: string; value: Word } | null {
 export function declare(host: AssignHost, cmd: SimpleCommand, fields: Field[], st: State): void {
   if (cmd.declarations.length === 0 && !DECLARE_NAMES.has(fields[0]!.value)) return;
   const flags = declareFlags(fields);
+  // Inside a function, `local`, and `declare`/`typeset` without -g, make the names local to the call.
+  const name0 = fields[0]?.value;
+  if ((name0 === 'local' || ((name0 === 'declare' || name0 === 'typeset') && !fields.some((f) => /^-[A-Za-z]*g/.test(f.value)))) && st.extras.locals.length > 0) {
+    for (const d of cmd.declarations) {
+      const n = d.name.replace(/\[[\s\S]*$/, '');
+      saveLocal(st.extras, n, st.vars.get(n));
+    }
+    for (const f of fields.slice(1)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) || cmd.declarations.some((d) => d.name === f.value)) continue;
+      saveLocal(st.extras, f.value, st.vars.get(f.value));
+      // `local v`: a new variable, unset until assigned (bash without localvar_inherit).
+      if (!flags.assoc && !flags.indexed) dropVar(st, f.value);
+    }
+  }
   for (const d of cmd.declarations) {
     const value = d.value ? expandScalar(d.value, st, host) : null;
     assignVariable(host, st, d, value, flags);
@@ -94,7 +109,7 @@ export function assignVariable(host: AssignHost, st: State, a: Assignment, value
     const prev = getVar(st, base);
     const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
     host.arithmetic?.(sub[2]!, st, a.range, 'subscript');
-    const key = subscriptKey(st, sub[2]!, arr.assoc, arr.entries.length, host);
+    const key = subscriptKey(st, sub[2]!, arr.assoc, arr.partial ? null : arr.entries.length, host);
     const v = value?.value ?? '';
     if (key === null) {
       // An index not known statically (`a[$i]=`, `a[1-1]=`): any element may be the one written.

@@ -91,6 +91,7 @@ export class EffectLog {
       evidence: [...ev, { range, note: `\`${command}\` ${describeOp(op)} ${text}` }],
       ...(opts.linkTarget !== undefined ? { linkTarget: opts.linkTarget } : {}),
       ...(opts.hardLinkSource !== undefined ? { hardLinkSource: hardLinkSourceOf(opts.hardLinkSource, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
+      ...(opts.linkFrom !== undefined ? { linkFrom: hardLinkSourceOf(opts.linkFrom, cwdPath ?? (cwd.paths?.length === 1 ? cwd.paths[0]! : null)) } : {}),
       ...(opts.tree ? { tree: true } : {}),
       ...(opts.replaces ? { replaces: true } : {}),
       ...(field.glob && (field.dotglob || globsMatchHidden(st)) ? { dotglob: true } : {}),

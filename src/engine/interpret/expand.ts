@@ -16,7 +16,7 @@ export interface ExpandHooks {
   /** Runs a command substitution in a subshell and returns its output (HOLE where unknown). */
   commandSubstitution(body: Command, st: State, text: string): string;
   /** Runs a process substitution's body for its effects; returns the path bash passes. */
-  processSubstitution(body: Command, st: State): string;
+  processSubstitution(body: Command, st: State, direction: '<' | '>'): string;
   /** Reports a part of a word that could not be read. */
   problem(reason: string, text: string, word: Word): void;
   /** The cwd for `$PWD` (first candidate) or null. */
@@ -251,7 +251,7 @@ function appendPart(acc: Acc, part: WordPart, st: State, hooks: ExpandHooks, wor
       return;
     }
     case 'process-sub':
-      acc.text += hooks.processSubstitution(part.body, st);
+      acc.text += hooks.processSubstitution(part.body, st, part.direction);
       return;
     case 'arith':
       for (const sub of part.subs) hooks.commandSubstitution(sub, st, part.text);
@@ -291,7 +291,12 @@ function arrayOf(st: State, name: string, hooks: ExpandHooks): { entries: [strin
 }
 
 /** An array subscript's key: an associative key as written, an index computed when it is a plain number or variable. */
-export function subscriptKey(st: State, raw: string, assoc: boolean, length: number, hooks: ExpandHooks): string | null {
+/**
+ * The key an index names: a number (negative from the end) or, for an associative array, the text.
+ * `length` null: how many elements the array has is not known (an element from a glob or unknown
+ * input), so an index from the end names no known element.
+ */
+export function subscriptKey(st: State, raw: string, assoc: boolean, length: number | null, hooks: ExpandHooks): string | null {
   let t = raw.trim();
   const simple = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(t);
   if (simple) {
@@ -307,7 +312,8 @@ export function subscriptKey(st: State, raw: string, assoc: boolean, length: num
   }
   if (!/^-?\d+$/.test(t)) return null;
   const n = Number(t);
-  return String(n < 0 ? length + n : n);
+  if (n < 0 && length === null) return null;
+  return String(n < 0 ? length! + n : n);
 }
 
 function paramValue(
@@ -353,7 +359,7 @@ function paramValue(
       if (each.every((r) => r !== null)) return { value: each.join(' '), fields: each as string[], joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
       return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
     }
-    const key = subscriptKey(st, index, arr.assoc, arr.entries.length, hooks);
+    const key = subscriptKey(st, index, arr.assoc, arr.partial ? null : arr.entries.length, hooks);
     const hit = key === null ? undefined : arr.entries.find(([k]) => k === key);
     let elem: { value: string; confidence: Confidence; evidence: Evidence[] } | null;
     if (key === null) elem = { value: HOLE, confidence: 'possible', evidence: note(`the subscript of \${${part.name}} is not known statically`) };

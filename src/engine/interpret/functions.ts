@@ -6,13 +6,29 @@
  */
 import type { Command, FunctionDef, Range, Redirect } from '../syntax/ir.js';
 import { HOLE, type Effect } from '../effects/types.js';
-import { cloneState, type State } from '../shell/state.js';
+import { cloneState, dropVar, putVar, type State } from '../shell/state.js';
+import type { LocalFrame } from '../shell/extras.js';
 import type { Stdin } from '../commands/context.js';
 import type { Field } from './expand.js';
 import type { ReturnFrames } from './control-flow.js';
 import type { FunctionSite } from './reachability.js';
 import type { RedirectLayer } from './redirects.js';
 import type { Site, SourceRef, Sources } from './sources.js';
+
+const NO_LOCALS: LocalFrame = new Map();
+
+/** Puts back what the frames above `depth` saved, innermost first, and drops them. */
+function restoreLocals(st: State, depth: number): void {
+  const frames = st.extras.locals;
+  for (let i = frames.length - 1; i >= depth; i--) {
+    for (const [name, saved] of frames[i]!) {
+      if (saved === null) dropVar(st, name);
+      else if (saved === 'unknown') putVar(st, name, { value: HOLE, confidence: 'possible', evidence: [], exported: false, fromEnvironment: false });
+      else putVar(st, name, saved);
+    }
+  }
+  if (frames.length > depth) st.extras.locals = frames.slice(0, depth);
+}
 
 /** How deep lint's every-function pass follows calls (the function itself is depth 1). */
 const UNCALLED_DEPTH = 3;
@@ -110,11 +126,15 @@ export class Functions {
     // The call replaces $1 ... $N, $@ and $#; the return puts back the caller's, whatever the body did to them.
     const saved = st.pos;
     this.host.setPositional(st, args);
+    // The names the body makes local (`local v`, `declare v`) get back their values when it returns.
+    const depth = st.extras.locals.length;
+    st.extras.locals = [...st.extras.locals, NO_LOCALS];
     const layer = this.host.openRedirects(fn.redirects, st);
     try {
       this.host.returns.run(st, () => this.host.exec(fn.body, st, layer.stdin ?? stdin));
     } finally {
       this.host.closeRedirects(st, layer);
+      restoreLocals(st, depth);
       st.pos = saved;
       const n = (this.active.get(fn.name) ?? 1) - 1;
       if (n > 0) this.active.set(fn.name, n);

@@ -197,8 +197,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
   }
 
   /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
-  sourceFile(path: Field, st: State, range: Range): void {
-    this.nested.sourceFile(path, st, range);
+  sourceFile(path: Field, st: State, range: Range, stdin?: Stdin): void {
+    this.nested.sourceFile(path, st, range, stdin);
   }
 
   /** Runs `fields` as a command in a child process started from `st` (wrappers like sudo, xargs). */
@@ -244,9 +244,25 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     arithmeticCode(this, text, st, range, how);
   }
 
-  processSubstitution(body: Command, st: State): string {
-    this.exec(body, cloneState(st), { kind: 'unknown' });
-    return '/dev/fd/63';
+  /** Descriptor numbers for `<(...)`, as bash hands them out (63, 62, ...), one per substitution of the analysis. */
+  private nextProcFd = 63;
+
+  /**
+   * `<(cmd)` is a file holding what cmd prints: recorded like a file the command wrote, so a
+   * shell or `source` reading it runs that text (unknown output: dynamic code). `>(cmd)` reads.
+   */
+  processSubstitution(body: Command, st: State, direction: '<' | '>'): string {
+    if (direction === '>') {
+      this.exec(body, cloneState(st), { kind: 'unknown' });
+      return '/dev/fd/63';
+    }
+    const out: string[] = [];
+    this.execCapturing(body, cloneState(st), out);
+    // Past the numbers kept apart, one path is shared: what it holds is then not known.
+    const spare = this.nextProcFd > 10;
+    const path = `/dev/fd/${spare ? this.nextProcFd-- : this.nextProcFd}`;
+    this.log.recordFile(path, spare ? out.join('') : null, false);
+    return path;
   }
 
   problem(reason: string, text: string, word: Word): void {

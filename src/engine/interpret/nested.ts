@@ -7,7 +7,7 @@
 import type { Command, Range, SimpleCommand } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import { childState, cloneState, type CwdValue, type State } from '../shell/state.js';
-import { basenameOf, displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
+import { basenameOf, descriptorOfPath, displayPath, joinPath, normalizeLogical } from '../shell/paths.js';
 import { lookupCommand } from '../commands/registry.js';
 import type { Invocation, Stdin } from '../commands/context.js';
 import type { Field } from './expand.js';
@@ -85,10 +85,18 @@ export class NestedShells {
   }
 
   /** `source FILE`: read and analyze it when possible, else report it as not analyzed. */
-  sourceFile(path: Field, st: State, range: Range): void {
+  sourceFile(path: Field, st: State, range: Range, stdin: Stdin = { kind: 'unknown' }): void {
     const written = pathOf(path.value, st);
     if (written !== null && this.host.log.writtenFiles.has(written)) {
       this.runWrittenScript(written, displayPath(path.value), [], st, range, 'source');
+      return;
+    }
+    // `source /dev/stdin <<< CODE`, `source /dev/fd/3`: code this command feeds in, not a file on disk.
+    const fd = written === null ? null : descriptorOfPath(written);
+    if (fd !== null) {
+      const label = `source ${displayPath(path.value)}`;
+      if (fd === 0 && stdin.kind === 'text' && stdin.known) this.host.returns.run(st, () => this.runNested(stdin.text, st, range, label));
+      else this.host.log.dynamicProblem(`${label} runs code read from a descriptor, which cannot be known statically`, label, range);
       return;
     }
     let abs = path.value.startsWith('/') ? path.value : st.cwd.paths?.length === 1 ? joinPath(st.cwd.paths[0]!, path.value) : null;

@@ -188,7 +188,9 @@ function wordEnd(source: string, i: number, regex: boolean): number {
  * A line that is a case item's pattern list (`  --help | -!(-*)@([sD]|[hV]*))`): words joined by
  * `|`, ending at the `)` that closes the list. Null when the line is not one.
  */
-const NAME = String.raw`\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}\n'"$\x60]*\}`;
+// (the name is taken whole: a `$name` that could also end early and go on as letters makes the
+// repetitions below try every split, exponential on `$a$a$a...`)
+const NAME = String.raw`\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])|\$\{[^}\n'"$\x60]*\}`;
 const PATTERN_WORD = String.raw`(?:[^\s|()'"$\x60;&<>\\]|\\.|${NAME}|'[^'\n]*'|"[^"$\x60\\\n]*"|[@!?*+]\((?:[^()\n'"$\x60]|${NAME}|\([^()\n'"$\x60]*\))*\))+`;
 // Ends at the list's `)`, or at a `|` and a line continuation (the list goes on on the next line).
 const PATTERN_LINE = new RegExp(String.raw`^[ \t]*\(?[ \t]*${PATTERN_WORD}(?:[ \t]*\|[ \t]*${PATTERN_WORD})*[ \t]*(?:\)|\|[ \t]*\\$)`);

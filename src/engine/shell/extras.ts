@@ -5,6 +5,16 @@
  */
 import { CowMap } from './cow-map.js';
 import type { Range } from '../syntax/ir.js';
+import type { Variable } from './variable.js';
+
+/**
+ * What a function call's `local`/`declare` names held before the call made them local, by name:
+ * the variable, null where unset, 'unknown' where branches disagree. Put back when the call
+ * returns (bash's dynamic scope: a callee assigning the name changes the caller's local). Never
+ * changed in place: a save builds a new map and a new list.
+ */
+export type LocalFrame = ReadonlyMap<string, Variable | null | 'unknown'>;
+const NO_FRAMES: readonly LocalFrame[] = [];
 
 /** Where a descriptor points: a file the command opened (absolute, HOLE where unknown). */
 export interface FdTarget {
@@ -44,16 +54,18 @@ export interface Extras {
    * dotglob` ...; src/engine/shell/shell-options.ts), as far as any branch may have set them.
    */
   shopts: ReadonlySet<string>;
+  /** One frame per function call running, innermost last. */
+  locals: readonly LocalFrame[];
 }
 
 const NO_OPTS: ReadonlySet<string> = new Set();
 
 export function emptyExtras(): Extras {
-  return { fds: CowMap.of(), aliases: CowMap.of(), expandAliases: null, hashed: CowMap.of(), traps: CowMap.of(), shopts: NO_OPTS };
+  return { fds: CowMap.of(), aliases: CowMap.of(), expandAliases: null, hashed: CowMap.of(), traps: CowMap.of(), shopts: NO_OPTS, locals: NO_FRAMES };
 }
 
 export function forkExtras(e: Extras): Extras {
-  return { fds: e.fds.fork(), aliases: e.aliases.fork(), expandAliases: e.expandAliases, hashed: e.hashed.fork(), traps: e.traps.fork(), shopts: e.shopts };
+  return { fds: e.fds.fork(), aliases: e.aliases.fork(), expandAliases: e.expandAliases, hashed: e.hashed.fork(), traps: e.traps.fork(), shopts: e.shopts, locals: e.locals };
 }
 
 /** A child process (`bash -c`, `bash file`) inherits open descriptors only. */
@@ -68,7 +80,7 @@ export function joinExtras(all: Extras[]): Extras {
   let same = true;
   for (let i = 1; i < all.length && same; i++) {
     const e = all[i]!;
-    same = e === base || (e.fds.sameAs(base.fds) && e.aliases.sameAs(base.aliases) && e.hashed.sameAs(base.hashed) && e.traps.sameAs(base.traps) && e.expandAliases === base.expandAliases && e.shopts === base.shopts);
+    same = e === base || (e.fds.sameAs(base.fds) && e.aliases.sameAs(base.aliases) && e.hashed.sameAs(base.hashed) && e.traps.sameAs(base.traps) && e.expandAliases === base.expandAliases && e.shopts === base.shopts && e.locals === base.locals);
   }
   if (same) return forkExtras(base);
   const merge = <K, V>(maps: CowMap<K, V>[], combine: (vs: (V | undefined)[]) => V | undefined): CowMap<K, V> => {
@@ -97,7 +109,42 @@ export function joinExtras(all: Extras[]): Extras {
     }),
     // An option any branch may have set may be on afterwards.
     shopts: all.every((e) => e.shopts === base.shopts) ? base.shopts : new Set(all.flatMap((e) => [...e.shopts])),
+    locals: joinLocals(all.map((e) => e.locals)),
   };
+}
+
+/** Frames of branches: a name saved differently (or by some branches only) is put back as unknown. */
+function joinLocals(all: (readonly LocalFrame[])[]): readonly LocalFrame[] {
+  const base = all[0]!;
+  if (all.every((l) => l === base)) return base;
+  const depth = Math.max(...all.map((l) => l.length));
+  const out: LocalFrame[] = [];
+  for (let i = 0; i < depth; i++) {
+    const frames = all.map((l) => l[i]);
+    if (frames.every((f) => f === frames[0])) {
+      out.push(frames[0] ?? new Map());
+      continue;
+    }
+    const names = new Set(frames.flatMap((f) => (f ? [...f.keys()] : [])));
+    const merged = new Map<string, Variable | null | 'unknown'>();
+    for (const n of names) {
+      const vs = frames.map((f) => (f && f.has(n) ? f.get(n)! : undefined));
+      merged.set(n, vs.every((v) => v === vs[0]) && vs[0] !== undefined ? vs[0] : 'unknown');
+    }
+    out.push(merged);
+  }
+  return out;
+}
+
+/** `local NAME`: saves what NAME holds in the innermost frame, the first time in this call; false outside a function. */
+export function saveLocal(e: Extras, name: string, current: Variable | undefined): boolean {
+  const top = e.locals[e.locals.length - 1];
+  if (!top) return false;
+  if (top.has(name)) return true;
+  const next = new Map(top);
+  next.set(name, current ?? null);
+  e.locals = [...e.locals.slice(0, -1), next];
+  return true;
 }
 
 /** True when every map holds the same keys with the very same values (as the first one, in its order). */

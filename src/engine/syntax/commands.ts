@@ -9,7 +9,7 @@ import type { SyntaxNode } from '../parse/index.js';
 import type { BuildContext } from './context.js';
 import type { Assignment, Command, Quoting, Redirect, Word, WordPart } from './ir.js';
 import { redirect, withSpilled } from './redirects.js';
-import { mergeText } from './word-text.js';
+import { assignmentTildes, mergeText } from './word-text.js';
 import { concatParts, literalWord, word } from './words.js';
 
 const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 'typeset']);
@@ -22,9 +22,24 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
   for (let i = 0; i < kids.length; i++) {
     const c = kids[i]!;
     if (c.type === 'variable_assignment') {
+      // `X=$a/$b/.git git`: the grammar ends the value at `/$` and takes `b/.git` for the command
+      // name. Bash needs a blank after an assignment: something right after it is a misread word.
+      let a = words.length === 0 && validAssignment(cx, c) ? assignment(cx, c) : null;
+      let w = a ? null : assignmentAsWord(cx, c);
+      let end = c.end;
+      for (let after = kids[i + 1]; after && after.start === end && (after.field === 'name' || after.field === 'argument'); after = kids[i + 1]) {
+        const next = after.field === 'name' ? word(cx, after.children.find((x) => x.named) ?? after) : after.named ? word(cx, after) : null;
+        const into = a ? a.value : w;
+        const joined = next && into ? joinWords(cx, into, next) : null;
+        if (!joined) return cx.unknown(n, 'the parser split an assignment from the word it belongs to');
+        if (a) a = { ...a, value: joined, range: cx.rangeOf(a.range, joined.range) };
+        else w = joined;
+        end = after.end;
+        i++;
+      }
       // After the command name, or with a name bash does not accept, `x=y` is a plain word.
-      if (words.length === 0 && validAssignment(cx, c)) assigns.push(assignment(cx, c));
-      else words.push(assignmentAsWord(cx, c));
+      if (a) assigns.push(a);
+      else words.push(w!);
     } else if (c.field === 'name') words.push(word(cx, c.children.find((x) => x.named) ?? c));
     else if (c.field === 'redirect' || c.type.endsWith('_redirect')) redirects.push(...redirect(cx, c));
     else if (c.field === 'argument') {
@@ -35,8 +50,12 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
         w.parts = w.parts.map((p) => (p.kind === 'text' ? { ...p, quoting: 'locale' as Quoting } : p));
         words.push({ ...w, text: cx.source.slice(c.start, next.end), range: cx.rangeOf(cx.range(c), w.range) });
         i++;
-      } else if (c.named) words.push(word(cx, c));
-      else words.push({ parts: [{ kind: 'text', value: cx.text(c), quoting: 'none' }], text: cx.text(c), range: cx.range(c) });
+      } else if (c.named) {
+        // `dd of=~/x`: bash expands a tilde after `=` in an argument shaped like an assignment.
+        const w = word(cx, c);
+        const parts = assignmentTildes(w.parts, true);
+        words.push(parts === w.parts ? w : { ...w, parts });
+      } else words.push({ parts: [{ kind: 'text', value: cx.text(c), quoting: 'none' }], text: cx.text(c), range: cx.range(c) });
     } else if (c.type === 'ERROR') {
       return cx.unknown(n, 'syntax error in command');
     } else if (c.type === 'comment') {
@@ -45,7 +64,49 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
       return cx.unknown(n, `unsupported syntax in command (${c.type})`);
     }
   }
-  return { kind: 'simple', assigns, words: joinContinuations(cx, withSpilled(words, redirects)), declarations: [], redirects, range: cx.range(n) };
+  return { kind: 'simple', assigns, words: joinSplitExpansions(cx, joinContinuations(cx, withSpilled(words, redirects))), declarations: [], redirects, range: cx.range(n) };
+}
+
+/**
+ * `$a/$b/x`: the grammar ends the first word at `/$` and starts another at `b/x` (nothing between
+ * them). Bash splits words only at blanks and operators: it is one word, `$b` an expansion.
+ */
+function joinSplitExpansions(cx: BuildContext, words: Word[]): Word[] {
+  if (words.length < 2) return words;
+  const out: Word[] = [];
+  for (const w of words) {
+    const prev = out[out.length - 1];
+    const joined = prev && w.range.start === prev.range.end && endsWithDollar(cx, prev) ? joinWords(cx, prev, w) : null;
+    if (joined) out[out.length - 1] = joined;
+    else out.push(w);
+  }
+  return out;
+}
+
+function endsWithDollar(cx: BuildContext, w: Word): boolean {
+  const last = w.parts[w.parts.length - 1];
+  return last?.kind === 'text' && last.quoting === 'none' && last.value.endsWith('$') && cx.source[w.range.end - 1] === '$' && cx.source[w.range.end - 2] !== '\\';
+}
+
+/**
+ * Two touching words as the one word bash reads: a trailing unquoted `$` takes the name the next
+ * word starts with (an expansion); null when that name is not there (`$` then a quote, a brace).
+ */
+function joinWords(cx: BuildContext, prev: Word, w: Word): Word | null {
+  const parts: WordPart[] = [...prev.parts];
+  let rest = w.parts;
+  if (endsWithDollar(cx, prev)) {
+    const first = w.parts[0];
+    const m = first?.kind === 'text' && first.quoting === 'none' ? /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])([\s\S]*)$/.exec(first.value) : null;
+    if (!m) return null;
+    const last = parts.pop() as Extract<WordPart, { kind: 'text' }>;
+    if (last.value.length > 1) parts.push({ ...last, value: last.value.slice(0, -1) });
+    parts.push({ kind: 'param', name: m[1]!, op: null, arg: null, quoted: false, text: `$${m[1]}` });
+    if (m[2]) parts.push({ kind: 'text', value: m[2], quoting: 'none' });
+    rest = w.parts.slice(1);
+  }
+  parts.push(...rest);
+  return { parts: mergeText(parts), text: cx.source.slice(prev.range.start, w.range.end), range: cx.rangeOf(prev.range, w.range) };
 }
 
 /**
@@ -118,7 +179,7 @@ function validAssignment(cx: BuildContext, n: SyntaxNode): boolean {
 
 /** An assignment-shaped node read as an ordinary word (`à=b`). */
 function assignmentAsWord(cx: BuildContext, n: SyntaxNode): Word {
-  return { parts: concatParts(cx, n, true), text: cx.text(n), range: cx.range(n) };
+  return { parts: assignmentTildes(concatParts(cx, n, true), true), text: cx.text(n), range: cx.range(n) };
 }
 
 function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
@@ -129,10 +190,15 @@ function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
   if (!valueNode) return { name, append: op?.type === '+=', value: null, unknownValue: false, range: cx.range(n) };
   if (valueNode.type === 'array') {
     const kids = valueNode.children.filter((c) => c.named && c.type !== 'comment');
-    const elements = kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
+    // `([k]=$HOME/repo)`: the grammar reads `$HOME` as plain word text and `/repo` as an element of
+    // its own. Elements that touch, or a plain word holding an unescaped `$` or backquote inside
+    // an element, are misread: the array's value is not known.
+    const misread = kids.some((c, i) => (i > 0 && c.start === kids[i - 1]!.end) || (c.type === 'concatenation' && c.children.some((w) => w.type === 'word' && /(^|[^\\])[$`]/.test(cx.text(w)))));
+    const elements = misread || kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
     return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), range: cx.range(n) };
   }
-  return { name, append: op?.type === '+=', value: word(cx, valueNode), unknownValue: false, range: cx.range(n) };
+  const value = word(cx, valueNode);
+  return { name, append: op?.type === '+=', value: { ...value, parts: assignmentTildes(value.parts, false) }, unknownValue: false, range: cx.range(n) };
 }
 
 export function list(cx: BuildContext, n: SyntaxNode): Command {

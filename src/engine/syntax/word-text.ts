@@ -135,3 +135,45 @@ export function decodeAnsiC(s: string): string {
   }
   return out;
 }
+
+/**
+ * Tilde prefixes bash expands inside an assignment: after each unquoted `:` of a value
+ * (`PATH=a:~/bin`), and, in a word shaped like an assignment given to a command (`dd of=~/x`,
+ * outside POSIX mode), after its first `=` too. A prefix runs to a `/`, a `:` or the word's end
+ * within one unquoted text part (a quoted or expanded character makes it no prefix).
+ * `assignmentWord`: the parts are a whole `NAME=value` word; else they are a value alone.
+ */
+export function assignmentTildes(parts: WordPart[], assignmentWord: boolean): WordPart[] {
+  let eqAt = -1;
+  const head = parts[0];
+  if (assignmentWord) {
+    const m = head?.kind === 'text' && head.quoting === 'none' ? /^[A-Za-z_][A-Za-z0-9_]*\+?=/.exec(head.value) : null;
+    if (!m) return parts;
+    eqAt = m[0].length - 1;
+  }
+  let changed = false;
+  const out: WordPart[] = [];
+  let before: string | null = null;
+  parts.forEach((p, k) => {
+    if (p.kind !== 'text' || p.quoting !== 'none') {
+      out.push(p);
+      before = null;
+      return;
+    }
+    const v = p.value;
+    let from = 0;
+    for (let j = v.indexOf('~'); j >= 0; j = v.indexOf('~', j + 1)) {
+      const prev = j > 0 ? v[j - 1] : before;
+      if (!(prev === ':' || (k === 0 && j - 1 === eqAt))) continue;
+      const m = /^~([A-Za-z0-9._-]*|[+-])(?=[/:]|$)/.exec(v.slice(j));
+      if (!m || (j + m[0].length === v.length && k < parts.length - 1)) continue;
+      if (j > from) out.push({ kind: 'text', value: v.slice(from, j), quoting: 'none' });
+      out.push({ kind: 'tilde', user: m[1]! });
+      from = j + m[0].length;
+      changed = true;
+    }
+    if (from < v.length) out.push(from === 0 ? p : { kind: 'text', value: v.slice(from), quoting: 'none' });
+    before = v.length > 0 ? v[v.length - 1]! : before;
+  });
+  return changed ? out : parts;
+}

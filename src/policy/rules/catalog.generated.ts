@@ -339,7 +339,7 @@ export const RULE_DATA = [
     "name": "unanalyzed-source",
     "severity": "info",
     "summary": "The command sources a file bashguard could not read, so its effects are not analyzed.",
-    "docs": "## What it does\nReports `source FILE` and `. FILE` when the file cannot be read (missing, too large, unknown path).\nReadable files are analyzed in place, as bash would run them.\n\n## Why it matters\nThe sourced file can do anything; this is informational by default so that activating a virtual\nenvironment does not prompt. Raise it to `error` in `.bashguard.json` to make the hook ask.\n\n## Example\n```bash bad\nsource \"$VENV/bin/activate\"\n```\n```bash good\necho nothing sourced\n```\n\n## How to fix\nNothing, usually. Raise the severity if your agents should not source unknown files.",
+    "docs": "## What it does\nReports `source FILE` and `. FILE` when the file cannot be read (missing, too large, unknown path).\nReadable files are analyzed in place, as bash would run them. Code the command feeds in itself\n(`source <(cmd)`, `source /dev/stdin <<< CODE`) is analyzed as that text, or is dynamic code (BG4002) when\nit is not known statically.\n\n## Why it matters\nThe sourced file can do anything; this is informational by default so that activating a virtual\nenvironment does not prompt. Raise it to `error` in `.bashguard.json` to make the hook ask.\n\n## Example\n```bash bad\nsource \"$VENV/bin/activate\"\n```\n```bash good\necho nothing sourced\n```\n\n## How to fix\nNothing, usually. Raise the severity if your agents should not source unknown files.",
     "examples": [
       {
         "kind": "bad",

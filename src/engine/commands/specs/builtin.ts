@@ -3,7 +3,7 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['builtin'],
-  build: () => wrapper({ grammar: {} }),
+  build: () => wrapper({ grammar: {}, inShell: true }),
 });
 
 export const examples: readonly Example[] = [

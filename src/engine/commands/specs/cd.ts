@@ -60,11 +60,16 @@ const cd: CommandSpec = {
       // CDPATH: bash tries each entry before the cwd for a name not starting with /, ./ or ../.
       const cdpath = inv.env.get('CDPATH')?.value ?? inv.st.vars.get('CDPATH')?.value;
       if (cdpath && !/^(\/|\.\/|\.\.\/|\.$|\.\.$)/.test(target.value) && !target.value.includes(HOLE) && next.paths) {
-        const candidates = cdpath.split(':').filter((d) => d !== '' && d !== '.' && !d.includes(HOLE));
+        const candidates = cdpath.split(':').filter((d) => d !== '' && d !== '.');
         if (candidates.length > 0) {
-          const alt = candidates.map((d) => interp.resolveCd(inv.st, { ...target, value: joinPath(d, target.value) }, inv.range, physical));
-          const paths = [...new Set([...alt.flatMap((a) => a.paths ?? []), ...next.paths])];
-          next = { paths, confidence: 'likely', evidence: [...next.evidence, { range: inv.range, note: `CDPATH=${cdpath}: \`cd ${target.value}\` may go to ${paths.join(' or ')}` }], changed: true };
+          const alt = candidates.map((d) => (d.includes(HOLE) ? null : interp.resolveCd(inv.st, { ...target, value: joinPath(d, target.value) }, inv.range, physical)));
+          const note = { range: inv.range, note: `CDPATH=${displayPath(cdpath)}: \`cd ${target.value}\` may go below any of its entries` };
+          // An entry not known statically (or a cd that resolves nowhere known) may lead anywhere.
+          if (alt.some((a) => a === null || a.paths === null)) next = { paths: null, confidence: 'possible', evidence: [...next.evidence, note], changed: true };
+          else {
+            const paths = [...new Set([...alt.flatMap((a) => a!.paths!), ...next.paths])];
+            next = { paths, confidence: 'likely', evidence: [...next.evidence, { range: inv.range, note: `CDPATH=${cdpath}: \`cd ${target.value}\` may go to ${paths.join(' or ')}` }], changed: true };
+          }
         }
       }
     }

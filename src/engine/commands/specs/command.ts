@@ -3,7 +3,7 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['command'],
-  build: () => wrapper({ grammar: {}, noRunFlags: ['-v', '-V'] }),
+  build: () => wrapper({ grammar: {}, noRunFlags: ['-v', '-V'], inShell: true }),
 });
 
 export const examples: readonly Example[] = [

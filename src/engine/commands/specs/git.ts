@@ -1,10 +1,11 @@
 import { runGit } from '../git.js';
 import { type Example, command } from '../spec.js';
+import { cwdPrefix, printsUnderCwd } from '../path-list.js';
 
 export default command({
   names: ['git'],
   build: () => ({ category: 'git', run: runGit }),
-  pathList: ([sub], cwd) => (sub === 'ls-files' || sub === 'diff' || sub === 'grep' ? cwd.replace(/\/$/, '') + '/' : null),
+  pathList: ([sub, ...rest], cwd) => ((sub === 'ls-files' || sub === 'diff' || sub === 'grep') && printsUnderCwd(rest) && !rest.includes('--no-index') ? cwdPrefix(cwd) : null),
   output(inv, interp) {
     const vals = inv.args.map((a) => a.value);
     if (vals.includes('rev-parse') && vals.includes('--show-toplevel') && !vals.includes('-C')) {

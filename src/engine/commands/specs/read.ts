@@ -44,7 +44,11 @@ const read: ShellHandler = (inv, sh) => {
   const targets = names.length > 0 || arrayName ? names : ['REPLY'];
   const s = inv.stdin;
   const note = { range: inv.range, note: '' };
-  if (s.kind !== 'text' || !s.known || delim === '\0unknown' || sh.readsUnknown || args.some((f) => f.value.includes(HOLE))) {
+  // Words are split on IFS (a prefix `IFS=: read` or the shell's): the default and the empty one
+  // are modelled; any other makes what each name gets not known here.
+  const ifs = inv.env.get('IFS')?.value ?? inv.st.vars.get('IFS')?.value ?? ' \t\n';
+  const ifsKnown = ifs === '' || ifs === ' \t\n';
+  if (s.kind !== 'text' || !s.known || delim === '\0unknown' || sh.readsUnknown || !ifsKnown || args.some((f) => f.value.includes(HOLE))) {
     for (const n of [...targets, ...(arrayName ? [arrayName] : [])]) {
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) sh.setVar(inv.st, n, HOLE, 'possible', [{ ...note, note: `${n} is read from input` }]);
     }
@@ -53,7 +57,11 @@ const read: ShellHandler = (inv, sh) => {
   }
   const { line, found } = readLine(s.text, delim, raw);
   const ev = (n: string, v: string) => [{ ...note, note: `${n}=${displayPath(v)} read from known input` }];
-  if (arrayName) {
+  if (ifs === '') {
+    // No splitting, nothing trimmed: the first name (or element) takes the line.
+    if (arrayName) sh.setArray(inv.st, arrayName, { assoc: false, entries: [['0', line]], partial: false }, 'likely', ev(arrayName, line));
+    targets.forEach((n, i) => sh.setVar(inv.st, n, i === 0 ? line : '', 'likely', ev(n, i === 0 ? line : '')));
+  } else if (arrayName) {
     const words = line.split(/[ \t\n]+/).filter(Boolean);
     sh.setArray(inv.st, arrayName, { assoc: false, entries: words.map((w, i) => [String(i), w]), partial: false }, 'likely', ev(arrayName, words.join(' ')));
   } else if (targets.length === 1 && targets[0] === 'REPLY' && names.length === 0) {

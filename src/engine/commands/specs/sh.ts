@@ -1,6 +1,6 @@
 import { HOLE } from '../../effects/types.js';
 import type { CommandContext, Invocation, Stdin } from '../context.js';
-import { displayPath } from '../../shell/paths.js';
+import { descriptorOfPath, displayPath } from '../../shell/paths.js';
 import { hasOption, parseArgs, type OptionGrammar } from '../args.js';
 import { unknownCommand } from '../unknown.js';
 import { envOf } from '../env.js';
@@ -35,6 +35,16 @@ const shell: CommandSpec = {
     // `bash --version`, `bash --help`: print and exit, reading no script.
     if (p.options.some((o) => o.name === '--version' || o.name === '--help')) return;
     const file = p.operands[0];
+    const fd = file && !hasOption(p, '-s') && !file.value.includes(HOLE) && file.value.startsWith('/') ? descriptorOfPath(file.value) : null;
+    if (fd === 0) {
+      stdinScript(inv, interp, inv.name);
+      return;
+    }
+    if (fd !== null) {
+      // `bash /dev/fd/3`: code this command feeds in (a `<(...)` it wrote is analyzed before this).
+      interp.dynamicProblem(`${inv.name} runs code read from a descriptor, which cannot be known statically`, displayPath(file!.value), inv.range);
+      return;
+    }
     if (file && !hasOption(p, '-s')) {
       // `bash script.sh ARGS`: a script file not analyzed here (lint can analyze it on its own);
       // closed world: the paths it is given may be written.

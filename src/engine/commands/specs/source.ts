@@ -4,7 +4,7 @@ const source: CommandSpec = {
   category: 'shell',
   run(inv, interp) {
     const f = inv.args[0];
-    if (f) interp.sourceFile(f, inv.st, inv.range);
+    if (f) interp.sourceFile(f, inv.st, inv.range, inv.stdin);
   },
 };
 

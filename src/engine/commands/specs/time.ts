@@ -3,7 +3,7 @@ import { wrapper } from '../kinds.js';
 
 export default command({
   names: ['time'],
-  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] }, writes: ['-o', '--output'] }),
+  build: () => wrapper({ grammar: { short: 'fo', long: ['format', 'output'] }, inShell: true, assignments: true, writes: ['-o', '--output'] }),
 });
 
 export const examples: readonly Example[] = [
