@@ -71,7 +71,7 @@ mkdirSync(cache, { recursive: true });
 const bundle = join(cache, 'engine.mjs');
 await build({
   stdin: {
-    contents: "export * from './test/fuzz/engine.ts'; export { getParser } from './src/parse/index.ts'; export { makeGitLayout } from './test/helpers/git-layout.ts';",
+    contents: "export * from './test/system/fuzz/engine.ts'; export { getParser } from './src/engine/parse/index.ts'; export { makeGitLayout } from './test/helpers/git-layout.ts';",
     resolveDir: root,
     loader: 'ts',
   },
