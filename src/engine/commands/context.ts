@@ -111,6 +111,8 @@ export interface BuiltinHost {
   assignVariable(st: State, a: Assignment, value: Field | null, flags: DeclareFlags): void;
   dynamicProblem(reason: string, text: string, range: Range, elsewhere?: true): void;
   limitProblem(reason: string, text: string, range: Range): void;
+  /** Valid bash that tree-sitter read otherwise (src/engine/effects/types.ts ProblemEffect.misread): BG0001. */
+  misreadProblem(reason: string, text: string, range: Range): void;
   /** `break N` / `continue N`: the path leaves N loops (src/engine/interpret/control-flow.ts LoopFrames). */
   loopJump(st: State, kind: 'break' | 'continue', levels: number): void;
   emitOutput(text: string): void;

@@ -210,6 +210,12 @@ export interface ProblemEffect {
   origin?: Origin;
   /** The code runs in another process, outside this call and any sandbox it runs in (a daemon: tmux, ssh, docker, at). */
   elsewhere?: true;
+  /**
+   * (syntax) tree-sitter read valid text, but not as bash reads it: a construct the grammar split
+   * (`! { ...; }`, `time for ...`), whose code runs unanalyzed. Unlike a parse error, what such a
+   * place runs may have changed any file.
+   */
+  misread?: true;
 }
 
 export type Effect = WriteEffect | GitEffect | ProblemEffect;

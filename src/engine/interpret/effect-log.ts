@@ -48,7 +48,7 @@ export class EffectLog {
     // A program the table does not know, or code not known statically, may have changed anything.
     if (this.unknownProgramRan) return true;
     for (const e of this.effects) {
-      if (e.kind === 'problem' && e.category !== 'syntax') return true;
+      if (e.kind === 'problem' && (e.category !== 'syntax' || e.misread)) return true;
       if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
       if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
     }
@@ -148,6 +148,10 @@ export class EffectLog {
 
   limitProblem(reason: string, text: string, range: Range): void {
     this.effects.push({ kind: 'problem', category: 'analysis-limit', reason, text, range, via: this.via });
+  }
+
+  misreadProblem(reason: string, text: string, range: Range): void {
+    this.effects.push({ kind: 'problem', category: 'syntax', misread: true, reason, text, range, via: this.via });
   }
 
   /**

@@ -425,6 +425,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     this.log.limitProblem(reason, text, range);
   }
 
+  misreadProblem(reason: string, text: string, range: Range): void {
+    this.log.misreadProblem(reason, text, range);
+  }
+
   maybeWrites(code: string, range: Range, command: string, what: string): void {
     this.log.maybeWrites(code, range, command, what);
   }

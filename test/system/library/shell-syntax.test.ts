@@ -93,6 +93,21 @@ d('a command bash rejects', () => {
     expect(shellSyntax(BASH!, 'touch ../../!(x)')).toEqual({ kind: 'unknown' });
   });
 
+  it('a construct tree-sitter splits (a reserved word reached as a command) is asked of bash too', async () => {
+    // Run together on one line, `for` follows an assignment: bash reads no loop there and rejects `do`.
+    const joined = 'x=0 for f in a; do touch ../../split-for; done';
+    expect(shellSyntax(BASH!, joined)).toEqual({ kind: 'rejects', line: 1 });
+    expect((await guard.checkBash(joined)).decision).toBe('allow');
+    expect(runs(joined)).not.toContain('split-for');
+    // Valid bash that tree-sitter splits the same way: its body runs, unread, so it stays asked.
+    const negated = '! { touch ../../negated; }';
+    expect(shellSyntax(BASH!, negated)).toEqual({ kind: 'accepts' });
+    const r = await guard.checkBash(negated);
+    expect(r.decision).toBe('ask');
+    expect(r.findings.map((f) => f.rule)).toContain('BG0001');
+    expect(runs(negated)).toContain('negated');
+  });
+
   it('asks no shell but bash, and nothing for a command too long for one argument', () => {
     expect(shellSyntax('/bin/zsh', '<p>')).toEqual({ kind: 'unknown' });
     expect(shellSyntax(BASH!, `echo ${'x'.repeat(200_000)} <p>`)).toEqual({ kind: 'unknown' });

@@ -21,7 +21,7 @@ describe('a construct the grammar splits', () => {
     (cmd) => {
       const v = runScenario(parser, cmd).verdict;
       expect(v.decision).toBe('ask');
-      expect(v.findings.map((f) => f.rule)).toContain('BG0002');
+      expect(v.findings.map((f) => f.rule)).toContain('BG0001');
     },
   );
 
