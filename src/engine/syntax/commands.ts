@@ -64,21 +64,30 @@ export function simpleCommand(cx: BuildContext, n: SyntaxNode): Command {
       return cx.unknown(n, `unsupported syntax in command (${c.type})`);
     }
   }
-  return { kind: 'simple', assigns, words: joinSplitExpansions(cx, joinContinuations(cx, withSpilled(words, redirects))), declarations: [], redirects, range: cx.range(n) };
+  const joined = joinSplitExpansions(cx, joinContinuations(cx, withSpilled(words, redirects)));
+  if (!joined) return cx.unknown(n, 'the parser split a word bash reads whole');
+  return { kind: 'simple', assigns, words: joined, declarations: [], redirects, range: cx.range(n) };
 }
 
 /**
- * `$a/$b/x`: the grammar ends the first word at `/$` and starts another at `b/x` (nothing between
- * them). Bash splits words only at blanks and operators: it is one word, `$b` an expansion.
+ * Words the grammar ends where bash does not: `$a/$b/x` (tree-sitter ends the first at `/$` and
+ * starts another at `b/x`), `env X=\`cmd\`/.git git` (it ends one at `=`). Bash splits words only
+ * at blanks and operators, so two words with nothing between them are one, and a trailing `$`
+ * takes the name that follows as an expansion. Where that join cannot be made, the command is not
+ * read from the pieces.
  */
-function joinSplitExpansions(cx: BuildContext, words: Word[]): Word[] {
+function joinSplitExpansions(cx: BuildContext, words: Word[]): Word[] | null {
   if (words.length < 2) return words;
   const out: Word[] = [];
   for (const w of words) {
     const prev = out[out.length - 1];
-    const joined = prev && w.range.start === prev.range.end && endsWithDollar(cx, prev) ? joinWords(cx, prev, w) : null;
-    if (joined) out[out.length - 1] = joined;
-    else out.push(w);
+    if (!prev || w.range.start !== prev.range.end) {
+      out.push(w);
+      continue;
+    }
+    const joined = joinWords(cx, prev, w);
+    if (!joined) return null;
+    out[out.length - 1] = joined;
   }
   return out;
 }

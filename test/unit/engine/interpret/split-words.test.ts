@@ -44,3 +44,22 @@ describe.each(['native', 'wasm'] as const)('an assignment split from its word by
     expect(runScenario(parser, 'time GIT_WORK_TREE=. git checkout -- README.md').verdict.decision).toBe('allow');
   });
 });
+
+describe.each(['native', 'wasm'] as const)('an argument the grammar ends at `=` before a backquote (%s)', (backend) => {
+  let parser: BashParser;
+  beforeAll(async () => {
+    parser = await getParser(backend);
+  });
+
+  it('`env X=`cmd`/y git ...` gives git that environment, as bash does', () => {
+    const v = runScenario(parser, 'env GIT_DIR=`echo /home/dev/repo`/.git git commit --allow-empty -m x').verdict;
+    expect(v.decision).toBe('deny');
+    expect(v.findings.map((f) => f.rule)).toContain('BG2001');
+    expect(runScenario(parser, 'env GIT_DIR=`echo .git` git log -1').verdict.decision).toBe('allow');
+  });
+
+  it('touching words join into one, whatever splits them', () => {
+    expect(runScenario(parser, 'touch a=`echo /home/dev/repo`/x').verdict.decision).toBe('allow');
+    expect(runScenario(parser, 'touch /home/dev/`echo repo`/x').verdict.decision).toBe('deny');
+  });
+});
