@@ -328,8 +328,28 @@ function describeRegion(r: Region, ctx: PolicyContext): string {
   return r.kind === 'worktree' ? `which reaches outside the worktree ${ctx.root}` : `outside the worktree ${ctx.root}`;
 }
 
-/** Which checkout a git invocation really acts on. */
-function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs): { kind: RegionKind | 'unknown'; root: string } {
+type GitTarget = { kind: RegionKind | 'unknown'; root: string };
+
+/**
+ * Which checkout a git invocation really acts on: its repository (the index, HEAD and refs it
+ * writes) and its work tree (the files), whichever lies outside the worktree. A work tree named
+ * by --work-tree or GIT_WORK_TREE does not choose the repository: without --git-dir or GIT_DIR git
+ * still finds it from the directory it runs in, so `cd ..; GIT_WORK_TREE=$OLDPWD git add -A`
+ * writes the main checkout's index, and `git --git-dir=.git --work-tree=../.. checkout -- :/f`
+ * this worktree's files into the main checkout.
+ */
+function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs): GitTarget {
+  const repo = repositoryTarget(e, ctx, regions, fs);
+  if (e.workTree === null) return repo;
+  const tree: GitTarget = e.workTree.includes(HOLE) ? { kind: 'unknown', root: displayPath(e.workTree) } : regionOfDir(resolvePhysical(e.workTree, fs), regions);
+  if (repo.kind === 'unknown' || tree.kind === 'worktree') return repo;
+  if (tree.kind === 'unknown' || repo.kind === 'worktree') return tree;
+  // Neither is this worktree: a checkout's region over a scratch or allowed one.
+  return repo.kind === 'main' || repo.kind === 'sibling' || tree.kind === 'scratch' || tree.kind === 'allowed' || tree.kind === 'device' ? repo : tree;
+}
+
+/** The repository a git invocation acts on, as the checkout it belongs to. */
+function repositoryTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: PhysicalFs): GitTarget {
   const l = ctx.layout;
   if (e.gitDir !== null) {
     if (e.gitDir.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.gitDir) };
@@ -341,12 +361,8 @@ function gitTarget(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phys
       }
       for (const s of l.siblings) if (gd === s.gitDir || (s.root && gd === `${s.root}/.git`)) return { kind: 'sibling', root: s.root ?? s.gitDir };
     }
-    if (e.workTree !== null && !e.workTree.includes(HOLE)) return regionOfDir(resolvePhysical(e.workTree, fs), regions);
+    // A repository outside every checkout (a bare one in a scratch dir): where its files go is the work tree's question.
     return regionOfDir(gd, regions);
-  }
-  if (e.workTree !== null) {
-    if (e.workTree.includes(HOLE)) return { kind: 'unknown', root: displayPath(e.workTree) };
-    return regionOfDir(resolvePhysical(e.workTree, fs), regions);
   }
   if (e.dir !== null && e.dir.includes(HOLE)) {
     // `cd "$(mktemp -d)"; git init; git add`: somewhere under a scratch directory that holds no
