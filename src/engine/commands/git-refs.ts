@@ -18,6 +18,16 @@ export function refSpaceOf(ref: string): RefSpace {
   return 'other';
 }
 
+/**
+ * A ref each worktree has its own of (git-worktree(1), "Refs"): HEAD, a pseudo-ref (ORIG_HEAD,
+ * FETCH_HEAD, any all-caps top-level name), refs/worktree/, refs/bisect/, refs/rewritten/. Written
+ * through HEAD, the branch HEAD names moves, as a commit moves it. Not `main-worktree/HEAD` or
+ * `worktrees/<name>/HEAD`: those name another checkout's.
+ */
+export function ownRef(ref: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(ref) || /^refs\/(?:worktree|bisect|rewritten)\//.test(ref);
+}
+
 /** A ref name as git writes it: the branch name for `refs/heads/X`, else null. */
 export function branchOf(ref: string, bare: 'branch' | 'other'): string | null {
   if (ref.includes(HOLE)) return HOLE;
@@ -61,13 +71,19 @@ export function refMoves(sub: string | null, args: Field[] | string[]): { branch
       if (flag('--stdin')) return { branches: [HOLE], shared: 'refs' };
       const o = ops(['-m']);
       const ref = o[0];
-      if (!ref) return null;
+      if (!ref || ownRef(ref)) return null;
       const b = branchOf(ref, 'other');
       return { branches: b === null ? [] : [b], shared: b === null ? `the ref ${ref}` : 'branches' };
     }
     case 'symbolic-ref': {
       const o = ops(['-m']);
       if (o.length < 2 && !flag('-d', '--delete')) return null;
+      // `symbolic-ref HEAD refs/heads/X`: the commits made here from now on move X, as after `checkout --ignore-other-worktrees X`.
+      if (o[0] === 'HEAD' && o[1] !== undefined) {
+        const target = branchOf(o[1], 'other');
+        return target === null ? { branches: [], shared: `the ref ${o[1]}, which HEAD then names` } : { branches: [target], shared: 'branches' };
+      }
+      if (ownRef(o[0] ?? '')) return null;
       const b = branchOf(o[0] ?? '', 'other');
       return { branches: b === null ? [] : [b], shared: `the ref ${o[0]}` };
     }

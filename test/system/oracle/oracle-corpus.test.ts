@@ -47,7 +47,7 @@ function escapes(r: OracleResult): string[] {
  * is missing (a fresh clone elsewhere), its cases are skipped with the reason; under
  * BASHGUARD_REQUIRE_ALL=1 (.ci/run) they fail. Any other missing program is a labelling bug.
  */
-const OPTIONAL_PROGRAMS = ['rsync', 'ruby', 'parallel', 'zsh', 'gawk', 'unbuffer', 'sqlite3', 'openssl', 'cpio', 'gcc', 'pigz', 'tclsh', 'fakeroot', 'strace', 'ed'];
+const OPTIONAL_PROGRAMS = ['rsync', 'ruby', 'parallel', 'zsh', 'gawk', 'unbuffer', 'sqlite3', 'openssl', 'cpio', 'gcc', 'pigz', 'tclsh', 'fakeroot', 'strace', 'ed', 'dos2unix'];
 
 /** The programs in `program not installed: a, b` that .ci/run installs, when all of them are. */
 function missingOptional(skipped: string | undefined): string[] | null {
