@@ -25,9 +25,10 @@ const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
 
 /**
  * Runs the code that evaluating `text` runs, in it and through the variables it names. `how`:
- * `source` text's own substitutions the analysis runs already; a `value`'s subscripts and a
- * `subscript` as written are expanded by bash (their substitutions run, also where the subscript is
- * then refused).
+ * `source` text's own substitutions the analysis runs already, from the IR (an expression or a
+ * subscript written in the command); a `value`'s subscripts and a `subscript` given as a value are
+ * expanded by bash (their substitutions run, also where the subscript is then refused), so that
+ * text is parsed here.
  */
 export function arithmeticCode(host: ArithHost, text: string, st: State, range: Range, how: ArithText): void {
   if (how === 'subscript' && /\$\(|`/.test(text)) host.runNested(`: ${text}`, st, range, 'an array subscript');

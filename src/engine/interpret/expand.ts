@@ -280,6 +280,21 @@ interface ParamResult {
 
 const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
 
+/**
+ * The code bash runs when it expands a subscript and evaluates it as arithmetic. As written
+ * (`${a[$(cmd)]}`, `a[$(cmd)]=v`): its parsed word, whose substitutions run here like any other
+ * word's; only the names in `text` are followed further. Given as a value (`${!r}` with
+ * r='a[$(cmd)]'): `text` alone, which ./arith-code.ts parses.
+ */
+export function subscriptCode(word: Word | undefined, text: string, st: State, hooks: ExpandHooks, range: Range): void {
+  if (!word) {
+    hooks.arithmetic?.(text, st, range, 'subscript');
+    return;
+  }
+  if (word.parts.some((p) => p.kind !== 'text')) expandScalar(word, st, hooks);
+  hooks.arithmetic?.(text, st, range, 'source');
+}
+
 /** The elements of an array variable (a scalar is an array of one), or null when unknown. */
 function arrayOf(st: State, name: string, hooks: ExpandHooks): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[]; guessed: boolean } | null {
   const resolved = resolveNameref(st, name);
@@ -326,7 +341,7 @@ function paramValue(
   let op = part.op;
   if (op?.startsWith('[]')) op = op.slice(2) || null;
   const sub = SUBSCRIPT.exec(part.name);
-  if (sub) hooks.arithmetic?.(sub[2]!, st, word.range, 'subscript');
+  if (sub) subscriptCode(part.subscript, sub[2]!, st, hooks, word.range);
   const isLength = op === '#' && part.arg === null && part.text.startsWith('${#');
   if (op === '!' && part.arg === null && !sub) {
     // `${!name}`: the variable whose name is name's value.

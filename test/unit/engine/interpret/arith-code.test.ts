@@ -1,0 +1,59 @@
+/**
+ * Arithmetic runs code (src/engine/interpret/arith-code.ts): a subscript written in the command
+ * runs its substitutions from the IR, at their own place in the source; a subscript or expression
+ * that is a runtime value is parsed at analysis time. What bash does in each case was checked
+ * with bash 5.2 (`bash -c`, then the files it left).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { runScenario } from '../../../helpers/scenario.js';
+
+let parser: BashParser;
+beforeAll(async () => {
+  parser = await getParser('native');
+});
+
+const run = (cmd: string) => runScenario(parser, cmd).verdict;
+const decide = (cmd: string) => run(cmd).decision;
+
+describe('a subscript as written runs its substitutions from the IR', () => {
+  it.each([
+    'a=(1); echo ${a[$(touch ../../README.md)]}',
+    'a[$(touch ../../README.md)+1]=v',
+    'declare -A m; m[`touch ../../README.md`]=1',
+    'f() { local a[$(touch ../../README.md)]=1; }; f',
+    'echo "${a[1+$((2*$(touch ../../README.md)))]:-x}"',
+  ])('%s: the write is found where the substitution is written', (cmd) => {
+    const v = run(cmd);
+    expect(v.decision).toBe('deny');
+    const at = v.findings.find((f) => f.rule === 'BG1002')!.range;
+    expect(cmd.slice(at.start, at.end)).toBe('touch ../../README.md');
+  });
+
+  it('an assignment in a subscript (`${x:=v}`) sets the variable, as bash expands it', () => {
+    // (an associative array's key is no arithmetic: `../..` as an index would end bash's script)
+    expect(decide('declare -A m; echo ${m[${x:=../..}]}; touch $x/f')).toBe('deny');
+    expect(decide('declare -A m; echo ${m[${x:=src}]}; touch $x/f')).toBe('allow');
+  });
+
+  it('`<(cmd)` in a subscript is text to bash (an arithmetic syntax error): cmd never runs', () => {
+    expect(decide('a=(1); echo ${a[<(touch ../../README.md)]}')).toBe('allow');
+    expect(decide('declare -A m; m[<(touch ../../README.md)]=1')).toBe('allow');
+  });
+
+  it('the variables a written subscript names are still evaluated, through their values', () => {
+    expect(decide("x='b[$(touch ../../README.md)]'; a=(1); echo ${a[x+$(true)]}")).toBe('deny');
+    expect(decide("x='b[$(touch notes.txt)]'; a=(1); echo ${a[x+$(true)]}")).toBe('allow');
+  });
+});
+
+describe('a subscript given as a value is parsed at analysis time', () => {
+  it.each([
+    ["r='a[$(touch ../../README.md)]'; echo ${!r}", 'deny'],
+    ["r='a[$(touch notes.txt)]'; echo ${!r}", 'allow'],
+    ["read 'a[$(touch ../../README.md)]' <<< x", 'deny'],
+    ["printf -v 'a[$(touch ../../README.md)]' x", 'deny'],
+  ])('%s: %s', (cmd, want) => {
+    expect(decide(cmd)).toBe(want);
+  });
+});
