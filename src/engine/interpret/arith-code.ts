@@ -12,11 +12,13 @@
 import type { Range } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import { getVar, type State } from '../shell/state.js';
+import { displayPath } from '../shell/paths.js';
 import { resolveNameref } from './expand.js';
 import type { ArithText } from '../commands/context.js';
 
 export interface ArithHost {
   runNested(source: string, st: State, range: Range, label: string): void;
+  dynamicProblem(reason: string, text: string, range: Range): void;
 }
 
 /** bash gives up at 1024 levels ("expression recursion level exceeded"); values this deep are contrived. */
@@ -31,7 +33,7 @@ const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
  * text is parsed here.
  */
 export function arithmeticCode(host: ArithHost, text: string, st: State, range: Range, how: ArithText): void {
-  if (how === 'subscript' && /\$\(|`/.test(text)) host.runNested(`: ${text}`, st, range, 'an array subscript');
+  if (how === 'subscript') subscriptText(host, text, st, range, 'an array subscript');
   if (!text.includes('[') && !/[A-Za-z_]/.test(text)) return;
   evaluate(host, text, st, range, how !== 'value', 0, new Set());
 }
@@ -39,9 +41,7 @@ export function arithmeticCode(host: ArithHost, text: string, st: State, range: 
 function evaluate(host: ArithHost, text: string, st: State, range: Range, source: boolean, depth: number, seen: Set<string>): void {
   if (depth > MAX_DEPTH) return;
   if (!source) {
-    for (const sub of subscripts(text)) {
-      if (/\$\(|`/.test(sub) && !sub.includes(HOLE)) host.runNested(`: ${sub}`, st, range, 'arithmetic evaluation');
-    }
+    for (const sub of subscripts(text)) subscriptText(host, sub, st, range, 'arithmetic evaluation');
   }
   for (const m of text.matchAll(NAME)) {
     const name = resolveNameref(st, m[0]);
@@ -55,6 +55,17 @@ function evaluate(host: ArithHost, text: string, st: State, range: Range, source
       evaluate(host, value, st, range, false, depth + 1, seen);
     }
   }
+}
+
+/**
+ * A subscript known only as text (a value, or part of one), which bash expands: the substitutions
+ * in it run, parsed here. Where part of the text is not known statically, the code around it is
+ * not either (a hole may close the substitution and start another command), as for `eval`.
+ */
+function subscriptText(host: ArithHost, sub: string, st: State, range: Range, label: string): void {
+  if (!/\$\(|`/.test(sub)) return;
+  if (sub.includes(HOLE)) host.dynamicProblem(`${label} runs a command substitution not known statically`, displayPath(sub), range);
+  else host.runNested(`: ${sub}`, st, range, label);
 }
 
 /** The subscripts of the array references (`name[...]`) in an expression, brackets matched. */

@@ -56,4 +56,14 @@ describe('a subscript given as a value is parsed at analysis time', () => {
   ])('%s: %s', (cmd, want) => {
     expect(decide(cmd)).toBe(want);
   });
+
+  it('a substitution in such a value with a part not known statically is dynamic code, never dropped', () => {
+    for (const cmd of ['x="a[\\$(touch ../../README.md$f)]"; echo $((x))', 'read "a[\\$(touch ../../README.md$f)]" <<< x']) {
+      const v = run(cmd);
+      expect(v.decision, cmd).toBe('ask');
+      expect(v.findings.map((f) => f.rule), cmd).toContain('BG4002');
+    }
+    // A value not known statically is taken to hold no such subscript (docs/limits.md).
+    expect(decide('x="a[$f]"; echo $((x))')).toBe('allow');
+  });
 });
