@@ -13,6 +13,7 @@ import type { Range } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import { getVar, type State } from '../shell/state.js';
 import { displayPath } from '../shell/paths.js';
+import { mayRunCommandSubstitution } from '../shell/code-text.js';
 import { resolveNameref } from './expand.js';
 import type { ArithText } from '../commands/context.js';
 
@@ -63,7 +64,7 @@ function evaluate(host: ArithHost, text: string, st: State, range: Range, source
  * not either (a hole may close the substitution and start another command), as for `eval`.
  */
 function subscriptText(host: ArithHost, sub: string, st: State, range: Range, label: string): void {
-  if (!/\$\(|`/.test(sub)) return;
+  if (!mayRunCommandSubstitution(sub)) return;
   if (sub.includes(HOLE)) host.dynamicProblem(`${label} runs a command substitution not known statically`, displayPath(sub), range);
   else host.runNested(`: ${sub}`, st, range, label);
 }

@@ -8,6 +8,7 @@ import { HOLE, type Evidence } from '../effects/types.js';
 import type { Field } from '../shell/field.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import { getVar, putVar, type State } from '../shell/state.js';
+import { mayRunCommandSubstitution } from '../shell/code-text.js';
 import type { ArithText } from '../commands/context.js';
 
 export type { Field } from '../shell/field.js';
@@ -389,7 +390,7 @@ function paramValue(
     if (known && !known.value.includes(HOLE)) return { ...known, value: String(known.value.length) };
     return { value: HOLE, confidence: 'possible', evidence: note(`\${#${part.name}} cannot be computed statically`) };
   }
-  if (op === '@' && part.arg?.text === 'P' && known && /\$\(|`/.test(known.value)) hooks.promptCode?.(known.value, st, word.range);
+  if (op === '@' && part.arg?.text === 'P' && known && mayRunCommandSubstitution(known.value)) hooks.promptCode?.(known.value, st, word.range);
   return withOperator(known, part, op, st, hooks, note);
 }
 

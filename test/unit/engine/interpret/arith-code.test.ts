@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { mayRunCommandSubstitution } from '../../../../src/engine/shell/code-text.js';
 import { runScenario } from '../../../helpers/scenario.js';
 
 let parser: BashParser;
@@ -44,6 +45,24 @@ describe('a subscript as written runs its substitutions from the IR', () => {
   it('the variables a written subscript names are still evaluated, through their values', () => {
     expect(decide("x='b[$(touch ../../README.md)]'; a=(1); echo ${a[x+$(true)]}")).toBe('deny');
     expect(decide("x='b[$(touch notes.txt)]'; a=(1); echo ${a[x+$(true)]}")).toBe('allow');
+  });
+});
+
+describe('text bash expands later: a command substitution in it runs, a process substitution does not', () => {
+  it('mayRunCommandSubstitution', () => {
+    expect(['$(id)', 'a[$((1+2))]', 'a[`id`]', 'x$(']).toEqual(['$(id)', 'a[$((1+2))]', 'a[`id`]', 'x$('].filter(mayRunCommandSubstitution));
+    expect(['<(id)', '>(id)', '$id', '${a[1]}', 'a[1]', '$ (id)'].filter(mayRunCommandSubstitution)).toEqual([]);
+  });
+
+  // bash 5.2 runs none of these `<(...)`: a subscript is an arithmetic syntax error, a prompt shows the text.
+  it.each([
+    ["x='a[<(touch ../../README.md)]'; echo $((x))", "x='a[$(touch ../../README.md)]'; echo $((x))"],
+    ["read 'a[<(touch ../../README.md)]' <<< x", "read 'a[$(touch ../../README.md)]' <<< x"],
+    ["x='<(touch ../../README.md)'; echo ${x@P}", "x='$(touch ../../README.md)'; echo ${x@P}"],
+    ["PS4='<(touch ../../README.md) '; set -x; true", "PS4='$(touch ../../README.md) '; set -x; true"],
+  ])('%s: allowed (its twin with $(...) is not)', (proc, cmd) => {
+    expect(decide(proc)).toBe('allow');
+    expect(decide(cmd)).not.toBe('allow');
   });
 });
 
