@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getParser, type BashParser } from '../../../../src/engine/parse/index.js';
+import { MAX_ARITH_DEPTH } from '../../../../src/engine/interpret/arith-code.js';
 import { mayRunCommandSubstitution } from '../../../../src/engine/shell/code-text.js';
 import { runScenario } from '../../../helpers/scenario.js';
 
@@ -84,5 +85,34 @@ describe('a subscript given as a value is parsed at analysis time', () => {
     }
     // A value not known statically is taken to hold no such subscript (docs/limits.md).
     expect(decide('x="a[$f]"; echo $((x))')).toBe('allow');
+  });
+});
+
+describe('values naming values, deeper than the analysis follows', () => {
+  /** `v0=v1; v1=v2; ...`: `links` variables, the last holding `code`; then `$((v0))` (bash follows 1024 levels). */
+  const chain = (links: number, code: string) => {
+    const vars = Array.from({ length: links - 1 }, (_, i) => `v${i}=v${i + 1}`);
+    return `${vars.join('; ')}; v${links - 1}='a[$(${code})]'; echo $((v0))`;
+  };
+
+  it('a chain the analysis follows to its end runs the code there', () => {
+    expect(decide(chain(MAX_ARITH_DEPTH, 'touch ../../README.md'))).toBe('deny');
+    expect(decide(chain(MAX_ARITH_DEPTH, 'touch notes.txt'))).toBe('allow');
+  });
+
+  it('one level deeper is an analysis limit (ask), never a silent allow', () => {
+    for (const code of ['touch ../../README.md', 'touch notes.txt']) {
+      const v = run(chain(MAX_ARITH_DEPTH + 1, code));
+      expect(v.decision).toBe('ask');
+      const limit = v.findings.filter((f) => f.rule === 'BG0002');
+      expect(limit).toHaveLength(1);
+      expect(limit[0]!.message).toContain(`more than ${MAX_ARITH_DEPTH} levels deep (at v${MAX_ARITH_DEPTH})`);
+    }
+  });
+
+  it('many names side by side, or names that name each other in a loop, are no limit', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `v${i}`);
+    expect(decide(`${names.map((n) => `${n}=${n}x; ${n}x=1`).join('; ')}; echo $((${names.join('+')}))`)).toBe('allow');
+    expect(decide('a=b; b=a; echo $((a))')).toBe('allow');
   });
 });
