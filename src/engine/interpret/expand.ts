@@ -280,6 +280,8 @@ interface ParamResult {
 }
 
 const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
+/** The operators that test whether a parameter is set (or null): `-`, `=`, `+`, `?`, each also with `:`. */
+const DEFAULT_OPS = /^:?[-=+?]$/;
 
 /**
  * The code bash runs when it expands a subscript and evaluates it as arithmetic. As written
@@ -359,6 +361,8 @@ function paramValue(
     const arr = arrayOf(st, base, hooks);
     const all = index === '@' || index === '*';
     if (arr === null) {
+      // `${a[1]:-w}` of an array the command did not set: decided as for an unset scalar.
+      if (op !== null && DEFAULT_OPS.test(op)) return withOperator(null, part, op, st, hooks, note);
       return { value: HOLE, confidence: 'likely', evidence: note(`\${${part.name}} is not set by the command`) };
     }
     if (op === '!' && all) {
@@ -370,6 +374,12 @@ function paramValue(
       const values = arr.entries.map(([, v]) => v);
       if (arr.partial) values.push(HOLE);
       if (op === null) return { value: values.join(' '), fields: values, joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
+      if (DEFAULT_OPS.test(op)) {
+        // `${a[@]:-w}` tests the whole expansion: unset without elements, null (`:`) when they join to ''.
+        const whole = arr.entries.length === 0 && !arr.partial ? null : { value: values.join(' '), confidence: arr.confidence, evidence: arr.evidence, ...(arr.guessed ? { guessed: true } : {}) };
+        const r = withOperator(whole, part, op, st, hooks, note, whole === null && !arr.guessed);
+        return whole !== null && r === whole ? { ...whole, fields: values, joined: index === '*' } : r;
+      }
       // An operator on every element: computed on known elements only.
       const each = values.map((v) => applyOp(op!, v, part, st, hooks));
       if (each.every((r) => r !== null)) return { value: each.join(' '), fields: each as string[], joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
@@ -396,9 +406,9 @@ function paramValue(
 
 /** A pattern operator on one known value, or null. */
 function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'param' }>, st: State, hooks: ExpandHooks): string | null {
-  if (value.includes(HOLE)) return null;
+  // (the word is expanded also for a value not known statically: its substitutions run)
   const pat = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
-  if (pat.value.includes(HOLE)) return null;
+  if (value.includes(HOLE) || pat.value.includes(HOLE)) return null;
   return patternOp(op, value, pat.value);
 }
 
@@ -468,6 +478,8 @@ function operatorValue(
     case '+': {
       if (known === null) return { value: '', confidence: 'likely', evidence: [] };
       if (isSet) return part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain', evidence: [] };
+      // Not known whether it is set and not empty: bash may expand the word, its substitutions run.
+      if (part.arg) expandScalar(part.arg, st, hooks);
       return { value: HOLE, confidence: 'possible', evidence: [] };
     }
     case ':?':
@@ -483,6 +495,8 @@ function operatorValue(
           if (r !== null) return { value: r, confidence: weakest(known.confidence, pat.confidence), evidence: known.evidence };
         }
       }
+      // Set, with a value not known statically: bash expands the word (its substitutions run).
+      else if (known !== null && part.arg) expandScalar(part.arg, st, hooks);
       return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
     }
   }
