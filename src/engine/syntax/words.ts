@@ -29,11 +29,12 @@ export function wordParts(cx: BuildContext, n: SyntaxNode, atStart: boolean): Wo
   if (n.missing) return [cx.unknownPart(n, `missing ${n.type}`)];
   switch (n.type) {
     case 'regex':
-      // `${v/'p'/r}`: a pattern's quotes are quote removal, not text (the grammar leaves the
-      // pattern one node).
-      if (!n.children.some((c) => c.named) && /['"\\]/.test(cx.text(n))) {
+      // `${v/'p'/r}`, `${v#$p}`: the grammar leaves the pattern one token, quotes and expansions
+      // unread (a pattern's quotes are quote removal, its `$p` a parameter, not text).
+      if (!n.children.some((c) => c.named) && /['"\\$`]/.test(cx.text(n))) {
         const parts = patternParts(cx.text(n));
         if (parts) return parts;
+        if (/\$[({[]|`/.test(cx.text(n))) return [cx.unknownPart(n, 'an expansion in a pattern the parser left unread')];
       }
       if (n.children.some((c) => c.named)) return concatParts(cx, n, atStart);
       return unquotedParts(cx.text(n), atStart);

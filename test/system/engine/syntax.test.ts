@@ -272,6 +272,20 @@ describe.each(Object.keys(parsers))('IR (%s)', (backend) => {
       if (sub.kind === 'command-sub') expect(strip(sub.body)).toEqual(seq(simple(['rm', 'x'])));
     });
 
+    it('a pattern the grammar leaves one token (`${x#$p}`) has its parameters read, as bash expands them', () => {
+      const arg = (src: string) => (wordParts(`echo ${src}`)[0] as Extract<WordPart, { kind: 'param' }>).arg!.parts;
+      const param = (name: string, quoted = false, text = `$${name}`) => ({ kind: 'param', name, op: null, arg: null, quoted, text });
+      expect(arg('${x#$p}')).toEqual([param('p')]);
+      expect(arg('${x%%${e}.*}')).toEqual([param('e', false, '${e}'), t('.*')]);
+      expect(arg('${x/#$1/r}')).toEqual([param('1'), t('/r')]);
+      expect(arg("${x//\\$p'$q'$'\\n'}")).toEqual([t('$', 'escape'), t('p'), t('$q', 'single'), t('\n', 'ansi-c')]);
+      expect(arg('${x%a$}')).toEqual([t('a$')]);
+      expect(bashOut("x='a$b\n'; p=a; echo \"${x#$p}|${x%$'\\n'}|${x#\\$p}\"")).toBe('$b\n|a$b|a$b\n\n');
+      // What only the parser can read is not taken as text: unknown, and a problem.
+      const s = script('echo ${x#$(rm f)} ${x%`rm g`}');
+      expect(s.problems.map((p) => p.reason)).toEqual(['an expansion in a pattern the parser left unread', 'an expansion in a pattern the parser left unread']);
+    });
+
     it('an assignment to an element keeps its subscript word; `declare` and `local` too', () => {
       const set = simpleOf('a[`rm y`]=v');
       expect(set.assigns[0]).toMatchObject({ name: 'a[`rm y`]', subscript: { text: '`rm y`' } });
