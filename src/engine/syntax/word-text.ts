@@ -44,7 +44,8 @@ export function unquotedParts(raw: string, atStart: boolean): WordPart[] {
 /**
  * A pattern the grammar leaves as one token (`${x#PAT}`, `${x/PAT/r}`, `[[ s =~ PAT ]]`), read as
  * bash reads it: single quotes, double quotes and backslash escapes give literal parts, `$'..'`
- * decoded text, and `$name`, `${name}`, `$1`, `$@` ... parameters, also inside double quotes.
+ * decoded text, and `$name`, `${name}`, `${a[1]}`, `$1`, `$@` ... parameters, also inside double
+ * quotes (a subscript only without expansions or quotes).
  * Null for what only the parser can read (a command substitution, `${x...}` with an operator)
  * and for an unclosed quote.
  */
@@ -58,7 +59,7 @@ export function patternParts(raw: string): WordPart[] | null {
   /** A parameter at raw[i] === '$': its length, or 0 when `$` is literal there, -1 when it cannot be read. */
   const param = (i: number, quoted: boolean): number => {
     const rest = raw.slice(i + 1);
-    const m = /^(?:([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])\})/.exec(rest);
+    const m = /^(?:([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]$`{}'"\\]*\])?|[0-9]+|[@*#?$!-])\})/.exec(rest);
     if (m) {
       parts.push({ kind: 'param', name: m[1] ?? m[2]!, op: null, arg: null, quoted, text: '$' + m[0] });
       return 1 + m[0].length;

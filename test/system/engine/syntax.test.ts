@@ -278,6 +278,7 @@ describe.each(Object.keys(parsers))('IR (%s)', (backend) => {
       expect(arg('${x#$p}')).toEqual([param('p')]);
       expect(arg('${x%%${e}.*}')).toEqual([param('e', false, '${e}'), t('.*')]);
       expect(arg('${x/#$1/r}')).toEqual([param('1'), t('/r')]);
+      expect(arg('${x//${m[1]}/r}')).toEqual([param('m[1]', false, '${m[1]}'), t('/r')]);
       expect(arg("${x//\\$p'$q'$'\\n'}")).toEqual([t('$', 'escape'), t('p'), t('$q', 'single'), t('\n', 'ansi-c')]);
       expect(arg('${x%a$}')).toEqual([t('a$')]);
       expect(bashOut("x='a$b\n'; p=a; echo \"${x#$p}|${x%$'\\n'}|${x#\\$p}\"")).toBe('$b\n|a$b|a$b\n\n');
