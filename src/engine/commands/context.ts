@@ -89,7 +89,8 @@ export interface CommandContext {
 
 /**
  * Where arithmetic text comes from (src/engine/interpret/arith-code.ts): the script's own
- * expression, a value (a variable's, an expanded operand), or an array subscript as written.
+ * expression or subscript (its substitutions run from the IR), a value (a variable's, an expanded
+ * operand), or an array subscript given as a value (`read 'a[$(cmd)]'`), which bash expands.
  */
 export type ArithText = 'source' | 'value' | 'subscript';
 

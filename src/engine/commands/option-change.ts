@@ -3,6 +3,7 @@ import { HOLE } from '../effects/types.js';
 import { displayPath } from '../shell/paths.js';
 import { optionChange, setShellOption } from '../shell/shell-options.js';
 import { getVar } from '../shell/state.js';
+import { mayRunCommandSubstitution } from '../shell/code-text.js';
 import type { BuiltinHost, Invocation } from './context.js';
 
 /** Keeps an option that changes resolution, or reports that the result is no longer known. */
@@ -14,7 +15,7 @@ export function changeOption(inv: Invocation, sh: BuiltinHost, name: string, on:
   // xtrace expands PS4 before every command it traces: its command substitutions run then.
   if (name === 'xtrace' && on) {
     const ps4 = getVar(inv.st, 'PS4');
-    if (ps4 && !ps4.fromEnvironment && /\$\(|`/.test(ps4.value)) {
+    if (ps4 && !ps4.fromEnvironment && mayRunCommandSubstitution(ps4.value)) {
       if (ps4.value.includes(HOLE)) sh.dynamicProblem('set -x expands PS4, which is not known statically', inv.shown, inv.range);
       else sh.possibly(() => sh.runTrap(`: ${ps4.value}`, inv.st, inv.range, 'PS4 (set -x)', false));
     }

@@ -12,48 +12,78 @@
 import type { Range } from '../syntax/ir.js';
 import { HOLE } from '../effects/types.js';
 import { getVar, type State } from '../shell/state.js';
+import { displayPath } from '../shell/paths.js';
+import { mayRunCommandSubstitution } from '../shell/code-text.js';
 import { resolveNameref } from './expand.js';
 import type { ArithText } from '../commands/context.js';
 
 export interface ArithHost {
   runNested(source: string, st: State, range: Range, label: string): void;
+  dynamicProblem(reason: string, text: string, range: Range): void;
+  limitProblem(reason: string, text: string, range: Range): void;
 }
 
-/** bash gives up at 1024 levels ("expression recursion level exceeded"); values this deep are contrived. */
-const MAX_DEPTH = 16;
+/**
+ * How deep a chain of values naming values is followed (bash gives up at 1024 levels, "expression
+ * recursion level exceeded", after running what it met on the way). Chains this deep are
+ * contrived; past it the analysis reports a limit instead of dropping what bash would run.
+ */
+export const MAX_ARITH_DEPTH = 16;
 const NAME = /(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*/g;
 
 /**
  * Runs the code that evaluating `text` runs, in it and through the variables it names. `how`:
- * `source` text's own substitutions the analysis runs already; a `value`'s subscripts and a
- * `subscript` as written are expanded by bash (their substitutions run, also where the subscript is
- * then refused).
+ * `source` text's own substitutions the analysis runs already, from the IR (an expression or a
+ * subscript written in the command); a `value`'s subscripts and a `subscript` given as a value are
+ * expanded by bash (their substitutions run, also where the subscript is then refused), so that
+ * text is parsed here.
  */
 export function arithmeticCode(host: ArithHost, text: string, st: State, range: Range, how: ArithText): void {
-  if (how === 'subscript' && /\$\(|`/.test(text)) host.runNested(`: ${text}`, st, range, 'an array subscript');
+  if (how === 'subscript') subscriptText(host, text, st, range, 'an array subscript');
   if (!text.includes('[') && !/[A-Za-z_]/.test(text)) return;
-  evaluate(host, text, st, range, how !== 'value', 0, new Set());
+  evaluate({ host, st, range, seen: new Set(), limited: false }, text, how !== 'value', 0);
 }
 
-function evaluate(host: ArithHost, text: string, st: State, range: Range, source: boolean, depth: number, seen: Set<string>): void {
-  if (depth > MAX_DEPTH) return;
+/** One evaluation: `seen` holds the variables already followed (each is evaluated once). */
+interface Walk {
+  host: ArithHost;
+  st: State;
+  range: Range;
+  seen: Set<string>;
+  limited: boolean;
+}
+
+function evaluate(w: Walk, text: string, source: boolean, depth: number): void {
   if (!source) {
-    for (const sub of subscripts(text)) {
-      if (/\$\(|`/.test(sub) && !sub.includes(HOLE)) host.runNested(`: ${sub}`, st, range, 'arithmetic evaluation');
-    }
+    for (const sub of subscripts(text)) subscriptText(w.host, sub, w.st, w.range, 'arithmetic evaluation');
   }
   for (const m of text.matchAll(NAME)) {
-    const name = resolveNameref(st, m[0]);
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const v = getVar(st, name);
+    const name = resolveNameref(w.st, m[0]);
+    if (w.seen.has(name)) continue;
+    w.seen.add(name);
+    const v = getVar(w.st, name);
     if (!v) continue;
     const values = v.array ? v.array.entries.map((e) => e[1]) : [v.value];
     for (const value of values) {
       if (/^\s*-?\d*\s*$/.test(value)) continue;
-      evaluate(host, value, st, range, false, depth + 1, seen);
+      if (depth < MAX_ARITH_DEPTH) evaluate(w, value, false, depth + 1);
+      else if (!w.limited) {
+        w.limited = true;
+        w.host.limitProblem(`arithmetic evaluation follows variables' values more than ${MAX_ARITH_DEPTH} levels deep (at ${name}): what it runs past that is not analyzed`, displayPath(value), w.range);
+      }
     }
   }
+}
+
+/**
+ * A subscript known only as text (a value, or part of one), which bash expands: the substitutions
+ * in it run, parsed here. Where part of the text is not known statically, the code around it is
+ * not either (a hole may close the substitution and start another command), as for `eval`.
+ */
+function subscriptText(host: ArithHost, sub: string, st: State, range: Range, label: string): void {
+  if (!mayRunCommandSubstitution(sub)) return;
+  if (sub.includes(HOLE)) host.dynamicProblem(`${label} runs a command substitution not known statically`, displayPath(sub), range);
+  else host.runNested(`: ${sub}`, st, range, label);
 }
 
 /** The subscripts of the array references (`name[...]`) in an expression, brackets matched. */

@@ -10,7 +10,7 @@ import { dropVar, getVar, putVar, type ArrayValue, type State, type Variable } f
 import { saveLocal } from '../shell/extras.js';
 import { displayPath } from '../shell/paths.js';
 import { unknownVariable } from '../shell/shell-options.js';
-import { expandScalar, expandWord, resolveNameref, subscriptKey, type ExpandHooks, type Field } from './expand.js';
+import { expandScalar, expandWord, resolveNameref, subscriptCode, subscriptKey, type ExpandHooks, type Field } from './expand.js';
 import type { DeclareFlags } from '../commands/context.js';
 
 /** What an assignment needs besides the state: expansion, and a place to report a variable bash computes itself. */
@@ -108,7 +108,7 @@ export function assignVariable(host: AssignHost, st: State, a: Assignment, value
     const base = resolveNameref(st, sub[1]!);
     const prev = getVar(st, base);
     const arr: ArrayValue = prev?.array ? { ...prev.array, entries: prev.array.entries.slice() } : { assoc: !!flags.assoc, entries: prev ? [['0', prev.value]] : [], partial: false };
-    host.arithmetic?.(sub[2]!, st, a.range, 'subscript');
+    subscriptCode(a.subscript, sub[2]!, st, host, a.range);
     const key = subscriptKey(st, sub[2]!, arr.assoc, arr.partial ? null : arr.entries.length, host);
     const v = value?.value ?? '';
     if (key === null) {

@@ -8,6 +8,7 @@ import { HOLE, type Evidence } from '../effects/types.js';
 import type { Field } from '../shell/field.js';
 import { weakest, type Confidence } from '../effects/confidence.js';
 import { getVar, putVar, type State } from '../shell/state.js';
+import { mayRunCommandSubstitution } from '../shell/code-text.js';
 import type { ArithText } from '../commands/context.js';
 
 export type { Field } from '../shell/field.js';
@@ -279,6 +280,23 @@ interface ParamResult {
 }
 
 const SUBSCRIPT = /^([A-Za-z_][A-Za-z0-9_]*)\[([\s\S]*)\]$/;
+/** The operators that test whether a parameter is set (or null): `-`, `=`, `+`, `?`, each also with `:`. */
+const DEFAULT_OPS = /^:?[-=+?]$/;
+
+/**
+ * The code bash runs when it expands a subscript and evaluates it as arithmetic. As written
+ * (`${a[$(cmd)]}`, `a[$(cmd)]=v`): its parsed word, whose substitutions run here like any other
+ * word's; only the names in `text` are followed further. Given as a value (`${!r}` with
+ * r='a[$(cmd)]'): `text` alone, which ./arith-code.ts parses.
+ */
+export function subscriptCode(word: Word | undefined, text: string, st: State, hooks: ExpandHooks, range: Range): void {
+  if (!word) {
+    hooks.arithmetic?.(text, st, range, 'subscript');
+    return;
+  }
+  if (word.parts.some((p) => p.kind !== 'text')) expandScalar(word, st, hooks);
+  hooks.arithmetic?.(text, st, range, 'source');
+}
 
 /** The elements of an array variable (a scalar is an array of one), or null when unknown. */
 function arrayOf(st: State, name: string, hooks: ExpandHooks): { entries: [string, string][]; assoc: boolean; partial: boolean; confidence: Confidence; evidence: Evidence[]; guessed: boolean } | null {
@@ -326,7 +344,7 @@ function paramValue(
   let op = part.op;
   if (op?.startsWith('[]')) op = op.slice(2) || null;
   const sub = SUBSCRIPT.exec(part.name);
-  if (sub) hooks.arithmetic?.(sub[2]!, st, word.range, 'subscript');
+  if (sub) subscriptCode(part.subscript, sub[2]!, st, hooks, word.range);
   const isLength = op === '#' && part.arg === null && part.text.startsWith('${#');
   if (op === '!' && part.arg === null && !sub) {
     // `${!name}`: the variable whose name is name's value.
@@ -343,6 +361,8 @@ function paramValue(
     const arr = arrayOf(st, base, hooks);
     const all = index === '@' || index === '*';
     if (arr === null) {
+      // `${a[1]:-w}` of an array the command did not set: decided as for an unset scalar.
+      if (op !== null && DEFAULT_OPS.test(op)) return withOperator(null, part, op, st, hooks, note);
       return { value: HOLE, confidence: 'likely', evidence: note(`\${${part.name}} is not set by the command`) };
     }
     if (op === '!' && all) {
@@ -354,6 +374,12 @@ function paramValue(
       const values = arr.entries.map(([, v]) => v);
       if (arr.partial) values.push(HOLE);
       if (op === null) return { value: values.join(' '), fields: values, joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
+      if (DEFAULT_OPS.test(op)) {
+        // `${a[@]:-w}` tests the whole expansion: unset without elements, null (`:`) when they join to ''.
+        const whole = arr.entries.length === 0 && !arr.partial ? null : { value: values.join(' '), confidence: arr.confidence, evidence: arr.evidence, ...(arr.guessed ? { guessed: true } : {}) };
+        const r = withOperator(whole, part, op, st, hooks, note, whole === null && !arr.guessed);
+        return whole !== null && r === whole ? { ...whole, fields: values, joined: index === '*' } : r;
+      }
       // An operator on every element: computed on known elements only.
       const each = values.map((v) => applyOp(op!, v, part, st, hooks));
       if (each.every((r) => r !== null)) return { value: each.join(' '), fields: each as string[], joined: index === '*', confidence: arr.confidence, evidence: arr.evidence };
@@ -374,15 +400,15 @@ function paramValue(
     if (known && !known.value.includes(HOLE)) return { ...known, value: String(known.value.length) };
     return { value: HOLE, confidence: 'possible', evidence: note(`\${#${part.name}} cannot be computed statically`) };
   }
-  if (op === '@' && part.arg?.text === 'P' && known && /\$\(|`/.test(known.value)) hooks.promptCode?.(known.value, st, word.range);
+  if (op === '@' && part.arg?.text === 'P' && known && mayRunCommandSubstitution(known.value)) hooks.promptCode?.(known.value, st, word.range);
   return withOperator(known, part, op, st, hooks, note);
 }
 
 /** A pattern operator on one known value, or null. */
 function applyOp(op: string, value: string, part: Extract<WordPart, { kind: 'param' }>, st: State, hooks: ExpandHooks): string | null {
-  if (value.includes(HOLE)) return null;
+  // (the word is expanded also for a value not known statically: its substitutions run)
   const pat = part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain' as Confidence, evidence: [] };
-  if (pat.value.includes(HOLE)) return null;
+  if (value.includes(HOLE) || pat.value.includes(HOLE)) return null;
   return patternOp(op, value, pat.value);
 }
 
@@ -452,6 +478,8 @@ function operatorValue(
     case '+': {
       if (known === null) return { value: '', confidence: 'likely', evidence: [] };
       if (isSet) return part.arg ? expandScalar(part.arg, st, hooks) : { value: '', confidence: 'certain', evidence: [] };
+      // Not known whether it is set and not empty: bash may expand the word, its substitutions run.
+      if (part.arg) expandScalar(part.arg, st, hooks);
       return { value: HOLE, confidence: 'possible', evidence: [] };
     }
     case ':?':
@@ -467,6 +495,8 @@ function operatorValue(
           if (r !== null) return { value: r, confidence: weakest(known.confidence, pat.confidence), evidence: known.evidence };
         }
       }
+      // Set, with a value not known statically: bash expands the word (its substitutions run).
+      else if (known !== null && part.arg) expandScalar(part.arg, st, hooks);
       return { value: HOLE, confidence: 'possible', evidence: note(`\${${part.name}${op}...} cannot be computed statically`) };
     }
   }

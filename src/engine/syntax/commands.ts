@@ -10,7 +10,7 @@ import type { BuildContext } from './context.js';
 import type { Assignment, Command, Quoting, Redirect, Word, WordPart } from './ir.js';
 import { redirect, withSpilled } from './redirects.js';
 import { assignmentTildes, mergeText } from './word-text.js';
-import { concatParts, literalWord, word } from './words.js';
+import { concatParts, literalWord, subscriptWord, word } from './words.js';
 
 const DECLARATION_BUILTINS = new Set(['export', 'local', 'declare', 'readonly', 'typeset']);
 
@@ -196,7 +196,9 @@ function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
   const valueNode = n.children.find((c) => c.field === 'value');
   const op = n.children.find((c) => !c.named && (c.type === '=' || c.type === '+='));
   const name = nameNode ? cx.text(nameNode) : '';
-  if (!valueNode) return { name, append: op?.type === '+=', value: null, unknownValue: false, range: cx.range(n) };
+  const index = nameNode?.type === 'subscript' ? subscriptWord(cx, nameNode) : null;
+  const subscript = index ? { subscript: index } : {};
+  if (!valueNode) return { name, append: op?.type === '+=', value: null, unknownValue: false, ...subscript, range: cx.range(n) };
   if (valueNode.type === 'array') {
     const kids = valueNode.children.filter((c) => c.named && c.type !== 'comment');
     // `([k]=$HOME/repo)`: the grammar reads `$HOME` as plain word text and `/repo` as an element of
@@ -204,10 +206,10 @@ function assignment(cx: BuildContext, n: SyntaxNode): Assignment {
     // an element, are misread: the array's value is not known.
     const misread = kids.some((c, i) => (i > 0 && c.start === kids[i - 1]!.end) || (c.type === 'concatenation' && c.children.some((w) => w.type === 'word' && /(^|[^\\])[$`]/.test(cx.text(w)))));
     const elements = misread || kids.some((c) => c.type === 'ERROR') ? undefined : kids.map((c) => word(cx, c));
-    return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), range: cx.range(n) };
+    return { name, append: op?.type === '+=', value: null, unknownValue: true, ...(elements ? { elements } : {}), ...subscript, range: cx.range(n) };
   }
   const value = word(cx, valueNode);
-  return { name, append: op?.type === '+=', value: { ...value, parts: assignmentTildes(value.parts, false) }, unknownValue: false, range: cx.range(n) };
+  return { name, append: op?.type === '+=', value: { ...value, parts: assignmentTildes(value.parts, false) }, unknownValue: false, ...subscript, range: cx.range(n) };
 }
 
 export function list(cx: BuildContext, n: SyntaxNode): Command {

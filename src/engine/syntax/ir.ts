@@ -22,8 +22,12 @@ export type WordPart =
   | { kind: 'text'; value: string; quoting: Quoting }
   /** `~` or `~user` at the start of an unquoted word. */
   | { kind: 'tilde'; user: string }
-  /** `$X`, `${X}`, `${X:-word}`, `$1`, `$@` ... `op` is the operator text, `arg` its word. */
-  | { kind: 'param'; name: string; op: string | null; arg: Word | null; quoted: boolean; text: string }
+  /**
+   * `$X`, `${X}`, `${X:-word}`, `$1`, `$@` ... `op` is the operator text, `arg` its word. `${a[k]}`:
+   * `name` is `a[k]` as written and `subscript` the word `k`, which bash expands (its command
+   * substitutions run) before it looks the element up.
+   */
+  | { kind: 'param'; name: string; op: string | null; arg: Word | null; quoted: boolean; text: string; subscript?: Word }
   | { kind: 'command-sub'; body: Command; quoted: boolean; text: string }
   | { kind: 'process-sub'; body: Command; direction: '<' | '>'; text: string }
   | { kind: 'arith'; text: string; quoted: boolean; subs: Command[] }
@@ -46,6 +50,8 @@ export interface Assignment {
   unknownValue: boolean;
   /** `a=(x y)`, `m=([k]=v)`: the elements as written (a `[k]=` prefix stays in the word). */
   elements?: Word[];
+  /** `a[k]=v` as written: the word `k` (the name keeps the text `a[k]`), which bash expands when it assigns. */
+  subscript?: Word;
   range: Range;
 }
 

@@ -42,8 +42,12 @@ export function unquotedParts(raw: string, atStart: boolean): WordPart[] {
 }
 
 /**
- * A pattern word with quotes and backslashes: single quotes, double quotes without expansions
- * inside, and backslash escapes give literal parts. Null when a double-quoted part expands.
+ * A pattern the grammar leaves as one token (`${x#PAT}`, `${x/PAT/r}`, `[[ s =~ PAT ]]`), read as
+ * bash reads it: single quotes, double quotes and backslash escapes give literal parts, `$'..'`
+ * decoded text, and `$name`, `${name}`, `${a[1]}`, `$1`, `$@` ... parameters, also inside double
+ * quotes (a subscript only without expansions or quotes).
+ * Null for what only the parser can read (a command substitution, `${x...}` with an operator)
+ * and for an unclosed quote.
  */
 export function patternParts(raw: string): WordPart[] | null {
   const parts: WordPart[] = [];
@@ -51,6 +55,16 @@ export function patternParts(raw: string): WordPart[] | null {
   const flush = () => {
     if (buf) parts.push({ kind: 'text', value: buf, quoting: 'none' });
     buf = '';
+  };
+  /** A parameter at raw[i] === '$': its length, or 0 when `$` is literal there, -1 when it cannot be read. */
+  const param = (i: number, quoted: boolean): number => {
+    const rest = raw.slice(i + 1);
+    const m = /^(?:([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])|\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]$`{}'"\\]*\])?|[0-9]+|[@*#?$!-])\})/.exec(rest);
+    if (m) {
+      parts.push({ kind: 'param', name: m[1] ?? m[2]!, op: null, arg: null, quoted, text: '$' + m[0] });
+      return 1 + m[0].length;
+    }
+    return rest.startsWith('(') || rest.startsWith('{') || rest.startsWith('[') ? -1 : 0;
   };
   for (let i = 0; i < raw.length; i++) {
     const ch = raw[i]!;
@@ -61,16 +75,49 @@ export function patternParts(raw: string): WordPart[] | null {
       parts.push({ kind: 'text', value: raw.slice(i + 1, j), quoting: 'single' });
       i = j;
     } else if (ch === '"') {
-      const j = raw.indexOf('"', i + 1);
-      if (j < 0) return null;
-      const inner = raw.slice(i + 1, j);
-      if (/[$`\\]/.test(inner)) return null;
+      let j = i + 1;
+      let text = '';
+      const done = () => {
+        if (text) parts.push({ kind: 'text', value: text, quoting: 'double' });
+        text = '';
+      };
       flush();
-      parts.push({ kind: 'text', value: inner, quoting: 'double' });
+      for (; j < raw.length && raw[j] !== '"'; j++) {
+        const c = raw[j]!;
+        if (c === '`') return null;
+        if (c === '\\' && j + 1 < raw.length) {
+          const next = raw[++j]!;
+          text += /[$`"\\\n]/.test(next) ? (next === '\n' ? '' : next) : c + next;
+        } else if (c === '$') {
+          done();
+          const n = param(j, true);
+          if (n < 0) return null;
+          if (n === 0) text += c;
+          else j += n - 1;
+        } else text += c;
+      }
+      if (j >= raw.length) return null;
+      done();
+      if (j === i + 1) parts.push({ kind: 'text', value: '', quoting: 'double' });
       i = j;
     } else if (ch === '\\' && i + 1 < raw.length) {
       flush();
       parts.push({ kind: 'text', value: raw[++i]!, quoting: 'escape' });
+    } else if (ch === '`') {
+      return null;
+    } else if (ch === '$' && raw[i + 1] === "'") {
+      let j = i + 2;
+      for (; j < raw.length && raw[j] !== "'"; j++) if (raw[j] === '\\') j++;
+      if (j >= raw.length) return null;
+      flush();
+      parts.push({ kind: 'text', value: decodeAnsiC(raw.slice(i + 2, j)), quoting: 'ansi-c' });
+      i = j;
+    } else if (ch === '$') {
+      flush();
+      const n = param(i, false);
+      if (n < 0) return null;
+      if (n === 0) buf += ch;
+      else i += n - 1;
     } else buf += ch;
   }
   flush();

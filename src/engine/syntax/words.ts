@@ -29,11 +29,12 @@ export function wordParts(cx: BuildContext, n: SyntaxNode, atStart: boolean): Wo
   if (n.missing) return [cx.unknownPart(n, `missing ${n.type}`)];
   switch (n.type) {
     case 'regex':
-      // `${v/'p'/r}`: a pattern's quotes are quote removal, not text (the grammar leaves the
-      // pattern one node).
-      if (!n.children.some((c) => c.named) && /['"\\]/.test(cx.text(n))) {
+      // `${v/'p'/r}`, `${v#$p}`: the grammar leaves the pattern one token, quotes and expansions
+      // unread (a pattern's quotes are quote removal, its `$p` a parameter, not text).
+      if (!n.children.some((c) => c.named) && /['"\\$`]/.test(cx.text(n))) {
         const parts = patternParts(cx.text(n));
         if (parts) return parts;
+        if (/\$[({[]|`/.test(cx.text(n))) return [cx.unknownPart(n, 'an expansion in a pattern the parser left unread')];
       }
       if (n.children.some((c) => c.named)) return concatParts(cx, n, atStart);
       return unquotedParts(cx.text(n), atStart);
@@ -146,10 +147,12 @@ function parameterExpansion(cx: BuildContext, n: SyntaxNode, quoted: boolean): W
   let op: string | null = null;
   const argNodes: SyntaxNode[] = [];
   let prefixOp: string | null = null;
+  let subscript: Word | null = null;
   for (const c of kids) {
     if (!name && (c.type === 'variable_name' || c.type === 'special_variable_name')) name = cx.text(c);
     else if (!name && c.type === 'subscript') {
       name = cx.text(c);
+      subscript = subscriptWord(cx, c);
       prefixOp = prefixOp ?? '[]';
     } else if (!name && !c.named) prefixOp = (prefixOp ?? '') + c.type;
     else if (op === null && !c.named && c.field === 'operator') op = c.type;
@@ -173,7 +176,51 @@ function parameterExpansion(cx: BuildContext, n: SyntaxNode, quoted: boolean): W
   } else if (op && /^(:?[-=+?])$/.test(op)) {
     arg = { parts: [{ kind: 'text', value: '', quoting: 'none' }], text: '', range: cx.range(n) };
   }
-  return { kind: 'param', name, op, arg, quoted, text };
+  return { kind: 'param', name, op, arg, quoted, text, ...(subscript ? { subscript } : {}) };
+}
+
+/** Expansions whose parts a subscript keeps; a process substitution is not among them. */
+const SUBSCRIPT_EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion', 'string', 'translated_string', 'raw_string', 'ansi_c_string']);
+
+/**
+ * `a[k]` (a `subscript` node, in `${a[k]}` or `a[k]=v`): the word `k` between the brackets, which
+ * bash expands like a double-quoted word before it uses it (as arithmetic for an indexed array).
+ * The grammar reads the index as arithmetic or as commands (`a[ (1) ]` is a subshell node): only
+ * its expansions are parts of their own, the rest is text. bash leaves `<(...)` in a subscript as
+ * text (`${a[<(cmd)]}` is an arithmetic syntax error, cmd never runs), so it stays text here too.
+ * Null when the node has no brackets.
+ */
+export function subscriptWord(cx: BuildContext, n: SyntaxNode): Word | null {
+  const open = n.children.find((c) => !c.named && c.type === '[');
+  const close = [...n.children].reverse().find((c) => !c.named && c.type === ']');
+  if (!open || !close || close.start < open.end) return null;
+  const parts: WordPart[] = [];
+  const text = (from: number, to: number) => {
+    if (to > from) parts.push({ kind: 'text', value: cx.source.slice(from, to), quoting: 'double' });
+  };
+  const walk = (c: SyntaxNode) => {
+    if (SUBSCRIPT_EXPANSIONS.has(c.type)) parts.push(...wordParts(cx, c, false));
+    else if (c.type === 'ERROR' || c.missing) parts.push(cx.unknownPart(c, c.missing ? `missing ${c.type}` : 'syntax error in an array subscript'));
+    else if (c.type === 'process_substitution' || c.children.length === 0) text(c.start, c.end);
+    else {
+      let pos = c.start;
+      for (const k of c.children) {
+        text(pos, k.start);
+        walk(k);
+        pos = k.end;
+      }
+      text(pos, c.end);
+    }
+  };
+  let pos = open.end;
+  for (const c of n.children) {
+    if (c.start < open.end || c.end > close.start) continue;
+    text(pos, c.start);
+    walk(c);
+    pos = c.end;
+  }
+  text(pos, close.start);
+  return { parts: mergeText(parts), text: cx.source.slice(open.end, close.start), range: cx.offsetRange(open.end, close.start) };
 }
 
 /**

@@ -258,6 +258,43 @@ describe.each(Object.keys(parsers))('IR (%s)', (backend) => {
       expect(a).toMatchObject({ kind: 'arith', text: '$((1 + $(rm x)))' });
       if (a.kind === 'arith') expect(a.subs).toEqual([seq(simple(['rm', 'x']))]);
     });
+
+    it('an array subscript as written keeps its word: expansions are parts, the rest text', () => {
+      const src = 'echo ${a[$(rm x)+1]} "${m["$k"]:-d}" ${a[ ( `rm q` ) ]} ${a[<(ls)]} ${a[i]} $b';
+      const params = simpleOf(src).words.slice(1).map((w) => w.parts[0] as Extract<WordPart, { kind: 'param' }>);
+      const kinds = params.map((p) => p.subscript?.parts.map((q) => q.kind));
+      expect(kinds).toEqual([['command-sub', 'text'], ['param'], ['text', 'command-sub', 'text'], ['text'], ['text'], undefined]);
+      expect(params.map((p) => p.subscript?.text)).toEqual(['$(rm x)+1', '"$k"', ' ( `rm q` ) ', '<(ls)', 'i', undefined]);
+      // `<(` in a subscript is text to bash (an arithmetic syntax error), never a process substitution.
+      expect(params[3]!.subscript!.parts).toEqual([t('<(ls)', 'double')]);
+      for (const p of params) if (p.subscript) expect(src.slice(p.subscript.range.start, p.subscript.range.end)).toBe(p.subscript.text);
+      const sub = params[0]!.subscript!.parts[0]!;
+      if (sub.kind === 'command-sub') expect(strip(sub.body)).toEqual(seq(simple(['rm', 'x'])));
+    });
+
+    it('a pattern the grammar leaves one token (`${x#$p}`) has its parameters read, as bash expands them', () => {
+      const arg = (src: string) => (wordParts(`echo ${src}`)[0] as Extract<WordPart, { kind: 'param' }>).arg!.parts;
+      const param = (name: string, quoted = false, text = `$${name}`) => ({ kind: 'param', name, op: null, arg: null, quoted, text });
+      expect(arg('${x#$p}')).toEqual([param('p')]);
+      expect(arg('${x%%${e}.*}')).toEqual([param('e', false, '${e}'), t('.*')]);
+      expect(arg('${x/#$1/r}')).toEqual([param('1'), t('/r')]);
+      expect(arg('${x//${m[1]}/r}')).toEqual([param('m[1]', false, '${m[1]}'), t('/r')]);
+      expect(arg("${x//\\$p'$q'$'\\n'}")).toEqual([t('$', 'escape'), t('p'), t('$q', 'single'), t('\n', 'ansi-c')]);
+      expect(arg('${x%a$}')).toEqual([t('a$')]);
+      expect(bashOut("x='a$b\n'; p=a; echo \"${x#$p}|${x%$'\\n'}|${x#\\$p}\"")).toBe('$b\n|a$b|a$b\n\n');
+      // What only the parser can read is not taken as text: unknown, and a problem.
+      const s = script('echo ${x#$(rm f)} ${x%`rm g`}');
+      expect(s.problems.map((p) => p.reason)).toEqual(['an expansion in a pattern the parser left unread', 'an expansion in a pattern the parser left unread']);
+    });
+
+    it('an assignment to an element keeps its subscript word; `declare` and `local` too', () => {
+      const set = simpleOf('a[`rm y`]=v');
+      expect(set.assigns[0]).toMatchObject({ name: 'a[`rm y`]', subscript: { text: '`rm y`' } });
+      expect(set.assigns[0]!.subscript!.parts.map((p) => p.kind)).toEqual(['command-sub']);
+      const decl = simpleOf('declare a[$(rm z)]=1');
+      expect(decl.declarations[0]!.subscript!.parts.map((p) => p.kind)).toEqual(['command-sub']);
+      expect(simpleOf('x=1').assigns[0]!.subscript).toBeUndefined();
+    });
   });
 
   describe('ranges', () => {

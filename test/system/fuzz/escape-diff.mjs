@@ -8,18 +8,10 @@
 // Needs what the oracle needs (Linux, root, unshare, overlayfs). Bundles escape-diff.ts with
 // esbuild into node_modules/.cache (tree-sitter and grammars/ resolve as for dist/), next to a
 // copy of the oracle's driver, which the bundled oracle spawns from its own directory.
-import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundle, opt, root } from './run-setup.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..', '..');
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const seconds = Number(opt('seconds', '300'));
 const seed = Number(opt('seed', '1'));
 const batch = Number(opt('batch', '200'));
@@ -29,27 +21,14 @@ if (!Number.isFinite(seconds) || seconds <= 0 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-const cache = join(root, 'node_modules', '.cache', 'bashguard-escdiff');
-mkdirSync(cache, { recursive: true });
-const bundle = join(cache, 'escape-diff.mjs');
-await build({
-  stdin: {
-    contents: "export * from './test/system/fuzz/escape-diff.ts'; export { getParser } from './src/engine/parse/index.ts'; export { oracleAvailability } from './test/tooling/oracle/oracle.ts';",
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['tree-sitter', 'tree-sitter-bash', 'web-tree-sitter'],
-  banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
-copyFileSync(join(root, 'test', 'tooling', 'oracle', 'driver.mjs'), join(cache, 'driver.mjs'));
+const built = await bundle(
+  'bashguard-escdiff',
+  'escape-diff.mjs',
+  "export * from './test/system/fuzz/escape-diff.ts'; export { getParser } from './src/engine/parse/index.ts'; export { oracleAvailability } from './test/tooling/oracle/oracle.ts';",
+);
+copyFileSync(join(root, 'test', 'tooling', 'oracle', 'driver.mjs'), join(built.cache, 'driver.mjs'));
 
-const { escapeDiff, getParser, oracleAvailability } = await import(bundle);
+const { escapeDiff, getParser, oracleAvailability } = await import(built.path);
 const avail = await oracleAvailability();
 if (!avail.available) {
   process.stderr.write(`escape-diff: the execution oracle cannot run here: ${avail.reason}\n`);

@@ -8,21 +8,13 @@
 // progress for --hang-seconds is killed, the input it was on is recorded as a `hang` finding, and
 // a new worker continues with the next seed. Unique findings (shortest input per signature) are
 // printed and written to --out; turn each into a case in test/system/fuzz/regressions.json.
-import { build } from 'esbuild';
 import { fork, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle as bundleEntry, flag, here, opt, root } from './run-setup.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..', '..');
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-
-if (args.includes('--worker')) {
+if (flag('worker')) {
   const bundle = opt('bundle');
   const { fuzz, loadSeeds } = await import(bundle);
   const { getParser } = await import(bundle);
@@ -66,24 +58,11 @@ const out = opt('out', join(here, 'last-run.json'));
 const corpora = opt('corpora', process.env.BASHGUARD_SHARED ? join(process.env.BASHGUARD_SHARED, 'corpora') : join(root, '..', 'shared', 'corpora'));
 if (!existsSync(corpora)) throw new Error(`corpora not found at ${corpora}`);
 
-const cache = join(root, 'node_modules', '.cache', 'bashguard-fuzz');
-mkdirSync(cache, { recursive: true });
-const bundle = join(cache, 'engine.mjs');
-await build({
-  stdin: {
-    contents: "export * from './test/system/fuzz/engine.ts'; export { getParser } from './src/engine/parse/index.ts'; export { makeGitLayout } from './test/helpers/git-layout.ts';",
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['tree-sitter', 'tree-sitter-bash', 'web-tree-sitter'],
-  banner: { js: "import { createRequire as __bgCreateRequire } from 'node:module'; const require = __bgCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
+const { cache, path: bundle } = await bundleEntry(
+  'bashguard-fuzz',
+  'engine.mjs',
+  "export * from './test/system/fuzz/engine.ts'; export { getParser } from './src/engine/parse/index.ts'; export { makeGitLayout } from './test/helpers/git-layout.ts';",
+);
 
 const started = Date.now();
 const total = { execs: 0, workers: 0, decisions: {}, slowestMs: 0, seeds: [] };
