@@ -390,6 +390,13 @@ function gitFinding(e: GitEffect, ctx: PolicyContext, regions: Region[], fs: Phy
   const target = gitTarget(e, ctx, regions, fs);
   const via = e.via.length ? ` (via ${e.via.join(' > ')})` : '';
   const cmd = `git ${e.subcommand ?? ''}`.trim();
+  if (target.kind === 'outside' || target.kind === 'protected') {
+    // A repository of no checkout this layout knows, outside every write root (another project, one
+    // in HOME): whatever git writes there (refs, config, objects, files) lands outside the line.
+    const repo = displayPath(e.gitDir ?? e.workTree ?? e.dir);
+    add('BG2001', e.confidence, `\`${cmd}\`${via} writes the repository at ${repo}, outside the worktree ${ctx.root} and every write root`, target.root === '/' ? repo : target.root, e, e.evidence);
+    return;
+  }
   const inRepo = target.kind === 'worktree' || target.kind === 'main' || target.kind === 'sibling' || target.kind === 'unknown';
   const evidence = e.evidence;
   if (target.kind === 'worktree') for (const w of e.writes) if (w.state === 'drops') controlFileFindings(e, w, ctx, regions, fs, add);
