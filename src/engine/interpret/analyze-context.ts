@@ -19,6 +19,12 @@ export interface Host {
    * friends; null when it cannot tell. Without it, file tests are undecided.
    */
   stat?(path: string): FileKind | null;
+  /**
+   * Whether a process of this user can make the directory at `path` its cwd now (chdir(2): search
+   * permission on it and every directory above it); null when it cannot tell. Without it, no `cd`
+   * is taken to succeed for certain.
+   */
+  searchable?(path: string): boolean | null;
 }
 
 export interface AnalyzeContext {

@@ -109,8 +109,13 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
     if (pwd !== null) return { value: pwd, confidence: st.cwd.confidence, evidence: st.cwd.evidence };
     return null;
   }
-  if (name === 'OLDPWD' && st.oldpwd?.paths?.length === 1) {
-    return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
+  if (name === 'OLDPWD' && st.oldpwd !== null) {
+    // A value assigned since the last `cd` (which drops it: cwd.ts setCwd) is what it holds.
+    const own = getVar(st, name);
+    if (own && !own.fromEnvironment) return { value: own.value, confidence: own.confidence, evidence: own.evidence };
+    if (st.oldpwd.paths?.length === 1) return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
+    // Several candidates (a `cd` that may have failed): not one value.
+    return { value: HOLE, confidence: 'possible', evidence: st.oldpwd.evidence };
   }
   const v = getVar(st, name);
   if (!v) return null;

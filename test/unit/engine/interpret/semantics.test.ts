@@ -33,7 +33,7 @@ describe('file tests are decided through Host.stat', () => {
   const cmd = `if [ -d ${MAIN} ]; then cd ${MAIN}; fi; touch x`;
 
   it('a directory that exists makes the cd certain', () => {
-    expect(decide(cmd, { stat: (p) => (p === MAIN ? 'directory' : null) })).toBe('deny');
+    expect(decide(cmd, { stat: (p) => (p === MAIN ? 'directory' : null), searchable: () => true })).toBe('deny');
   });
 
   it('a directory that does not exist skips the branch', () => {
@@ -58,7 +58,7 @@ describe('file tests are decided through Host.stat', () => {
 
   it('after a program the table does not know, or code not known statically, the disk is not read', () => {
     const stat = (): FileKind => 'directory';
-    expect(decide(`[ -d ${MAIN} ] && cd ${MAIN}; touch x`, { stat })).toBe('deny');
+    expect(decide(`[ -d ${MAIN} ] && cd ${MAIN}; touch x`, { stat, searchable: () => true })).toBe('deny');
     expect(decide(`no-such-tool; [ -d ${MAIN} ] || cd ${MAIN}; touch x`, { stat })).toBe('ask');
     expect(decide(`eval "$X"; [ -d ${MAIN} ] || cd ${MAIN}; touch x`, { stat })).toBe('ask');
   });
