@@ -77,8 +77,8 @@ export interface CommandContext {
    * command changed it) with exit status 1; `st` is the path where it succeeded (status 0).
    */
   mayFail(st: State, failure: State): void;
-  /** The command certainly fails (exit status 1) and changes nothing. */
-  fails(): void;
+  /** The command's exit status is known: 0 (`ok`) or not. */
+  exitStatus(ok: boolean): void;
   /**
    * Whether a process can make `path` (absolute) its cwd now: true when the host says it is a
    * directory it can search, false when nothing or no directory is there, null when unknown or
@@ -134,7 +134,7 @@ export interface BuiltinHost {
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
   mayFail(st: State, failure: State): void;
-  fails(): void;
+  exitStatus(ok: boolean): void;
   enterable(path: string): boolean | null;
   setPositional(st: State, values: Field[] | null): void;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;

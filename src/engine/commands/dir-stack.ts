@@ -33,23 +33,26 @@ export function cdOutcome(sh: Pick<BuiltinHost, 'enterable'>, next: CwdValue, ma
   if (next.paths === null) return { kind: 'either', next };
   const can = next.paths.map((p) => sh.enterable(p));
   if (can.every((c) => c === false)) return { kind: 'fails', next };
-  if (!mayRefuse && (fallback === next ? can.every((c) => c === true) : fallback.paths?.every((p) => sh.enterable(p) === true))) return { kind: 'enters', next };
   const paths = next.paths.filter((_, i) => can[i] !== false);
-  return { kind: 'either', next: paths.length === next.paths.length ? next : { ...next, paths } };
+  const kept = paths.length === next.paths.length ? next : { ...next, paths };
+  if (!mayRefuse && (fallback === next ? can.every((c) => c === true) : fallback.paths?.every((p) => sh.enterable(p) === true))) return { kind: 'enters', next: kept };
+  return { kind: 'either', next: kept };
 }
 
 /**
  * Moves the cwd as a `cd` does (`move` changes the stack too, for pushd and popd, then sets the
  * cwd): where it may fail, the shell also goes on where it was, cwd, $OLDPWD and stack unchanged,
- * with status 1 (CommandContext#mayFail); where it certainly fails, only there.
+ * with status 1 (CommandContext#mayFail); where it certainly fails, only there (status 1); where it
+ * certainly succeeds, status 0.
  */
-export function changeDir(sh: Pick<BuiltinHost, 'enterable' | 'mayFail' | 'fails'>, st: State, next: CwdValue, move: (next: CwdValue) => void, mayRefuse = false, fallback: CwdValue = next): void {
+export function changeDir(sh: Pick<BuiltinHost, 'enterable' | 'mayFail' | 'exitStatus'>, st: State, next: CwdValue, move: (next: CwdValue) => void, mayRefuse = false, fallback: CwdValue = next): void {
   const outcome = cdOutcome(sh, next, mayRefuse, fallback);
   if (outcome.kind === 'fails') {
-    sh.fails();
+    sh.exitStatus(false);
     return;
   }
   const failure = outcome.kind === 'either' ? cloneState(st) : null;
   move(outcome.next);
   if (failure !== null) sh.mayFail(st, failure);
+  else sh.exitStatus(true);
 }

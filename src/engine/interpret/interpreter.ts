@@ -312,8 +312,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     return this.failed !== null && this.failed.of === st ? this.failed.state : null;
   }
 
-  fails(): void {
-    this.status = false;
+  exitStatus(ok: boolean): void {
+    this.status = ok;
   }
 
   mayFail(st: State, failure: State): void {
