@@ -79,6 +79,8 @@ export interface CommandContext {
   mayFail(st: State, failure: State): void;
   /** The command's exit status is known: 0 (`ok`) or not. */
   exitStatus(ok: boolean): void;
+  /** False where a `cd` is taken to succeed (Host#cdTakenToSucceed). */
+  readonly cdMayFail: boolean;
   /**
    * Whether a process can make `path` (absolute) its cwd now: true when the host says it is a
    * directory it can search, false when nothing or no directory is there, null when unknown or
@@ -135,6 +137,8 @@ export interface BuiltinHost {
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
   mayFail(st: State, failure: State): void;
   exitStatus(ok: boolean): void;
+  /** False where a `cd` is taken to succeed (Host#cdTakenToSucceed). */
+  readonly cdMayFail: boolean;
   enterable(path: string): boolean | null;
   setPositional(st: State, values: Field[] | null): void;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;

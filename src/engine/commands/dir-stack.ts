@@ -45,7 +45,11 @@ export function cdOutcome(sh: Pick<BuiltinHost, 'enterable'>, next: CwdValue, ma
  * with status 1 (CommandContext#mayFail); where it certainly fails, only there (status 1); where it
  * certainly succeeds, status 0.
  */
-export function changeDir(sh: Pick<BuiltinHost, 'enterable' | 'mayFail' | 'exitStatus'>, st: State, next: CwdValue, move: (next: CwdValue) => void, mayRefuse = false, fallback: CwdValue = next): void {
+export function changeDir(sh: Pick<BuiltinHost, 'enterable' | 'mayFail' | 'exitStatus' | 'cdMayFail'>, st: State, next: CwdValue, move: (next: CwdValue) => void, mayRefuse = false, fallback: CwdValue = next): void {
+  if (!sh.cdMayFail) {
+    move(next);
+    return;
+  }
   const outcome = cdOutcome(sh, next, mayRefuse, fallback);
   if (outcome.kind === 'fails') {
     sh.exitStatus(false);

@@ -25,6 +25,12 @@ export interface Host {
    * is taken to succeed for certain.
    */
   searchable?(path: string): boolean | null;
+  /**
+   * Every `cd` is taken to succeed (no path where it failed and the shell stayed): lint without
+   * `--read-disk`, which analyzes a script for a disk it does not read and reports what the script
+   * does where its directories are there.
+   */
+  cdTakenToSucceed?: boolean;
 }
 
 export interface AnalyzeContext {

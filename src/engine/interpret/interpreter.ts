@@ -312,6 +312,10 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
     return this.failed !== null && this.failed.of === st ? this.failed.state : null;
   }
 
+  get cdMayFail(): boolean {
+    return this.ctx.host?.cdTakenToSucceed !== true;
+  }
+
   exitStatus(ok: boolean): void {
     this.status = ok;
   }

@@ -122,3 +122,10 @@ describe('$OLDPWD and the directory stack stay on the failure path', () => {
     expect(touched('pushd src; popd; touch y')).toEqual([`${WORKTREE}/y`]);
   });
 });
+
+describe('a host that reads no directories (lint without --read-disk)', () => {
+  it('takes every cd to succeed, as a script is analyzed for a disk it does not read', () => {
+    expect(touched('cd maybe; touch x', { cdTakenToSucceed: true })).toEqual([`${WORKTREE}/maybe/x`]);
+    expect(touched('cd maybe || touch x', { cdTakenToSucceed: true })).toEqual([`${WORKTREE}/x`]);
+  });
+});
