@@ -72,6 +72,21 @@ export interface CommandContext {
   /** `how`: what changes the directory, for the evidence (`cd`, `git -C`, `tar -C` ...). */
   resolveCd(st: State, target: Field, range: Range, physical: boolean, how?: string): CwdValue;
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
+  /**
+   * The command may fail, and then the shell goes on in `failure` (a copy of `st` from before the
+   * command changed it) with exit status 1; `st` is the path where it succeeded (status 0).
+   */
+  mayFail(st: State, failure: State): void;
+  /** The command's exit status is known: 0 (`ok`) or not. */
+  exitStatus(ok: boolean): void;
+  /** False where a `cd` is taken to succeed (Host#cdTakenToSucceed). */
+  readonly cdMayFail: boolean;
+  /**
+   * Whether a process can make `path` (absolute) its cwd now: true when the host says it is a
+   * directory it can search, false when nothing or no directory is there, null when unknown or
+   * when something this command ran before may have changed it.
+   */
+  enterable(path: string): boolean | null;
   pwd(st: State): string | null;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   /** Runs `run`; what it records is at most possible (code bash runs only on a condition the analysis cannot decide). */
@@ -123,6 +138,11 @@ export interface BuiltinHost {
   possibly(run: () => void): void;
   setArray(st: State, name: string, arr: ArrayValue, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   setCwd(st: State, next: CwdValue, range: Range, command: string): void;
+  mayFail(st: State, failure: State): void;
+  exitStatus(ok: boolean): void;
+  /** False where a `cd` is taken to succeed (Host#cdTakenToSucceed). */
+  readonly cdMayFail: boolean;
+  enterable(path: string): boolean | null;
   setPositional(st: State, values: Field[] | null): void;
   setVar(st: State, name: string, value: string, confidence: Confidence, evidence: Evidence[], exported?: boolean): void;
   sourceLine(range: Range): SourceLine;

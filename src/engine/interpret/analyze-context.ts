@@ -19,6 +19,18 @@ export interface Host {
    * friends; null when it cannot tell. Without it, file tests are undecided.
    */
   stat?(path: string): FileKind | null;
+  /**
+   * Whether a process of this user can make the directory at `path` its cwd now (chdir(2): search
+   * permission on it and every directory above it); null when it cannot tell. Without it, no `cd`
+   * is taken to succeed for certain.
+   */
+  searchable?(path: string): boolean | null;
+  /**
+   * Every `cd` is taken to succeed (no path where it failed and the shell stayed): lint without
+   * `--read-disk`, which analyzes a script for a disk it does not read and reports what the script
+   * does where its directories are there.
+   */
+  cdTakenToSucceed?: boolean;
 }
 
 export interface AnalyzeContext {

@@ -10,7 +10,7 @@ import { dropVar, getVar, putVar, type ArrayValue, type State, type Variable } f
 import { saveLocal } from '../shell/extras.js';
 import { displayPath } from '../shell/paths.js';
 import { unknownVariable } from '../shell/shell-options.js';
-import { expandScalar, expandWord, resolveNameref, subscriptCode, subscriptKey, type ExpandHooks, type Field } from './expand.js';
+import { expandDeclarationValues, expandScalar, expandWord, resolveNameref, subscriptCode, subscriptKey, type ExpandHooks, type Field } from './expand.js';
 import type { DeclareFlags } from '../commands/context.js';
 
 /** What an assignment needs besides the state: expansion, and a place to report a variable bash computes itself. */
@@ -73,9 +73,12 @@ export function declare(host: AssignHost, cmd: SimpleCommand, fields: Field[], s
       if (!flags.assoc && !flags.indexed) dropVar(st, f.value);
     }
   }
+  // `readonly v=/x/{a,b}`: one assignment per alternative; the first of a read-only name holds
+  // (the next one fails), otherwise the last.
+  const readonly = name0 === 'readonly' || fields.some((f) => /^-[A-Za-z]*r/.test(f.value));
   for (const d of cmd.declarations) {
-    const value = d.value ? expandScalar(d.value, st, host) : null;
-    assignVariable(host, st, d, value, flags);
+    const values = d.value ? expandDeclarationValues(d.value, st, host) : [null];
+    assignVariable(host, st, d, (readonly ? values[0] : values[values.length - 1]) ?? null, flags);
   }
   // `declare -A m`, `local -a list`: a name without a value declares an empty array.
   if (flags.assoc || flags.indexed) {

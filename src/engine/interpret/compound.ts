@@ -28,6 +28,13 @@ export interface CompoundHost extends ExpandHooks {
   /** How many function bodies and sourced files are open (control-flow.ts ReturnFrames). */
   readonly returnDepth: number;
   exec(cmd: Command, st: State, stdin: Stdin): void;
+  /**
+   * Runs `cmd` on `st`; where it may fail with a state of its own (a `cd` that may not happen),
+   * returns that failure path and leaves `st` the path where it succeeded (Interpreter#execSplit).
+   */
+  execSplit(cmd: Command, st: State, stdin: Stdin): State | null;
+  /** Hands `failure` on as the failure path of the command being run on `st`. */
+  passFailure(st: State, failure: State | null): void;
   /** Runs `body` with what it prints collected in `out`. */
   execCapturing(body: Command, st: State, out: string[]): void;
   /** The EXIT traps of a shell that ends (a subshell's). */
@@ -44,13 +51,17 @@ export function andOr(host: CompoundHost, cmd: Of<'and-or'>, st: State, stdin: S
   // `a || b`: b runs only when a failed, so it starts from the state before a (a failed
   // `cd x` did not move); the result joins a's success with b's outcome.
   const beforeLeft = cmd.op === '||' && !isTest(cmd.left) ? cloneState(st) : null;
-  host.exec(cmd.left, st, stdin);
+  const leftFailed = host.execSplit(cmd.left, st, stdin);
+  if (leftFailed !== null) {
+    splitAndOr(host, cmd, st, leftFailed, stdin);
+    return;
+  }
   if (st.terminated) return;
   const known = host.status;
   if (known !== null) {
     // The left side's outcome is decided (a test on known values or on the disk): the right
     // side runs, in sequence, or not at all.
-    if (known === (cmd.op === '&&')) host.exec(cmd.right, st, stdin);
+    if (known === (cmd.op === '&&')) host.passFailure(st, host.execSplit(cmd.right, st, stdin));
     else host.status = known;
     return;
   }
@@ -65,7 +76,13 @@ export function andOr(host: CompoundHost, cmd: Of<'and-or'>, st: State, stdin: S
   // && echo found && exit`, `[ -z "$1" ] && usage && exit`), the script goes on from a's failure.
   if (cmd.op === '&&' && !isTest(cmd.left)) {
     const ifLeftFailed = cloneState(st);
-    host.exec(cmd.right, st, stdin);
+    const rightFailed = host.execSplit(cmd.right, st, stdin);
+    if (rightFailed !== null) {
+      // `make && cd x`: it fails where make did or where the cd did; it succeeded where both did.
+      host.passFailure(st, joinStates([ifLeftFailed, rightFailed]));
+      host.status = true;
+      return;
+    }
     if (st.returned && !st.terminated) setAsideReturned(st, ifLeftFailed);
     if (st.terminated || st.returned) assignState(st, ifLeftFailed);
     host.status = host.status === false ? false : null;
@@ -75,6 +92,45 @@ export function andOr(host: CompoundHost, cmd: Of<'and-or'>, st: State, stdin: S
   host.exec(cmd.right, right, stdin);
   assignState(st, joinStates([st, right]));
   host.status = null;
+}
+
+/**
+ * `a && b`, `a || b` where a may fail with a state of its own (`cd x`): `st` is where a succeeded,
+ * `failed` where it failed. The right side runs from the one its operator selects; the list
+ * succeeds or fails on the paths that lead there, handed on as its own failure path.
+ */
+function splitAndOr(host: CompoundHost, cmd: Of<'and-or'>, st: State, failed: State, stdin: Stdin): void {
+  // The path the right side runs on, and the one that skips it.
+  const runs = cmd.op === '&&' ? st : failed;
+  const skips = cmd.op === '&&' ? failed : st;
+  const rightFailed = host.execSplit(cmd.right, runs, stdin);
+  if (runs.terminated || runs.returned) {
+    // `cd x || exit`: only the path that skipped it goes on (a `return` is set aside by the join).
+    assignState(st, joinStates([runs, skips]));
+    host.status = cmd.op === '||';
+    return;
+  }
+  const status = host.status;
+  // The right side's success and failure paths: the same state where its status is not known.
+  const ok = rightFailed !== null || status !== false ? runs : null;
+  const bad = rightFailed ?? (status === true ? null : status === false ? runs : cloneState(runs));
+  const success = cmd.op === '&&' ? (ok ? [ok] : []) : [skips, ...(ok ? [ok] : [])];
+  const failure = cmd.op === '&&' ? [skips, ...(bad ? [bad] : [])] : bad ? [bad] : [];
+  if (success.length === 0) {
+    assignState(st, joinStates(failure));
+    host.status = false;
+    return;
+  }
+  const successState = joinStates(success);
+  if (failure.length === 0) {
+    assignState(st, successState);
+    host.status = true;
+    return;
+  }
+  const failureState = joinStates(failure);
+  assignState(st, successState);
+  host.passFailure(st, failureState);
+  host.status = true;
 }
 
 /** `( ... )`: a copy of the state, whose changes end with it. */
@@ -92,7 +148,15 @@ export function ifCommand(host: CompoundHost, cmd: Of<'if'>, st: State, stdin: S
   const cur = st;
   let decided = false;
   for (const branch of cmd.branches) {
-    host.exec(branch.condition, cur, { kind: 'unknown' });
+    const failed = host.execSplit(branch.condition, cur, { kind: 'unknown' });
+    if (failed !== null) {
+      // `if cd x; then`: the branch from where it succeeded, what follows from where it failed.
+      const b = cloneState(cur);
+      host.exec(branch.body, b, stdin);
+      ends.push(b);
+      assignState(cur, failed);
+      continue;
+    }
     // A condition decided now (`[ -d /known ]`) takes or skips its branch for certain.
     const known = host.status;
     if (known === false) continue;

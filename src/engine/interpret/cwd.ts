@@ -17,6 +17,9 @@ export type Realpath = (path: string) => string | null;
 export function setCwd(timeline: CwdEvent[], st: State, next: CwdValue, range: Range, command: string): void {
   st.oldpwd = st.cwd;
   st.cwd = next;
+  // bash sets $OLDPWD to the cwd it left: a value the script assigned before is gone.
+  const assigned = st.vars.get('OLDPWD');
+  if (assigned && !assigned.fromEnvironment) st.vars.delete('OLDPWD');
   if (next.paths?.length === 1) {
     st.vars.set('PWD', { value: next.paths[0]!, confidence: next.confidence, evidence: next.evidence, exported: true, fromEnvironment: false });
   }

@@ -55,6 +55,26 @@ export class EffectLog {
     return false;
   }
 
+  /**
+   * Whether an effect recorded so far may have removed, replaced or closed (chmod) the directory
+   * `path` or one above it: what entering it needs. A write below it cannot, nor can a mkdir.
+   */
+  mayHaveMoved(path: string): boolean {
+    if (this.unknownProgramRan) return true;
+    const above = (p: string | null) => {
+      if (p === null) return true;
+      const h = p.indexOf(HOLE);
+      // The known directory above an unknown part, which may name anything below it.
+      return h < 0 ? isInside(path, normalizeLogical(p)) : isInside(path, normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/'));
+    };
+    for (const e of this.effects) {
+      if (e.kind === 'problem' && e.category !== 'syntax') return true;
+      if (e.kind === 'write' && e.op !== 'mkdir' && above(e.path)) return true;
+      if (e.kind === 'git' && e.access !== 'read' && above(e.dir)) return true;
+    }
+    return false;
+  }
+
   /** Records what a command wrote into a file it names, when known, so running the file later can be analyzed. */
   recordFile(path: string, text: string | null, append: boolean): void {
     const prev = this.writtenFiles.get(path);

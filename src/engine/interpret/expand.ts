@@ -110,8 +110,13 @@ export function lookupVar(st: State, name: string, hooks: ExpandHooks): { value:
     if (pwd !== null) return { value: pwd, confidence: st.cwd.confidence, evidence: st.cwd.evidence };
     return null;
   }
-  if (name === 'OLDPWD' && st.oldpwd?.paths?.length === 1) {
-    return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
+  if (name === 'OLDPWD' && st.oldpwd !== null) {
+    // A value assigned since the last `cd` (which drops it: cwd.ts setCwd) is what it holds.
+    const own = getVar(st, name);
+    if (own && !own.fromEnvironment) return { value: own.value, confidence: own.confidence, evidence: own.evidence };
+    if (st.oldpwd.paths?.length === 1) return { value: st.oldpwd.paths[0]!, confidence: st.oldpwd.confidence, evidence: st.oldpwd.evidence };
+    // Several candidates (a `cd` that may have failed): not one value.
+    return { value: HOLE, confidence: 'possible', evidence: st.oldpwd.evidence };
   }
   const v = getVar(st, name);
   if (!v) return null;
@@ -171,6 +176,26 @@ export function expandScalar(word: Word, st: State, hooks: ExpandHooks): Field {
   const value = MARKER.test(acc.text) ? unmark(acc.text.replace(BRACE_MARKS, braceChar).replace(SPLIT_MARKS, ' ')) : acc.text;
   return guessedIf(acc, { value, confidence: acc.confidence, evidence: acc.evidence, glob: false });
 }
+
+/**
+ * A declaration builtin's `NAME=value` argument (`readonly v=/x/{a,b}`): bash brace-expands the
+ * word (one assignment per alternative, in order), then expands each like an assignment value
+ * (no splitting, no globbing). One field where there is no brace.
+ */
+export function expandDeclarationValues(word: Word, st: State, hooks: ExpandHooks): Field[] {
+  const acc: Acc = { text: '', confidence: 'certain', evidence: [] };
+  for (const part of word.parts) {
+    // Only braces of the text as written are expanded (not those of a variable's value).
+    if (part.kind === 'text' && part.quoting === 'none' && part.value.includes('{')) acc.text += part.value.replace(/[{,}]/g, (c) => (c === '{' ? B_OPEN : c === ',' ? B_COMMA : B_CLOSE));
+    else appendPart(acc, part, st, hooks, word, true);
+  }
+  const { words } = HAS_BRACE.test(acc.text) ? braceExpand(acc.text, MAX_FIELDS) : { words: [acc.text] };
+  return words.map((w) => {
+    const value = MARKER.test(w) ? unmark(w.replace(BRACE_MARKS, braceChar).replace(SPLIT_MARKS, ' ')) : w;
+    return guessedIf(acc, { value, confidence: acc.confidence, evidence: acc.evidence, glob: false });
+  });
+}
+const HAS_BRACE = /\uE000/;
 
 /** Any of the private-use markers above. */
 const MARKER = /[\uE000-\uE012]/;

@@ -15,7 +15,7 @@ import type { ArithText } from '../commands/context.js';
 import type { Assignment, Command, FunctionDef, Range, Redirect, Script, SimpleCommand, Word } from '../syntax/ir.js';
 import { HOLE, type CwdEvent, type Effect, type Evidence, type GitEffect, type WriteOp } from '../effects/types.js';
 import type { Confidence } from '../effects/confidence.js';
-import { cloneState, isPositionalKey, NO_POSITIONAL, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
+import { assignState, cloneState, isPositionalKey, joinStates, NO_POSITIONAL, type ArrayValue, type CwdValue, type Positional, type State, type Variable } from '../shell/state.js';
 import { CowMap } from '../shell/cow-map.js';
 import { emptyExtras, type SourceLine } from '../shell/extras.js';
 import { joinPath, normalizeLogical } from '../shell/paths.js';
@@ -295,7 +295,65 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   // ---------------------------------------------------------------- commands
 
+  /**
+   * The path on which the command just run failed, where that changes the state (a `cd` that may
+   * fail leaves the cwd where it was): set by CommandContext#mayFail, for `st` only. `exec` joins it
+   * back; `execSplit` hands it to the caller that decides on the exit status (`&&`, `||`, `if`, `!`).
+   */
+  private failed: { of: State; state: State } | null = null;
+
+  /** Hands a part's failure path on as the enclosing command's (the last of a list, a group's body). */
+  passFailure(st: State, failure: State | null): void {
+    if (failure !== null) this.failed = { of: st, state: failure };
+  }
+
+  /** The failure path set for `st` by the command just run, not yet joined or handed on. */
+  failureOf(st: State): State | null {
+    return this.failed !== null && this.failed.of === st ? this.failed.state : null;
+  }
+
+  get cdMayFail(): boolean {
+    return this.ctx.host?.cdTakenToSucceed !== true;
+  }
+
+  exitStatus(ok: boolean): void {
+    this.status = ok;
+  }
+
+  mayFail(st: State, failure: State): void {
+    this.failed = { of: st, state: failure };
+    this.status = true;
+  }
+
+  /** Runs `cmd` on `st`; where it may fail with another state, the two paths are joined. */
   exec(cmd: Command, st: State, stdin: Stdin): void {
+    const failure = this.execSplit(cmd, st, stdin);
+    if (failure !== null) {
+      assignState(st, joinStates([st, failure]));
+      this.status = null;
+    }
+  }
+
+  /**
+   * Runs `cmd` on `st`. Where it may fail with a state of its own, returns that failure path and
+   * leaves `st` the path where it succeeded (status true); else null (`st` is every path).
+   */
+  execSplit(cmd: Command, st: State, stdin: Stdin): State | null {
+    this.failed = null;
+    this.execOne(cmd, st, stdin);
+    const f = this.failed as { of: State; state: State } | null;
+    this.failed = null;
+    if (f === null || f.of !== st) return null;
+    if (st.terminated || st.returned) {
+      // Only the failure goes on (`cd x && exit`): it is every path that does.
+      assignState(st, joinStates([st, f.state]));
+      this.status = false;
+      return null;
+    }
+    return f.state;
+  }
+
+  private execOne(cmd: Command, st: State, stdin: Stdin): void {
     if (st.terminated || st.returned) return;
     if (this.reach !== null && this.sources.isMain()) this.reach.reach(cmd);
     if (cmd.kind !== 'simple' && 'redirects' in cmd && cmd.redirects.length > 0) {
@@ -305,6 +363,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         this.execCommand(cmd, st, layer.stdin ?? stdin);
       } finally {
         this.closeRedirects(st, layer);
+        const f = this.failureOf(st);
+        if (f !== null) this.closeRedirects(f, layer);
       }
       return;
     }
@@ -322,7 +382,8 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
             break;
           }
           if (item.background) this.exec(item.command, cloneState(st), { kind: 'unknown' });
-          else this.exec(item.command, st, stdin);
+          else if (i < cmd.items.length - 1) this.exec(item.command, st, stdin);
+          else this.passFailure(st, this.execSplit(item.command, st, stdin));
         }
         return;
       case 'simple':
@@ -332,7 +393,20 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         if (st.returned && this.returns.depth === 0) st.returned = false;
         return;
       case 'pipeline':
-        pipeline(this, cmd.commands, st, stdin);
+        if (cmd.commands.length === 1) {
+          // `! cmd` runs in the current shell: its failure path is the negation's success.
+          const failure = this.execSplit(cmd.commands[0]!, st, stdin);
+          if (failure !== null) {
+            if (!cmd.negated) this.passFailure(st, failure);
+            else {
+              const succeeded = { ...st };
+              assignState(st, failure);
+              this.passFailure(st, succeeded);
+              this.status = true;
+            }
+            return;
+          }
+        } else pipeline(this, cmd.commands, st, stdin);
         if (cmd.negated) this.status = this.status === null ? null : !this.status;
         return;
       case 'and-or':
@@ -342,7 +416,7 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
         subshell(this, cmd, st, stdin);
         return;
       case 'group':
-        this.exec(cmd.body, st, stdin);
+        this.passFailure(st, this.execSplit(cmd.body, st, stdin));
         return;
       case 'if':
         ifCommand(this, cmd, st, stdin);
@@ -437,6 +511,17 @@ export class Interpreter implements ExpandHooks, CommandContext, BuiltinHost, Co
 
   setCwd(st: State, next: CwdValue, range: Range, command: string): void {
     setCwd(this.timeline, st, next, range, command);
+  }
+
+  enterable(path: string): boolean | null {
+    if (path.includes(HOLE)) return null;
+    const norm = normalizeLogical(path);
+    // Something this command ran before may have made, removed or replaced it.
+    if (this.writtenFiles.has(norm) || this.log.mayHaveMoved(norm)) return null;
+    const host = this.ctx.host;
+    const kind = host?.stat?.(norm) ?? null;
+    if (kind === 'directory') return host?.searchable?.(norm) === true ? true : null;
+    return kind === null ? null : false;
   }
 
   resolveCd(st: State, target: Field, range: Range, physical: boolean, how = 'cd'): CwdValue {

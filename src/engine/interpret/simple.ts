@@ -36,6 +36,8 @@ export interface CommandHost extends CommandContext, BuiltinHost, AssignHost, Re
   status: Truth;
   openRedirects(list: Redirect[], st: State): RedirectLayer;
   closeRedirects(st: State, layer: RedirectLayer): void;
+  /** The failure path the command just run left for `st` (CommandContext#mayFail), not yet joined. */
+  failureOf(st: State): State | null;
   recordFile(path: string, text: string | null, append: boolean): void;
   callFunction(fn: FunctionDef, args: Field[], st: State, range: Range, stdin: Stdin): void;
   /** An alias's expansion run in the command's place (nested.ts); false when the command is no alias. */
@@ -127,7 +129,12 @@ export class SimpleCommands {
       this.runFields(cmd, fields, env, st, layer.stdin ?? stdin);
     } finally {
       host.capture = savedCapture;
-      if (!permanent) host.closeRedirects(st, layer);
+      if (!permanent) {
+        host.closeRedirects(st, layer);
+        // A `cd` that may have failed (`cd x 2>/dev/null`) left its failure path with them open too.
+        const failure = host.failureOf(st);
+        if (failure !== null) host.closeRedirects(failure, layer);
+      }
     }
     if (outPath !== null) host.recordFile(outPath, fields.length > 0 ? printed!.join('') : '', layer.appending.has(1));
   }

@@ -212,8 +212,8 @@ export function joinStates(states: State[]): State {
   }
   return {
     cwd: joinCwd(cwds),
-    oldpwd: base.oldpwd,
-    dirStack: base.dirStack,
+    oldpwd: joinOldpwd(live),
+    dirStack: joinDirStacks(live),
     vars: joinVars(live),
     pos: joinPositional(live),
     funcs: sameFuncs ? base.funcs.fork() : CowMap.of(live.flatMap((s) => [...s.funcs])),
@@ -222,6 +222,35 @@ export function joinStates(states: State[]): State {
     returns,
     extras: joinExtras(extras),
   };
+}
+
+/**
+ * $OLDPWD after paths that disagree (a `cd` that may have failed leaves it as it was): the
+ * candidates of each; where one path has none yet (no `cd` ran: the environment's value, or
+ * unset), it is unknown.
+ */
+function joinOldpwd(live: State[]): CwdValue | null {
+  const base = live[0]!.oldpwd;
+  if (live.every((s) => s.oldpwd === base)) return base;
+  const values: CwdValue[] = [];
+  for (const s of live) {
+    if (s.oldpwd === null) return { paths: null, confidence: 'possible', evidence: live.flatMap((x) => x.oldpwd?.evidence ?? []).slice(-6), changed: true };
+    values.push(s.oldpwd);
+  }
+  return joinCwd(values);
+}
+
+/**
+ * The directory stack after paths that disagree: entries joined from the top down (what `popd`
+ * reaches first); below the shortest stack nothing is kept, so a `popd` there goes somewhere unknown.
+ */
+function joinDirStacks(live: State[]): CwdValue[] {
+  const base = live[0]!.dirStack;
+  if (live.every((s) => s.dirStack === base || (s.dirStack.length === base.length && s.dirStack.every((d, i) => d === base[i])))) return base;
+  const depth = Math.min(...live.map((s) => s.dirStack.length));
+  const out: CwdValue[] = [];
+  for (let k = depth; k >= 1; k--) out.push(joinCwd(live.map((s) => s.dirStack[s.dirStack.length - k]!)));
+  return out;
 }
 
 /** The returned paths every branch carries (branches forked from one state share its array). */

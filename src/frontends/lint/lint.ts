@@ -158,6 +158,7 @@ function treeOnly(root: () => string | null): { host: Host; fs: PhysicalFs } {
     return r === null || isInside(p, r);
   };
   const host: Host = {
+    cdTakenToSucceed: true,
     realpath: (p) => (inTree(p) ? nodeHost.realpath!(p) : null),
     readFile: (p) => (inTree(p) ? nodeHost.readFile!(p) : null),
   };

@@ -51,8 +51,8 @@ const GIT_FILES: Record<string, string> = {
   ),
 };
 
-/** Directories every scenario has (the oracle creates them too). */
-const LAYOUT_DIRS = [MAIN, WORKTREE, SIBLING, CLAUDE_WT, OUTSIDE, COMMON, `${MAIN}/src`, `${MAIN}/docs`, '/tmp'];
+/** Directories every scenario has (the oracle creates them too; every checkout has the committed src/ and docs/). */
+const LAYOUT_DIRS = [MAIN, WORKTREE, SIBLING, CLAUDE_WT, OUTSIDE, COMMON, ...[MAIN, WORKTREE, SIBLING, CLAUDE_WT].flatMap((r) => [`${r}/src`, `${r}/docs`]), '/tmp'];
 
 export interface ScenarioFs extends PhysicalFs, Host {
   symlinks: Map<string, string>;
@@ -83,6 +83,8 @@ export function memoryFs(symlinks: Record<string, string> = {}, files: Record<st
       if (complete.some((d) => isInside(r, d))) return 'missing';
       return null;
     },
+    // The oracle runs as root: every directory there is searchable.
+    searchable: (p) => (fs.stat!(p) === 'directory' ? true : null),
   };
   return fs;
 }

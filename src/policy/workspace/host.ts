@@ -1,5 +1,5 @@
-/** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`. */
-import { statSync } from 'node:fs';
+/** The interpreter's Host on the real disk: realpath for `cd -P`, small files for `source`, stat for `[ -d X ]`, search permission for whether a `cd` succeeds. */
+import { accessSync, constants, statSync } from 'node:fs';
 import { readRegularFile } from '../../util/safe-read.js';
 import { physicalPath } from '../../util/physical-path.js';
 import type { Host } from '../../engine/interpret/interpreter.js';
@@ -25,6 +25,14 @@ export const nodeHost: Host = {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : null;
+    }
+  },
+  searchable(p) {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
     }
   },
   readFile(p) {

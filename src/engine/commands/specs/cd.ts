@@ -4,8 +4,9 @@ import type { Invocation } from '../context.js';
 import type { CwdValue } from '../../shell/state.js';
 import { displayPath, joinPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, command } from '../spec.js';
+import { changeDir } from '../dir-stack.js';
 
-function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean } {
+function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; dash: boolean; extra: boolean } {
   // `set -P` / `set -o physical` make -P the default; `cd -L` still overrides it.
   let physical = inv.st.extras.shopts.has('physical');
   let i = 0;
@@ -23,15 +24,17 @@ function cdTarget(inv: Invocation): { target: Field | null; physical: boolean; d
     break;
   }
   const t = inv.args[i] ?? null;
-  return { target: t, physical, dash: t?.value === '-' };
+  return { target: t, physical, dash: t?.value === '-', extra: inv.args.length > i + 1 };
 }
 
 const cd: CommandSpec = {
   category: 'builtin',
   silent: true,
   run(inv, interp) {
-    const { target, physical, dash } = cdTarget(inv);
+    const { target, physical, dash, extra } = cdTarget(inv);
     let next: CwdValue;
+    // The directory as named: bash tries CDPATH's entries and cdable_vars' variable in turn, and this one too.
+    let plain: CwdValue | undefined;
     if (dash) {
       const oldVar = inv.st.vars.get('OLDPWD');
       next =
@@ -46,6 +49,7 @@ const cd: CommandSpec = {
         : { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`cd` to an unknown $HOME' }], changed: true };
     } else {
       next = interp.resolveCd(inv.st, target, inv.range, physical);
+      plain = next;
       // `shopt -s cdable_vars`: a name that is not a directory is a variable holding one.
       if (inv.st.extras.shopts.has('cdable_vars') && /^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value)) {
         const v = inv.st.vars.get(target.value);
@@ -73,7 +77,10 @@ const cd: CommandSpec = {
         }
       }
     }
-    interp.setCwd(inv.st, next, inv.range, `${inv.shown} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`.trim());
+    // bash leaves the shell where it was when the directory cannot be entered (or when given more
+    // than one, from 5.0 on): the next command runs there, and `cd x && ...` does not.
+    const label = `${inv.shown} ${inv.args.map((a) => displayPath(a.value)).join(' ')}`.trim();
+    changeDir(interp, inv.st, next, (to) => interp.setCwd(inv.st, to, inv.range, label), extra, plain ?? next);
   },
 };
 

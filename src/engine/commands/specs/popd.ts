@@ -1,6 +1,6 @@
 import type { CwdValue } from '../../shell/state.js';
 import { type Example, type CommandSpec, type ShellHandler, command } from '../spec.js';
-import { dirsList, setDirs, stackIndex } from '../dir-stack.js';
+import { changeDir, dirsList, setDirs, stackIndex } from '../dir-stack.js';
 
 const popd: CommandSpec = {
   category: 'builtin',
@@ -10,9 +10,13 @@ const popd: CommandSpec = {
       inv.st.dirStack = [];
       return;
     }
-    const top = inv.st.dirStack.pop();
+    const top = inv.st.dirStack[inv.st.dirStack.length - 1];
     const next: CwdValue = top ?? { paths: null, confidence: 'possible', evidence: [{ range: inv.range, note: '`popd` with a directory stack not known statically' }], changed: true };
-    interp.setCwd(inv.st, { ...next, evidence: [...next.evidence, { range: inv.range, note: `cwd returned to ${next.paths?.join(', ') ?? 'an unknown directory'} at \`popd\` (${inv.range.line}:${inv.range.column})` }], changed: true }, inv.range, 'popd');
+    // A directory it cannot enter (removed since the push): bash says so, and the stack and the cwd stay.
+    changeDir(interp, inv.st, next, (to) => {
+      inv.st.dirStack.pop();
+      interp.setCwd(inv.st, { ...to, evidence: [...to.evidence, { range: inv.range, note: `cwd returned to ${to.paths?.join(', ') ?? 'an unknown directory'} at \`popd\` (${inv.range.line}:${inv.range.column})` }], changed: true }, inv.range, 'popd');
+    });
   },
 };
 

@@ -1,6 +1,6 @@
 import { displayPath } from '../../shell/paths.js';
 import { type Example, type CommandSpec, type ShellHandler, command } from '../spec.js';
-import { dirsList, setDirs, stackIndex } from '../dir-stack.js';
+import { changeDir, dirsList, setDirs, stackIndex } from '../dir-stack.js';
 
 const pushd: CommandSpec = {
   category: 'builtin',
@@ -15,10 +15,13 @@ const pushd: CommandSpec = {
       return;
     }
     if (!t) {
-      const top = inv.st.dirStack.pop();
+      const top = inv.st.dirStack[inv.st.dirStack.length - 1];
       if (top) {
-        inv.st.dirStack.push(inv.st.cwd);
-        interp.setCwd(inv.st, top, inv.range, label);
+        changeDir(interp, inv.st, top, (to) => {
+          inv.st.dirStack.pop();
+          inv.st.dirStack.push(inv.st.cwd);
+          interp.setCwd(inv.st, to, inv.range, label);
+        });
       }
       return;
     }
@@ -27,8 +30,11 @@ const pushd: CommandSpec = {
       return;
     }
     const next = interp.resolveCd(inv.st, t, inv.range, false);
-    inv.st.dirStack.push(inv.st.cwd);
-    interp.setCwd(inv.st, next, inv.range, label);
+    // A directory it cannot enter: bash says so, and the stack and the cwd stay.
+    changeDir(interp, inv.st, next, (to) => {
+      inv.st.dirStack.push(inv.st.cwd);
+      interp.setCwd(inv.st, to, inv.range, label);
+    });
   },
 };
 

@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 
 function decide(cmd: string, files: Record<string, string> = {}): string {
-  const analysis = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host: { readFile: (p) => files[p] ?? null } });
+  // The scenario's directories, so a `cd` into one of them succeeds for certain.
+  const { stat, searchable } = memoryFs();
+  const analysis = analyzeWith(parser, cmd, { cwd: WORKTREE, env: standardEnv(), host: { readFile: (p) => files[p] ?? null, stat, searchable } });
   return evaluate(analysis.effects, standardPolicy(memoryFs())!).decision;
 }
 
