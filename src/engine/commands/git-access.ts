@@ -7,7 +7,7 @@
 import { HOLE, type GitAccess } from '../effects/types.js';
 import type { Field } from '../shell/field.js';
 import { dryRun, has, operands, operandsSkipping } from './git-args.js';
-import { ownRef, refMoves } from './git-refs.js';
+import { refMoves } from './git-refs.js';
 
 /** Subcommands that only read. */
 const READ = new Set([
@@ -141,16 +141,11 @@ export function gitAccess(sub: string | null, args: Field[]): GitAccess {
       return ops.length === 0 || ['show', 'get-url'].includes(ops[0]!.value) ? 'read' : 'config';
     case 'symbolic-ref':
       if (ops.length < 2 && !has(args, '-d', '--delete')) return 'read';
-      {
-        // Pointing this checkout's HEAD at a branch makes the next commit move that branch (git-refs.ts).
-        const [ref, target] = operandsSkipping(args.map((a) => a.value), ['-m']);
-        return ref !== undefined && ownRef(ref) && !(ref === 'HEAD' && target !== undefined) ? 'checkout' : 'refs';
-      }
-    case 'update-ref': {
-      // This checkout's own HEAD (or the branch it names, as a commit moves it), a pseudo-ref, refs/worktree/.
-      const ref = operandsSkipping(args.map((a) => a.value), ['-m'])[0];
-      return !has(args, '--stdin') && ref !== undefined && ownRef(ref) ? 'checkout' : 'refs';
-    }
+      // (what it writes besides this checkout's own refs, git-refs.ts: none for HEAD's own refs, the
+      // branch HEAD is pointed at, a shared ref)
+      return refMoves(sub, args) ? 'refs' : 'checkout';
+    case 'update-ref':
+      return operandsSkipping(args.map((a) => a.value), ['-m']).length > 0 && !refMoves(sub, args) ? 'checkout' : 'refs';
     case 'config':
       return configAccess(args, ops);
     case 'init':

@@ -24,7 +24,7 @@ export function refSpaceOf(ref: string): RefSpace {
  * through HEAD, the branch HEAD names moves, as a commit moves it. Not `main-worktree/HEAD` or
  * `worktrees/<name>/HEAD`: those name another checkout's.
  */
-export function ownRef(ref: string): boolean {
+function ownRef(ref: string): boolean {
   return /^[A-Z][A-Z0-9_]*$/.test(ref) || /^refs\/(?:worktree|bisect|rewritten)\//.test(ref);
 }
 
