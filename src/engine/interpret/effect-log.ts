@@ -39,20 +39,7 @@ export class EffectLog {
 
   /** Whether an effect recorded so far may have created, changed or removed `path`. */
   touched(path: string): boolean {
-    const related = (p: string | null) => {
-      if (p === null) return true;
-      const h = p.indexOf(HOLE);
-      const known = h < 0 ? normalizeLogical(p) : normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/');
-      return isInside(path, known) || isInside(known, path);
-    };
-    // A program the table does not know, or code not known statically, may have changed anything.
-    if (this.unknownProgramRan) return true;
-    for (const e of this.effects) {
-      if (e.kind === 'problem' && (e.category !== 'syntax' || e.misread)) return true;
-      if (e.kind === 'write' && e.op !== 'chmod' && related(e.path)) return true;
-      if (e.kind === 'git' && e.access !== 'read' && related(e.dir)) return true;
-    }
-    return false;
+    return this.mayHaveChanged((e) => e.op !== 'chmod', (known) => isInside(path, known) || isInside(known, path));
   }
 
   /**
@@ -60,17 +47,26 @@ export class EffectLog {
    * `path` or one above it: what entering it needs. A write below it cannot, nor can a mkdir.
    */
   mayHaveMoved(path: string): boolean {
+    return this.mayHaveChanged((e) => e.op !== 'mkdir', (known) => isInside(path, known));
+  }
+
+  /**
+   * Whether a write `counts`, or a git call that writes, named a place `near` says matters (the
+   * known directory above an unknown part, which may name anything below it); or whether code ran
+   * that the analysis did not read (a program the table does not know, code not known statically,
+   * a construct tree-sitter misread), which may have changed anything.
+   */
+  private mayHaveChanged(counts: (e: WriteEffect) => boolean, near: (known: string) => boolean): boolean {
     if (this.unknownProgramRan) return true;
-    const above = (p: string | null) => {
+    const at = (p: string | null) => {
       if (p === null) return true;
       const h = p.indexOf(HOLE);
-      // The known directory above an unknown part, which may name anything below it.
-      return h < 0 ? isInside(path, normalizeLogical(p)) : isInside(path, normalizeLogical(p.slice(0, p.lastIndexOf('/', h) + 1) || '/'));
+      return near(normalizeLogical(h < 0 ? p : p.slice(0, p.lastIndexOf('/', h) + 1) || '/'));
     };
     for (const e of this.effects) {
-      if (e.kind === 'problem' && e.category !== 'syntax') return true;
-      if (e.kind === 'write' && e.op !== 'mkdir' && above(e.path)) return true;
-      if (e.kind === 'git' && e.access !== 'read' && above(e.dir)) return true;
+      if (e.kind === 'problem' && (e.category !== 'syntax' || e.misread)) return true;
+      if (e.kind === 'write' && counts(e) && at(e.path)) return true;
+      if (e.kind === 'git' && e.access !== 'read' && at(e.dir)) return true;
     }
     return false;
   }
